@@ -1,0 +1,34 @@
+# Everything a fresh machine needs: Python 3.11+ and make. Each target builds .venv when it is
+# missing (or when pyproject.toml changed) and installs the project into it.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+STORE ?= regiment-demo.db
+
+.PHONY: test demo bench lint typecheck clean
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "regiment needs Python 3.11 or newer")'
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@touch $(STAMP)
+
+test: $(STAMP) lint
+	$(BIN)/python -m pytest
+
+demo: $(STAMP)
+	$(BIN)/regiment demo --store $(STORE)
+
+bench: $(STAMP)
+	$(BIN)/python bench/bench.py
+
+lint: $(STAMP)
+	$(BIN)/ruff check core phases store tools tests bench
+
+typecheck: $(STAMP)
+	$(BIN)/mypy core phases store tools
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis $(STORE) $(STORE)-wal $(STORE)-shm

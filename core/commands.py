@@ -1,0 +1,161 @@
+"""Commands: what a player (or a program for them) asks the game to do, in the imperative.
+
+A command never changes state. ``Game.submit`` checks it against the turn machine and the rules,
+and only the events it causes change the state. On the wire a command is a JSON object with
+``cmd`` (its name, as in DESIGN's protocol), ``by`` (the player sending it) and its fields.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any, ClassVar, TypeVar
+
+from .errors import BadRequest
+from .schema import Schema, SchemaError, to_plain
+
+C = TypeVar("C", bound="Command")
+
+COMMANDS: dict[str, type[Command]] = {}
+
+
+class Command:
+    __slots__ = ()
+    name: ClassVar[str]
+    schema: ClassVar[Schema]
+    by: str
+
+    def args(self) -> dict[str, Any]:
+        """The fields other than ``by``, as recorded in ``CommandIssued``."""
+        data = to_plain(self)
+        del data["by"]
+        return data
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"cmd": self.name}
+        data.update(to_plain(self))
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in data.items()}
+
+
+def command(name: str) -> Callable[[type], type]:
+    def wrap(cls: type) -> type:
+        dc = dataclasses.dataclass(frozen=True, kw_only=True, slots=True)(cls)
+        dc.name = name
+        dc.schema = Schema(dc)
+        COMMANDS[name] = dc
+        return dc
+
+    return wrap
+
+
+def parse_command(data: Any) -> Command:
+    """Build a command from a plain dict (a JSON line); BadRequest says what is wrong."""
+    if not isinstance(data, dict):
+        raise BadRequest(f"a command must be a JSON object, got {type(data).__name__}")
+    name = data.get("cmd")
+    if not isinstance(name, str):
+        raise BadRequest("a command needs a 'cmd' string naming it")
+    cls = COMMANDS.get(name)
+    if cls is None:
+        raise BadRequest(f"unknown command {name!r}; known: {', '.join(sorted(COMMANDS))}")
+    fields = {k: v for k, v in data.items() if k != "cmd"}
+    try:
+        built: Command = cls.schema.build(fields, name)
+    except SchemaError as exc:
+        raise BadRequest(str(exc)) from None
+    return built
+
+
+def command_from_record(by: str, name: str, args: dict[str, Any]) -> Command:
+    """Rebuild the command a ``CommandIssued`` event recorded (for verify and game records)."""
+    return parse_command({"cmd": name, "by": by, **args})
+
+
+# --- Kernel commands -----------------------------------------------------------------------
+
+
+@command("roll")
+class Roll(Command):
+    """Faces of real dice, entered for a pending roll (manual dice)."""
+
+    by: str
+    faces: tuple[int, ...]
+
+
+@command("undo")
+class Undo(Command):
+    by: str
+
+
+@command("redo")
+class Redo(Command):
+    by: str
+
+
+@command("grant_undo")
+class GrantUndo(Command):
+    """The opponent agrees to a pending undo request (``consent`` policy)."""
+
+    by: str
+
+
+@command("refuse_undo")
+class RefuseUndo(Command):
+    by: str
+
+
+META_COMMANDS = frozenset({"undo", "redo", "grant_undo", "refuse_undo"})
+
+
+# --- Turn commands (their legality and outcomes belong to the preset) ----------------------
+
+
+@command("end_phase")
+class EndPhase(Command):
+    """End a host-driven phase (movement's remaining moves, magic, shooting) or sub-phase."""
+
+    by: str
+
+
+@command("declare_charge")
+class DeclareCharge(Command):
+    by: str
+    unit: str
+    target: str
+
+
+@command("end_charges")
+class EndCharges(Command):
+    by: str
+
+
+@command("react")
+class React(Command):
+    by: str
+    unit: str
+    reaction: str
+
+
+@command("redirect")
+class Redirect(Command):
+    by: str
+    unit: str
+    target: str
+
+
+@command("decline_redirect")
+class DeclineRedirect(Command):
+    by: str
+    unit: str
+
+
+@command("move_charger")
+class MoveCharger(Command):
+    by: str
+    unit: str
+
+
+@command("fight")
+class Fight(Command):
+    by: str
+    combat: str

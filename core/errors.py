@@ -1,0 +1,109 @@
+"""The one error family of regiment.
+
+Every error says what went wrong and where: the command and phase for an illegal command, the
+file and field path for a bad scenario, the offset or record for a corrupt or tampered log.
+A rejected command or a failed append leaves the game and the store exactly as they were.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class RegimentError(Exception):
+    """Base of every error the engine raises on purpose."""
+
+    type_name = "RegimentError"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type_name, "message": str(self)}
+
+
+class IllegalCommand(RegimentError):
+    """A command that is not legal now: wrong player, wrong phase, bad arguments, or a rule.
+
+    Carries the rule ID that forbids it and the commands that are legal instead.
+    """
+
+    type_name = "IllegalCommand"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        rule: str = "",
+        command: Any = None,
+        phase: str = "",
+        legal: list[dict[str, Any]] | None = None,
+    ) -> None:
+        self.rule = rule
+        self.command = command
+        self.phase = phase
+        self.legal = legal or []
+        where = f" [{rule}]" if rule else ""
+        at = f" (phase {phase})" if phase else ""
+        super().__init__(f"{message}{where}{at}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "type": self.type_name,
+            "message": str(self),
+            "rule": self.rule,
+            "phase": self.phase,
+        }
+
+
+class BadRequest(RegimentError):
+    """A request that is not even a command: malformed JSON, missing fields, unknown names."""
+
+    type_name = "BadRequest"
+
+
+class InvalidScenario(RegimentError):
+    """A scenario that cannot start a game. Names the file, the field path and what was expected."""
+
+    type_name = "InvalidScenario"
+
+    def __init__(self, message: str, *, source: str = "<scenario>", path: str = "") -> None:
+        self.source = source
+        self.path = path
+        field = f" at {path}" if path else ""
+        super().__init__(f"{source}{field}: {message}")
+
+
+class CorruptLog(RegimentError):
+    """Bytes that are not a valid log: bad frame, bad CRC, undecodable or out-of-bounds record."""
+
+    type_name = "CorruptLog"
+
+    def __init__(self, message: str, *, where: str = "") -> None:
+        self.where = where
+        super().__init__(f"{where}: {message}" if where else message)
+
+
+class TamperedLog(RegimentError):
+    """A log whose hash chain or re-derived outcomes disagree; names the first bad record."""
+
+    type_name = "TamperedLog"
+
+    def __init__(self, message: str, *, seq: int | None = None) -> None:
+        self.seq = seq
+        super().__init__(f"record {seq}: {message}" if seq is not None else message)
+
+
+class UnknownEventType(CorruptLog):
+    """An event type or schema version that no code or upcaster knows. Never guessed at."""
+
+    type_name = "UnknownEventType"
+
+
+class ConcurrencyConflict(RegimentError):
+    """An append whose expected version is not the store's, or a second writer on one log."""
+
+    type_name = "ConcurrencyConflict"
+
+
+class StoreError(RegimentError):
+    """The store could not do what was asked (disk full, I/O error); nothing was half-written."""
+
+    type_name = "StoreError"

@@ -1,0 +1,159 @@
+"""Events: facts in the past tense, the only things that change a game's state.
+
+Each event class has a stable type name and a schema version; both are stored with every
+record, and a registry maps them back to the class when a log is read. Rule events cite the
+rule IDs that produced them in the class attribute ``rules``. The kernel's own events are here;
+each preset adds the events of its rules with the same ``event`` decorator.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any, ClassVar, TypeVar
+
+from .schema import Schema, SchemaError, to_plain
+
+E = TypeVar("E", bound="Event")
+
+EVENTS: dict[str, type[Event]] = {}
+
+
+class Event:
+    """Base of all events. Subclasses are made with the ``event`` decorator."""
+
+    __slots__ = ()
+    type: ClassVar[str]
+    v: ClassVar[int]
+    rules: ClassVar[tuple[str, ...]] = ()
+    schema: ClassVar[Schema]
+
+    def to_data(self) -> dict[str, Any]:
+        return to_plain(self)
+
+    @classmethod
+    def from_data(cls: type[E], data: dict[str, Any], where: str = "data") -> E:
+        built: E = cls.schema.build(data, where)
+        return built
+
+
+def event(name: str, v: int = 1, rules: tuple[str, ...] = ()) -> Callable[[type], type]:
+    """Make a class a frozen, keyword-only event dataclass and register it under ``name``."""
+
+    def wrap(cls: type) -> type:
+        if name in EVENTS and EVENTS[name].__qualname__ != cls.__qualname__:
+            raise TypeError(f"event type {name!r} registered twice")
+        dc = dataclasses.dataclass(frozen=True, kw_only=True, slots=True)(cls)
+        dc.type = name
+        dc.v = v
+        dc.rules = rules
+        dc.schema = Schema(dc)
+        EVENTS[name] = dc
+        return dc
+
+    return wrap
+
+
+def event_class(name: str) -> type[Event]:
+    try:
+        return EVENTS[name]
+    except KeyError:
+        raise SchemaError(f"unknown event type {name!r}") from None
+
+
+# --- The kernel's events -------------------------------------------------------------------
+
+
+@event("GameStarted")
+class GameStarted(Event):
+    """The first record of every game: what was set up, and a commitment to the dice seed."""
+
+    game_id: str
+    scenario: dict[str, Any]
+    preset: str
+    engine_version: str
+    dice_commitment: str
+    dice: str = "seeded"
+    undo: str = "free"
+
+
+@event("CommandIssued")
+class CommandIssued(Event):
+    """The command that opened a step, as the player sent it; ``verify`` re-derives from it."""
+
+    by: str
+    command: str
+    args: dict[str, Any]
+
+
+@event("PhaseChanged", rules=("TURN.ORDER",))
+class PhaseChanged(Event):
+    """The turn machine entered ``phase`` (a leaf state of the turn, dotted)."""
+
+    phase: str
+    turn: int
+    player: str
+
+
+@event("RollRequested")
+class RollRequested(Event):
+    """A rule needs dice: ``dice`` D6 for ``purpose``, rolled by ``player`` for ``unit``."""
+
+    purpose: str
+    unit: str | None
+    player: str
+    dice: int
+
+
+@event("DiceRolled")
+class DiceRolled(Event):
+    """Faces of a requested roll; ``index`` is the position in the game's dice stream."""
+
+    purpose: str
+    unit: str | None
+    faces: tuple[int, ...]
+    index: int
+
+
+@event("StepUndone")
+class StepUndone(Event):
+    """Takes live step ``step`` out of the timeline. ``consent`` names who agreed, if needed."""
+
+    step: int
+    by: str
+    consent: str | None = None
+
+
+@event("StepRedone")
+class StepRedone(Event):
+    """Puts undone step ``step`` back by re-applying its recorded events."""
+
+    step: int
+    by: str
+
+
+@event("UndoRequested")
+class UndoRequested(Event):
+    """Under the ``consent`` policy: ``by`` asks to undo a step that rolled dice."""
+
+    step: int
+    by: str
+
+
+@event("UndoRefused")
+class UndoRefused(Event):
+    """The opponent refused an undo request; the step stays."""
+
+    step: int
+    by: str
+
+
+@event("GameEnded")
+class GameEnded(Event):
+    """No more turns: the scenario's turn limit was reached or a side has no units left."""
+
+    reason: str
+    winner: str | None = None
+
+
+META_EVENTS = frozenset({"StepUndone", "StepRedone", "UndoRequested", "UndoRefused"})

@@ -1,0 +1,338 @@
+"""A game: the one object an embedding program talks to.
+
+``submit`` is the only door in: it checks a command (turn machine and rule guards), lets the
+preset's pure rule functions turn it into events, rolls any dice those events ask for, appends
+the step to the store (atomic, hash-chained) and only then folds it into the timeline. If any
+of that fails, the game and the store are as they were.
+"""
+
+from __future__ import annotations
+
+import itertools
+import uuid
+from collections.abc import Callable, Iterable, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+import structlog
+
+from .commands import META_COMMANDS, Command, GrantUndo, RefuseUndo, Roll, parse_command
+from .dice import Dice, ManualDice, ScriptedDice, SeededDice, check_faces
+from .errors import IllegalCommand, TamperedLog
+from .events import (
+    CommandIssued, Event, GameStarted, StepRedone, StepUndone, UndoRefused, UndoRequested,
+)
+from .fold import appliers_for, fold
+from .history import Timeline
+from .pending import Decision, Over, Pending
+from .pending import Roll as RollPending
+from .protocols import PRESETS, EventStore, Preset
+from .record import Draft, Record
+from .state import Awaiting, GameState
+from .upcast import decode_event
+
+ENGINE_VERSION = "0.1.0"
+log = structlog.get_logger("regiment.game")
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+def find_preset(name: str) -> Preset:
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise TamperedLog(f"no preset {name!r} is registered (import regiment.phases)") from None
+
+
+class Game:
+    """One game on one store. Make it with ``Game.new`` or ``Game.load``."""
+
+    def __init__(self, *, game_id: str, preset: Preset, store: EventStore, dice: Dice | None,
+                 undo_policy: str, clock: Callable[[], str] = utc_now) -> None:
+        self.game_id = game_id
+        self.preset = preset
+        self.store = store
+        self.dice = dice
+        self.undo_policy = undo_policy
+        self.clock = clock
+        self.table = appliers_for(preset.appliers)
+        self.timeline = Timeline(preset, self.table)
+        self.records: list[Record] = []
+
+    # --- making and loading ----------------------------------------------------------------
+
+    @classmethod
+    def new(cls, scenario: dict[str, Any], *, store: EventStore, preset: Preset | None = None,
+            dice: Dice | None = None, game_id: str | None = None,
+            clock: Callable[[], str] = utc_now) -> Game:
+        """Start a game from a validated scenario (see core.scenario) and write step 0."""
+        preset = preset or find_preset(scenario["preset"])
+        if dice is None:
+            dice = dice_for(scenario["dice"], scenario.get("seed"), scenario.get("script", ()))
+        game = cls(game_id=game_id or uuid.uuid4().hex[:16], preset=preset, store=store,
+                   dice=dice, undo_policy=scenario.get("undo", "free"), clock=clock)
+        started = GameStarted(game_id=game.game_id, scenario=scenario, preset=preset.name,
+                              engine_version=ENGINE_VERSION, dice_commitment=dice.commitment(),
+                              dice=dice.kind, undo=game.undo_policy)
+        state = preset.initial_state(started)
+        opening = preset.opening(state)
+        events: list[Event] = [started, *opening]
+        state = fold(state, opening, game.table)
+        events, state = game._roll_while_awaiting(state, events)
+        if isinstance(dice, SeededDice):
+            store.put_secret(game.game_id, dice.seed)
+        game._commit(events, "", state)
+        log.info("game_created", game_id=game.game_id, preset=preset.name, dice=dice.kind)
+        return game
+
+    @classmethod
+    def load(cls, game_id: str, store: EventStore, *, preset: Preset | None = None,
+             dice: Dice | None = None, clock: Callable[[], str] = utc_now) -> Game:
+        """Rebuild a game from its log: a fold of its records, no rules and no dice re-run."""
+        return cls.from_records(store.read(game_id), store=store, preset=preset, dice=dice,
+                                clock=clock)
+
+    @classmethod
+    def from_records(cls, records: Iterable[Record], *, store: EventStore,
+                     preset: Preset | None = None, dice: Dice | None = None,
+                     clock: Callable[[], str] = utc_now) -> Game:
+        it = iter(records)
+        first = next(it, None)
+        if first is None:
+            raise TamperedLog("the log is empty: no GameStarted")
+        started = decode_event(first.type, first.v, first.data, f"record {first.seq}")
+        if not isinstance(started, GameStarted):
+            raise TamperedLog(f"the log opens with {first.type}, not GameStarted", seq=first.seq)
+        preset = preset or find_preset(started.preset)
+        if dice is None:
+            scenario = started.scenario
+            seed = store.get_secret(started.game_id) if started.dice == "seeded" else None
+            dice = dice_for(started.dice, seed.hex() if seed else None,
+                            scenario.get("script", ()), require_seed=False)
+        game = cls(game_id=started.game_id, preset=preset, store=store, dice=dice,
+                   undo_policy=started.undo, clock=clock)
+        game.replay(itertools.chain([first], it), started)
+        return game
+
+    def replay(self, records: Iterable[Record], first: Event | None = None) -> None:
+        """Fold records into the timeline, a whole step at a time (the hot path of a load)."""
+        timeline = self.timeline
+        batch: list[Event] = []
+        rows = self.records
+        step = len(timeline.steps)
+        start = len(rows)
+        for r in records:
+            if r.seq != len(rows):
+                raise TamperedLog(f"expected record {len(rows)}, found {r.seq}", seq=r.seq)
+            if r.step != step:
+                if r.step != step + 1 or not batch:
+                    raise TamperedLog(f"step {r.step} follows step {step}", seq=r.seq)
+                timeline.feed(step, batch, _by(batch), start)
+                batch = []
+                step = r.step
+                start = r.seq
+            batch.append(first if first is not None else
+                         decode_event(r.type, r.v, r.data, f"record {r.seq}"))
+            first = None
+            rows.append(r)
+        if batch:
+            timeline.feed(step, batch, _by(batch), start)
+
+    # --- what the game says ----------------------------------------------------------------
+
+    @property
+    def state(self) -> GameState:
+        return self.timeline.state
+
+    @property
+    def history(self) -> list[Record]:
+        """Every record of the log, undone branches included (see ``timeline.status()``)."""
+        return list(self.records)
+
+    @property
+    def version(self) -> int:
+        return len(self.records)
+
+    @property
+    def pending(self) -> Pending:
+        state = self.state
+        request = self.timeline.request
+        if request is not None:
+            player = state.opponent(request[1])
+            return Decision(player=player, decision="consent_undo",
+                            legal=(GrantUndo(by=player), RefuseUndo(by=player)))
+        if state.over:
+            return Over(winner=state.winner, reason="the game is over")
+        aw = state.awaiting
+        if aw is not None:
+            return RollPending(player=aw.player, purpose=aw.purpose, unit=aw.unit, dice=aw.dice,
+                               known=self._known(state.dice_pos, aw.dice))
+        return self.preset.pending(state)
+
+    def legal(self) -> list[Command]:
+        """Commands that would be accepted now, undo and redo included when possible."""
+        pending = self.pending
+        out: list[Command] = list(pending.legal) if isinstance(pending, Decision) else []
+        if isinstance(pending, RollPending) and pending.known is not None:
+            out.append(Roll(by=pending.player, faces=pending.known))
+        if self.timeline.request is None and self.undo_policy != "off":
+            for player in self.state.players:
+                if self.timeline.last_live() is not None:
+                    out.append(parse_command({"cmd": "undo", "by": player}))
+                if self.timeline.redo:
+                    out.append(parse_command({"cmd": "redo", "by": player}))
+        return out
+
+    # --- commands --------------------------------------------------------------------------
+
+    def submit(self, command: Command | dict[str, Any]) -> list[Event]:
+        """Apply one command as one step; returns its events. IllegalCommand changes nothing."""
+        if not isinstance(command, Command):
+            command = parse_command(command)
+        state = self.state
+        if command.by not in state.players:
+            raise IllegalCommand(f"{command.by!r} is not a player of this game",
+                                 rule="GAME.PLAYER", command=command, phase=state.phase)
+        after: GameState | None = None
+        if command.name in META_COMMANDS:
+            events = self._decide_meta(command)
+        else:
+            if self.timeline.request is not None:
+                raise self._illegal(command, "an undo request waits for an answer", "UNDO.CONSENT")
+            if state.over:
+                raise self._illegal(command, "the game is over", "GAME.OVER")
+            events, after = self._run(state, command)
+        events.insert(0, CommandIssued(by=command.by, command=command.name, args=command.args()))
+        self._commit(events, command.by, after)
+        return events
+
+    def undo(self, by: str) -> list[Event]:
+        return self.submit(parse_command({"cmd": "undo", "by": by}))
+
+    def redo(self, by: str) -> list[Event]:
+        return self.submit(parse_command({"cmd": "redo", "by": by}))
+
+    def _illegal(self, command: Command, why: str, rule: str) -> IllegalCommand:
+        return IllegalCommand(why, rule=rule, command=command, phase=self.state.phase,
+                              legal=[c.to_dict() for c in self.legal()])
+
+    def _run(self, state: GameState, command: Command) -> tuple[list[Event], GameState]:
+        aw = state.awaiting
+        if isinstance(command, Roll):
+            if aw is None:
+                raise self._illegal(command, "no roll is pending", "DICE.PENDING")
+            if command.by != aw.player:
+                raise self._illegal(command, f"this roll is {aw.player}'s to make",
+                                    "DICE.PENDING")
+            check_faces(command.faces, aw.dice)
+            known = self._known(state.dice_pos, aw.dice)
+            if known is not None and known != command.faces:
+                raise self._illegal(command, f"these dice were already rolled: {list(known)}; "
+                                    "an undo never re-rolls dice", "DICE.NO_REROLL")
+            events = self._roll(state, aw, command.faces)
+        elif aw is not None:
+            raise self._illegal(command, f"a {aw.purpose} roll must be made first", "DICE.PENDING")
+        else:
+            events = self.preset.decide(state, command)
+        state = fold(state, events, self.table)
+        return self._roll_while_awaiting(state, events)
+
+    def _roll_while_awaiting(self, state: GameState, events: list[Event]
+                             ) -> tuple[list[Event], GameState]:
+        """Make every roll the rules ask for that needs no player: seeded, scripted, or known."""
+        while state.awaiting is not None and not state.over:
+            aw = state.awaiting
+            faces = self._known(state.dice_pos, aw.dice)
+            if faces is None and self.dice is not None and self.dice.automatic:
+                faces = self.dice.faces(state.dice_pos, aw.dice)
+            if faces is None:
+                break
+            more = self._roll(state, aw, faces)
+            state = fold(state, more, self.table)
+            events.extend(more)
+        return events, state
+
+    def _roll(self, state: GameState, aw: Awaiting, faces: tuple[int, ...]) -> list[Event]:
+        from .events import DiceRolled  # local: keeps the import list of this module short
+
+        rolled = DiceRolled(purpose=aw.purpose, unit=aw.unit, faces=tuple(faces),
+                            index=state.dice_pos)
+        after = self.table["DiceRolled"](state, rolled)
+        return [rolled, *self.preset.on_roll(after, aw, tuple(faces))]
+
+    def _known(self, index: int, count: int) -> tuple[int, ...] | None:
+        tape = self.timeline.tape
+        if index + count - 1 not in tape:
+            return None
+        try:
+            return tuple(tape[index + i] for i in range(count))
+        except KeyError:
+            return None
+
+    def _decide_meta(self, command: Command) -> list[Event]:
+        """UNDO.*: undo and redo move the end of the timeline; the log only grows."""
+        timeline = self.timeline
+        name, by = command.name, command.by
+        request = timeline.request
+        if name in ("grant_undo", "refuse_undo"):
+            if request is None:
+                raise self._illegal(command, "no undo request is waiting", "UNDO.CONSENT")
+            if by == request[1]:
+                raise self._illegal(command, "the other player must answer an undo request",
+                                    "UNDO.CONSENT")
+            if name == "grant_undo":
+                return [StepUndone(step=request[0], by=request[1], consent=by)]
+            return [UndoRefused(step=request[0], by=by)]
+        if request is not None:
+            raise self._illegal(command, "an undo request waits for an answer", "UNDO.CONSENT")
+        if self.undo_policy == "off":
+            raise self._illegal(command, "undo is off in this game", "UNDO.POLICY")
+        if name == "redo":
+            if not timeline.redo:
+                raise self._illegal(command, "nothing to redo", "UNDO.REDO")
+            return [StepRedone(step=timeline.redo[-1], by=by)]
+        step = timeline.last_live()
+        if step is None:
+            raise self._illegal(command, "nothing to undo", "UNDO.NOTHING")
+        if self.undo_policy == "consent" and timeline.rolled_dice(step):
+            return [UndoRequested(step=step, by=by)]
+        return [StepUndone(step=step, by=by)]
+
+    def _commit(self, events: Sequence[Event], by: str, after: GameState | None) -> None:
+        seq = len(self.records)
+        step = len(self.timeline.steps)
+        at = self.clock()
+        drafts = [Draft(seq=seq + i, step=step, type=e.type, v=e.v, data=e.to_data(), at=at)
+                  for i, e in enumerate(events)]
+        sealed = self.store.append(self.game_id, drafts, seq)
+        self.records.extend(sealed)
+        self.timeline.feed(step, events, by, seq, after)
+
+
+def _by(batch: Sequence[Event]) -> str:
+    head = batch[0]
+    return head.by if isinstance(head, CommandIssued) else ""
+
+
+def dice_for(kind: str, seed: str | None, script: Sequence[int],
+             require_seed: bool = True) -> Dice:
+    """The dice source a scenario or a log names."""
+    if kind == "manual":
+        return ManualDice()
+    if kind == "scripted":
+        return ScriptedDice(script)
+    if seed is None and not require_seed:
+        return _SealedDice()
+    return SeededDice(seed)
+
+
+class _SealedDice(Dice):
+    """A seeded game whose seed this store does not hold: it can be read, not rolled on."""
+
+    kind = "seeded"
+
+    def faces(self, index: int, count: int) -> tuple[int, ...]:
+        raise IllegalCommand("this game's seed is not in this store; it cannot roll new dice",
+                             rule="DICE.SEED")

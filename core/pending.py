@@ -1,0 +1,50 @@
+"""What a game waits for next: a player's decision, a roll, or nothing (it is over)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .commands import Command
+
+
+@dataclass(frozen=True, kw_only=True)
+class Decision:
+    player: str
+    decision: str
+    legal: tuple[Command, ...] = field(default=())
+    kind = "decision"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": "decision", "player": self.player, "decision": self.decision,
+                "legal": [c.to_dict() for c in self.legal]}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Roll:
+    player: str
+    purpose: str
+    unit: str | None
+    dice: int
+    known: tuple[int, ...] | None = None  # faces an undone branch already rolled here
+    kind = "roll"
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {"kind": "roll", "player": self.player, "purpose": self.purpose,
+               "unit": self.unit, "dice": self.dice}
+        if self.known is not None:
+            out["known"] = list(self.known)
+        return out
+
+
+@dataclass(frozen=True, kw_only=True)
+class Over:
+    winner: str | None = None
+    reason: str = ""
+    kind = "over"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": "over", "winner": self.winner, "reason": self.reason}
+
+
+Pending = Decision | Roll | Over

@@ -1,0 +1,69 @@
+"""The two things a game is given when it is made: its preset (the rules) and its store."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, Protocol
+
+from .commands import Command
+from .events import Event, GameStarted
+from .pending import Decision, Over
+from .record import Draft, Record
+from .state import Awaiting, GameState
+
+Applier = Callable[[GameState, Any], GameState]
+
+
+class Preset(Protocol):
+    """A rule set: its turn machine, its rule functions, what is legal and pending."""
+
+    name: str
+    appliers: Mapping[str, Applier]
+
+    def initial_state(self, started: GameStarted) -> GameState: ...
+
+    def opening(self, state: GameState) -> list[Event]:
+        """Events that follow GameStarted in step 0 (entering the first phase)."""
+        ...
+
+    def decide(self, state: GameState, command: Command) -> list[Event]:
+        """The events a legal command causes; IllegalCommand (with the rule ID) otherwise."""
+        ...
+
+    def on_roll(self, state: GameState, roll: Awaiting, faces: tuple[int, ...]) -> list[Event]:
+        """The outcome of a requested roll, once its faces are known."""
+        ...
+
+    def pending(self, state: GameState) -> Decision | Over: ...
+
+    def legal(self, state: GameState) -> list[Command]: ...
+
+
+class EventStore(Protocol):
+    """Where logs live. ``append`` is atomic per step and seals drafts into the hash chain."""
+
+    def append(self, game_id: str, drafts: Sequence[Draft], expected_version: int
+               ) -> list[Record]: ...
+
+    def read(self, game_id: str, start: int = 0) -> Iterator[Record]: ...
+
+    def version(self, game_id: str) -> int: ...
+
+    def games(self) -> list[str]: ...
+
+    def save_snapshot(self, game_id: str, seq: int, data: dict[str, Any]) -> None: ...
+
+    def load_snapshot(self, game_id: str) -> tuple[int, dict[str, Any]] | None: ...
+
+    def put_secret(self, game_id: str, seed: bytes) -> None: ...
+
+    def get_secret(self, game_id: str) -> bytes | None: ...
+
+    def close(self) -> None: ...
+
+
+PRESETS: dict[str, Preset] = {}
+
+
+def register_preset(preset: Preset) -> None:
+    PRESETS[preset.name] = preset

@@ -1,0 +1,34 @@
+"""regiment.phases: the turn's state machine and the rules of each step, per preset.
+
+Importing this package registers the presets by name, so that ``Game.load`` can find the
+rules a log was played under.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from regiment.core.dice import Dice
+from regiment.core.game import Game
+from regiment.core.protocols import PRESETS, EventStore, register_preset
+from regiment.core.scenario import load_scenario, parse_scenario
+
+from .machine import build_machine, compile_machine, turn_table
+from .preset import FantasyPreset
+
+register_preset(FantasyPreset("fantasy8"))
+
+__all__ = ["PRESETS", "FantasyPreset", "build_machine", "compile_machine", "load_game",
+           "new_game", "turn_table"]
+
+
+def new_game(scenario: str | Path | dict[str, Any], *, store: EventStore,
+             dice: Dice | None = None, game_id: str | None = None) -> Game:
+    """Start a game from a scenario file or dict, with the preset the scenario names."""
+    data = parse_scenario(scenario) if isinstance(scenario, dict) else load_scenario(scenario)
+    return Game.new(data, store=store, dice=dice, game_id=game_id)
+
+
+def load_game(game_id: str, store: EventStore) -> Game:
+    return Game.load(game_id, store)

@@ -1,0 +1,169 @@
+"""The turn as a hierarchical state machine, defined as data.
+
+``STATES`` and ``TRANSITIONS`` are the one definition of the turn (TURN.ORDER). They build a
+``transitions`` HierarchicalMachine once per table (state names joined with ``.``, so names
+such as ``break_tests`` keep their underscores), and ``compile_machine`` reads that machine
+into plain lookup tables: for each leaf state, each trigger, the guarded edges to the leaf
+it leads to. Games never own a machine: the phase is a string in the game state, commands are
+checked against the compiled table, and replay sets the phase from ``PhaseChanged`` events
+without firing a single callback. ``tests/test_machine.py`` checks the compiled tables
+against the live machine.
+
+Triggers named like commands (``declare_charge``) are what players send; triggers marked
+``auto`` are taken by the engine as soon as their guards hold.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from transitions.extensions.nesting import HierarchicalMachine, NestedState
+
+SEPARATOR = "."
+
+
+class TurnState(NestedState):
+    separator = SEPARATOR
+
+
+class TurnMachine(HierarchicalMachine):  # type: ignore[misc]
+    state_cls = TurnState
+
+
+STATES: list[Any] = [
+    {"name": "turn", "initial": "start", "children": [
+        "start",
+        {"name": "movement", "initial": "charge", "children": [
+            {"name": "charge", "initial": "declaration", "children": [
+                "declaration", "reactions", "redirect", "charge_moves",
+            ]},
+            "rally", "compulsory", "remaining",
+        ]},
+        "magic",
+        "shooting",
+        {"name": "close_combat", "initial": "choose_combat", "children": [
+            "choose_combat",
+            {"name": "combat", "initial": "initiative_steps", "children": [
+                "initiative_steps", "result", "break_tests", "pursuit", "reform",
+            ]},
+        ]},
+        "end",
+    ]},
+    "over",
+]
+
+T = "turn"
+CHARGE = "turn.movement.charge"
+COMBAT = "turn.close_combat.combat"
+
+# One row a transition: trigger, source, dest, guards, and whether the engine takes it itself.
+TRANSITIONS: list[dict[str, Any]] = [
+    {"trigger": "begin", "source": f"{T}.start", "dest": f"{T}.movement", "auto": True},
+    # CH.DECLARE, CH.REACT, CH.REDIRECT
+    {"trigger": "declare_charge", "source": f"{CHARGE}.declaration", "dest": f"{CHARGE}.reactions"},
+    {"trigger": "react", "source": f"{CHARGE}.reactions", "dest": f"{CHARGE}.redirect",
+     "conditions": ["may_redirect"]},
+    {"trigger": "react", "source": f"{CHARGE}.reactions", "dest": f"{CHARGE}.declaration"},
+    {"trigger": "redirect", "source": f"{CHARGE}.redirect", "dest": f"{CHARGE}.reactions"},
+    {"trigger": "decline_redirect", "source": f"{CHARGE}.redirect",
+     "dest": f"{CHARGE}.declaration"},
+    {"trigger": "end_charges", "source": f"{CHARGE}.declaration", "dest": f"{CHARGE}.charge_moves"},
+    # CH.MOVE_ORDER
+    {"trigger": "move_charger", "source": f"{CHARGE}.charge_moves", "dest": f"{CHARGE}.charge_moves"},
+    {"trigger": "charges_done", "source": f"{CHARGE}.charge_moves", "dest": f"{T}.movement.rally",
+     "conditions": ["no_chargers_left"], "auto": True},
+    {"trigger": "end_phase", "source": f"{T}.movement.rally", "dest": f"{T}.movement.compulsory"},
+    {"trigger": "end_phase", "source": f"{T}.movement.compulsory",
+     "dest": f"{T}.movement.remaining"},
+    {"trigger": "end_phase", "source": f"{T}.movement.remaining", "dest": f"{T}.magic"},
+    {"trigger": "end_phase", "source": f"{T}.magic", "dest": f"{T}.shooting"},
+    {"trigger": "end_phase", "source": f"{T}.shooting", "dest": f"{T}.close_combat"},
+    # CC.ORDER: the active player picks each combat in turn, then the phase ends.
+    {"trigger": "fight", "source": f"{T}.close_combat.choose_combat", "dest": COMBAT},
+    {"trigger": "end_phase", "source": f"{T}.close_combat.choose_combat", "dest": f"{T}.end",
+     "conditions": ["no_combats_left"]},
+    {"trigger": "resolved", "source": f"{COMBAT}.initiative_steps", "dest": f"{COMBAT}.result",
+     "auto": True, "conditions": ["steps_done"]},
+    {"trigger": "resolved", "source": f"{COMBAT}.result", "dest": f"{COMBAT}.break_tests",
+     "auto": True, "conditions": ["result_decided"]},
+    {"trigger": "resolved", "source": f"{COMBAT}.break_tests", "dest": f"{COMBAT}.pursuit",
+     "auto": True, "conditions": ["tests_done"]},
+    {"trigger": "resolved", "source": f"{COMBAT}.pursuit", "dest": f"{COMBAT}.reform",
+     "auto": True, "conditions": ["pursuits_done"]},
+    {"trigger": "resolved", "source": f"{COMBAT}.reform", "dest": f"{T}.close_combat.choose_combat",
+     "auto": True, "conditions": ["reforms_done"]},
+    # TURN.ORDER: the other player's turn, or the end of the game.
+    {"trigger": "next_turn", "source": f"{T}.end", "dest": "over", "auto": True,
+     "conditions": ["last_turn"]},
+    {"trigger": "next_turn", "source": f"{T}.end", "dest": f"{T}.start", "auto": True},
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    trigger: str
+    dest: str                     # always a leaf
+    conditions: tuple[str, ...]
+    auto: bool
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """The machine read into dicts: what the hot paths look up instead of firing triggers."""
+
+    leaves: tuple[str, ...]
+    edges: dict[str, dict[str, tuple[Edge, ...]]]   # leaf -> trigger -> edges, in order
+    autos: dict[str, tuple[Edge, ...]]              # leaf -> edges the engine takes itself
+    initial: str
+
+    def commands(self, leaf: str) -> tuple[str, ...]:
+        """Triggers a player may send in ``leaf`` (guards aside)."""
+        return tuple(t for t, es in self.edges.get(leaf, {}).items() if not es[0].auto)
+
+
+def build_machine(states: list[Any] = STATES, transitions: list[dict[str, Any]] = TRANSITIONS
+                  ) -> TurnMachine:
+    rows = [{k: v for k, v in row.items() if k != "auto"} for row in transitions]
+    return TurnMachine(model=None, states=states, transitions=rows, initial="turn",
+                       auto_transitions=False, send_event=False, queued=False)
+
+
+def _leaf(machine: TurnMachine, name: str) -> str:
+    state = machine.get_state(name)
+    while state.initial:
+        name = f"{name}{SEPARATOR}{state.initial}"
+        state = machine.get_state(name)
+    return name
+
+
+def compile_machine(machine: TurnMachine, transitions: list[dict[str, Any]] = TRANSITIONS
+                    ) -> Compiled:
+    auto = {row["trigger"] for row in transitions if row.get("auto")}
+    names = machine.get_nested_state_names()
+    leaves = tuple(n for n in names if not machine.get_state(n).states)
+    edges: dict[str, dict[str, tuple[Edge, ...]]] = {}
+    for leaf in leaves:
+        table: dict[str, tuple[Edge, ...]] = {}
+        for trigger, event in machine.events.items():
+            found: list[Edge] = []
+            parts = leaf.split(SEPARATOR)
+            for depth in range(len(parts), 0, -1):  # the innermost state handles it first
+                source = SEPARATOR.join(parts[:depth])
+                for t in event.transitions.get(source, ()):
+                    conds = tuple(c.func for c in t.conditions)
+                    found.append(Edge(trigger, _leaf(machine, t.dest), conds, trigger in auto))
+                if found:
+                    break
+            if found:
+                table[trigger] = tuple(found)
+        edges[leaf] = table
+    autos = {leaf: tuple(e for es in t.values() for e in es if e.auto) for leaf, t in edges.items()}
+    return Compiled(leaves, edges, autos, _leaf(machine, "turn"))
+
+
+@cache
+def turn_table() -> Compiled:
+    """The compiled turn, built once per process and shared by every game."""
+    return compile_machine(build_machine())

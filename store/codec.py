@@ -1,0 +1,143 @@
+"""The canonical msgpack codec and the BLAKE2b hash chain.
+
+A record's hash is BLAKE2b-256 over the previous record's hash and the canonical encoding of
+its body ``{at, data, seq, step, type, v}``: maps with sorted keys, no raw bytes inside ``data``,
+numbers as they are. A record exported to JSON and read back therefore hashes the same.
+
+Everything read back goes through ``decode_record``, which treats its bytes as hostile: sizes
+of frames, strings and containers are capped, extension types are refused, and the decoded
+value must have exactly the shape of a record. Whatever is wrong is a ``CorruptLog`` that says
+where; nothing crashes, hangs or allocates without bound.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import msgpack
+
+from regiment.core.errors import CorruptLog
+from regiment.core.record import Draft, Record
+
+HASH_SIZE = 32
+GENESIS = bytes(HASH_SIZE)  # the ``prev`` of a game's first record
+
+MAX_FRAME = 8 * 1024 * 1024
+MAX_STR = 1024 * 1024
+MAX_ITEMS = 200_000
+MAX_INT = 2**63 - 1
+
+_KEYS = frozenset({"seq", "step", "type", "v", "data", "at", "prev", "hash"})
+_BODY_KEYS = frozenset({"seq", "step", "type", "v", "data", "at"})
+
+
+def canonical(value: Any, where: str = "data") -> Any:
+    """A copy of ``value`` with every map's keys sorted; refuses what JSON could not carry."""
+    kind = type(value)
+    if kind is dict:
+        out = {}
+        for key in sorted(value):
+            if type(key) is not str:
+                raise ValueError(f"{where}: map keys must be strings, got {key!r}")
+            out[key] = canonical(value[key], where)
+        return out
+    if kind is list or kind is tuple:
+        return [canonical(v, where) for v in value]
+    if kind is int:
+        if not -MAX_INT - 1 <= value <= MAX_INT:
+            raise ValueError(f"{where}: integer {value} does not fit in 64 bits")
+        return value
+    if kind in (str, float, bool) or value is None:
+        return value
+    raise ValueError(f"{where}: {kind.__name__} is not plain data")
+
+
+def body_bytes(seq: int, step: int, type_: str, v: int, data: Any, at: str) -> bytes:
+    """The canonical encoding that a record's hash covers (keys written in sorted order)."""
+    return msgpack.packb({"at": at, "data": canonical(data), "seq": seq, "step": step,
+                          "type": type_, "v": v})
+
+
+def link(prev: bytes, body: bytes) -> bytes:
+    return hashlib.blake2b(prev + body, digest_size=HASH_SIZE).digest()
+
+
+def seal(drafts: list[Draft] | tuple[Draft, ...], prev: bytes) -> tuple[list[Record], list[bytes]]:
+    """Chain drafts onto ``prev``: the sealed records and their encoded frames."""
+    records, frames = [], []
+    for d in drafts:
+        data = canonical(d.data)
+        body = msgpack.packb({"at": d.at, "data": data, "seq": d.seq, "step": d.step,
+                              "type": d.type, "v": d.v})
+        digest = link(prev, body)
+        frames.append(msgpack.packb({"at": d.at, "data": data, "hash": digest, "prev": prev,
+                                     "seq": d.seq, "step": d.step, "type": d.type, "v": d.v}))
+        records.append(Record(seq=d.seq, step=d.step, type=d.type, v=d.v, data=d.data, at=d.at,
+                              prev=prev, hash=digest))
+        prev = digest
+    return records, frames
+
+
+def encode_record(r: Record) -> bytes:
+    return msgpack.packb({"at": r.at, "data": canonical(r.data), "hash": r.hash, "prev": r.prev,
+                          "seq": r.seq, "step": r.step, "type": r.type, "v": r.v})
+
+
+def _no_ext(code: int, data: bytes) -> Any:
+    raise ValueError(f"extension type {code} is not allowed in a log")
+
+
+def unpack(payload: bytes, where: str) -> Any:
+    """Decode untrusted msgpack with every size capped."""
+    if len(payload) > MAX_FRAME:
+        raise CorruptLog(f"a record of {len(payload)} bytes exceeds {MAX_FRAME}", where=where)
+    try:
+        return msgpack.unpackb(payload, raw=False, use_list=True, strict_map_key=True,
+                               max_str_len=MAX_STR, max_bin_len=MAX_STR,
+                               max_array_len=MAX_ITEMS, max_map_len=MAX_ITEMS,
+                               max_ext_len=0, ext_hook=_no_ext)
+    except Exception as exc:  # msgpack raises many types on hostile input; all mean "corrupt"
+        raise CorruptLog(f"undecodable record ({type(exc).__name__}: {exc})", where=where) from None
+
+
+def record_from_map(m: Any, where: str) -> Record:
+    """Check that a decoded value has exactly a record's shape, and build the Record."""
+    if type(m) is not dict or m.keys() != _KEYS:
+        keys = sorted(m) if type(m) is dict else type(m).__name__
+        raise CorruptLog(f"not a record (fields {keys})", where=where)
+    seq, step, type_, v, data, at = m["seq"], m["step"], m["type"], m["v"], m["data"], m["at"]
+    prev, digest = m["prev"], m["hash"]
+    if not (type(seq) is int and type(step) is int and 0 <= step <= seq
+            and type(type_) is str and type(v) is int and v >= 1
+            and type(data) is dict and type(at) is str
+            and type(prev) is bytes and len(prev) == HASH_SIZE
+            and type(digest) is bytes and len(digest) == HASH_SIZE):
+        raise CorruptLog("a record field has the wrong type or size", where=where)
+    return Record(seq=seq, step=step, type=type_, v=v, data=data, at=at, prev=prev, hash=digest)
+
+
+def decode_record(payload: bytes, where: str) -> Record:
+    return record_from_map(unpack(payload, where), where)
+
+
+def check_link(r: Record, prev: bytes) -> str | None:
+    """Why ``r`` does not chain onto ``prev`` (None when it does)."""
+    if r.prev != prev:
+        return "its prev is not the hash of the record before it"
+    try:
+        body = body_bytes(r.seq, r.step, r.type, r.v, r.data, r.at)
+    except ValueError as exc:
+        return f"its data is not plain: {exc}"
+    if link(prev, body) != r.hash:
+        return "its hash does not match its contents"
+    return None
+
+
+def encode_blob(value: Any) -> bytes:
+    """Snapshots and other side data: canonical msgpack of plain data."""
+    return msgpack.packb(canonical(value, "snapshot"))
+
+
+def decode_blob(payload: bytes, where: str) -> Any:
+    return unpack(payload, where)

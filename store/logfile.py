@@ -1,0 +1,299 @@
+"""LogFileStore: one append-only file per game in a directory.
+
+File: the 8-byte magic ``RGMLOG01``, then frames ``[u32 length][u32 CRC32C][msgpack record]``
+(little-endian). The top bit of the length word marks the last frame of a step, so a reader
+knows where whole steps end. Each step is written with one ``pwrite`` and, by default, one
+fsync. On opening a game for writing:
+
+- a torn tail (a step cut short by a crash: partial header, short payload, bad CRC on the
+  last frame, frames without their step's end mark, or zero fill) is cut back to the last whole
+  step, and a warning says how many bytes went;
+- damage in the middle (a bad CRC or an impossible length with more data after it) is a
+  ``CorruptLog`` naming the file and the byte offset, and nothing is cut;
+- an exclusive ``flock`` is taken; a second writer gets ``ConcurrencyConflict``.
+
+A failed write (disk full, I/O error) truncates the file back to where the step began.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import struct
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import google_crc32c
+import structlog
+
+from regiment.core.errors import ConcurrencyConflict, CorruptLog, StoreError
+from regiment.core.record import Draft, Record
+
+from .base import check_append, check_game_id
+from .codec import GENESIS, MAX_FRAME, decode_blob, decode_record, encode_blob, seal
+
+MAGIC = b"RGMLOG01"
+HEADER = struct.Struct("<II")
+END = 0x80000000
+SUFFIX = ".rlog"
+log = structlog.get_logger("regiment.store")
+
+
+def crc32c(data: bytes) -> int:
+    return google_crc32c.value(data)
+
+
+@dataclass
+class Scan:
+    payloads: list[bytes]   # whole steps only
+    whole_end: int          # byte offset just past the last whole step
+    size: int               # bytes in the file
+    why_torn: str = ""      # why bytes after whole_end are not whole steps
+
+
+def scan(data: bytes, where: str) -> Scan:
+    """Split a log file into frames, checking CRCs; raise on damage that is not a torn tail."""
+    if len(data) < len(MAGIC):
+        if MAGIC.startswith(data):
+            return Scan([], len(MAGIC), len(data), "the header itself is torn")
+        raise CorruptLog("not a regiment log file (bad magic)", where=f"{where} offset 0")
+    if data[: len(MAGIC)] != MAGIC:
+        raise CorruptLog("not a regiment log file (bad magic)", where=f"{where} offset 0")
+    size = len(data)
+    off = whole_end = len(MAGIC)
+    payloads: list[bytes] = []
+    whole = 0
+    why = ""
+    while off < size:
+        if size - off < HEADER.size:
+            why = "a frame header is cut short"
+            break
+        word, crc = HEADER.unpack_from(data, off)
+        length = word & ~END
+        if length == 0 or length > MAX_FRAME:
+            if not any(data[off:]):
+                why = "zero fill after the last frame"
+                break
+            raise CorruptLog(f"impossible frame length {length}", where=f"{where} offset {off}")
+        end = off + HEADER.size + length
+        if end > size:
+            why = "the last frame is cut short"
+            break
+        payload = data[off + HEADER.size:end]
+        if crc32c(payload) != crc:
+            if end == size:
+                why = "the last frame fails its CRC"
+                break
+            raise CorruptLog("frame fails its CRC32C check", where=f"{where} offset {off}")
+        payloads.append(payload)
+        off = end
+        if word & END:
+            whole_end, whole = off, len(payloads)
+    if whole < len(payloads) and not why:
+        why = "the last step has no end mark"
+    return Scan(payloads[:whole], whole_end, size, why)
+
+
+@dataclass
+class _Writer:
+    fd: int
+    path: Path
+    size: int
+    version: int
+    head: bytes
+
+
+class LogFileStore:
+    def __init__(self, directory: str | Path, *, fsync: bool = True) -> None:
+        self.directory = Path(directory)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.fsync = fsync
+        self._writers: dict[str, _Writer] = {}
+
+    def __repr__(self) -> str:
+        return f"LogFileStore({str(self.directory)!r}, fsync={self.fsync})"
+
+    def path(self, game_id: str) -> Path:
+        return self.directory / f"{check_game_id(game_id)}{SUFFIX}"
+
+    # --- writing ---------------------------------------------------------------------------
+
+    def _writer(self, game_id: str) -> _Writer:
+        w = self._writers.get(game_id)
+        if w is not None:
+            return w
+        path = self.path(game_id)
+        created = not path.exists()
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise ConcurrencyConflict(f"{path}: another writer has this log open") from None
+            data = _read_all(fd)
+            if not data:
+                os.pwrite(fd, MAGIC, 0)
+                self._sync(fd)
+                if created:
+                    self._sync_dir()
+                data = MAGIC
+            s = scan(data, str(path))
+            if s.why_torn:
+                os.ftruncate(fd, s.whole_end)
+                self._sync(fd)
+                log.warning("torn_tail_cut", path=str(path), why=s.why_torn,
+                            cut_bytes=s.size - s.whole_end, kept_records=len(s.payloads))
+            head, version = GENESIS, len(s.payloads)
+            if s.payloads:
+                last = decode_record(s.payloads[-1], f"{path} record {version - 1}")
+                if last.seq != version - 1:
+                    raise CorruptLog(f"the last record says seq {last.seq}, "
+                                     f"the file holds {version}", where=str(path))
+                head = last.hash
+        except BaseException:
+            os.close(fd)
+            raise
+        w = self._writers[game_id] = _Writer(fd, path, s.whole_end, version, head)
+        return w
+
+    def append(self, game_id: str, drafts: Sequence[Draft], expected_version: int
+               ) -> list[Record]:
+        w = self._writer(game_id)
+        check_append(game_id, drafts, expected_version, w.version)
+        records, frames = seal(drafts, w.head)
+        parts = []
+        for i, payload in enumerate(frames):
+            flag = END if i == len(frames) - 1 else 0
+            parts.append(HEADER.pack(len(payload) | flag, crc32c(payload)))
+            parts.append(payload)
+        buf = b"".join(parts)
+        try:
+            written = 0
+            while written < len(buf):
+                written += os.pwrite(w.fd, buf[written:], w.size + written)
+            if self.fsync:
+                os.fsync(w.fd)
+        except OSError as exc:
+            self._rollback(w, exc)
+        w.size += len(buf)
+        w.version += len(records)
+        if records:
+            w.head = records[-1].hash
+        return records
+
+    def _rollback(self, w: _Writer, exc: OSError) -> None:
+        try:
+            os.ftruncate(w.fd, w.size)
+            os.fsync(w.fd)
+        except OSError:
+            pass
+        what = "the disk is full" if exc.errno == errno.ENOSPC else exc.strerror
+        raise StoreError(f"{w.path}: could not append the step ({what}); "
+                         f"the log is as it was at record {w.version}") from None
+
+    def _sync(self, fd: int) -> None:
+        if self.fsync:
+            os.fsync(fd)
+
+    def _sync_dir(self) -> None:
+        if self.fsync:
+            fd = os.open(self.directory, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+
+    # --- reading ---------------------------------------------------------------------------
+
+    def read(self, game_id: str, start: int = 0) -> Iterator[Record]:
+        path = self.path(game_id)
+        w = self._writers.get(game_id)
+        try:
+            if w is not None:
+                data = _read_all(w.fd)[: w.size]
+            else:
+                data = path.read_bytes()
+        except FileNotFoundError:
+            return
+        s = scan(data, str(path))
+        for seq in range(start, len(s.payloads)):
+            r = decode_record(s.payloads[seq], f"{path} record {seq}")
+            if r.seq != seq:
+                raise CorruptLog(f"record says seq {r.seq}", where=f"{path} record {seq}")
+            yield r
+
+    def version(self, game_id: str) -> int:
+        w = self._writers.get(game_id)
+        if w is not None:
+            return w.version
+        path = self.path(game_id)
+        return len(scan(path.read_bytes(), str(path)).payloads) if path.exists() else 0
+
+    def games(self) -> list[str]:
+        """Game ids, oldest first (by the time of each game's first record)."""
+        found = []
+        for path in self.directory.glob(f"*{SUFFIX}"):
+            game_id = path.name[: -len(SUFFIX)]
+            first = next(iter(self.read(game_id)), None)
+            if first is not None:
+                found.append((first.at, game_id))
+        return [g for _, g in sorted(found)]
+
+    # --- side files ------------------------------------------------------------------------
+
+    def save_snapshot(self, game_id: str, seq: int, data: dict[str, Any]) -> None:
+        _atomic_write(self.path(game_id).with_suffix(".snap"), encode_blob([seq, data]), 0o644)
+
+    def load_snapshot(self, game_id: str) -> tuple[int, dict[str, Any]] | None:
+        path = self.path(game_id).with_suffix(".snap")
+        if not path.exists():
+            return None
+        value = decode_blob(path.read_bytes(), str(path))
+        if (not isinstance(value, list) or len(value) != 2 or type(value[0]) is not int
+                or not isinstance(value[1], dict)):
+            raise CorruptLog("not a snapshot", where=str(path))
+        return value[0], value[1]
+
+    def put_secret(self, game_id: str, seed: bytes) -> None:
+        _atomic_write(self.path(game_id).with_suffix(".seed"), bytes(seed), 0o600)
+
+    def get_secret(self, game_id: str) -> bytes | None:
+        path = self.path(game_id).with_suffix(".seed")
+        return path.read_bytes() if path.exists() else None
+
+    def close(self) -> None:
+        for w in self._writers.values():
+            os.close(w.fd)  # closing the descriptor releases the flock
+        self._writers.clear()
+
+    def __enter__(self) -> LogFileStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _read_all(fd: int) -> bytes:
+    size = os.fstat(fd).st_size
+    chunks, off = [], 0
+    while off < size:
+        chunk = os.pread(fd, size - off, off)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        off += len(chunk)
+    return b"".join(chunks)
+
+
+def _atomic_write(path: Path, data: bytes, mode: int) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    try:
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
