@@ -88,6 +88,7 @@ class TamperedLog(RegimentError):
 
     def __init__(self, message: str, *, seq: int | None = None) -> None:
         self.seq = seq
+        self.reason = message
         super().__init__(f"record {seq}: {message}" if seq is not None else message)
 
 

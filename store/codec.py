@@ -73,7 +73,7 @@ def seal(drafts: list[Draft] | tuple[Draft, ...], prev: bytes) -> tuple[list[Rec
         digest = link(prev, body)
         frames.append(msgpack.packb({"at": d.at, "data": data, "hash": digest, "prev": prev,
                                      "seq": d.seq, "step": d.step, "type": d.type, "v": d.v}))
-        records.append(Record(seq=d.seq, step=d.step, type=d.type, v=d.v, data=d.data, at=d.at,
+        records.append(Record(seq=d.seq, step=d.step, type=d.type, v=d.v, data=data, at=d.at,
                               prev=prev, hash=digest))
         prev = digest
     return records, frames

@@ -1,0 +1,100 @@
+"""Shared fixtures: a small scenario, every store, and a random player for property tests."""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import regiment.phases  # noqa: F401 - registers the presets
+from regiment.core.game import Game
+from regiment.core.scenario import load_scenario, parse_scenario
+from regiment.store import LogFileStore, MemoryStore, SqliteStore
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def unit(uid: str, player: str, x: float, y: float, facing: float, **extra: Any
+         ) -> dict[str, Any]:
+    base = {
+        "id": uid, "player": player, "name": uid.title(), "models": 20, "files": 5,
+        "base": [20, 20],
+        "profile": {"M": 4, "WS": 3, "BS": 3, "S": 3, "T": 3, "W": 1, "I": 3, "A": 1, "Ld": 7},
+        "position": [x, y], "facing": facing,
+    }
+    base.update(extra)
+    return base
+
+
+def small_scenario(**top: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "preset": "fantasy8", "first": "red", "dice": "seeded", "seed": "c0ffee", "turns": 2,
+        "players": [{"id": "red"}, {"id": "blue"}],
+        "units": [unit("boyz", "red", 20, 10, 0), unit("wolves", "red", 40, 10, 0,
+                                                       rules=["swiftstride"]),
+                  unit("spears", "blue", 20, 22, 180), unit("swords", "blue", 40, 24, 180)],
+    }
+    data.update(top)
+    return parse_scenario(copy.deepcopy(data))
+
+
+@pytest.fixture
+def scenario() -> dict[str, Any]:
+    return small_scenario()
+
+
+@pytest.fixture
+def skirmish() -> dict[str, Any]:
+    return load_scenario(EXAMPLES / "skirmish.toml")
+
+
+StoreFactory = Callable[[], Any]
+
+
+@pytest.fixture(params=["memory", "logfile", "sqlite"])
+def store_factory(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[StoreFactory]:
+    """A function that opens the same store again (a fresh handle on the same data)."""
+    opened: list[Any] = []
+    memory = MemoryStore()
+
+    def make() -> Any:
+        if request.param == "memory":
+            return memory
+        for s in opened:  # one writer at a time: reopening closes the last handle
+            s.close()
+        s = LogFileStore(tmp_path / "logs") if request.param == "logfile" else SqliteStore(
+            tmp_path / "games.db")
+        opened.append(s)
+        return s
+
+    yield make
+    for s in opened:
+        s.close()
+
+
+def random_play(game: Game, rng: random.Random, steps: int, undo_rate: float = 0.2,
+                manual_faces: bool = True) -> list[str]:
+    """Play ``steps`` random legal commands (undo and redo mixed in); returns their names."""
+    names = []
+    for _ in range(steps):
+        pending = game.pending
+        if pending.kind == "over" and not game.timeline.redo:
+            break
+        options = game.legal()
+        meta = [c for c in options if c.name in ("undo", "redo")]
+        plain = [c for c in options if c.name not in ("undo", "redo")]
+        if pending.kind == "roll" and not plain and manual_faces:
+            from regiment.core.commands import Roll
+            plain = [Roll(by=pending.player,
+                          faces=tuple(rng.randint(1, 6) for _ in range(pending.dice)))]
+        pool = meta if (meta and (rng.random() < undo_rate or not plain)) else plain
+        if not pool:
+            break
+        command = rng.choice(pool)
+        game.submit(command)
+        names.append(command.name)
+    return names

@@ -1,0 +1,116 @@
+"""The canonical codec: stable hashes, and hostile bytes that never crash, hang or balloon."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import msgpack
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from regiment.core.errors import CorruptLog
+from regiment.core.record import Draft
+from regiment.store.codec import (
+    GENESIS, body_bytes, canonical, check_link, decode_blob, decode_record, seal,
+)
+from regiment.store.logfile import MAGIC, scan
+from regiment.tools.source import read_export
+
+plain = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1)
+    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                                  max_size=4),
+    max_leaves=20,
+)
+
+
+def one(data: dict) -> Draft:
+    return Draft(seq=0, step=0, type="GameStarted", v=1, data=data, at="2026-11-30T00:00:00Z")
+
+
+@given(st.dictionaries(st.text(max_size=8), plain, max_size=5))
+def test_the_hash_does_not_depend_on_key_order_and_survives_json(data):
+    (record,), (frame,) = seal([one(data)], GENESIS)
+    reordered = dict(reversed(list(data.items())))
+    assert seal([one(reordered)], GENESIS)[0][0].hash == record.hash
+    back = json.loads(json.dumps(record.to_json()))  # export, then read back
+    assert body_bytes(back["seq"], back["step"], back["type"], back["v"], back["data"],
+                      back["at"]) == body_bytes(0, 0, "GameStarted", 1, data, record.at)
+    assert check_link(decode_record(frame, "test"), GENESIS) is None
+
+
+def test_raw_bytes_and_odd_types_are_not_plain_data():
+    for bad in ({"b": b"x"}, {"s": {1, 2}}, {1: "int key"}, {"big": 2**64}):
+        with pytest.raises(ValueError):
+            canonical(bad)
+
+
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@given(st.binary(max_size=300))
+def test_random_bytes_are_corrupt_log_never_a_crash(blob):
+    for decode in (lambda b: decode_record(b, "fuzz"), lambda b: decode_blob(b, "fuzz"),
+                   lambda b: scan(MAGIC + b, "fuzz")):
+        try:
+            decode(blob)
+        except CorruptLog:
+            pass
+
+
+@settings(max_examples=300)
+@given(st.data())
+def test_mutated_records_are_corrupt_or_fail_their_hash(data):
+    (record,), (frame,) = seal([one({"x": [1, 2.5, "y"], "z": None})], GENESIS)
+    i = data.draw(st.integers(0, len(frame) - 1))
+    byte = data.draw(st.integers(0, 255))
+    mutated = frame[:i] + bytes([byte]) + frame[i + 1:]
+    try:
+        r = decode_record(mutated, "fuzz")
+    except CorruptLog:
+        return
+    if mutated != frame:
+        assert r == record or check_link(r, GENESIS) is not None
+
+
+def test_declared_sizes_cannot_make_the_decoder_allocate():
+    huge = [b"\xdd\xff\xff\xff\xff",            # array32 of 4 billion items
+            b"\xdf\xff\xff\xff\xff",            # map32 of 4 billion pairs
+            b"\xdb\xff\xff\xff\xff" + b"a",     # str32 of 4 GiB
+            b"\xc6\xff\xff\xff\xff",            # bin32 of 4 GiB
+            b"\xc9\xff\xff\xff\xff\x01",        # ext32
+            b"\x91" * 100_000 + b"\xc0"]        # nesting 100,000 deep
+    for blob in huge:
+        start = time.perf_counter()
+        with pytest.raises(CorruptLog):
+            decode_record(blob, "fuzz")
+        assert time.perf_counter() - start < 1.0
+
+
+def test_a_record_must_have_exactly_a_records_shape():
+    (record,), (frame,) = seal([one({})], GENESIS)
+    m = msgpack.unpackb(frame)
+    for change in ({"seq": -1}, {"seq": "0"}, {"prev": b"short"}, {"extra": 1}, {"v": 0},
+                   {"data": [1]}):
+        with pytest.raises(CorruptLog):
+            decode_record(msgpack.packb({**m, **change}), "test")
+
+
+@settings(max_examples=200)
+@given(st.text(max_size=200))
+def test_random_export_lines_are_corrupt_log(tmp_path_factory, text):
+    path = tmp_path_factory.mktemp("x") / "f.jsonl"
+    path.write_text(text + "\n", encoding="utf-8")
+    try:
+        read_export(path)
+    except CorruptLog:
+        pass
+
+
+def test_export_lines_with_nan_or_deep_nesting_are_refused(tmp_path):
+    for line in ('{"seq": NaN}', "[" * 100_000 + "]" * 100_000, '{"prev": "zz"}'):
+        path = tmp_path / "f.jsonl"
+        path.write_text(line + "\n")
+        with pytest.raises(CorruptLog, match="line 1"):
+            read_export(path)

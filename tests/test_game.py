@@ -1,0 +1,208 @@
+"""Game: submit, pending, legal, undo and redo policies, dice sources; rejected = unchanged."""
+
+from __future__ import annotations
+
+import pytest
+
+from regiment.core.commands import Roll
+from regiment.core.dice import ManualDice, ScriptedDice
+from regiment.core.errors import BadRequest, IllegalCommand
+from regiment.core.game import Game
+from regiment.store import MemoryStore
+
+from .conftest import small_scenario
+
+
+def snapshot(game: Game, store: MemoryStore) -> tuple:
+    return (game.state, game.version, len(game.timeline.steps), list(store.frames(game.game_id)),
+            dict(game.timeline.tape), tuple(game.timeline.redo), game.timeline.request)
+
+
+def charge_and_roll(game: Game) -> None:
+    game.submit({"cmd": "declare_charge", "by": "red", "unit": "boyz", "target": "spears"})
+    game.submit({"cmd": "react", "by": "blue", "unit": "spears", "reaction": "hold"})
+    game.submit({"cmd": "end_charges", "by": "red"})
+    game.submit({"cmd": "move_charger", "by": "red", "unit": "boyz"})
+
+
+def test_a_new_game_waits_for_the_first_players_charges(scenario):
+    game = Game.new(scenario, store=MemoryStore())
+    assert game.state.phase == "turn.movement.charge.declaration"
+    pending = game.pending.to_dict()
+    assert pending["player"] == "red" and pending["decision"] == "declare_charge"
+    assert {"cmd": "end_charges", "by": "red"} in pending["legal"]
+    assert [r.type for r in game.records][:2] == ["GameStarted", "TurnBegan"]
+
+
+@pytest.mark.parametrize("command, rule", [
+    ({"cmd": "declare_charge", "by": "blue", "unit": "spears", "target": "boyz"}, "CH.DECLARE"),
+    ({"cmd": "declare_charge", "by": "red", "unit": "boyz", "target": "wolves"}, "CH.DECLARE"),
+    ({"cmd": "declare_charge", "by": "red", "unit": "ghosts", "target": "spears"}, "CH.DECLARE"),
+    ({"cmd": "end_phase", "by": "red"}, "TURN.ORDER"),
+    ({"cmd": "move_charger", "by": "red", "unit": "boyz"}, "TURN.ORDER"),
+    ({"cmd": "roll", "by": "red", "faces": [3, 4]}, "DICE.PENDING"),
+    ({"cmd": "redo", "by": "red"}, "UNDO.REDO"),
+    ({"cmd": "undo", "by": "red"}, "UNDO.NOTHING"),
+    ({"cmd": "end_charges", "by": "green"}, "GAME.PLAYER"),
+])
+def test_an_illegal_command_names_its_rule_and_changes_nothing(scenario, command, rule):
+    store = MemoryStore()
+    game = Game.new(scenario, store=store)
+    before = snapshot(game, store)
+    with pytest.raises(IllegalCommand) as info:
+        game.submit(command)
+    assert info.value.rule == rule
+    assert info.value.phase == game.state.phase
+    if rule != "GAME.PLAYER":
+        assert {"cmd": "end_charges", "by": "red"} in info.value.legal
+    assert snapshot(game, store) == before
+
+
+@pytest.mark.parametrize("command", [
+    {"cmd": "declare_charge", "by": "red"}, {"cmd": "fly", "by": "red"}, ["not", "a", "map"],
+    {"cmd": "declare_charge", "by": "red", "unit": 3, "target": "x"},
+    {"cmd": "end_charges", "by": "red", "extra": 1},
+])
+def test_a_malformed_command_is_a_bad_request(scenario, command):
+    game = Game.new(scenario, store=MemoryStore())
+    with pytest.raises(BadRequest):
+        game.submit(command)
+    assert game.version == len(game.records)
+
+
+def test_manual_dice_pend_and_refuse_wrong_faces(scenario):
+    store = MemoryStore()
+    game = Game.new(scenario, store=store, dice=ManualDice())
+    charge_and_roll(game)
+    pending = game.pending.to_dict()
+    assert pending == {"kind": "roll", "player": "red", "purpose": "charge_range",
+                       "unit": "boyz", "dice": 2}
+    before = snapshot(game, store)
+    for faces in ([3], [3, 4, 5], [0, 4], [3, 7]):
+        with pytest.raises(IllegalCommand) as info:
+            game.submit(Roll(by="red", faces=tuple(faces)))
+        assert info.value.rule == "DICE.FACES"
+    with pytest.raises(IllegalCommand, match="red's to make"):
+        game.submit(Roll(by="blue", faces=(3, 4)))
+    with pytest.raises(IllegalCommand, match="must be made first"):
+        game.submit({"cmd": "end_phase", "by": "red"})
+    assert snapshot(game, store) == before
+    events = game.submit(Roll(by="red", faces=(6, 5)))
+    rolled = [e for e in events if e.type == "ChargeRolled"][0]
+    assert rolled.dice == (6, 5) and rolled.range == 15.0
+
+
+def test_undo_never_changes_which_dice_come_out(scenario):
+    """UNDO.DICE: the dice position rewinds with an undo; the same faces come out again."""
+    game = Game.new(scenario, store=MemoryStore())
+    charge_and_roll(game)
+    first = [e for e in game.timeline.steps[-1] if e.type == "DiceRolled"]
+    game.undo("red")
+    game.undo("red")
+    game.submit({"cmd": "end_charges", "by": "red"})
+    game.submit({"cmd": "move_charger", "by": "red", "unit": "boyz"})
+    again = [e for e in game.timeline.steps[-1] if e.type == "DiceRolled"]
+    assert [e.faces for e in again] == [e.faces for e in first]
+
+
+def test_manual_dice_cannot_be_rerolled_after_an_undo(scenario):
+    """DICE.NO_REROLL: faces entered once stand for that position of the dice stream."""
+    game = Game.new(scenario, store=MemoryStore(), dice=ManualDice())
+    charge_and_roll(game)
+    game.submit(Roll(by="red", faces=(1, 2)))
+    game.undo("red")
+    assert game.pending.to_dict()["known"] == [1, 2]
+    with pytest.raises(IllegalCommand) as info:
+        game.submit(Roll(by="red", faces=(6, 6)))
+    assert info.value.rule == "DICE.NO_REROLL"
+    assert Roll(by="red", faces=(1, 2)) in game.legal()
+    game.submit(Roll(by="red", faces=(1, 2)))
+
+
+def test_undo_then_redo_restores_the_state_and_a_new_command_ends_the_branch(scenario):
+    game = Game.new(scenario, store=MemoryStore())
+    charge_and_roll(game)
+    after = game.state
+    game.undo("blue")
+    game.undo("blue")
+    assert game.state.phase == "turn.movement.charge.declaration"
+    game.redo("red")
+    game.redo("red")
+    assert game.state == after
+    game.undo("red")
+    game.submit({"cmd": "move_charger", "by": "red", "unit": "boyz"})
+    assert game.state == after  # same dice, same outcome
+    status = game.timeline.status()
+    assert sorted(status.values()).count("abandoned") == 1
+    with pytest.raises(IllegalCommand, match="nothing to redo"):
+        game.redo("red")
+
+
+def test_consent_policy_asks_the_opponent_before_undoing_dice(scenario):
+    """UNDO.CONSENT: undoing a step that rolled dice needs the other player's yes."""
+    store = MemoryStore()
+    game = Game.new(small_scenario(undo="consent"), store=store)
+    charge_and_roll(game)
+    rolled = game.state
+    game.undo("red")
+    pending = game.pending.to_dict()
+    assert pending["decision"] == "consent_undo" and pending["player"] == "blue"
+    with pytest.raises(IllegalCommand, match="other player"):
+        game.submit({"cmd": "grant_undo", "by": "red"})
+    with pytest.raises(IllegalCommand, match="waits for an answer"):
+        game.submit({"cmd": "end_phase", "by": "red"})
+    game.submit({"cmd": "refuse_undo", "by": "blue"})
+    assert game.state == rolled and game.pending.to_dict()["decision"] == "end_phase"
+    game.undo("red")
+    events = game.submit({"cmd": "grant_undo", "by": "blue"})
+    assert events[-1].type == "StepUndone" and events[-1].consent == "blue"
+    game.undo("red")  # end_charges rolled no dice: no consent needed
+    assert game.timeline.request is None
+    assert Game.load(game.game_id, store).state == game.state
+
+
+def test_undo_off_refuses_every_undo(scenario):
+    game = Game.new(small_scenario(undo="off"), store=MemoryStore())
+    game.submit({"cmd": "end_charges", "by": "red"})
+    with pytest.raises(IllegalCommand) as info:
+        game.undo("red")
+    assert info.value.rule == "UNDO.POLICY"
+    assert not [c for c in game.legal() if c.name == "undo"]
+
+
+def test_scripted_dice_follow_the_script_and_say_when_it_runs_out():
+    game = Game.new(small_scenario(dice="scripted", script=[6, 6, 1]), store=MemoryStore())
+    charge_and_roll(game)
+    assert [e for e in game.timeline.steps[-1] if e.type == "DiceRolled"][0].faces == (6, 6)
+    game.submit({"cmd": "end_phase", "by": "red"})
+    assert isinstance(game.dice, ScriptedDice)
+
+
+def test_a_game_loads_from_its_store_with_its_seed(scenario):
+    store = MemoryStore()
+    game = Game.new(scenario, store=store)
+    charge_and_roll(game)
+    loaded = Game.load(game.game_id, store)
+    assert loaded.state == game.state and loaded.history == game.history
+    loaded.undo("red")
+    loaded.submit({"cmd": "move_charger", "by": "red", "unit": "boyz"})
+    assert loaded.state == game.state
+
+
+def test_starting_mid_turn_from_the_scenario_phase():
+    game = Game.new(small_scenario(phase="close_combat"), store=MemoryStore())
+    assert game.state.phase == "turn.close_combat.choose_combat"
+    game.submit({"cmd": "end_phase", "by": "red"})
+    assert game.state.player == "blue" and game.state.phase.endswith("declaration")
+
+
+def test_the_game_ends_after_its_turns():
+    game = Game.new(small_scenario(turns=1), store=MemoryStore())
+    while game.pending.kind != "over":
+        game.submit(game.pending.legal[-1])
+    assert game.state.over and game.records[-1].type == "GameEnded"
+    with pytest.raises(IllegalCommand) as info:
+        game.submit({"cmd": "end_phase", "by": "red"})
+    assert info.value.rule == "GAME.OVER"
+    game.undo("red")  # undo still works after the end
+    assert not game.state.over

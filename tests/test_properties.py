@@ -1,0 +1,111 @@
+"""Properties of the log over random legal play with undo and redo mixed in."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from regiment.core.commands import COMMANDS, parse_command
+from regiment.core.dice import ManualDice
+from regiment.core.errors import BadRequest, IllegalCommand
+from regiment.core.game import Game
+from regiment.store import LogFileStore, MemoryStore
+from regiment.tools.verify import verify
+
+from .conftest import random_play, small_scenario
+
+SETTINGS = settings(max_examples=25, deadline=None,
+                    suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                           HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**32), steps=st.integers(1, 80), undo=st.floats(0, 0.5),
+       manual=st.booleans())
+def test_replay_from_every_store_equals_live_play(store_factory, seed, steps, undo, manual):
+    store = store_factory()
+    game = Game.new(small_scenario(), store=store, dice=ManualDice() if manual else None)
+    random_play(game, random.Random(seed), steps, undo)
+    again = Game.load(game.game_id, store_factory())
+    assert again.state == game.state
+    assert again.history == game.history
+    assert again.timeline.status() == game.timeline.status()
+    assert again.pending == game.pending
+    assert verify(game.records).steps == len(game.timeline.steps)
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**32), steps=st.integers(1, 60))
+def test_undo_then_redo_is_the_identity(seed, steps):
+    game = Game.new(small_scenario(), store=MemoryStore())
+    rng = random.Random(seed)
+    random_play(game, rng, steps, 0.3)
+    while game.timeline.request is None and game.timeline.last_live() is not None:
+        before, pending = game.state, game.pending
+        game.undo("red")
+        game.redo("blue")
+        assert game.state == before and game.pending == pending
+        if rng.random() < 0.5:
+            break
+        game.undo("red")  # walk back and check again further down
+
+
+commands = st.builds(
+    lambda name, by, unit, target, extra: {"cmd": name, "by": by, "unit": unit,
+                                           "target": target, "reaction": extra,
+                                           "faces": [1, 7], "combat": "c1"},
+    st.sampled_from(sorted(COMMANDS)), st.sampled_from(["red", "blue", "green"]),
+    st.sampled_from(["boyz", "wolves", "spears", "swords", "nobody"]),
+    st.sampled_from(["boyz", "spears", "swords"]), st.sampled_from(["hold", "flee", "dance"]),
+)
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 40), attempts=st.lists(commands,
+                                                                                 max_size=15))
+def test_a_rejected_command_changes_neither_state_nor_store(seed, steps, attempts):
+    store = MemoryStore()
+    game = Game.new(small_scenario(), store=store, dice=ManualDice())
+    random_play(game, random.Random(seed), steps)
+    for raw in attempts:
+        fields = COMMANDS[raw["cmd"]].schema.names
+        candidate = {"cmd": raw["cmd"], **{k: v for k, v in raw.items() if k in fields}}
+        before = (game.state, game.version, list(store.frames(game.game_id)),
+                  dict(game.timeline.tape), tuple(game.timeline.redo))
+        try:
+            game.submit(parse_command(candidate))
+        except (IllegalCommand, BadRequest):
+            after = (game.state, game.version, list(store.frames(game.game_id)),
+                     dict(game.timeline.tape), tuple(game.timeline.redo))
+            assert after == before
+
+
+def test_a_game_log_cut_anywhere_in_its_last_step_reopens_at_the_step_before(tmp_path):
+    src = tmp_path / "src"
+    with LogFileStore(src) as store:
+        game = Game.new(small_scenario(), store=store)
+        random_play(game, random.Random(7), 30, 0.2)
+        before_last = Game.from_records(game.records[: game.timeline.info[-1].first_seq],
+                                        store=MemoryStore())
+    data = (src / f"{game.game_id}.rlog").read_bytes()
+    whole = len(data)
+    start = whole - sum(len(r) for r in _frames_of_last_step(game, src))
+    for cut in range(start, whole):
+        d = tmp_path / f"c{cut}"
+        d.mkdir()
+        (d / f"{game.game_id}.rlog").write_bytes(data[:cut])
+        with LogFileStore(d) as store:
+            loaded = Game.load(game.game_id, store)
+            assert loaded.state == before_last.state, cut
+            assert loaded.version == before_last.version
+
+
+def _frames_of_last_step(game: Game, directory) -> list[bytes]:
+    from regiment.store.logfile import scan
+
+    path = directory / f"{game.game_id}.rlog"
+    payloads = scan(path.read_bytes(), str(path)).payloads
+    first = game.timeline.info[-1].first_seq
+    return [b"12345678" + p for p in payloads[first:]]  # 8 bytes of frame header each

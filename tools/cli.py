@@ -1,0 +1,152 @@
+"""The ``regiment`` command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from rich.console import Console
+
+import regiment.phases  # noqa: F401 - registers the presets
+from regiment.core.errors import RegimentError, TamperedLog
+from regiment.core.game import Game
+from regiment.core.scenario import load_scenario
+from regiment.store import MemoryStore, open_store
+
+from . import logs
+from .source import open_records
+
+DEFAULT_STORE = "regiment.db"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logs.configure(args.verbose, args.log_json)
+    try:
+        return int(args.run(args) or 0)
+    except RegimentError as exc:
+        print(f"regiment {args.command}: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="regiment", description="A turn engine for rank-and-file "
+                                "fantasy wargames: every roll logged, undo, replay, verify.")
+    p.add_argument("-v", "--verbose", action="count", default=0, help="log more (to stderr)")
+    p.add_argument("--log-json", action="store_true", help="log as JSON lines")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    s = sub.add_parser("demo", help="play the bundled battle with two bots and show the log")
+    s.add_argument("--store", default="regiment-demo.db", help="store path (default %(default)s)")
+    s.add_argument("--seed", default=None, help="hex seed for the dice (random if absent)")
+    s.set_defaults(run=_demo)
+
+    s = sub.add_parser("serve", help="speak the JSON-lines protocol on stdin/stdout")
+    s.add_argument("scenario", help="scenario TOML file")
+    s.add_argument("--dice", choices=("seeded", "manual", "scripted"))
+    s.add_argument("--seed", help="hex seed for seeded dice")
+    s.add_argument("--store", help="store path (.db/.sqlite: SQLite; else a log directory); "
+                   "default: in memory")
+    s.set_defaults(run=_serve)
+
+    for name, helptext, run in (
+        ("inspect", "print a game's log as a table", _inspect),
+        ("export", "write a game's records as JSON lines", _export),
+        ("verify", "check a log's hash chain, outcomes and (with --seed) dice", _verify),
+    ):
+        s = sub.add_parser(name, help=helptext)
+        s.add_argument("path", help="a store (.db/.sqlite or log directory) or an exported "
+                       ".jsonl file")
+        s.add_argument("--game", help="game id (default: the store's most recent game)")
+        s.set_defaults(run=run)
+        if name == "export":
+            s.add_argument("-o", "--output", help="file to write (default: stdout)")
+        if name == "verify":
+            s.add_argument("--seed", help="the revealed dice seed (hex) to check every roll")
+        if name in ("inspect", "verify"):
+            s.add_argument("--json", action="store_true", help="machine-readable output")
+    return p
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from .serve import serve
+
+    scenario = load_scenario(args.scenario)
+    if args.dice:
+        scenario["dice"] = args.dice
+    if args.seed:
+        scenario["seed"] = args.seed
+    store = open_store(args.store) if args.store else MemoryStore()
+    game = Game.new(scenario, store=store)
+    return serve(game, sys.stdin, sys.stdout, game.records)
+
+
+def _inspect(args: argparse.Namespace) -> int:
+    from .inspect import print_table
+
+    game_id, records, store = open_records(args.path, args.game)
+    game = Game.from_records(records, store=store)
+    status = game.timeline.status()
+    if args.json:
+        for r in records:
+            print(json.dumps({**r.to_json(), "branch": status[r.step]}))
+        return 0
+    print_table(records, status, f"game {game_id}: {len(records)} records, "
+                f"{len(status)} steps, phase {game.state.phase}")
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    game_id, records, _ = open_records(args.path, args.game)
+    out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
+    try:
+        for r in records:
+            out.write(json.dumps(r.to_json(), separators=(",", ":")) + "\n")
+    finally:
+        if args.output:
+            out.close()
+    if args.output:
+        print(f"wrote {len(records)} records of game {game_id} to {args.output}",
+              file=sys.stderr)
+    return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from .verify import verify
+
+    game_id, records, _ = open_records(args.path, args.game)
+    seed = bytes.fromhex(args.seed) if args.seed else None
+    try:
+        report = verify(records, seed)
+    except TamperedLog as exc:
+        if args.json:
+            print(json.dumps({"game": game_id, "ok": False, "seq": exc.seq, "error": exc.reason}))
+        else:
+            print(f"game {game_id}: FAILED at record {exc.seq}: {exc.reason}")
+        return 1
+    if args.json:
+        print(json.dumps({"game": game_id, "ok": True, "records": report.records,
+                          "steps": report.steps, "dice": report.dice,
+                          "seed_checked": report.seed_checked}))
+    else:
+        seed_note = ("every die matches the revealed seed" if report.seed_checked
+                     else "dice not checked against a seed (pass --seed)")
+        print(f"game {game_id}: OK: {report.records} records, {report.steps} steps, hash chain "
+              f"intact, every outcome re-derived; {report.dice} dice, {seed_note}")
+    return 0
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from .demo import run_demo
+
+    return run_demo(Path(args.store), args.seed, Console())
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,22 @@
+"""Logging set-up for the command line only: the library itself never configures logging."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+import structlog
+
+
+def configure(verbosity: int = 0, json_logs: bool = False) -> None:
+    """Logs go to stderr (stdout carries the protocol and the output people read)."""
+    level = {0: logging.WARNING, 1: logging.INFO}.get(verbosity, logging.DEBUG)
+    renderer = (structlog.processors.JSONRenderer() if json_logs
+                else structlog.dev.ConsoleRenderer(colors=sys.stderr.isatty()))
+    structlog.configure(
+        processors=[structlog.processors.add_log_level,
+                    structlog.processors.TimeStamper(fmt="iso", utc=True), renderer],
+        wrapper_class=structlog.make_filtering_bound_logger(level),
+        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        cache_logger_on_first_use=True,
+    )

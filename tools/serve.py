@@ -1,0 +1,71 @@
+"""``regiment serve``: the engine as a child process speaking JSON lines (DESIGN's protocol).
+
+One JSON object a line each way. The engine writes one line at start and one answer per line
+it reads: ``{"events": [...], "pending": {...}}`` after a command, or ``{"error": {...},
+"pending": {...}}`` when the line is rejected, in which case nothing changed. Besides
+commands, ``{"query": "state"}`` and ``{"query": "legal"}`` answer without changing anything.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import IO, Any
+
+from regiment.core.errors import BadRequest, RegimentError
+from regiment.core.game import Game
+from regiment.core.record import Record
+
+MAX_LINE = 1024 * 1024
+
+
+def event_json(r: Record) -> dict[str, Any]:
+    return {"seq": r.seq, "step": r.step, "type": r.type, "v": r.v, "data": r.data}
+
+
+def pending_json(game: Game) -> dict[str, Any]:
+    out = game.pending.to_dict()
+    legal = game.legal()
+    out["can_undo"] = any(c.name == "undo" for c in legal)
+    out["can_redo"] = any(c.name == "redo" for c in legal)
+    return out
+
+
+def answer(game: Game, line: str) -> dict[str, Any]:
+    """One request line in, one answer out; a failure changes nothing."""
+    before = game.version
+    try:
+        if len(line) > MAX_LINE:
+            raise BadRequest(f"a line of {len(line)} characters is longer than {MAX_LINE}")
+        try:
+            request = json.loads(line)
+        except (ValueError, RecursionError) as exc:
+            raise BadRequest(f"malformed JSON: {exc}") from None
+        if isinstance(request, dict) and "query" in request:
+            return _query(game, request["query"])
+        game.submit(request)
+    except RegimentError as exc:
+        return {"error": exc.to_dict(), "pending": pending_json(game)}
+    return {"events": [event_json(r) for r in game.records[before:]],
+            "pending": pending_json(game)}
+
+
+def _query(game: Game, what: Any) -> dict[str, Any]:
+    if what == "state":
+        return {"state": game.state.summary(), "pending": pending_json(game)}
+    if what == "legal":
+        return {"legal": [c.to_dict() for c in game.legal()], "pending": pending_json(game)}
+    raise BadRequest(f"unknown query {what!r}; known: state, legal")
+
+
+def serve(game: Game, stdin: IO[str], stdout: IO[str], opening: Sequence[Record]) -> int:
+    def write(obj: dict[str, Any]) -> None:
+        stdout.write(json.dumps(obj, separators=(",", ":")) + "\n")
+        stdout.flush()
+
+    write({"game_id": game.game_id, "events": [event_json(r) for r in opening],
+           "pending": pending_json(game)})
+    for line in stdin:
+        if line.strip():
+            write(answer(game, line))
+    return 0
