@@ -20,7 +20,13 @@ from .commands import META_COMMANDS, Command, GrantUndo, RefuseUndo, Roll, parse
 from .dice import Dice, ManualDice, ScriptedDice, SeededDice, check_faces
 from .errors import IllegalCommand, TamperedLog
 from .events import (
-    CommandIssued, Event, GameStarted, StepRedone, StepUndone, UndoRefused, UndoRequested,
+    CommandIssued,
+    Event,
+    GameStarted,
+    StepRedone,
+    StepUndone,
+    UndoRefused,
+    UndoRequested,
 )
 from .fold import appliers_for, fold
 from .history import Timeline

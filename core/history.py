@@ -92,17 +92,17 @@ class Timeline:
     def _meta(self, e: Event, seq: int) -> None:
         kind = e.type
         if kind == "StepUndone":
-            if self.last_live() != e.step:  # type: ignore[attr-defined]
-                raise TamperedLog(f"undoes step {e.step}, which is not the last live step",  # type: ignore[attr-defined]
-                                  seq=seq)
+            step = e.step  # type: ignore[attr-defined]
+            if self.last_live() != step:
+                raise TamperedLog(f"undoes step {step}, which is not the last live step", seq=seq)
             self.live.pop()
             self.states.pop()
             self.redo.append(e.step)  # type: ignore[attr-defined]
             self.request = None
         elif kind == "StepRedone":
-            if not self.redo or self.redo[-1] != e.step:  # type: ignore[attr-defined]
-                raise TamperedLog(f"redoes step {e.step}, which is not the next to redo",  # type: ignore[attr-defined]
-                                  seq=seq)
+            wanted = e.step  # type: ignore[attr-defined]
+            if not self.redo or self.redo[-1] != wanted:
+                raise TamperedLog(f"redoes step {wanted}, which is not the next to redo", seq=seq)
             step = self.redo.pop()
             self.states.append(fold(self.state, self.steps[step], self.table))
             self.live.append(step)
@@ -112,7 +112,7 @@ class Timeline:
             self.request = None
 
     def status(self) -> dict[int, str]:
-        """Each step's standing: live, undone (can be redone), abandoned (its branch ended), meta."""
+        """Each step: live, undone (redoable), abandoned (its branch ended) or meta."""
         live = set(self.live)
         redo = set(self.redo)
         out = {}

@@ -76,7 +76,7 @@ class _Reader:
         if value is None:
             return value
         where = f"{path}.{key}"
-        if low is not None and value < low or high is not None and value > high:
+        if (low is not None and value < low) or (high is not None and value > high):
             raise self.fail(where, f"expected a number from {low} to {high}, got {value!r}")
         return float(value)
 

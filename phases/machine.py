@@ -62,7 +62,8 @@ COMBAT = "turn.close_combat.combat"
 TRANSITIONS: list[dict[str, Any]] = [
     {"trigger": "begin", "source": f"{T}.start", "dest": f"{T}.movement", "auto": True},
     # CH.DECLARE, CH.REACT, CH.REDIRECT
-    {"trigger": "declare_charge", "source": f"{CHARGE}.declaration", "dest": f"{CHARGE}.reactions"},
+    {"trigger": "declare_charge", "source": f"{CHARGE}.declaration",
+     "dest": f"{CHARGE}.reactions"},
     {"trigger": "react", "source": f"{CHARGE}.reactions", "dest": f"{CHARGE}.redirect",
      "conditions": ["may_redirect"]},
     {"trigger": "react", "source": f"{CHARGE}.reactions", "dest": f"{CHARGE}.declaration"},
@@ -71,7 +72,8 @@ TRANSITIONS: list[dict[str, Any]] = [
      "dest": f"{CHARGE}.declaration"},
     {"trigger": "end_charges", "source": f"{CHARGE}.declaration", "dest": f"{CHARGE}.charge_moves"},
     # CH.MOVE_ORDER
-    {"trigger": "move_charger", "source": f"{CHARGE}.charge_moves", "dest": f"{CHARGE}.charge_moves"},
+    {"trigger": "move_charger", "source": f"{CHARGE}.charge_moves",
+     "dest": f"{CHARGE}.charge_moves"},
     {"trigger": "charges_done", "source": f"{CHARGE}.charge_moves", "dest": f"{T}.movement.rally",
      "conditions": ["no_chargers_left"], "auto": True},
     {"trigger": "end_phase", "source": f"{T}.movement.rally", "dest": f"{T}.movement.compulsory"},

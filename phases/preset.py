@@ -6,7 +6,12 @@ from collections.abc import Callable
 from typing import Any
 
 from regiment.core.commands import (
-    Command, DeclareCharge, EndCharges, EndPhase, MoveCharger, React,
+    Command,
+    DeclareCharge,
+    EndCharges,
+    EndPhase,
+    MoveCharger,
+    React,
 )
 from regiment.core.errors import IllegalCommand
 from regiment.core.events import Event, GameEnded, GameStarted, PhaseChanged, RollRequested
@@ -54,6 +59,8 @@ class FantasyPreset:
             "move_charger": self._move_charger,
             "end_phase": self._end_phase,
             "fight": self._fight,
+            "redirect": self._no_redirect,
+            "decline_redirect": self._no_redirect,
         }
 
     def __repr__(self) -> str:
@@ -191,6 +198,9 @@ class FantasyPreset:
     def _fight(self, state: GameState, cmd: Command) -> list[Event]:
         raise self._illegal(state, cmd, f"no combat {getattr(cmd, 'combat', '')!r} is waiting",
                             "CC.ORDER")
+
+    def _no_redirect(self, state: GameState, cmd: Command) -> list[Event]:
+        raise self._illegal(state, cmd, "no charge waits to be redirected", "CH.REDIRECT")
 
     # --- dice ------------------------------------------------------------------------------
 

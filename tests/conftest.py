@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import structlog
 
 import regiment.phases  # noqa: F401 - registers the presets
 from regiment.core.game import Game
@@ -40,6 +41,13 @@ def small_scenario(**top: Any) -> dict[str, Any]:
     }
     data.update(top)
     return parse_scenario(copy.deepcopy(data))
+
+
+@pytest.fixture(autouse=True)
+def _reset_logging() -> Iterator[None]:
+    """The CLI configures structlog in-process; each test starts from the library's default."""
+    yield
+    structlog.reset_defaults()
 
 
 @pytest.fixture

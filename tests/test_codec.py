@@ -13,7 +13,13 @@ from hypothesis import strategies as st
 from regiment.core.errors import CorruptLog
 from regiment.core.record import Draft
 from regiment.store.codec import (
-    GENESIS, body_bytes, canonical, check_link, decode_blob, decode_record, seal,
+    GENESIS,
+    body_bytes,
+    canonical,
+    check_link,
+    decode_blob,
+    decode_record,
+    seal,
 )
 from regiment.store.logfile import MAGIC, scan
 from regiment.tools.source import read_export
@@ -89,7 +95,7 @@ def test_declared_sizes_cannot_make_the_decoder_allocate():
 
 
 def test_a_record_must_have_exactly_a_records_shape():
-    (record,), (frame,) = seal([one({})], GENESIS)
+    _, (frame,) = seal([one({})], GENESIS)
     m = msgpack.unpackb(frame)
     for change in ({"seq": -1}, {"seq": "0"}, {"prev": b"short"}, {"extra": 1}, {"v": 0},
                    {"data": [1]}):

@@ -44,7 +44,7 @@ def test_a_torn_tail_is_cut_back_to_the_last_whole_step_at_every_offset(tmp_path
 
 
 def test_a_torn_header_or_zero_fill_is_a_torn_tail(tmp_path):
-    path, ends = write_game(tmp_path / "src", steps=1)
+    path, _ = write_game(tmp_path / "src", steps=1)
     d = tmp_path / "z"
     d.mkdir()
     (d / "g1.rlog").write_bytes(path.read_bytes() + bytes(100))
@@ -106,7 +106,7 @@ def test_a_full_disk_leaves_the_log_as_it_was(tmp_path, monkeypatch):
         return real(fd, data, offset)
 
     monkeypatch.setattr(os, "pwrite", half_then_full)
-    with pytest.raises(StoreError, match="the disk is full.*record 2"):
+    with pytest.raises(StoreError, match=r"the disk is full.*record 2"):
         store.append("g1", drafts(2, 2, 1), 2)
     monkeypatch.setattr(os, "pwrite", real)
     assert store.path("g1").read_bytes() == before

@@ -97,7 +97,7 @@ def _inspect(args: argparse.Namespace) -> int:
         for r in records:
             print(json.dumps({**r.to_json(), "branch": status[r.step]}))
         return 0
-    print_table(records, status, f"game {game_id}: {len(records)} records, "
+    print_table(records, status, console=console(), title=f"game {game_id}: {len(records)} records, "
                 f"{len(status)} steps, phase {game.state.phase}")
     return 0
 
@@ -145,7 +145,12 @@ def _verify(args: argparse.Namespace) -> int:
 def _demo(args: argparse.Namespace) -> int:
     from .demo import run_demo
 
-    return run_demo(Path(args.store), args.seed, Console())
+    return run_demo(Path(args.store), args.seed, console())
+
+
+def console() -> Console:
+    """A terminal's own width; 120 columns when the output goes to a file or a pipe."""
+    return Console(soft_wrap=True, width=None if sys.stdout.isatty() else 120)
 
 
 if __name__ == "__main__":

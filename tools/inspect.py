@@ -40,6 +40,6 @@ def table(records: Sequence[Record], status: dict[int, str], title: str) -> Tabl
     return t
 
 
-def print_table(records: Sequence[Record], status: dict[int, str], title: str,
+def print_table(records: Sequence[Record], status: dict[int, str], title: str = "",
                 console: Console | None = None) -> None:
     (console or Console()).print(table(records, status, title))

@@ -8,6 +8,10 @@ import sys
 import structlog
 
 
+def _stderr_logger(*args: object) -> structlog.PrintLogger:
+    return structlog.PrintLogger(file=sys.stderr)  # looked up per logger: stderr may be swapped
+
+
 def configure(verbosity: int = 0, json_logs: bool = False) -> None:
     """Logs go to stderr (stdout carries the protocol and the output people read)."""
     level = {0: logging.WARNING, 1: logging.INFO}.get(verbosity, logging.DEBUG)
@@ -17,6 +21,6 @@ def configure(verbosity: int = 0, json_logs: bool = False) -> None:
         processors=[structlog.processors.add_log_level,
                     structlog.processors.TimeStamper(fmt="iso", utc=True), renderer],
         wrapper_class=structlog.make_filtering_bound_logger(level),
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
-        cache_logger_on_first_use=True,
+        logger_factory=_stderr_logger,
+        cache_logger_on_first_use=False,
     )

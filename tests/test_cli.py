@@ -1,0 +1,66 @@
+"""The command line as a person runs it: demo, inspect, export, verify."""
+
+from __future__ import annotations
+
+import json
+
+from regiment.store import SqliteStore
+from regiment.tools.cli import main
+
+
+def run_demo(tmp_path, capsys, seed="5eed"):
+    db = tmp_path / "demo.db"
+    assert main(["demo", "--store", str(db), "--seed", seed]) == 0
+    out = capsys.readouterr().out
+    with SqliteStore(db) as store:
+        game_id = store.games()[-1]
+    return db, game_id, out
+
+
+def test_demo_plays_a_seeded_game_on_sqlite_and_shows_how_to_check_it(tmp_path, capsys):
+    db, game_id, out = run_demo(tmp_path, capsys)
+    assert "The game ends" in out and "[CH.RANGE]" in out
+    assert "an undo never re-rolls dice" in out and "abandoned" in out
+    assert f"regiment verify {db} --game {game_id} --seed 5eed" in out
+    assert main(["verify", str(db), "--game", game_id, "--seed", "5eed"]) == 0
+    assert "every die matches the revealed seed" in capsys.readouterr().out
+
+
+def test_export_then_verify_the_file_and_catch_an_edit(tmp_path, capsys):
+    db, game_id, _ = run_demo(tmp_path, capsys)
+    out = tmp_path / "game.jsonl"
+    assert main(["export", str(db), "-o", str(out)]) == 0  # the most recent game
+    lines = out.read_text().splitlines()
+    assert json.loads(lines[0])["data"]["game_id"] == game_id
+    assert main(["verify", str(out), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out.splitlines()[-1])["ok"] is True
+    i = next(i for i, line in enumerate(lines) if json.loads(line)["type"] == "DiceRolled")
+    record = json.loads(lines[i])
+    record["data"]["faces"][0] = record["data"]["faces"][0] % 6 + 1
+    lines[i] = json.dumps(record)
+    out.write_text("\n".join(lines) + "\n")
+    assert main(["verify", str(out)]) == 1
+    assert f"FAILED at record {i}" in capsys.readouterr().out
+
+
+def test_inspect_marks_undone_branches(tmp_path, capsys):
+    db, game_id, _ = run_demo(tmp_path, capsys)
+    assert main(["inspect", str(db), "--game", game_id, "--json"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    branches = {r["branch"] for r in rows}
+    assert {"live", "meta", "abandoned"} <= branches
+    assert main(["inspect", str(db)]) == 0
+    assert "GameStarted" in capsys.readouterr().out
+
+
+def test_errors_are_one_clear_line_and_exit_2(tmp_path, capsys):
+    assert main(["inspect", str(tmp_path / "missing.db")]) == 2
+    assert "no store at" in capsys.readouterr().err
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"seq": 0}\n')
+    assert main(["verify", str(bad)]) == 2
+    assert "CorruptLog" in capsys.readouterr().err
+    garbage = tmp_path / "garbage.db"
+    garbage.write_bytes(b"\x00not sqlite at all" * 100)
+    assert main(["inspect", str(garbage)]) == 2
+    assert "CorruptLog" in capsys.readouterr().err

@@ -1,0 +1,103 @@
+"""The turn machine as data: the compiled tables agree with the live transitions machine."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from transitions import MachineError
+
+from regiment.core.commands import COMMANDS
+from regiment.core.game import Game
+from regiment.phases import machine as m
+from regiment.phases.preset import GUARDS, FantasyPreset
+from regiment.store import MemoryStore
+
+from .conftest import small_scenario
+
+
+class Model:
+    def __init__(self, guards: dict[str, bool]) -> None:
+        for name, value in guards.items():
+            setattr(self, name, lambda value=value: value)
+
+
+def test_compiled_table_matches_the_live_machine_for_every_leaf_trigger_and_guard():
+    machine = m.build_machine()
+    table = m.compile_machine(machine)
+    names = sorted({c for row in m.TRANSITIONS for c in row.get("conditions", ())})
+    checked = 0
+    for leaf in table.leaves:
+        for trigger in machine.events:
+            for values in itertools.product([False, True], repeat=len(names)):
+                guards = dict(zip(names, values, strict=True))
+                model = Model(guards)
+                machine.add_model(model, initial=leaf)
+                try:
+                    fired = model.trigger(trigger)
+                except MachineError:
+                    fired = False
+                live = model.state if fired else None
+                machine.remove_model(model)
+                expected = None
+                for edge in table.edges[leaf].get(trigger, ()):
+                    if all(guards[c] for c in edge.conditions):
+                        expected = edge.dest
+                        break
+                assert live == expected, (leaf, trigger, guards)
+                checked += 1
+    assert checked > 1000
+
+
+def test_turn_order_state_names_keep_their_underscores():
+    table = m.turn_table()
+    assert "turn.close_combat.combat.break_tests" in table.leaves
+    assert "turn.movement.charge.charge_moves" in table.leaves
+    assert table.initial == "turn.start"
+
+
+def test_turn_order_every_leaf_is_reachable_and_the_turn_comes_round():
+    table = m.turn_table()
+    seen, todo = {table.initial}, [table.initial]
+    while todo:
+        for edges in table.edges[todo.pop()].values():
+            for e in edges:
+                if e.dest not in seen:
+                    seen.add(e.dest)
+                    todo.append(e.dest)
+    assert seen == set(table.leaves)
+    assert any(e.dest == "turn.start" for e in table.autos["turn.end"])
+
+
+def test_every_guard_command_and_handler_in_the_table_exists():
+    preset = FantasyPreset()
+    for row in m.TRANSITIONS:
+        for guard in row.get("conditions", ()):
+            assert guard in GUARDS, guard
+        if not row.get("auto"):
+            assert row["trigger"] in COMMANDS, row["trigger"]
+            assert row["trigger"] in preset.handlers, row["trigger"]
+
+
+def test_the_machine_is_built_once_and_shared_between_games(monkeypatch):
+    first = m.turn_table()
+
+    def refuse(*a, **k):
+        raise AssertionError("a game built a machine of its own")
+
+    monkeypatch.setattr(m, "build_machine", refuse)
+    a = Game.new(small_scenario(), store=MemoryStore())
+    b = Game.new(small_scenario(), store=MemoryStore())
+    assert m.turn_table() is first
+    assert a.preset.machine is b.preset.machine is first
+
+
+@pytest.mark.parametrize("name, leaf", [
+    ("close_combat", "turn.close_combat.choose_combat"),
+    ("charge", "turn.movement.charge.declaration"),
+    ("turn.magic", "turn.magic"),
+])
+def test_a_scenario_phase_names_a_state_of_the_turn(name, leaf):
+    from regiment.phases.preset import state_phase
+
+    assert state_phase(m.turn_table(), name) == leaf

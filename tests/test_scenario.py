@@ -1,0 +1,51 @@
+"""Scenarios: a bad one fails with the file, the field path and what was expected."""
+
+from __future__ import annotations
+
+import pytest
+
+from regiment.core.errors import InvalidScenario
+from regiment.core.scenario import load_scenario, parse_scenario
+
+from .conftest import EXAMPLES, small_scenario
+
+
+def test_the_example_scenarios_load():
+    for path in EXAMPLES.glob("*.toml"):
+        assert load_scenario(path)["units"]
+
+
+def test_parsing_is_idempotent():
+    s = small_scenario()
+    assert parse_scenario(s) == s
+
+
+@pytest.mark.parametrize("change, path, expected", [
+    (lambda d: d.update(preset="chess"), "preset", "one of fantasy8"),
+    (lambda d: d["units"][1]["profile"].update(Ld="7"), "units[1].profile.Ld", "an integer"),
+    (lambda d: d["units"][0].update(player="green"), "units[0].player", "one of red, blue"),
+    (lambda d: d["units"][2].update(position=[1]), "units[2].position", "[x, y]"),
+    (lambda d: d["units"][0].update(equipment=["lasgun"]), "units[0].equipment[0]", "one of"),
+    (lambda d: d["units"][0].update(armor=5), "units[0].armor", "unknown field"),
+    (lambda d: d["units"][1].update(id="boyz"), "units[1].id", "duplicate"),
+    (lambda d: d["units"][0].update(files=50), "units[0].files", "1 to 20 files"),
+    (lambda d: d.update(seed="xyz"), "seed", "hex"),
+    (lambda d: d["players"].pop(), "players", "exactly two"),
+    (lambda d: d["units"][0]["profile"].pop("M"), "units[0].profile.M", "missing"),
+])
+def test_a_bad_scenario_names_the_field(change, path, expected):
+    data = small_scenario()
+    change(data)
+    with pytest.raises(InvalidScenario) as info:
+        parse_scenario(data, source="battle.toml")
+    assert str(info.value).startswith(f"battle.toml at {path}: ")
+    assert expected in str(info.value)
+
+
+def test_a_file_that_is_not_toml_names_the_file(tmp_path):
+    path = tmp_path / "typo.toml"
+    path.write_text('preset = "fantasy8"\n[[units]\n')
+    with pytest.raises(InvalidScenario, match="typo.toml: not valid TOML"):
+        load_scenario(path)
+    with pytest.raises(InvalidScenario, match="cannot read"):
+        load_scenario(tmp_path / "absent.toml")

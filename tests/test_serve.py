@@ -1,0 +1,94 @@
+"""regiment serve: the JSON-lines protocol, spoken with a real child process."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import EXAMPLES
+
+
+class Engine:
+    def __init__(self, *args: str) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "regiment.tools.cli", "serve", str(EXAMPLES / "skirmish.toml"),
+             *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True)
+        self.hello = self.read()
+
+    def read(self) -> dict:
+        line = self.proc.stdout.readline()
+        assert line, self.proc.stderr.read()
+        return json.loads(line)
+
+    def send(self, obj: dict | str) -> dict:
+        self.proc.stdin.write((obj if isinstance(obj, str) else json.dumps(obj)) + "\n")
+        self.proc.stdin.flush()
+        return self.read()
+
+    def close(self) -> int:
+        self.proc.stdin.close()
+        return self.proc.wait(timeout=10)
+
+
+@pytest.fixture
+def engine():
+    e = Engine()
+    yield e
+    e.close()
+
+
+def test_the_first_line_holds_game_started_and_the_pending_decision(engine):
+    hello = engine.hello
+    assert hello["events"][0]["type"] == "GameStarted"
+    assert hello["events"][0]["seq"] == 0 and hello["events"][0]["step"] == 0
+    pending = hello["pending"]
+    assert pending["kind"] == "decision" and pending["player"] == "red"
+    assert pending["decision"] == "declare_charge"
+    assert {"cmd": "end_charges", "by": "red"} in pending["legal"]
+
+
+def test_every_legal_command_is_ready_to_send(engine):
+    answer = engine.send(engine.hello["pending"]["legal"][0])
+    assert [e["type"] for e in answer["events"]] == ["CommandIssued", "ChargeDeclared",
+                                                     "PhaseChanged"]
+    assert answer["pending"]["decision"] == "react"
+    assert answer["pending"]["player"] == "blue"
+    assert answer["pending"]["can_undo"] is True
+
+
+def test_rejected_lines_say_why_and_change_nothing(engine):
+    bad = engine.send({"cmd": "end_phase", "by": "red"})
+    assert bad["error"]["type"] == "IllegalCommand" and bad["error"]["rule"] == "TURN.ORDER"
+    assert bad["pending"] == engine.hello["pending"]
+    assert engine.send("{not json")["error"]["type"] == "BadRequest"
+    assert engine.send({"cmd": "warp", "by": "red"})["error"]["type"] == "BadRequest"
+    state = engine.send({"query": "state"})
+    assert state["state"]["phase"] == "turn.movement.charge.declaration"
+    ok = engine.send({"cmd": "end_charges", "by": "red"})
+    assert ok["events"][0]["seq"] == len(engine.hello["events"])
+
+
+def test_manual_dice_pend_a_roll_with_whose_dice_they_are(tmp_path):
+    e = Engine("--dice", "manual", "--store", str(tmp_path / "g.db"))
+    try:
+        for cmd in ({"cmd": "declare_charge", "by": "red", "unit": "wolves", "target": "swords"},
+                    {"cmd": "react", "by": "blue", "unit": "swords", "reaction": "hold"},
+                    {"cmd": "end_charges", "by": "red"}):
+            e.send(cmd)
+        answer = e.send({"cmd": "move_charger", "by": "red", "unit": "wolves"})
+        assert answer["pending"] == {"kind": "roll", "player": "red", "purpose": "charge_range",
+                                     "unit": "wolves", "dice": 3, "can_undo": True,
+                                     "can_redo": False}
+        wrong = e.send({"cmd": "roll", "by": "red", "faces": [9, 1, 1]})
+        assert wrong["error"]["rule"] == "DICE.FACES"
+        rolled = e.send({"cmd": "roll", "by": "red", "faces": [6, 1, 5]})
+        charge = next(ev for ev in rolled["events"] if ev["type"] == "ChargeRolled")
+        assert charge["data"]["dice"] == [6, 5] and charge["data"]["range"] == 20.0
+    finally:
+        assert e.close() == 0
+    assert Path(tmp_path / "g.db").exists()

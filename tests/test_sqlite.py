@@ -1,0 +1,40 @@
+"""SqliteStore beyond the contract: two connections racing, and a damaged row."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from regiment.core.errors import ConcurrencyConflict, CorruptLog
+from regiment.store import SqliteStore
+
+from .test_store_contract import drafts
+
+
+def test_two_writers_on_one_game_cannot_fork_it(tmp_path):
+    a, b = SqliteStore(tmp_path / "g.db"), SqliteStore(tmp_path / "g.db")
+    a.append("g1", drafts(0, 1, 0), 0)
+    b.append("g1", drafts(1, 1, 1), 1)
+    with pytest.raises(ConcurrencyConflict):
+        a.append("g1", drafts(1, 1, 1), 1)
+    assert [r.seq for r in a.read("g1")] == [0, 1]
+    a.close()
+    b.close()
+
+
+def test_a_damaged_row_is_corrupt_log_naming_the_game_and_record(tmp_path):
+    with SqliteStore(tmp_path / "g.db") as store:
+        store.append("g1", drafts(0, 2, 0), 0)
+    db = sqlite3.connect(tmp_path / "g.db")
+    db.execute("UPDATE events SET record = ? WHERE seq = 1", (b"\xc1\xc1",))
+    db.commit()
+    db.close()
+    with SqliteStore(tmp_path / "g.db") as store, pytest.raises(CorruptLog, match="g1 record 1"):
+        list(store.read("g1"))
+
+
+def test_a_file_that_is_not_sqlite_is_corrupt_log(tmp_path):
+    (tmp_path / "x.db").write_bytes(b"garbage" * 1000)
+    with pytest.raises(CorruptLog, match="not a usable SQLite store"):
+        SqliteStore(tmp_path / "x.db")
