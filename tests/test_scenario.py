@@ -45,7 +45,7 @@ def test_a_bad_scenario_names_the_field(change, path, expected):
 def test_a_file_that_is_not_toml_names_the_file(tmp_path):
     path = tmp_path / "typo.toml"
     path.write_text('preset = "fantasy8"\n[[units]\n')
-    with pytest.raises(InvalidScenario, match="typo.toml: not valid TOML"):
+    with pytest.raises(InvalidScenario, match=r"typo\.toml: not valid TOML"):
         load_scenario(path)
     with pytest.raises(InvalidScenario, match="cannot read"):
         load_scenario(tmp_path / "absent.toml")

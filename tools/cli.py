@@ -97,8 +97,9 @@ def _inspect(args: argparse.Namespace) -> int:
         for r in records:
             print(json.dumps({**r.to_json(), "branch": status[r.step]}))
         return 0
-    print_table(records, status, console=console(), title=f"game {game_id}: {len(records)} records, "
-                f"{len(status)} steps, phase {game.state.phase}")
+    title = (f"game {game_id}: {len(records)} records, {len(status)} steps, "
+             f"phase {game.state.phase}")
+    print_table(records, status, title, console())
     return 0
 
 
