@@ -78,7 +78,12 @@ class CorruptLog(RegimentError):
 
     def __init__(self, message: str, *, where: str = "") -> None:
         self.where = where
+        self.reason = message
         super().__init__(f"{where}: {message}" if where else message)
+
+    def at(self, where: str) -> CorruptLog:
+        """The same error, located (callers add the place only when something is wrong)."""
+        return type(self)(self.reason, where=where)
 
 
 class TamperedLog(RegimentError):

@@ -18,7 +18,7 @@ import structlog
 
 from .commands import META_COMMANDS, Command, GrantUndo, RefuseUndo, Roll, parse_command
 from .dice import Dice, ManualDice, ScriptedDice, SeededDice, check_faces
-from .errors import IllegalCommand, TamperedLog
+from .errors import CorruptLog, IllegalCommand, TamperedLog
 from .events import (
     CommandIssued,
     Event,
@@ -129,20 +129,29 @@ class Game:
         rows = self.records
         step = len(timeline.steps)
         start = len(rows)
+        append, keep = batch.append, rows.append
+        seq = start
         for r in records:
-            if r.seq != len(rows):
-                raise TamperedLog(f"expected record {len(rows)}, found {r.seq}", seq=r.seq)
+            if r.seq != seq:
+                raise TamperedLog(f"expected record {seq}, found {r.seq}", seq=r.seq)
             if r.step != step:
                 if r.step != step + 1 or not batch:
                     raise TamperedLog(f"step {r.step} follows step {step}", seq=r.seq)
                 timeline.feed(step, batch, _by(batch), start)
                 batch = []
+                append = batch.append
                 step = r.step
-                start = r.seq
-            batch.append(first if first is not None else
-                         decode_event(r.type, r.v, r.data, f"record {r.seq}"))
-            first = None
-            rows.append(r)
+                start = seq
+            if first is None:
+                try:
+                    append(decode_event(r.type, r.v, r.data))
+                except CorruptLog as exc:
+                    raise exc.at(f"record {seq}") from None
+            else:
+                append(first)
+                first = None
+            keep(r)
+            seq += 1
         if batch:
             timeline.feed(step, batch, _by(batch), start)
 
@@ -174,15 +183,15 @@ class Game:
         aw = state.awaiting
         if aw is not None:
             return RollPending(player=aw.player, purpose=aw.purpose, unit=aw.unit, dice=aw.dice,
-                               known=self._known(state.dice_pos, aw.dice))
+                               known=self._partly_known(state.dice_pos, aw.dice))
         return self.preset.pending(state)
 
     def legal(self) -> list[Command]:
         """Commands that would be accepted now, undo and redo included when possible."""
         pending = self.pending
         out: list[Command] = list(pending.legal) if isinstance(pending, Decision) else []
-        if isinstance(pending, RollPending) and pending.known is not None:
-            out.append(Roll(by=pending.player, faces=pending.known))
+        if isinstance(pending, RollPending) and pending.known and None not in pending.known:
+            out.append(Roll(by=pending.player, faces=pending.known))  # type: ignore[arg-type]
         if self.timeline.request is None and self.undo_policy != "off":
             for player in self.state.players:
                 if self.timeline.last_live() is not None:
@@ -233,10 +242,11 @@ class Game:
                 raise self._illegal(command, f"this roll is {aw.player}'s to make",
                                     "DICE.PENDING")
             check_faces(command.faces, aw.dice)
-            known = self._known(state.dice_pos, aw.dice)
-            if known is not None and known != command.faces:
-                raise self._illegal(command, f"these dice were already rolled: {list(known)}; "
-                                    "an undo never re-rolls dice", "DICE.NO_REROLL")
+            known = self._partly_known(state.dice_pos, aw.dice) or ()
+            if any(k is not None and k != f for k, f in zip(known, command.faces, strict=False)):
+                raise self._illegal(command, f"these dice were already rolled: {list(known)} "
+                                    "(null: not yet rolled); an undo never re-rolls dice",
+                                    "DICE.NO_REROLL")
             events = self._roll(state, aw, command.faces)
         elif aw is not None:
             raise self._illegal(command, f"a {aw.purpose} roll must be made first", "DICE.PENDING")
@@ -269,13 +279,14 @@ class Game:
         return [rolled, *self.preset.on_roll(after, aw, tuple(faces))]
 
     def _known(self, index: int, count: int) -> tuple[int, ...] | None:
+        """Faces the log already holds for these positions of the dice stream, if all are."""
+        known = self._partly_known(index, count)
+        return None if known is None or None in known else known  # type: ignore[return-value]
+
+    def _partly_known(self, index: int, count: int) -> tuple[int | None, ...] | None:
         tape = self.timeline.tape
-        if index + count - 1 not in tape:
-            return None
-        try:
-            return tuple(tape[index + i] for i in range(count))
-        except KeyError:
-            return None
+        known = tuple(tape.get(index + i) for i in range(count))
+        return None if all(f is None for f in known) else known
 
     def _decide_meta(self, command: Command) -> list[Event]:
         """UNDO.*: undo and redo move the end of the timeline; the log only grows."""

@@ -10,17 +10,16 @@ undo and redo cost the same at step 10 and at step 100,000.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .errors import TamperedLog
-from .events import META_EVENTS, DiceRolled, Event, GameStarted
+from .events import META_EVENTS, Event, GameStarted
 from .fold import fold
 from .protocols import Applier, Preset
 from .state import GameState
 
 
-@dataclass(frozen=True, slots=True)
-class StepInfo:
+class StepInfo(NamedTuple):
     step: int
     by: str           # who issued it ("" for step 0)
     command: str      # the command's name ("start" for step 0)
@@ -70,24 +69,30 @@ class Timeline:
             if head.type != "CommandIssued":
                 raise TamperedLog(f"step {step} does not open with CommandIssued", seq=first_seq)
             command = head.command  # type: ignore[attr-defined]
-            kinds = {e.type for e in events[1:]}
-            meta = bool(kinds & META_EVENTS)
-        self.steps.append(list(events))
+        for e in events:  # one pass: is it a meta step, and which dice did it roll
+            kind = e.type
+            if kind == "DiceRolled":
+                start = e.index  # type: ignore[attr-defined]
+                for i, face in enumerate(e.faces):  # type: ignore[attr-defined]
+                    self.tape[start + i] = face
+            elif kind in META_EVENTS:
+                meta = True
+        self.steps.append(events if isinstance(events, list) else list(events))
         self.info.append(StepInfo(step, by, command, first_seq, len(events), meta))
         self.events_total += len(events)
-        for e in events:
-            if isinstance(e, DiceRolled):
-                for i, face in enumerate(e.faces):
-                    self.tape[e.index + i] = face
         if meta:
             for e in events[1:]:
                 self._meta(e, first_seq)
             return
         if state_after is None:
-            state_after = fold(self.state, events, self.table)
+            state_after = self.states[-1]
+            table = self.table
+            for e in events:  # fold, inlined: this is the replay's inner loop
+                state_after = table[e.type](state_after, e)
         self.live.append(step)
         self.states.append(state_after)
-        self.redo.clear()
+        if self.redo:
+            self.redo.clear()
 
     def _meta(self, e: Event, seq: int) -> None:
         kind = e.type

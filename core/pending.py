@@ -26,7 +26,7 @@ class Roll:
     purpose: str
     unit: str | None
     dice: int
-    known: tuple[int, ...] | None = None  # faces an undone branch already rolled here
+    known: tuple[int | None, ...] | None = None  # faces an undone branch already rolled here
     kind = "roll"
 
     def to_dict(self) -> dict[str, Any]:

@@ -1,8 +1,9 @@
 """Plain-data schemas for commands and events.
 
 Both are frozen, keyword-only dataclasses whose fields hold plain data only (str, int, float,
-bool, None, tuples, dicts). A class's checks are compiled once from its type hints, so
-validating untrusted input (a JSON line, a log from an opponent) costs a few isinstance calls.
+bool, None, tuples, dicts). A class's checks are compiled once from its type hints. Checking
+is on the replay path of every untrusted log, so fields of one exact type are checked inline
+and a field path is only formatted when something is wrong.
 """
 
 from __future__ import annotations
@@ -13,107 +14,162 @@ import typing
 from collections.abc import Callable
 from typing import Any
 
-Check = Callable[[Any, str], Any]
+Check = Callable[[Any], Any]  # returns the value (lists made tuples) or raises SchemaError
 
 
 class SchemaError(ValueError):
     """A value does not match the field it is given for; the message names the field path."""
 
+    def __init__(self, message: str, path: str = "") -> None:
+        self.message = message
+        self.path = path
+        super().__init__(f"{path}: {message}" if path else message)
 
-def _fail(path: str, expected: str, value: Any) -> SchemaError:
-    return SchemaError(f"{path}: expected {expected}, got {type(value).__name__} {value!r:.60}")
+    def under(self, prefix: str) -> SchemaError:
+        return SchemaError(self.message, f"{prefix}{self.path}")
+
+
+def _fail(expected: str, value: Any) -> SchemaError:
+    return SchemaError(f"expected {expected}, got {type(value).__name__} {value!r:.60}")
+
+
+def _any(v: Any) -> Any:
+    return v
+
+
+def _float(v: Any) -> Any:
+    if type(v) is float or type(v) is int:
+        return v
+    raise _fail("a number", v)
+
+
+def _exact(t: type) -> Check:
+    def check(v: Any) -> Any:
+        if type(v) is not t:
+            raise _fail(t.__name__, v)
+        return v
+
+    return check
+
+
+def _none(v: Any) -> Any:
+    if v is not None:
+        raise _fail("null", v)
+    return v
+
+
+def _dict(v: Any) -> Any:
+    if type(v) is not dict or (v and not all(type(k) is str for k in v)):
+        raise _fail("a map with string keys", v)
+    return v
 
 
 def _checker(hint: Any) -> Check:
-    """Build a function that checks (and normalises lists to tuples for) one field type."""
+    """Build the check of one field type."""
     origin = typing.get_origin(hint)
     if hint is Any:
-        return lambda v, p: v
+        return _any
     if hint is float:
-
-        def check_float(v: Any, p: str) -> Any:
-            if isinstance(v, bool) or not isinstance(v, (int, float)):
-                raise _fail(p, "a number", v)
-            return v
-
-        return check_float
+        return _float
     if hint in (int, str, bool):
-
-        def check_plain(v: Any, p: str, t: type = hint) -> Any:
-            if type(v) is not t:
-                raise _fail(p, t.__name__, v)
-            return v
-
-        return check_plain
+        return _exact(hint)
     if hint is type(None):
-
-        def check_none(v: Any, p: str) -> Any:
-            if v is not None:
-                raise _fail(p, "null", v)
-            return v
-
-        return check_none
+        return _none
     if origin in (typing.Union, types.UnionType):
         options = [_checker(a) for a in typing.get_args(hint)]
         names = " or ".join(getattr(a, "__name__", str(a)) for a in typing.get_args(hint))
 
-        def check_union(v: Any, p: str) -> Any:
+        def check_union(v: Any) -> Any:
             for option in options:
                 try:
-                    return option(v, p)
+                    return option(v)
                 except SchemaError:
                     continue
-            raise _fail(p, names, v)
+            raise _fail(names, v)
 
         return check_union
     if origin is tuple:
         args = typing.get_args(hint)
-        item = _checker(args[0]) if args else (lambda v, p: v)
+        item = _checker(args[0]) if args else _any
 
-        def check_tuple(v: Any, p: str) -> Any:
-            if not isinstance(v, (list, tuple)):
-                raise _fail(p, "a list", v)
-            return tuple(item(x, f"{p}[{i}]") for i, x in enumerate(v))
+        def check_tuple(v: Any) -> Any:
+            if type(v) is not list and type(v) is not tuple:
+                raise _fail("a list", v)
+            out = []
+            for i, x in enumerate(v):
+                try:
+                    out.append(item(x))
+                except SchemaError as exc:
+                    raise exc.under(f"[{i}]") from None
+            return tuple(out)
 
         return check_tuple
     if origin is dict or hint is dict:
-
-        def check_dict(v: Any, p: str) -> Any:
-            if not isinstance(v, dict) or not all(type(k) is str for k in v):
-                raise _fail(p, "a map with string keys", v)
-            return v
-
-        return check_dict
+        return _dict
     raise TypeError(f"unsupported schema type {hint!r}")
 
 
 class Schema:
     """The compiled checks of one dataclass: field names, which are required, and checks."""
 
-    __slots__ = ("checks", "cls", "names", "required")
+    __slots__ = ("checks", "cls", "exact", "keys", "names", "plan", "raw", "required")
 
     def __init__(self, cls: type) -> None:
         hints = typing.get_type_hints(cls)
         self.cls = cls
         self.checks: dict[str, Check] = {}
+        self.exact: dict[str, type] = {}
         self.required: set[str] = set()
         for f in dataclasses.fields(cls):
             self.checks[f.name] = _checker(hints[f.name])
+            if hints[f.name] in (int, str, bool):
+                self.exact[f.name] = hints[f.name]
             if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
                 self.required.add(f.name)
         self.names = tuple(self.checks)
+        self.keys = frozenset(self.names)
+        self.plan = tuple((n, self.exact.get(n), self.checks[n]) for n in self.names)
+        # Instances with a __dict__ can be made from checked fields in one assignment,
+        # without __init__'s setattr per field (0.2 us against 0.5 us on the replay path).
+        self.raw = not hasattr(cls, "__slots__") or "__dict__" in dir(cls)
 
-    def build(self, data: dict[str, Any], where: str) -> Any:
+    def build(self, data: Any, where: str) -> Any:
         """Construct the class from untrusted data, or raise SchemaError naming the field."""
-        if not isinstance(data, dict):
-            raise _fail(where, "a map", data)
+        if type(data) is not dict:
+            raise _fail("a map", data).under(where)
+        if len(data) == len(self.plan):  # every field given: one pass, no set arithmetic
+            fields = {}
+            name = ""
+            try:
+                for name, exact, check in self.plan:
+                    v = data[name]
+                    fields[name] = v if exact is not None and type(v) is exact else check(v)
+            except KeyError:
+                pass  # a field is missing and another is unknown: said below
+            except SchemaError as exc:
+                raise exc.under(f"{where}.{name}") from None
+            else:
+                return self._make(fields)
         unknown = [k for k in data if k not in self.checks]
         if unknown:
-            raise SchemaError(f"{where}: unknown field {unknown[0]!r}")
+            raise SchemaError(f"unknown field {unknown[0]!r}", where)
         missing = self.required.difference(data)
         if missing:
-            raise SchemaError(f"{where}: missing field {sorted(missing)[0]!r}")
-        return self.cls(**{k: self.checks[k](v, f"{where}.{k}") for k, v in data.items()})
+            raise SchemaError(f"missing field {sorted(missing)[0]!r}", where)
+        fields = {}
+        for k, v in data.items():
+            try:
+                fields[k] = self.checks[k](v)
+            except SchemaError as exc:
+                raise exc.under(f"{where}.{k}") from None
+        return self.cls(**fields)  # defaults fill the rest
+
+    def _make(self, fields: dict[str, Any]) -> Any:
+        if not self.raw:
+            return self.cls(**fields)
+        obj = object.__new__(self.cls)
+        object.__setattr__(obj, "__dict__", fields)  # the dataclass is frozen: bypass on purpose
+        return obj
 
 
 def to_plain(obj: Any) -> dict[str, Any]:

@@ -88,7 +88,7 @@ def _no_ext(code: int, data: bytes) -> Any:
     raise ValueError(f"extension type {code} is not allowed in a log")
 
 
-def unpack(payload: bytes, where: str) -> Any:
+def unpack(payload: bytes, where: str = "") -> Any:
     """Decode untrusted msgpack with every size capped."""
     if len(payload) > MAX_FRAME:
         raise CorruptLog(f"a record of {len(payload)} bytes exceeds {MAX_FRAME}", where=where)
@@ -101,23 +101,27 @@ def unpack(payload: bytes, where: str) -> Any:
         raise CorruptLog(f"undecodable record ({type(exc).__name__}: {exc})", where=where) from None
 
 
-def record_from_map(m: Any, where: str) -> Record:
+def record_from_map(m: Any, where: str = "") -> Record:
     """Check that a decoded value has exactly a record's shape, and build the Record."""
-    if type(m) is not dict or m.keys() != _KEYS:
-        keys = sorted(m) if type(m) is dict else type(m).__name__
-        raise CorruptLog(f"not a record (fields {keys})", where=where)
-    seq, step, type_, v, data, at = m["seq"], m["step"], m["type"], m["v"], m["data"], m["at"]
-    prev, digest = m["prev"], m["hash"]
+    try:
+        if type(m) is not dict or len(m) != 8:
+            raise KeyError
+        seq, step, type_, v, data, at = (m["seq"], m["step"], m["type"], m["v"], m["data"],
+                                         m["at"])
+        prev, digest = m["prev"], m["hash"]
+    except KeyError:
+        keys = sorted(map(str, m)) if type(m) is dict else type(m).__name__
+        raise CorruptLog(f"not a record (fields {keys})", where=where) from None
     if not (type(seq) is int and type(step) is int and 0 <= step <= seq
             and type(type_) is str and type(v) is int and v >= 1
             and type(data) is dict and type(at) is str
             and type(prev) is bytes and len(prev) == HASH_SIZE
             and type(digest) is bytes and len(digest) == HASH_SIZE):
         raise CorruptLog("a record field has the wrong type or size", where=where)
-    return Record(seq=seq, step=step, type=type_, v=v, data=data, at=at, prev=prev, hash=digest)
+    return Record(seq, step, type_, v, data, at, prev, digest)
 
 
-def decode_record(payload: bytes, where: str) -> Record:
+def decode_record(payload: bytes, where: str = "") -> Record:
     return record_from_map(unpack(payload, where), where)
 
 

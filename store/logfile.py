@@ -220,7 +220,10 @@ class LogFileStore:
             return
         s = scan(data, str(path))
         for seq in range(start, len(s.payloads)):
-            r = decode_record(s.payloads[seq], f"{path} record {seq}")
+            try:
+                r = decode_record(s.payloads[seq])
+            except CorruptLog as exc:
+                raise exc.at(f"{path} record {seq}") from None
             if r.seq != seq:
                 raise CorruptLog(f"record says seq {r.seq}", where=f"{path} record {seq}")
             yield r

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from regiment.core.errors import CorruptLog
 from regiment.core.record import Draft, Record
 
 from .base import check_append, check_game_id
@@ -43,7 +44,10 @@ class MemoryStore:
     def read(self, game_id: str, start: int = 0) -> Iterator[Record]:
         frames = self._frames.get(game_id, [])
         for seq in range(start, len(frames)):
-            yield decode_record(frames[seq], f"memory:{game_id} record {seq}")
+            try:
+                yield decode_record(frames[seq])
+            except CorruptLog as exc:
+                raise exc.at(f"memory:{game_id} record {seq}") from None
 
     def version(self, game_id: str) -> int:
         return len(self._frames.get(game_id, ()))

@@ -102,7 +102,10 @@ class SqliteStore:
         for seq, blob in cursor:
             if type(blob) is not bytes:
                 raise CorruptLog("record is not a blob", where=f"{self.path} {game_id}#{seq}")
-            r = decode_record(blob, f"{self.path} {game_id} record {seq}")
+            try:
+                r = decode_record(blob)
+            except CorruptLog as exc:
+                raise exc.at(f"{self.path} {game_id} record {seq}") from None
             if r.seq != seq:
                 raise CorruptLog(f"record says seq {r.seq}", where=f"{self.path} {game_id}#{seq}")
             yield r

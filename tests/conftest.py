@@ -97,8 +97,9 @@ def random_play(game: Game, rng: random.Random, steps: int, undo_rate: float = 0
         plain = [c for c in options if c.name not in ("undo", "redo")]
         if pending.kind == "roll" and not plain and manual_faces:
             from regiment.core.commands import Roll
+            known = pending.known or (None,) * pending.dice
             plain = [Roll(by=pending.player,
-                          faces=tuple(rng.randint(1, 6) for _ in range(pending.dice)))]
+                          faces=tuple(k or rng.randint(1, 6) for k in known))]
         pool = meta if (meta and (rng.random() < undo_rate or not plain)) else plain
         if not pool:
             break

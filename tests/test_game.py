@@ -206,3 +206,22 @@ def test_the_game_ends_after_its_turns():
     assert info.value.rule == "GAME.OVER"
     game.undo("red")  # undo still works after the end
     assert not game.state.over
+
+
+def test_dice_known_in_part_must_match_where_they_are_known(scenario):
+    """DICE.NO_REROLL holds die by die: a longer roll over old positions keeps their faces."""
+    game = Game.new(scenario, store=MemoryStore(), dice=ManualDice())
+    game.submit({"cmd": "declare_charge", "by": "red", "unit": "boyz", "target": "spears"})
+    game.submit({"cmd": "react", "by": "blue", "unit": "spears", "reaction": "flee"})
+    game.submit(Roll(by="blue", faces=(2, 3)))  # dice 0 and 1
+    for _ in range(3):  # the roll, the reaction, the declaration
+        game.undo("red")
+    game.submit({"cmd": "declare_charge", "by": "red", "unit": "wolves", "target": "swords"})
+    game.submit({"cmd": "react", "by": "blue", "unit": "swords", "reaction": "hold"})
+    game.submit({"cmd": "end_charges", "by": "red"})
+    game.submit({"cmd": "move_charger", "by": "red", "unit": "wolves"})
+    assert game.pending.to_dict()["known"] == [2, 3, None]
+    with pytest.raises(IllegalCommand) as info:
+        game.submit(Roll(by="red", faces=(6, 3, 6)))
+    assert info.value.rule == "DICE.NO_REROLL"
+    game.submit(Roll(by="red", faces=(2, 3, 6)))
