@@ -8,9 +8,11 @@ of that fails, the game and the store are as they were.
 
 from __future__ import annotations
 
+import gc
 import itertools
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
@@ -119,7 +121,8 @@ class Game:
                             scenario.get("script", ()), require_seed=False)
         game = cls(game_id=started.game_id, preset=preset, store=store, dice=dice,
                    undo_policy=started.undo, clock=clock)
-        game.replay(itertools.chain([first], it), started)
+        with gc_paused():
+            game.replay(itertools.chain([first], it), started)
         return game
 
     def replay(self, records: Iterable[Record], first: Event | None = None) -> None:
@@ -326,6 +329,25 @@ class Game:
         sealed = self.store.append(self.game_id, drafts, seq)
         self.records.extend(sealed)
         self.timeline.feed(step, events, by, seq, after)
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector during a bulk load.
+
+    A replay builds objects it keeps (records, events, states), none of them in cycles, so the
+    collector finds nothing; but it runs again and again over the growing heap, which doubled
+    the cost of loading 100,000 events (measured: 13.1 against 5.9 us an event). Reference
+    counting still frees everything as usual.
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def _by(batch: Sequence[Event]) -> str:

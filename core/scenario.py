@@ -123,8 +123,8 @@ def parse_scenario(data: Any, *, source: str = "<scenario>") -> dict[str, Any]:
         "turns": r.get(top, "turns", "", int, 6),
         "phase": r.get(top, "phase", "", str, None),
     }
-    if not 1 <= out["turns"] <= 100:
-        raise r.fail("turns", f"expected 1 to 100 game turns, got {out['turns']}")
+    if not 1 <= out["turns"] <= 10_000:
+        raise r.fail("turns", f"expected 1 to 10000 game turns, got {out['turns']}")
     seed = r.get(top, "seed", "", str, None)
     if seed is not None and not HEX.match(seed):
         raise r.fail("seed", f"expected a hex string, got {seed!r}")

@@ -84,6 +84,13 @@ def encode_record(r: Record) -> bytes:
                           "seq": r.seq, "step": r.step, "type": r.type, "v": r.v})
 
 
+LIMITS: dict[str, Any] = {
+    "raw": False, "use_list": True, "strict_map_key": True, "max_str_len": MAX_STR,
+    "max_bin_len": MAX_STR, "max_array_len": MAX_ITEMS, "max_map_len": MAX_ITEMS,
+    "max_ext_len": 0,
+}
+
+
 def _no_ext(code: int, data: bytes) -> Any:
     raise ValueError(f"extension type {code} is not allowed in a log")
 
@@ -93,12 +100,13 @@ def unpack(payload: bytes, where: str = "") -> Any:
     if len(payload) > MAX_FRAME:
         raise CorruptLog(f"a record of {len(payload)} bytes exceeds {MAX_FRAME}", where=where)
     try:
-        return msgpack.unpackb(payload, raw=False, use_list=True, strict_map_key=True,
-                               max_str_len=MAX_STR, max_bin_len=MAX_STR,
-                               max_array_len=MAX_ITEMS, max_map_len=MAX_ITEMS,
-                               max_ext_len=0, ext_hook=_no_ext)
+        return msgpack.unpackb(payload, ext_hook=_no_ext, **LIMITS)
     except Exception as exc:  # msgpack raises many types on hostile input; all mean "corrupt"
         raise CorruptLog(f"undecodable record ({type(exc).__name__}: {exc})", where=where) from None
+
+
+_TYPES = (int, int, str, int, dict, str, bytes, bytes)
+_new_record = tuple.__new__
 
 
 def record_from_map(m: Any, where: str = "") -> Record:
@@ -106,19 +114,16 @@ def record_from_map(m: Any, where: str = "") -> Record:
     try:
         if type(m) is not dict or len(m) != 8:
             raise KeyError
-        seq, step, type_, v, data, at = (m["seq"], m["step"], m["type"], m["v"], m["data"],
-                                         m["at"])
-        prev, digest = m["prev"], m["hash"]
+        fields = (m["seq"], m["step"], m["type"], m["v"], m["data"], m["at"], m["prev"],
+                  m["hash"])
     except KeyError:
         keys = sorted(map(str, m)) if type(m) is dict else type(m).__name__
         raise CorruptLog(f"not a record (fields {keys})", where=where) from None
-    if not (type(seq) is int and type(step) is int and 0 <= step <= seq
-            and type(type_) is str and type(v) is int and v >= 1
-            and type(data) is dict and type(at) is str
-            and type(prev) is bytes and len(prev) == HASH_SIZE
-            and type(digest) is bytes and len(digest) == HASH_SIZE):
+    seq, step, _, v, _, _, prev, digest = fields
+    if (tuple(map(type, fields)) != _TYPES or not 0 <= step <= seq or v < 1
+            or len(prev) != HASH_SIZE or len(digest) != HASH_SIZE):
         raise CorruptLog("a record field has the wrong type or size", where=where)
-    return Record(seq, step, type_, v, data, at, prev, digest)
+    return _new_record(Record, fields)  # type: ignore[no-any-return]
 
 
 def decode_record(payload: bytes, where: str = "") -> Record:

@@ -1,0 +1,284 @@
+"""``make bench``: the kernel's speed as ratios to floors measured in the same run.
+
+These machines are noisy and absolute times drift; a ratio to a floor measured seconds apart
+on the same machine holds. Each figure is the best (or median) of several repeats.
+
+- replay: events/s of ``Game.load`` and its ratio to the floor (msgpack decode plus a
+  dict-dispatch fold of the same records).
+- undo/redo: median latency at 100, 10,000 and 100,000 events, and the largest over the
+  smallest.
+- durable appends: steps/s with fsync per step, for each store, against raw file appends and raw
+  SQLite inserts of the same bytes with the same fsync.
+- bytes per event; the median cost of creating a game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import msgpack
+
+import regiment.phases  # noqa: F401 - registers the presets
+from regiment.core.game import Game
+from regiment.core.scenario import parse_scenario
+from regiment.store import LogFileStore, MemoryStore, SqliteStore
+from regiment.store.logfile import END, HEADER, crc32c
+
+HERE = Path(__file__).resolve().parent
+
+
+def scenario(turns: int = 100) -> dict:
+    import tomllib
+
+    data = tomllib.loads((HERE.parent / "examples" / "skirmish.toml").read_text())
+    data["turns"] = turns
+    return parse_scenario(data)
+
+
+def best(fn: Callable[[], object], repeat: int = 5) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def play_until(game: Game, events: int, rng: random.Random, undo_rate: float = 0.05) -> None:
+    """A random legal game (undo and redo mixed in) until the log holds ``events`` records."""
+    while game.version < events:
+        pending = game.pending
+        if pending.kind == "over":
+            raise RuntimeError("the scenario ended before the log was long enough")
+        legal = game.legal()
+        meta = [c for c in legal if c.name in ("undo", "redo")]
+        if meta and rng.random() < undo_rate:
+            game.submit(rng.choice(meta))
+        else:
+            game.submit(rng.choice(list(pending.legal)))
+
+
+def bench_replay(out: list[str], events: int) -> tuple[Game, MemoryStore]:
+    store = MemoryStore()
+    game = Game.new(scenario(turns=events // 20 + 10), store=store)
+    start = time.perf_counter()
+    play_until(game, events, random.Random(1))
+    played = time.perf_counter() - start
+    frames = store.frames(game.game_id)
+    n = len(frames)
+    state: dict = {}
+
+    def handler(t: str) -> Callable[[dict], None]:
+        def fold(data: dict) -> None:
+            state[t] = data
+        return fold
+
+    handlers = {t: handler(t) for t in {msgpack.unpackb(f)["type"] for f in frames}}
+
+    def floor() -> None:
+        unpackb = msgpack.unpackb
+        for f in frames:
+            m = unpackb(f)
+            handlers[m["type"]](m["data"])
+
+    t_floor = best(floor)
+    t_replay = best(lambda: Game.load(game.game_id, store))
+    out.append(f"replay ({n:,} events, {len(game.timeline.steps):,} steps, memory store)")
+    out.append(f"  floor (msgpack decode + dict-dispatch fold): {n / t_floor:12,.0f} events/s")
+    out.append(f"  Game.load:                                   {n / t_replay:12,.0f} events/s"
+               f"   ratio {t_replay / t_floor:.2f}x  (target <= 3x)")
+    out.append(f"  live play (rules, dice, codec, chain):       {n / played:12,.0f} events/s"
+               f"   {played / len(game.timeline.steps) * 1e6:.0f} us/step")
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, durable in (("sqlite", SqliteStore(Path(tmp) / "r.db", durable=False)),
+                               ("log file", LogFileStore(Path(tmp) / "logs", fsync=False))):
+            _copy_log(durable, game.game_id, game.records)
+            t = best(lambda d=durable: Game.load(game.game_id, d), repeat=3)
+            out.append(f"  Game.load from the {label} store:{' ' * (13 - len(label))}"
+                       f"{n / t:12,.0f} events/s   ratio {t / t_floor:.2f}x")
+            durable.close()
+    return game, store
+
+
+def _copy_log(store: object, game_id: str, records: list) -> None:
+    """Append a recorded game to another store, step by step, through its own codec."""
+    from regiment.core.record import Draft
+
+    seq = 0
+    step_of = None
+    batch: list = []
+    for r in records:
+        if step_of is not None and r.step != step_of:
+            store.append(game_id, batch, seq - len(batch))  # type: ignore[attr-defined]
+            batch = []
+        step_of = r.step
+        batch.append(Draft(seq=seq, step=r.step, type=r.type, v=r.v, data=r.data, at=r.at))
+        seq += 1
+    if batch:
+        store.append(game_id, batch, seq - len(batch))  # type: ignore[attr-defined]
+
+
+def bench_undo(out: list[str], sizes: tuple[int, ...]) -> None:
+    out.append("undo and redo (median of 300 each, memory store)")
+    medians = {}
+    for size in sizes:
+        game = Game.new(scenario(turns=size // 20 + 10), store=MemoryStore())
+        play_until(game, size, random.Random(2), undo_rate=0.0)
+        undo, redo = [], []
+        for _ in range(300):
+            start = time.perf_counter()
+            game.undo("red")
+            undo.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            game.redo("blue")
+            redo.append(time.perf_counter() - start)
+        medians[size] = (statistics.median(undo), statistics.median(redo))
+        out.append(f"  at {game.version:>7,} events: undo {medians[size][0] * 1e6:6.1f} us, "
+                   f"redo {medians[size][1] * 1e6:6.1f} us")
+    small, large = medians[sizes[0]], medians[sizes[-1]]
+    out.append(f"  largest / smallest: undo {large[0] / small[0]:.2f}x, "
+               f"redo {large[1] / small[1]:.2f}x  (target <= 1.5x)")
+
+
+def bench_appends(out: list[str], steps: int) -> None:
+    store = MemoryStore()
+    game = Game.new(scenario(), store=store)
+    play_until(game, 400, random.Random(3), undo_rate=0.0)
+    step_records = [r for r in game.records if r.step > 0]
+    by_step: dict[int, list] = {}
+    for r in step_records:
+        by_step.setdefault(r.step, []).append(r)
+    sample = list(by_step.values())[:steps]
+    sample = (sample * (steps // len(sample) + 1))[:steps]
+    per_step = sum(len(s) for s in sample) / len(sample)
+    out.append(f"durable appends, fsync per step ({steps} steps of {per_step:.1f} events)")
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp_path = Path(tmp)
+        raw_file = _raw_file(tmp_path / "raw.bin", sample)
+        raw_sql = _raw_sqlite(tmp_path / "raw.db", sample)
+        log = _store_appends(LogFileStore(tmp_path / "logs"), sample)
+        sql = _store_appends(SqliteStore(tmp_path / "s.db"), sample)
+    out.append(f"  raw file append + fsync: {steps / raw_file:9,.0f} steps/s")
+    out.append(f"  LogFileStore:            {steps / log:9,.0f} steps/s   ratio {log / raw_file:.2f}x"
+               "  (target <= 2x)")
+    out.append(f"  raw SQLite insert (WAL, synchronous=FULL): {steps / raw_sql:9,.0f} steps/s")
+    out.append(f"  SqliteStore:                               {steps / sql:9,.0f} steps/s   "
+               f"ratio {sql / raw_sql:.2f}x  (target <= 2x)")
+
+
+def _raw_file(path: Path, sample: list) -> float:
+    from regiment.store.codec import encode_record
+
+    blobs = []
+    for step in sample:
+        parts = []
+        for i, r in enumerate(step):
+            payload = encode_record(r)
+            flag = END if i == len(step) - 1 else 0
+            parts += [HEADER.pack(len(payload) | flag, crc32c(payload)), payload]
+        blobs.append(b"".join(parts))
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    start = time.perf_counter()
+    for blob in blobs:
+        os.write(fd, blob)
+        os.fsync(fd)
+    elapsed = time.perf_counter() - start
+    os.close(fd)
+    return elapsed
+
+
+def _raw_sqlite(path: Path, sample: list) -> float:
+    from regiment.store.codec import encode_record
+
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=FULL")
+    db.execute("CREATE TABLE e (g TEXT, seq INTEGER, step INTEGER, type TEXT, record BLOB, "
+               "hash BLOB, PRIMARY KEY (g, seq)) WITHOUT ROWID")
+    rows = [[("g", r.seq, r.step, r.type, encode_record(r), r.hash) for r in s] for s in sample]
+    seq = 0
+    start = time.perf_counter()
+    for step in rows:
+        db.execute("BEGIN IMMEDIATE")
+        db.executemany("INSERT INTO e VALUES (?, ?, ?, ?, ?, ?)",
+                       [(g, seq + i, st, t, b, h) for i, (g, _, st, t, b, h) in enumerate(step)])
+        db.execute("COMMIT")
+        seq += len(step)
+    elapsed = time.perf_counter() - start
+    db.close()
+    return elapsed
+
+
+def _store_appends(store: object, sample: list) -> float:
+    from regiment.core.record import Draft
+
+    seq = 0
+    start = time.perf_counter()
+    for n, step in enumerate(sample):
+        drafts = [Draft(seq=seq + i, step=n, type=r.type, v=r.v, data=r.data, at=r.at)
+                  for i, r in enumerate(step)]
+        store.append("bench", drafts, seq)  # type: ignore[attr-defined]
+        seq += len(drafts)
+    elapsed = time.perf_counter() - start
+    store.close()  # type: ignore[attr-defined]
+    return elapsed
+
+
+def bench_sizes(out: list[str], game: Game, store: MemoryStore) -> None:
+    frames = store.frames(game.game_id)
+    total = sum(len(f) for f in frames)
+    with tempfile.TemporaryDirectory() as tmp:
+        db = SqliteStore(Path(tmp) / "s.db", durable=False)
+        logs = LogFileStore(Path(tmp) / "logs", fsync=False)
+        for s in (db, logs):
+            _copy_log(s, "size", game.records)
+        logs.close()
+        db.close()
+        file_size = (Path(tmp) / "logs" / "size.rlog").stat().st_size
+        db_size = sum(p.stat().st_size for p in Path(tmp).glob("s.db*"))
+    out.append("bytes per event")
+    out.append(f"  encoded record (msgpack, with prev and hash): {total / len(frames):6.1f}")
+    out.append(f"  log file (with frame headers):                 {file_size / len(frames):6.1f}")
+    out.append(f"  SQLite file (with index and WAL):              {db_size / len(frames):6.1f}")
+
+
+def bench_create(out: list[str]) -> None:
+    sc = scenario()
+    times = []
+    for _ in range(300):
+        start = time.perf_counter()
+        Game.new(sc, store=MemoryStore())
+        times.append(time.perf_counter() - start)
+    floor = best(lambda: [dict(sc) for _ in range(300)]) / 300
+    out.append("creating a game (memory store, scenario already parsed; median of 300)")
+    out.append(f"  Game.new: {statistics.median(times) * 1e3:.3f} ms  (target < 1 ms); "
+               f"a dict copy of the scenario: {floor * 1e6:.2f} us")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--quick", action="store_true", help="smaller sizes (a smoke test)")
+    args = p.parse_args(argv)
+    events = 10_000 if args.quick else 100_000
+    sizes = (100, 1_000, 10_000) if args.quick else (100, 10_000, 100_000)
+    out: list[str] = [f"regiment bench - Python {sys.version.split()[0]}, {os.cpu_count()} cores"]
+    game, store = bench_replay(out, events)
+    bench_undo(out, sizes)
+    bench_appends(out, 100 if args.quick else 400)
+    bench_sizes(out, game, store)
+    bench_create(out)
+    print("\n".join(out))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
