@@ -20,11 +20,11 @@ EVENTS: dict[str, type[Event]] = {}
 
 
 class Event:
-    """Base of all events. Subclasses are made with the ``event`` decorator.
+    """Base of all events. Subclasses are made with the ``event`` decorator: frozen,
+    keyword-only dataclasses with slots (one object an event, no ``__dict__``: a replay keeps
+    one per record)."""
 
-    Frozen dataclasses with a ``__dict__`` (not slots): a replay makes one per record, and
-    checked fields go into ``__dict__`` in one assignment (see core.schema).
-    """
+    __slots__ = ()
     type: ClassVar[str]
     v: ClassVar[int]
     rules: ClassVar[tuple[str, ...]] = ()
@@ -45,7 +45,7 @@ def event(name: str, v: int = 1, rules: tuple[str, ...] = ()) -> Callable[[type]
     def wrap(cls: type) -> type:
         if name in EVENTS and EVENTS[name].__qualname__ != cls.__qualname__:
             raise TypeError(f"event type {name!r} registered twice")
-        dc = dataclasses.dataclass(frozen=True, kw_only=True)(cls)
+        dc = dataclasses.dataclass(frozen=True, kw_only=True, slots=True)(cls)
         dc.type = name
         dc.v = v
         dc.rules = rules

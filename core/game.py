@@ -16,8 +16,6 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
-import structlog
-
 from .commands import META_COMMANDS, Command, GrantUndo, RefuseUndo, Roll, parse_command
 from .dice import Dice, ManualDice, ScriptedDice, SeededDice, check_faces
 from .errors import CorruptLog, IllegalCommand, TamperedLog
@@ -40,7 +38,6 @@ from .state import Awaiting, GameState
 from .upcast import decode_event
 
 ENGINE_VERSION = "0.1.0"
-log = structlog.get_logger("regiment.game")
 
 
 def utc_now() -> str:
@@ -92,25 +89,38 @@ class Game:
         if isinstance(dice, SeededDice):
             store.put_secret(game.game_id, dice.seed)
         game._commit(events, "", state)
-        log.info("game_created", game_id=game.game_id, preset=preset.name, dice=dice.kind)
         return game
 
     @classmethod
     def load(cls, game_id: str, store: EventStore, *, preset: Preset | None = None,
              dice: Dice | None = None, clock: Callable[[], str] = utc_now) -> Game:
         """Rebuild a game from its log: a fold of its records, no rules and no dice re-run."""
-        return cls.from_records(store.read(game_id), store=store, preset=preset, dice=dice,
-                                clock=clock)
+        pairs = getattr(store, "read_pairs", None)
+        if pairs is None:
+            return cls.from_records(store.read(game_id), store=store, preset=preset, dice=dice,
+                                    clock=clock)
+        return cls.from_pairs(pairs(game_id), store=store, preset=preset, dice=dice, clock=clock)
 
     @classmethod
     def from_records(cls, records: Iterable[Record], *, store: EventStore,
                      preset: Preset | None = None, dice: Dice | None = None,
                      clock: Callable[[], str] = utc_now) -> Game:
-        it = iter(records)
-        first = next(it, None)
-        if first is None:
+        """Rebuild a game from records (an export, or a store without ``read_pairs``)."""
+        return cls.from_pairs(((r, None) for r in records), store=store, preset=preset,
+                              dice=dice, clock=clock)
+
+    @classmethod
+    def from_pairs(cls, pairs: Iterable[tuple[Record, Event | None]], *, store: EventStore,
+                   preset: Preset | None = None, dice: Dice | None = None,
+                   clock: Callable[[], str] = utc_now) -> Game:
+        """Rebuild a game from records, each with its event when the store decoded it."""
+        it = iter(pairs)
+        head = next(it, None)
+        if head is None:
             raise TamperedLog("the log is empty: no GameStarted")
-        started = decode_event(first.type, first.v, first.data, f"record {first.seq}")
+        first, started = head
+        if started is None:
+            started = decode_event(first.type, first.v, first.data, f"record {first.seq}")
         if not isinstance(started, GameStarted):
             raise TamperedLog(f"the log opens with {first.type}, not GameStarted", seq=first.seq)
         preset = preset or find_preset(started.preset)
@@ -122,10 +132,10 @@ class Game:
         game = cls(game_id=started.game_id, preset=preset, store=store, dice=dice,
                    undo_policy=started.undo, clock=clock)
         with gc_paused():
-            game.replay(itertools.chain([first], it), started)
+            game.replay(itertools.chain([(first, started)], it))
         return game
 
-    def replay(self, records: Iterable[Record], first: Event | None = None) -> None:
+    def replay(self, pairs: Iterable[tuple[Record, Event | None]]) -> None:
         """Fold records into the timeline, a whole step at a time (the hot path of a load)."""
         timeline = self.timeline
         batch: list[Event] = []
@@ -134,7 +144,7 @@ class Game:
         start = len(rows)
         append, keep = batch.append, rows.append
         seq = start
-        for r in records:
+        for r, event in pairs:
             if r.seq != seq:
                 raise TamperedLog(f"expected record {seq}, found {r.seq}", seq=r.seq)
             if r.step != step:
@@ -145,14 +155,12 @@ class Game:
                 append = batch.append
                 step = r.step
                 start = seq
-            if first is None:
+            if event is None:
                 try:
-                    append(decode_event(r.type, r.v, r.data))
+                    event = decode_event(r.type, r.v, r.data)
                 except CorruptLog as exc:
                     raise exc.at(f"record {seq}") from None
-            else:
-                append(first)
-                first = None
+            append(event)
             keep(r)
             seq += 1
         if batch:

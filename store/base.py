@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
-from regiment.core.errors import BadRequest, ConcurrencyConflict
-from regiment.core.record import Draft
+from regiment.core.errors import BadRequest, ConcurrencyConflict, CorruptLog
+from regiment.core.events import Event
+from regiment.core.record import Draft, Record
+
+from .codec import decode_pair, decode_record
 
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
@@ -27,3 +31,38 @@ def check_append(game_id: str, drafts: list[Draft] | tuple[Draft, ...], expected
         if d.seq != version + i:
             raise ConcurrencyConflict(f"game {game_id}: draft {i} has seq {d.seq}, "
                                       f"expected {version + i}")
+
+
+class Reading:
+    """``read`` and ``read_pairs`` for a store that can list a game's raw payloads."""
+
+    def _payloads(self, game_id: str, start: int) -> Iterator[tuple[int, bytes]]:
+        """(seq, payload) for each stored record from ``start``."""
+        raise NotImplementedError
+
+    def _where(self, game_id: str, seq: int) -> str:
+        """Where record ``seq`` lives, for error messages (formatted only on error)."""
+        raise NotImplementedError
+
+    def read(self, game_id: str, start: int = 0) -> Iterator[Record]:
+        for seq, payload in self._payloads(game_id, start):
+            try:
+                record = decode_record(payload)
+            except CorruptLog as exc:
+                raise exc.at(self._where(game_id, seq)) from None
+            if record.seq != seq:
+                raise CorruptLog(f"the record says seq {record.seq}",
+                                 where=self._where(game_id, seq))
+            yield record
+
+    def read_pairs(self, game_id: str, start: int = 0) -> Iterator[tuple[Record, Event]]:
+        """Records with their events, decoded together (the fast path of ``Game.load``)."""
+        for seq, payload in self._payloads(game_id, start):
+            try:
+                pair = decode_pair(payload)
+            except CorruptLog as exc:
+                raise exc.at(self._where(game_id, seq)) from None
+            if pair[0].seq != seq:
+                raise CorruptLog(f"the record says seq {pair[0].seq}",
+                                 where=self._where(game_id, seq))
+            yield pair

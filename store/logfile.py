@@ -32,7 +32,7 @@ import structlog
 from regiment.core.errors import ConcurrencyConflict, CorruptLog, StoreError
 from regiment.core.record import Draft, Record
 
-from .base import check_append, check_game_id
+from .base import Reading, check_append, check_game_id
 from .codec import GENESIS, MAX_FRAME, decode_blob, decode_record, encode_blob, seal
 
 MAGIC = b"RGMLOG01"
@@ -106,7 +106,7 @@ class _Writer:
     head: bytes
 
 
-class LogFileStore:
+class LogFileStore(Reading):
     def __init__(self, directory: str | Path, *, fsync: bool = True) -> None:
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
@@ -208,25 +208,18 @@ class LogFileStore:
 
     # --- reading ---------------------------------------------------------------------------
 
-    def read(self, game_id: str, start: int = 0) -> Iterator[Record]:
+    def _where(self, game_id: str, seq: int) -> str:
+        return f"{self.path(game_id)} record {seq}"
+
+    def _payloads(self, game_id: str, start: int) -> Iterator[tuple[int, bytes]]:
         path = self.path(game_id)
         w = self._writers.get(game_id)
         try:
-            if w is not None:
-                data = _read_all(w.fd)[: w.size]
-            else:
-                data = path.read_bytes()
+            data = _read_all(w.fd)[: w.size] if w is not None else path.read_bytes()
         except FileNotFoundError:
             return
-        s = scan(data, str(path))
-        for seq in range(start, len(s.payloads)):
-            try:
-                r = decode_record(s.payloads[seq])
-            except CorruptLog as exc:
-                raise exc.at(f"{path} record {seq}") from None
-            if r.seq != seq:
-                raise CorruptLog(f"record says seq {r.seq}", where=f"{path} record {seq}")
-            yield r
+        payloads = scan(data, str(path)).payloads
+        yield from zip(range(start, len(payloads)), payloads[start:], strict=True)
 
     def version(self, game_id: str) -> int:
         w = self._writers.get(game_id)

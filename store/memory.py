@@ -9,14 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from regiment.core.errors import CorruptLog
 from regiment.core.record import Draft, Record
 
-from .base import check_append, check_game_id
-from .codec import GENESIS, decode_blob, decode_record, encode_blob, seal
+from .base import Reading, check_append, check_game_id
+from .codec import GENESIS, decode_blob, encode_blob, seal
 
 
-class MemoryStore:
+class MemoryStore(Reading):
     def __init__(self) -> None:
         self._frames: dict[str, list[bytes]] = {}
         self._heads: dict[str, bytes] = {}
@@ -41,13 +40,12 @@ class MemoryStore:
             self._heads[game_id] = records[-1].hash
         return records
 
-    def read(self, game_id: str, start: int = 0) -> Iterator[Record]:
+    def _payloads(self, game_id: str, start: int) -> Iterator[tuple[int, bytes]]:
         frames = self._frames.get(game_id, [])
-        for seq in range(start, len(frames)):
-            try:
-                yield decode_record(frames[seq])
-            except CorruptLog as exc:
-                raise exc.at(f"memory:{game_id} record {seq}") from None
+        return zip(range(start, len(frames)), frames[start:], strict=True)
+
+    def _where(self, game_id: str, seq: int) -> str:
+        return f"memory:{game_id} record {seq}"
 
     def version(self, game_id: str) -> int:
         return len(self._frames.get(game_id, ()))

@@ -16,8 +16,8 @@ from typing import Any
 from regiment.core.errors import ConcurrencyConflict, CorruptLog, StoreError
 from regiment.core.record import Draft, Record
 
-from .base import check_append, check_game_id
-from .codec import GENESIS, decode_blob, decode_record, encode_blob, seal
+from .base import Reading, check_append, check_game_id
+from .codec import GENESIS, decode_blob, encode_blob, seal
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -45,7 +45,7 @@ CREATE TABLE IF NOT EXISTS secrets (
 """
 
 
-class SqliteStore:
+class SqliteStore(Reading):
     def __init__(self, path: str | Path, *, durable: bool = True) -> None:
         self.path = Path(path)
         if str(path) != ":memory:":
@@ -96,19 +96,16 @@ class SqliteStore:
                              "nothing was written") from None
         return records
 
-    def read(self, game_id: str, start: int = 0) -> Iterator[Record]:
+    def _where(self, game_id: str, seq: int) -> str:
+        return f"{self.path} {game_id} record {seq}"
+
+    def _payloads(self, game_id: str, start: int) -> Iterator[tuple[int, bytes]]:
         cursor = self.db.execute("SELECT seq, record FROM events WHERE game_id = ? AND seq >= ? "
                                  "ORDER BY seq", (game_id, start))
         for seq, blob in cursor:
             if type(blob) is not bytes:
-                raise CorruptLog("record is not a blob", where=f"{self.path} {game_id}#{seq}")
-            try:
-                r = decode_record(blob)
-            except CorruptLog as exc:
-                raise exc.at(f"{self.path} {game_id} record {seq}") from None
-            if r.seq != seq:
-                raise CorruptLog(f"record says seq {r.seq}", where=f"{self.path} {game_id}#{seq}")
-            yield r
+                raise CorruptLog("the record is not a blob", where=self._where(game_id, seq))
+            yield seq, blob
 
     def version(self, game_id: str) -> int:
         row = self.db.execute("SELECT MAX(seq) FROM events WHERE game_id = ?",

@@ -120,3 +120,50 @@ def test_export_lines_with_nan_or_deep_nesting_are_refused(tmp_path):
         path.write_text(line + "\n")
         with pytest.raises(CorruptLog, match="line 1"):
             read_export(path)
+
+
+def test_the_fast_read_path_agrees_with_the_checked_path_on_every_event():
+    import random
+
+    from regiment.core.game import Game
+    from regiment.core.upcast import decode_event
+    from regiment.store import MemoryStore
+    from regiment.store.codec import decode_pair
+
+    from .conftest import random_play, small_scenario
+
+    store = MemoryStore()
+    game = Game.new(small_scenario(), store=store)
+    random_play(game, random.Random(5), 150, 0.2)
+    for frame in store.frames(game.game_id):
+        record, event = decode_pair(frame)
+        assert record == decode_record(frame)
+        assert event == decode_event(record.type, record.v, record.data)
+        assert type(event) is type(decode_event(record.type, record.v, record.data))
+
+
+def test_the_fast_read_path_still_names_a_bad_field():
+    from regiment.store.codec import decode_pair
+
+    def frame(data: dict) -> bytes:
+        return seal([Draft(seq=0, step=0, type="PhaseChanged", v=1, data=data, at="t")],
+                    GENESIS)[1][0]
+
+    with pytest.raises(CorruptLog, match=r"PhaseChanged\.turn: expected int"):
+        decode_pair(frame({"phase": "x", "turn": True, "player": "red"}))
+    with pytest.raises(CorruptLog, match="unknown field 'extra'"):
+        decode_pair(frame({"phase": "x", "turn": 1, "player": "red", "extra": 1}))
+    with pytest.raises(CorruptLog, match="missing field 'player'"):
+        decode_pair(frame({"phase": "x", "turn": 1}))
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(st.binary(max_size=300))
+def test_random_bytes_on_the_fast_path_are_corrupt_log(blob):
+    from regiment.core.errors import UnknownEventType
+    from regiment.store.codec import decode_pair
+
+    try:
+        decode_pair(blob)
+    except (CorruptLog, UnknownEventType):
+        pass

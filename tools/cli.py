@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+import structlog
 from rich.console import Console
 
 import regiment.phases  # noqa: F401 - registers the presets
@@ -20,6 +21,7 @@ from . import logs
 from .source import open_records
 
 DEFAULT_STORE = "regiment.db"
+log = structlog.get_logger("regiment.cli")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -84,6 +86,8 @@ def _serve(args: argparse.Namespace) -> int:
         scenario["seed"] = args.seed
     store = open_store(args.store) if args.store else MemoryStore()
     game = Game.new(scenario, store=store)
+    log.info("game_created", game_id=game.game_id, preset=game.preset.name,
+             dice=game.dice.kind if game.dice else "none", store=args.store or "memory")
     return serve(game, sys.stdin, sys.stdout, game.records)
 
 

@@ -11,6 +11,7 @@ import secrets
 from importlib.resources import files
 from pathlib import Path
 
+import structlog
 from rich.console import Console
 
 from regiment.core.game import Game
@@ -35,6 +36,8 @@ def run_demo(store_path: Path, seed: str | None, console: Console) -> int:
     scenario["seed"] = seed or secrets.token_hex(8)
     with SqliteStore(store_path) as store:
         game = Game.new(scenario, store=store)
+        structlog.get_logger("regiment.demo").info("game_created", game_id=game.game_id,
+                                                   store=str(store_path))
         console.rule(f"[bold]{scenario['name']}[/] - game {game.game_id}")
         shown = 0
         undo_shown = False
