@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 STORE ?= regiment-demo.db
 
-.PHONY: test demo bench lint typecheck clean
+.PHONY: test demo bench lint clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "regiment needs Python 3.11 or newer")'
@@ -26,8 +26,6 @@ bench: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check core phases store tools tests bench
-
-typecheck: $(STAMP)
 	$(BIN)/mypy core phases store tools
 
 clean:

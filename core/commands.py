@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, dataclass_transform
 
 from .errors import BadRequest
 from .schema import Schema, SchemaError, to_plain
@@ -37,8 +37,9 @@ class Command:
         return {k: list(v) if isinstance(v, tuple) else v for k, v in data.items()}
 
 
-def command(name: str) -> Callable[[type], type]:
-    def wrap(cls: type) -> type:
+@dataclass_transform(frozen_default=True, kw_only_default=True)
+def command(name: str) -> Callable[[type[C]], type[C]]:
+    def wrap(cls: type[C]) -> type[C]:
         dc = dataclasses.dataclass(frozen=True, kw_only=True, slots=True)(cls)
         dc.name = name
         dc.schema = Schema(dc)

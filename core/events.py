@@ -8,9 +8,10 @@ each preset adds the events of its rules with the same ``event`` decorator.
 
 from __future__ import annotations
 
+import builtins
 import dataclasses
 from collections.abc import Callable
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, dataclass_transform
 
 from .schema import Schema, SchemaError, to_plain
 
@@ -34,15 +35,16 @@ class Event:
         return to_plain(self)
 
     @classmethod
-    def from_data(cls: type[E], data: dict[str, Any], where: str = "data") -> E:
+    def from_data(cls: builtins.type[E], data: dict[str, Any], where: str = "data") -> E:
         built: E = cls.schema.build(data, where)
         return built
 
 
-def event(name: str, v: int = 1, rules: tuple[str, ...] = ()) -> Callable[[type], type]:
+@dataclass_transform(frozen_default=True, kw_only_default=True)
+def event(name: str, v: int = 1, rules: tuple[str, ...] = ()) -> Callable[[type[E]], type[E]]:
     """Make a class a frozen, keyword-only event dataclass and register it under ``name``."""
 
-    def wrap(cls: type) -> type:
+    def wrap(cls: type[E]) -> type[E]:
         if name in EVENTS and EVENTS[name].__qualname__ != cls.__qualname__:
             raise TypeError(f"event type {name!r} registered twice")
         dc = dataclasses.dataclass(frozen=True, kw_only=True, slots=True)(cls)

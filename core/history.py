@@ -24,7 +24,7 @@ class StepInfo(NamedTuple):
     by: str           # who issued it ("" for step 0)
     command: str      # the command's name ("start" for step 0)
     first_seq: int
-    count: int
+    size: int         # how many records
     meta: bool
 
 

@@ -30,8 +30,8 @@ class Roll:
     kind = "roll"
 
     def to_dict(self) -> dict[str, Any]:
-        out = {"kind": "roll", "player": self.player, "purpose": self.purpose,
-               "unit": self.unit, "dice": self.dice}
+        out: dict[str, Any] = {"kind": "roll", "player": self.player, "purpose": self.purpose,
+                               "unit": self.unit, "dice": self.dice}
         if self.known is not None:
             out["known"] = list(self.known)
         return out

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from .errors import InvalidScenario
 
@@ -60,7 +60,7 @@ class _Reader:
             if default is ...:
                 raise self.fail(where, "missing")
             return default
-        value = data[key]
+        value: Any = data[key]
         kinds = kind if isinstance(kind, tuple) else (kind,)
         if isinstance(value, bool) and bool not in kinds:
             raise self.fail(where, f"expected {_names(kinds)}, got {value!r}")
@@ -68,10 +68,10 @@ class _Reader:
             raise self.fail(where, f"expected {_names(kinds)}, got {value!r}")
         if choices is not None and value not in choices:
             raise self.fail(where, f"expected one of {', '.join(map(str, choices))}, got {value!r}")
-        return float(value) if kinds == (float, int) else value
+        return float(cast(float, value)) if kinds == (float, int) else value
 
     def number(self, data: dict[str, Any], key: str, path: str, default: Any = ...,
-               low: float | None = None, high: float | None = None) -> float:
+               low: float | None = None, high: float | None = None) -> Any:
         value = self.get(data, key, path, (float, int), default)
         if value is None:
             return value

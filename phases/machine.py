@@ -154,8 +154,9 @@ def compile_machine(machine: TurnMachine, transitions: list[dict[str, Any]] = TR
             for depth in range(len(parts), 0, -1):  # the innermost state handles it first
                 source = SEPARATOR.join(parts[:depth])
                 for t in event.transitions.get(source, ()):
-                    conds = tuple(c.func for c in t.conditions)
-                    found.append(Edge(trigger, _leaf(machine, t.dest), conds, trigger in auto))
+                    conds = tuple(str(c.func) for c in t.conditions)  # guards are named
+                    found.append(Edge(trigger, _leaf(machine, str(t.dest)), conds,
+                                      trigger in auto))
                 if found:
                     break
             if found:

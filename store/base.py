@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from regiment.core.errors import BadRequest, ConcurrencyConflict, CorruptLog
 from regiment.core.events import Event
@@ -20,7 +20,7 @@ def check_game_id(game_id: str) -> str:
     return game_id
 
 
-def check_append(game_id: str, drafts: list[Draft] | tuple[Draft, ...], expected: int,
+def check_append(game_id: str, drafts: Sequence[Draft], expected: int,
                  version: int) -> None:
     """STORE.VERSION: an append must start exactly at the store's version of the game."""
     if expected != version:

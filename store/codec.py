@@ -13,6 +13,7 @@ where; nothing crashes, hangs or allocates without bound.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from typing import Any
 
 import msgpack
@@ -66,7 +67,7 @@ def link(prev: bytes, body: bytes) -> bytes:
     return hashlib.blake2b(prev + body, digest_size=HASH_SIZE).digest()
 
 
-def seal(drafts: list[Draft] | tuple[Draft, ...], prev: bytes) -> tuple[list[Record], list[bytes]]:
+def seal(drafts: Sequence[Draft], prev: bytes) -> tuple[list[Record], list[bytes]]:
     """Chain drafts onto ``prev``: the sealed records and their encoded frames."""
     records, frames = [], []
     for d in drafts:
