@@ -167,3 +167,21 @@ def test_random_bytes_on_the_fast_path_are_corrupt_log(blob):
         decode_pair(blob)
     except (CorruptLog, UnknownEventType):
         pass
+
+
+@settings(max_examples=500)
+@given(st.dictionaries(st.text(max_size=8), plain, max_size=6))
+def test_the_fast_canonical_encoder_writes_exactly_the_reference_encoding(data):
+    """encode_canonical (msgspec, C) is byte for byte msgpack of canonical() (the definition)."""
+    from regiment.store.codec import encode_canonical
+
+    assert encode_canonical(data) == msgpack.packb(canonical(data))
+
+
+def test_the_fast_canonical_encoder_refuses_what_json_cannot_carry():
+    from regiment.store.codec import encode_canonical
+
+    for bad in ({"b": b"x"}, {"s": {1, 2}}, {1: "int key"}, {"big": 2**64}, {"o": object()},
+                {"deep": [{"b": b"x"}]}):
+        with pytest.raises(ValueError):
+            encode_canonical(bad)

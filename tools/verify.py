@@ -16,8 +16,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-import msgpack
-
 from regiment.core.commands import command_from_record
 from regiment.core.dice import Dice, commitment, seeded_face
 from regiment.core.errors import BadRequest, IllegalCommand, RegimentError, TamperedLog
@@ -25,7 +23,7 @@ from regiment.core.events import CommandIssued, DiceRolled, Event, GameStarted
 from regiment.core.game import Game, find_preset
 from regiment.core.record import Record
 from regiment.core.upcast import decode_event
-from regiment.store.codec import GENESIS, canonical, check_link
+from regiment.store.codec import GENESIS, check_link, encode_canonical
 from regiment.store.memory import MemoryStore
 
 
@@ -71,7 +69,7 @@ def check_chain(records: Sequence[Record]) -> None:
 
 
 def _key(e: Event) -> bytes:
-    return msgpack.packb([e.type, e.v, canonical(e.to_data())])
+    return encode_canonical([e.type, e.v, e.to_data()])
 
 
 def verify(records: Sequence[Record], seed: bytes | None = None) -> Report:
