@@ -38,3 +38,20 @@ def test_a_file_that_is_not_sqlite_is_corrupt_log(tmp_path):
     (tmp_path / "x.db").write_bytes(b"garbage" * 1000)
     with pytest.raises(CorruptLog, match="not a usable SQLite store"):
         SqliteStore(tmp_path / "x.db")
+
+
+def test_a_full_database_is_a_store_error_and_loses_nothing(tmp_path):
+    from regiment.core.errors import StoreError
+
+    store = SqliteStore(tmp_path / "g.db")
+    store.append("g1", drafts(0, 1, 0), 0)
+    store.db.execute("PRAGMA max_page_count = " + str(
+        store.db.execute("PRAGMA page_count").fetchone()[0]))  # the disk is now "full"
+    big = [d._replace(data={"blob": "x" * 200_000}) for d in drafts(1, 3, 1)]
+    with pytest.raises(StoreError, match="nothing was written"):
+        store.append("g1", big, 1)
+    assert store.version("g1") == 1
+    store.db.execute("PRAGMA max_page_count = 1073741823")
+    store.append("g1", big, 1)
+    assert [r.seq for r in store.read("g1")] == [0, 1, 2, 3]
+    store.close()

@@ -8,6 +8,7 @@ the seed and the commands that inspect, export and verify the game end the outpu
 from __future__ import annotations
 
 import secrets
+import sys
 from importlib.resources import files
 from pathlib import Path
 
@@ -39,6 +40,9 @@ def run_demo(store_path: Path, seed: str | None, console: Console) -> int:
         structlog.get_logger("regiment.demo").info("game_created", game_id=game.game_id,
                                                    store=str(store_path))
         console.rule(f"[bold]{scenario['name']}[/] - game {game.game_id}")
+        console.print("[dim]The rules are the kernel's skeleton: charges are declared, reacted "
+                      "to and rolled against the real distance; charge moves and combat come "
+                      "next (docs/rules.md).[/]")
         shown = 0
         undo_shown = False
         while not isinstance(game.pending, type(None)) and game.pending.kind != "over":
@@ -66,12 +70,20 @@ def run_demo(store_path: Path, seed: str | None, console: Console) -> int:
         console.print(f"game id: [bold]{game.game_id}[/] ({len(game.records)} records, "
                       f"stored in {store_path})")
         console.print(f"dice seed (reveal it to let anyone check every roll): {scenario['seed']}")
-        console.print("replay, export and verify it with:")
-        console.print(f"  regiment inspect {store_path} --game {game.game_id}")
-        console.print(f"  regiment export {store_path} --game {game.game_id} -o game.jsonl")
-        console.print(f"  regiment verify {store_path} --game {game.game_id} "
+        exe = _executable()
+        console.print("inspect, export and verify it with:")
+        console.print(f"  {exe} inspect {store_path} --game {game.game_id}")
+        console.print(f"  {exe} export {store_path} --game {game.game_id} -o game.jsonl")
+        console.print(f"  {exe} verify {store_path} --game {game.game_id} "
                       f"--seed {scenario['seed']}")
     return 0
+
+
+def _executable() -> str:
+    """How this command was called (``.venv/bin/regiment`` under make), so the printed
+    commands work when pasted."""
+    called = Path(sys.argv[0])
+    return str(called) if called.name == "regiment" else "regiment"
 
 
 def _narrate(console: Console, game: Game, shown: int) -> int:
