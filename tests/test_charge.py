@@ -53,13 +53,19 @@ def test_ch_range_the_odds_of_a_charge_match_the_table():
         assert round(100 * hits / len(faces), 1) == expected
 
 
-def test_ch_range_reaching_exactly_the_distance_succeeds():
-    units = [unit("a", "red", 20, 10, 0), unit("b", "blue", 20, 22, 180)]  # 12" apart
+def charge_12_inches() -> Game:
+    """Unit a charges unit b, 12" away; the game waits for the charge range dice."""
+    units = [unit("a", "red", 20, 10, 0), unit("b", "blue", 20, 22, 180)]
     game = Game.new(small_scenario(units=units), store=MemoryStore(), dice=ManualDice())
     game.submit({"cmd": "declare_charge", "by": "red", "unit": "a", "target": "b"})
     game.submit({"cmd": "react", "by": "blue", "unit": "b", "reaction": "hold"})
     game.submit({"cmd": "end_charges", "by": "red"})
     game.submit({"cmd": "move_charger", "by": "red", "unit": "a"})
+    return game
+
+
+def test_ch_range_reaching_exactly_the_distance_succeeds():
+    game = charge_12_inches()
     rolled = next(e for e in game.submit(Roll(by="red", faces=(4, 4))) if e.type ==
                   "ChargeRolled")
     assert (rolled.range, rolled.distance, rolled.success) == (12.0, 12.0, True)
@@ -70,12 +76,7 @@ def test_ch_range_reaching_exactly_the_distance_succeeds():
 
 
 def test_ch_range_short_is_a_failed_charge():
-    units = [unit("a", "red", 20, 10, 0), unit("b", "blue", 20, 22, 180)]
-    game = Game.new(small_scenario(units=units), store=MemoryStore(), dice=ManualDice())
-    game.submit({"cmd": "declare_charge", "by": "red", "unit": "a", "target": "b"})
-    game.submit({"cmd": "react", "by": "blue", "unit": "b", "reaction": "hold"})
-    game.submit({"cmd": "end_charges", "by": "red"})
-    game.submit({"cmd": "move_charger", "by": "red", "unit": "a"})
+    game = charge_12_inches()
     rolled = next(e for e in game.submit(Roll(by="red", faces=(4, 3))) if e.type ==
                   "ChargeRolled")
     assert (rolled.range, rolled.success) == (11.0, False)
