@@ -33,7 +33,7 @@ from .history import Timeline
 from .pending import Decision, Over, Pending
 from .pending import Roll as RollPending
 from .protocols import PRESETS, EventStore, Preset
-from .record import Draft, Record
+from .record import Draft, Record, RecordLog
 from .state import Awaiting, GameState
 from .upcast import decode_event
 
@@ -64,7 +64,7 @@ class Game:
         self.clock = clock
         self.table = appliers_for(preset.appliers)
         self.timeline = Timeline(preset, self.table)
-        self.records: list[Record] = []
+        self.records = RecordLog()
 
     # --- making and loading ----------------------------------------------------------------
 
@@ -95,34 +95,37 @@ class Game:
     def load(cls, game_id: str, store: EventStore, *, preset: Preset | None = None,
              dice: Dice | None = None, clock: Callable[[], str] = utc_now) -> Game:
         """Rebuild a game from its log: a fold of its records, no rules and no dice re-run."""
-        pairs = getattr(store, "read_pairs", None)
-        if pairs is None:
+        fast = getattr(store, "read_events", None)
+        if fast is None:
             return cls.from_records(store.read(game_id), store=store, preset=preset, dice=dice,
                                     clock=clock)
-        return cls.from_pairs(pairs(game_id), store=store, preset=preset, dice=dice, clock=clock)
+        return cls._from_items(fast(game_id), store, preset, dice, clock,
+                               getattr(store, "record_decoder", None))
 
     @classmethod
     def from_records(cls, records: Iterable[Record], *, store: EventStore,
                      preset: Preset | None = None, dice: Dice | None = None,
                      clock: Callable[[], str] = utc_now) -> Game:
-        """Rebuild a game from records (an export, or a store without ``read_pairs``)."""
-        return cls.from_pairs(((r, None) for r in records), store=store, preset=preset,
-                              dice=dice, clock=clock)
+        """Rebuild a game from records (an export, or a store without ``read_events``)."""
+        return cls._from_items(((r.seq, r.step, None, r) for r in records), store, preset,
+                               dice, clock, None)
 
     @classmethod
-    def from_pairs(cls, pairs: Iterable[tuple[Record, Event | None]], *, store: EventStore,
-                   preset: Preset | None = None, dice: Dice | None = None,
-                   clock: Callable[[], str] = utc_now) -> Game:
-        """Rebuild a game from records, each with its event when the store decoded it."""
-        it = iter(pairs)
+    def _from_items(cls, items: Iterable[tuple[int, int, Event | None, Record | bytes]],
+                    store: EventStore, preset: Preset | None, dice: Dice | None,
+                    clock: Callable[[], str], decoder: Callable[[bytes], Record] | None
+                    ) -> Game:
+        """Rebuild a game from (seq, step, event or None, record or its stored bytes)."""
+        it = iter(items)
         head = next(it, None)
         if head is None:
             raise TamperedLog("the log is empty: no GameStarted")
-        first, started = head
+        seq, _, started, item = head
         if started is None:
-            started = decode_event(first.type, first.v, first.data, f"record {first.seq}")
+            r: Any = item
+            started = decode_event(r.type, r.v, r.data, f"record {seq}")
         if not isinstance(started, GameStarted):
-            raise TamperedLog(f"the log opens with {first.type}, not GameStarted", seq=first.seq)
+            raise TamperedLog(f"the log opens with {started.type}, not GameStarted", seq=seq)
         preset = preset or find_preset(started.preset)
         if dice is None:
             scenario = started.scenario
@@ -131,37 +134,39 @@ class Game:
                             scenario.get("script", ()), require_seed=False)
         game = cls(game_id=started.game_id, preset=preset, store=store, dice=dice,
                    undo_policy=started.undo, clock=clock)
+        game.records = RecordLog(decoder)
         with gc_paused():
-            game.replay(itertools.chain([(first, started)], it))
+            game.replay(itertools.chain([(seq, head[1], started, item)], it))
         return game
 
-    def replay(self, pairs: Iterable[tuple[Record, Event | None]]) -> None:
+    def replay(self, items: Iterable[tuple[int, int, Event | None, Record | bytes]]) -> None:
         """Fold records into the timeline, a whole step at a time (the hot path of a load)."""
         timeline = self.timeline
         batch: list[Event] = []
         rows = self.records
         step = len(timeline.steps)
         start = len(rows)
-        append, keep = batch.append, rows.append
+        append, keep = batch.append, rows.raw_append
         seq = start
-        for r, event in pairs:
-            if r.seq != seq:
-                raise TamperedLog(f"expected record {seq}, found {r.seq}", seq=r.seq)
-            if r.step != step:
-                if r.step != step + 1 or not batch:
-                    raise TamperedLog(f"step {r.step} follows step {step}", seq=r.seq)
+        for r_seq, r_step, event, item in items:
+            if r_seq != seq:
+                raise TamperedLog(f"expected record {seq}, found {r_seq}", seq=r_seq)
+            if r_step != step:
+                if r_step != step + 1 or not batch:
+                    raise TamperedLog(f"step {r_step} follows step {step}", seq=r_seq)
                 timeline.feed(step, batch, _by(batch), start)
                 batch = []
                 append = batch.append
-                step = r.step
+                step = r_step
                 start = seq
             if event is None:
+                r: Any = item
                 try:
                     event = decode_event(r.type, r.v, r.data)
                 except CorruptLog as exc:
                     raise exc.at(f"record {seq}") from None
             append(event)
-            keep(r)
+            keep(item)
             seq += 1
         if batch:
             timeline.feed(step, batch, _by(batch), start)

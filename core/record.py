@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, NamedTuple, overload
 
 
 class Draft(NamedTuple):
@@ -37,3 +38,63 @@ class Record(NamedTuple):
         return {"seq": self.seq, "step": self.step, "type": self.type, "v": self.v,
                 "data": self.data, "at": self.at, "prev": self.prev.hex(),
                 "hash": self.hash.hex()}
+
+
+class RecordLog(Sequence[Record]):
+    """A game's records, built on demand.
+
+    A load keeps each record's stored bytes and makes its ``Record`` only when something
+    reads it (history, export, serve); a live game appends the Records it sealed. Decoded
+    records are kept, so each is built at most once.
+    """
+
+    __slots__ = ("_decode", "_items")
+
+    def __init__(self, decode: Callable[[bytes], Record] | None = None) -> None:
+        self._items: list[Record | bytes] = []
+        self._decode = decode
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @overload
+    def __getitem__(self, index: int) -> Record: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Record]: ...
+
+    def __getitem__(self, index: int | slice) -> Record | list[Record]:
+        if isinstance(index, slice):
+            return [self._get(i) for i in range(*index.indices(len(self._items)))]
+        return self._get(index)
+
+    def _get(self, i: int) -> Record:
+        item = self._items[i]
+        if type(item) is bytes:
+            if self._decode is None:
+                raise ValueError("this log holds raw records but no decoder")
+            item = self._items[i] = self._decode(item)
+        return item  # type: ignore[return-value]
+
+    def __iter__(self) -> Iterator[Record]:
+        for i in range(len(self._items)):
+            yield self._get(i)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"RecordLog(<{len(self._items)} records>)"
+
+    def append(self, item: Record | bytes) -> None:
+        self._items.append(item)
+
+    @property
+    def raw_append(self) -> Callable[[Record | bytes], None]:
+        """The underlying list's append (a replay calls it once a record)."""
+        return self._items.append
+
+    def extend(self, items: Iterable[Record]) -> None:
+        self._items.extend(items)

@@ -18,9 +18,7 @@ class Value:
 
     def evolve(self: T, **changes: Any) -> T:
         new = object.__new__(type(self))
-        fields = dict(self.__dict__)
-        fields.update(changes)
-        object.__setattr__(new, "__dict__", fields)
+        object.__setattr__(new, "__dict__", {**self.__dict__, **changes})  # frozen: on purpose
         return new
 
 

@@ -206,6 +206,52 @@ def decode_record(payload: bytes, where: str = "") -> Record:
     return _split(payload, where)[0]
 
 
+_FAST: dict[type, msgspec.msgpack.Decoder[Any]] = {}  # event classes whose fields all required
+
+
+def _map_size(raw: msgspec.Raw) -> int:
+    """How many keys the msgpack map in ``raw`` declares (-1: not a map)."""
+    view = memoryview(raw)
+    if not view:
+        return -1
+    head = view[0]
+    if 0x80 <= head <= 0x8F:
+        return head & 0x0F
+    if head == 0xDE:
+        return int.from_bytes(view[1:3], "big")
+    if head == 0xDF:
+        return int.from_bytes(view[1:5], "big")
+    return -1
+
+
+def decode_fast(payload: bytes) -> tuple[int, int, Event]:
+    """(seq, step, event) of a record, its event decoded straight from the stored bytes.
+
+    The load path: no Record and no data dict are built (see core.record.RecordLog). It takes
+    only event classes with every field required and a map of exactly that many keys, so that
+    an unknown field cannot hide; anything else goes through ``decode_pair``, whose error says
+    what is wrong.
+    """
+    try:
+        e = _ENVELOPE.decode(payload)
+    except _FAILURES:
+        e = None
+    if (e is not None and 0 <= e.step <= e.seq and e.v >= 1 and len(e.prev) == HASH_SIZE
+            and len(e.hash) == HASH_SIZE and len(payload) <= MAX_FRAME):
+        cls = EVENTS.get(e.type)
+        if cls is not None and cls.v == e.v:
+            decoder = _FAST.get(cls)
+            if decoder is None and len(cls.schema.required) == cls.schema.n:
+                decoder = _FAST[cls] = msgspec.msgpack.Decoder(cls)
+            if decoder is not None and _map_size(e.data) == cls.schema.n:
+                try:
+                    return e.seq, e.step, decoder.decode(e.data)
+                except _FAILURES:
+                    pass
+    record, event = decode_pair(payload)
+    return record.seq, record.step, event
+
+
 def decode_pair(payload: bytes, where: str = "") -> tuple[Record, Event]:
     """A record and its event, both checked (the event decoded from the same bytes)."""
     record, raw = _split(payload, where)

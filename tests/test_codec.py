@@ -135,11 +135,14 @@ def test_the_fast_read_path_agrees_with_the_checked_path_on_every_event():
     store = MemoryStore()
     game = Game.new(small_scenario(), store=store)
     random_play(game, random.Random(5), 150, 0.2)
+    from regiment.store.codec import decode_fast
+
     for frame in store.frames(game.game_id):
         record, event = decode_pair(frame)
         assert record == decode_record(frame)
-        assert event == decode_event(record.type, record.v, record.data)
-        assert type(event) is type(decode_event(record.type, record.v, record.data))
+        checked = decode_event(record.type, record.v, record.data)
+        assert event == checked and type(event) is type(checked)
+        assert decode_fast(frame) == (record.seq, record.step, checked)
 
 
 def test_the_fast_read_path_still_names_a_bad_field():
@@ -155,18 +158,27 @@ def test_the_fast_read_path_still_names_a_bad_field():
         decode_pair(frame({"phase": "x", "turn": 1, "player": "red", "extra": 1}))
     with pytest.raises(CorruptLog, match="missing field 'player'"):
         decode_pair(frame({"phase": "x", "turn": 1}))
+    from regiment.store.codec import decode_fast
+
+    for data, message in (({"phase": "x", "turn": 1, "player": "red", "extra": 1},
+                           "unknown field 'extra'"),
+                          ({"phase": "x", "turn": 1, "extra": "red"}, "unknown field 'extra'"),
+                          ({"phase": "x", "turn": "1", "player": "red"}, "expected int")):
+        with pytest.raises(CorruptLog, match=message):
+            decode_fast(frame(data))
 
 
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
 @given(st.binary(max_size=300))
 def test_random_bytes_on_the_fast_path_are_corrupt_log(blob):
     from regiment.core.errors import UnknownEventType
-    from regiment.store.codec import decode_pair
+    from regiment.store.codec import decode_fast, decode_pair
 
-    try:
-        decode_pair(blob)
-    except (CorruptLog, UnknownEventType):
-        pass
+    for decode in (decode_pair, decode_fast):
+        try:
+            decode(blob)
+        except (CorruptLog, UnknownEventType):
+            pass
 
 
 @settings(max_examples=500)

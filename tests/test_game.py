@@ -225,3 +225,16 @@ def test_dice_known_in_part_must_match_where_they_are_known(scenario):
         game.submit(Roll(by="red", faces=(6, 3, 6)))
     assert info.value.rule == "DICE.NO_REROLL"
     game.submit(Roll(by="red", faces=(2, 3, 6)))
+
+
+def test_a_loaded_game_builds_its_records_only_when_they_are_read(scenario):
+    store = MemoryStore()
+    game = Game.new(scenario, store=store)
+    charge_and_roll(game)
+    loaded = Game.load(game.game_id, store)
+    assert all(type(item) is bytes for item in loaded.records._items)
+    assert loaded.records[3] == game.records[3]
+    assert type(loaded.records._items[3]) is not bytes and type(loaded.records._items[4]) is bytes
+    assert loaded.records[-2:] == game.records[-2:] and list(loaded.records) == game.history
+    loaded.submit({"cmd": "end_phase", "by": "red"})
+    assert loaded.version == len(loaded.history) == game.version + 2
