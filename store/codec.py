@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from typing import Any
+from typing import Annotated, Any
 
 import msgpack
 import msgspec
@@ -170,15 +170,21 @@ def record_from_map(m: Any, where: str = "") -> Record:
 # names the field.
 
 
+_Hash = Annotated[bytes, msgspec.Meta(min_length=HASH_SIZE, max_length=HASH_SIZE)]
+_Count = Annotated[int, msgspec.Meta(ge=0)]
+
+
 class _Envelope(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    seq: int
-    step: int
+    """A record's envelope; its ranges and sizes are checked in C as it is decoded."""
+
+    seq: _Count
+    step: _Count
     type: str
-    v: int
+    v: Annotated[int, msgspec.Meta(ge=1)]
     data: msgspec.Raw
     at: str
-    prev: bytes
-    hash: bytes
+    prev: _Hash
+    hash: _Hash
 
 
 _ENVELOPE = msgspec.msgpack.Decoder(_Envelope)
@@ -196,7 +202,7 @@ def _split(payload: bytes, where: str) -> tuple[Record, msgspec.Raw]:
         data = _DATA.decode(e.data)
     except _FAILURES:
         return record_from_map(unpack(payload, where), where), msgspec.Raw()  # names the fault
-    if not 0 <= e.step <= e.seq or e.v < 1 or len(e.prev) != HASH_SIZE or len(e.hash) != HASH_SIZE:
+    if e.step > e.seq:
         raise CorruptLog("a record field has the wrong type or size", where=where)
     return _new_record(Record, (e.seq, e.step, e.type, e.v, data, e.at, e.prev, e.hash)), e.data
 
@@ -236,8 +242,7 @@ def decode_fast(payload: bytes) -> tuple[int, int, Event]:
         e = _ENVELOPE.decode(payload)
     except _FAILURES:
         e = None
-    if (e is not None and 0 <= e.step <= e.seq and e.v >= 1 and len(e.prev) == HASH_SIZE
-            and len(e.hash) == HASH_SIZE and len(payload) <= MAX_FRAME):
+    if e is not None and e.step <= e.seq and len(payload) <= MAX_FRAME:
         cls = EVENTS.get(e.type)
         if cls is not None and cls.v == e.v:
             decoder = _FAST.get(cls)
