@@ -135,6 +135,7 @@ class Game:
         game = cls(game_id=started.game_id, preset=preset, store=store, dice=dice,
                    undo_policy=started.undo, clock=clock)
         game.records = RecordLog(decoder)
+        game.timeline.loader = game._step_events
         with gc_paused():
             game.replay(itertools.chain([(seq, head[1], started, item)], it))
         return game
@@ -146,6 +147,7 @@ class Game:
         rows = self.records
         step = len(timeline.steps)
         start = len(rows)
+        # a load keeps no event objects (see core.history.Steps); they come back from records
         append, keep = batch.append, rows.raw_append
         seq = start
         for r_seq, r_step, event, item in items:
@@ -154,7 +156,7 @@ class Game:
             if r_step != step:
                 if r_step != step + 1 or not batch:
                     raise TamperedLog(f"step {r_step} follows step {step}", seq=r_seq)
-                timeline.feed(step, batch, _by(batch), start)
+                timeline.feed(step, batch, _by(batch), start, keep=False)
                 batch = []
                 append = batch.append
                 step = r_step
@@ -169,7 +171,12 @@ class Game:
             keep(item)
             seq += 1
         if batch:
-            timeline.feed(step, batch, _by(batch), start)
+            timeline.feed(step, batch, _by(batch), start, keep=False)
+
+    def _step_events(self, first: int, size: int) -> list[Event]:
+        """A loaded step's events, decoded again from its records (redo, inspection)."""
+        return [decode_event(r.type, r.v, r.data, f"record {r.seq}")
+                for r in self.records[first:first + size]]
 
     # --- what the game says ----------------------------------------------------------------
 

@@ -9,8 +9,8 @@ undo and redo cost the same at step 10 and at step 100,000.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Mapping, Sequence
+from typing import NamedTuple, overload
 
 from .errors import TamperedLog
 from .events import META_EVENTS, Event, GameStarted
@@ -28,12 +28,43 @@ class StepInfo(NamedTuple):
     meta: bool
 
 
+class Steps(Sequence[list[Event]]):
+    """Each step's events. A live game keeps the events it made; a loaded game keeps none
+    and decodes a step's events from its records when they are asked for (redo, inspection):
+    a load then leaves one object a step for the garbage collector to walk, not eight."""
+
+    def __init__(self, timeline: Timeline) -> None:
+        self._t = timeline
+
+    def __len__(self) -> int:
+        return len(self._t._events)
+
+    @overload
+    def __getitem__(self, i: int) -> list[Event]: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[list[Event]]: ...
+
+    def __getitem__(self, i: int | slice) -> list[Event] | list[list[Event]]:
+        if isinstance(i, slice):
+            return [self._t.events(k) for k in range(*i.indices(len(self)))]
+        return self._t.events(range(len(self))[i])
+
+
 class Timeline:
     def __init__(self, preset: Preset, table: Mapping[str, Applier]) -> None:
         self.preset = preset
         self.table = table
-        self.steps: list[list[Event]] = []
-        self.info: list[StepInfo] = []
+        self.loader: Callable[[int, int], list[Event]] | None = None  # (first seq, size)
+        self._events: list[list[Event] | None] = []
+        # Step facts in flat lists of ints and strings, which the GC never walks.
+        self._by: list[str] = []
+        self._command: list[str] = []
+        self._first: list[int] = []
+        self._size: list[int] = []
+        self._meta: list[bool] = []
+        self._rolled: list[bool] = []
+        self.steps = Steps(self)
         self.live: list[int] = []
         self.states: list[GameState] = []
         self.redo: list[int] = []
@@ -45,20 +76,35 @@ class Timeline:
     def state(self) -> GameState:
         return self.states[-1]
 
+    @property
+    def info(self) -> list[StepInfo]:
+        return [StepInfo(i, *row) for i, row in enumerate(zip(
+            self._by, self._command, self._first, self._size, self._meta, strict=True))]
+
+    def events(self, step: int) -> list[Event]:
+        """The events of ``step``, decoded from its records if a load did not keep them."""
+        kept = self._events[step]
+        if kept is not None:
+            return kept
+        if self.loader is None:
+            raise ValueError(f"the events of step {step} were not kept and cannot be read")
+        return self.loader(self._first[step], self._size[step])
+
     def last_live(self) -> int | None:
         """The newest live step that can be undone (step 0 never can)."""
         return self.live[-1] if len(self.live) > 1 else None
 
     def rolled_dice(self, step: int) -> bool:
-        return any(e.type == "DiceRolled" for e in self.steps[step])
+        return self._rolled[step]
 
     def feed(self, step: int, events: Sequence[Event], by: str, first_seq: int,
-             state_after: GameState | None = None) -> None:
-        """Fold one whole step. ``state_after`` is given by a live game that already folded it."""
-        if step != len(self.steps):
-            raise TamperedLog(f"step {step} follows step {len(self.steps) - 1}", seq=first_seq)
+             state_after: GameState | None = None, keep: bool = True) -> None:
+        """Fold one whole step. ``state_after`` is given by a live game that already folded it;
+        ``keep=False`` (a load) drops the event objects once folded."""
+        if step != len(self._events):
+            raise TamperedLog(f"step {step} follows step {len(self._events) - 1}", seq=first_seq)
         head = events[0]
-        meta = False
+        meta = rolled = False
         if step == 0:
             if not isinstance(head, GameStarted):
                 raise TamperedLog("a log must open with GameStarted", seq=first_seq)
@@ -72,17 +118,24 @@ class Timeline:
         for e in events:  # one pass: is it a meta step, and which dice did it roll
             kind = e.type
             if kind == "DiceRolled":
+                rolled = True
                 start = e.index  # type: ignore[attr-defined]
                 for i, face in enumerate(e.faces):  # type: ignore[attr-defined]
                     self.tape[start + i] = face
             elif kind in META_EVENTS:
                 meta = True
-        self.steps.append(events if isinstance(events, list) else list(events))
-        self.info.append(StepInfo(step, by, command, first_seq, len(events), meta))
+        self._events.append((events if isinstance(events, list) else list(events))
+                            if keep else None)
+        self._by.append(by)
+        self._command.append(command)
+        self._first.append(first_seq)
+        self._size.append(len(events))
+        self._meta.append(meta)
+        self._rolled.append(rolled)
         self.events_total += len(events)
         if meta:
             for e in events[1:]:
-                self._meta(e, first_seq)
+                self._meta_event(e, first_seq)
             return
         if state_after is None:
             state_after = self.states[-1]
@@ -94,7 +147,7 @@ class Timeline:
         if self.redo:
             self.redo.clear()
 
-    def _meta(self, e: Event, seq: int) -> None:
+    def _meta_event(self, e: Event, seq: int) -> None:
         kind = e.type
         if kind == "StepUndone":
             step = e.step  # type: ignore[attr-defined]
@@ -102,14 +155,14 @@ class Timeline:
                 raise TamperedLog(f"undoes step {step}, which is not the last live step", seq=seq)
             self.live.pop()
             self.states.pop()
-            self.redo.append(e.step)  # type: ignore[attr-defined]
+            self.redo.append(step)
             self.request = None
         elif kind == "StepRedone":
             wanted = e.step  # type: ignore[attr-defined]
             if not self.redo or self.redo[-1] != wanted:
                 raise TamperedLog(f"redoes step {wanted}, which is not the next to redo", seq=seq)
             step = self.redo.pop()
-            self.states.append(fold(self.state, self.steps[step], self.table))
+            self.states.append(fold(self.state, self.events(step), self.table))
             self.live.append(step)
         elif kind == "UndoRequested":
             self.request = (e.step, e.by)  # type: ignore[attr-defined]
@@ -121,13 +174,13 @@ class Timeline:
         live = set(self.live)
         redo = set(self.redo)
         out = {}
-        for info in self.info:
-            if info.meta:
-                out[info.step] = "meta"
-            elif info.step in live:
-                out[info.step] = "live"
-            elif info.step in redo:
-                out[info.step] = "undone"
+        for step, meta in enumerate(self._meta):
+            if meta:
+                out[step] = "meta"
+            elif step in live:
+                out[step] = "live"
+            elif step in redo:
+                out[step] = "undone"
             else:
-                out[info.step] = "abandoned"
+                out[step] = "abandoned"
         return out

@@ -238,3 +238,20 @@ def test_a_loaded_game_builds_its_records_only_when_they_are_read(scenario):
     assert loaded.records[-2:] == game.records[-2:] and list(loaded.records) == game.history
     loaded.submit({"cmd": "end_phase", "by": "red"})
     assert loaded.version == len(loaded.history) == game.version + 2
+
+
+def test_a_loaded_game_redoes_and_asks_consent_from_events_it_did_not_keep():
+    store = MemoryStore()
+    game = Game.new(small_scenario(undo="consent"), store=store)
+    charge_and_roll(game)
+    game.submit({"cmd": "end_phase", "by": "red"})
+    expected = game.state
+    game.undo("red")  # end_phase rolled no dice: undone at once
+    loaded = Game.load(game.game_id, store)
+    assert loaded.timeline._events[-1] is None  # nothing kept...
+    assert loaded.timeline.steps[-2][0].type == "CommandIssued"  # ...but readable
+    loaded.redo("blue")
+    assert loaded.state == expected
+    loaded.undo("red")
+    loaded.undo("red")  # the charge roll: rolled dice, so it asks
+    assert loaded.pending.to_dict()["decision"] == "consent_undo"
