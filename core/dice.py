@@ -106,11 +106,11 @@ class ManualDice(Dice):
         return "ManualDice()"
 
 
-def check_faces(faces: Sequence[int], count: int) -> None:
+def faces_problem(faces: Sequence[int], count: int) -> str | None:
     """DICE.FACES: a roll entered by hand must be exactly ``count`` faces, each 1 to 6."""
     if len(faces) != count:
-        raise IllegalCommand(f"this roll needs {count} dice, {len(faces)} faces were entered",
-                             rule="DICE.FACES")
+        return f"this roll needs {count} dice, {len(faces)} faces were entered"
     for face in faces:
         if not 1 <= face <= 6:
-            raise IllegalCommand(f"a D6 shows 1 to 6, not {face}", rule="DICE.FACES")
+            return f"a D6 shows 1 to 6, not {face}"
+    return None

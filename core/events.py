@@ -8,7 +8,6 @@ each preset adds the events of its rules with the same ``event`` decorator.
 
 from __future__ import annotations
 
-import builtins
 import dataclasses
 from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar, dataclass_transform
@@ -33,11 +32,6 @@ class Event:
 
     def to_data(self) -> dict[str, Any]:
         return to_plain(self)
-
-    @classmethod
-    def from_data(cls: builtins.type[E], data: dict[str, Any], where: str = "data") -> E:
-        built: E = cls.schema.build(data, where)
-        return built
 
 
 @dataclass_transform(frozen_default=True, kw_only_default=True)

@@ -17,10 +17,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 from .commands import META_COMMANDS, Command, GrantUndo, RefuseUndo, Roll, parse_command
-from .dice import Dice, ManualDice, ScriptedDice, SeededDice, check_faces
-from .errors import CorruptLog, IllegalCommand, TamperedLog
+from .dice import Dice, ManualDice, ScriptedDice, SeededDice, faces_problem
+from .errors import CorruptLog, IllegalCommand, InvalidScenario, TamperedLog
 from .events import (
     CommandIssued,
+    DiceRolled,
     Event,
     GameStarted,
     StepRedone,
@@ -73,7 +74,13 @@ class Game:
             dice: Dice | None = None, game_id: str | None = None,
             clock: Callable[[], str] = utc_now) -> Game:
         """Start a game from a validated scenario (see core.scenario) and write step 0."""
-        preset = preset or find_preset(scenario["preset"])
+        if preset is None:
+            preset = PRESETS.get(scenario["preset"])
+            if preset is None:
+                raise InvalidScenario(
+                    f"the preset {scenario['preset']!r} is not available; registered: "
+                    f"{', '.join(sorted(PRESETS)) or 'none (import regiment.phases)'}",
+                    path="preset")
         if dice is None:
             dice = dice_for(scenario["dice"], scenario.get("seed"), scenario.get("script", ()))
         game = cls(game_id=game_id or uuid.uuid4().hex[:16], preset=preset, store=store,
@@ -264,7 +271,9 @@ class Game:
             if command.by != aw.player:
                 raise self._illegal(command, f"this roll is {aw.player}'s to make",
                                     "DICE.PENDING")
-            check_faces(command.faces, aw.dice)
+            problem = faces_problem(command.faces, aw.dice)
+            if problem:
+                raise self._illegal(command, problem, "DICE.FACES")
             known = self._partly_known(state.dice_pos, aw.dice) or ()
             if any(k is not None and k != f for k, f in zip(known, command.faces, strict=False)):
                 raise self._illegal(command, f"these dice were already rolled: {list(known)} "
@@ -294,8 +303,6 @@ class Game:
         return events, state
 
     def _roll(self, state: GameState, aw: Awaiting, faces: tuple[int, ...]) -> list[Event]:
-        from .events import DiceRolled  # local: keeps the import list of this module short
-
         rolled = DiceRolled(purpose=aw.purpose, unit=aw.unit, faces=tuple(faces),
                             index=state.dice_pos)
         after = self.table["DiceRolled"](state, rolled)

@@ -70,7 +70,6 @@ class Timeline:
         self.redo: list[int] = []
         self.request: tuple[int, str] | None = None
         self.tape: dict[int, int] = {}
-        self.events_total = 0
 
     @property
     def state(self) -> GameState:
@@ -132,7 +131,6 @@ class Timeline:
         self._size.append(len(events))
         self._meta.append(meta)
         self._rolled.append(rolled)
-        self.events_total += len(events)
         if meta:
             for e in events[1:]:
                 self._meta_event(e, first_seq)

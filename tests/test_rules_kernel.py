@@ -46,6 +46,10 @@ def test_dice_faces_must_be_the_right_count_of_d6():
     charge_and_roll(game)
     for faces in ((4,), (4, 4, 4), (4, 0), (7, 1)):
         refused(game, Roll(by="red", faces=faces), "DICE.FACES")
+    with pytest.raises(IllegalCommand) as info:
+        game.submit(Roll(by="red", faces=(9, 9)))
+    assert info.value.phase == "turn.movement.charge.charge_moves"
+    assert "a D6 shows 1 to 6, not 9" in str(info.value)
 
 
 def test_dice_pending_only_the_pending_roll_is_accepted():

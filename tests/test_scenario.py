@@ -49,3 +49,12 @@ def test_a_file_that_is_not_toml_names_the_file(tmp_path):
         load_scenario(path)
     with pytest.raises(InvalidScenario, match="cannot read"):
         load_scenario(tmp_path / "absent.toml")
+
+
+def test_a_preset_that_is_not_available_yet_is_an_invalid_scenario():
+    from regiment.core.game import Game
+    from regiment.store import MemoryStore
+
+    with pytest.raises(InvalidScenario, match=r"at preset: the preset 'fantasy-classic' is not "
+                                              r"available; registered: fantasy8"):
+        Game.new(small_scenario(preset="fantasy-classic"), store=MemoryStore())
