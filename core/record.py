@@ -88,9 +88,6 @@ class RecordLog(Sequence[Record]):
     def __repr__(self) -> str:
         return f"RecordLog(<{len(self._items)} records>)"
 
-    def append(self, item: Record | bytes) -> None:
-        self._items.append(item)
-
     @property
     def raw_append(self) -> Callable[[Record | bytes], None]:
         """The underlying list's append (a replay calls it once a record)."""
