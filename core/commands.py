@@ -152,11 +152,79 @@ class DeclineRedirect(Command):
 
 @command("move_charger")
 class MoveCharger(Command):
+    """Roll the next charger's range; ``target`` picks between two fleeing targets after a
+    redirect (CH.REDIRECT), empty otherwise."""
+
     by: str
     unit: str
+    target: str = ""
 
 
 @command("fight")
 class Fight(Command):
     by: str
     combat: str
+
+
+@command("challenge")
+class Challenge(Command):
+    """Issue a challenge with ``unit``'s champion or character (CC.CHALLENGE)."""
+
+    by: str
+    unit: str
+
+
+@command("decline_challenge")
+class DeclineChallenge(Command):
+    """Issue no challenge this round."""
+
+    by: str
+
+
+@command("accept_challenge")
+class AcceptChallenge(Command):
+    by: str
+    unit: str
+
+
+@command("refuse_challenge")
+class RefuseChallenge(Command):
+    by: str
+    unit: str
+
+
+@command("pursue")
+class Pursue(Command):
+    by: str
+    unit: str
+    target: str
+
+
+@command("overrun")
+class Overrun(Command):
+    """A unit that destroyed its foes in the first round of its charge moves on (FP.OVERRUN)."""
+
+    by: str
+    unit: str
+
+
+@command("restrain")
+class Restrain(Command):
+    by: str
+    unit: str
+
+
+@command("reform")
+class Reform(Command):
+    """Combat reform: ``files`` is the new frontage, ``face`` an enemy to turn to face."""
+
+    by: str
+    unit: str
+    files: int
+    face: str = ""
+
+
+@command("skip_reform")
+class SkipReform(Command):
+    by: str
+    unit: str

@@ -101,6 +101,7 @@ class RollRequested(Event):
     unit: str | None
     player: str
     dice: int
+    about: str = ""   # what the roll is for, when its purpose alone does not say (a target)
 
 
 @event("DiceRolled")

@@ -1,34 +1,36 @@
-"""Table geometry, answered with shapely (GEO.*).
+"""Table geometry (GEO.*): what the rules ask of the table, answered with plain vector maths
+where it is a formula and with shapely where it is a question about areas.
 
-Coordinates are inches; (0, 0) is the table's bottom-left corner. A unit's ``position`` is the
-centre of its front edge and ``facing`` a bearing in degrees (0 faces +y, 90 faces +x). Its
-footprint is ``files`` bases wide and ``ranks`` bases deep, behind the front edge. Bases are in
-millimetres. The rules ask geometry only through these functions, so a tabletop mode can
-answer the same questions from measurements.
+Coordinates are inches; (0, 0) is the table's bottom-left corner. A unit is a ``Box``: the
+centre of its front edge, a bearing (0 faces +y, 90 faces +x), and its width and depth. The
+rules ask geometry only through these functions, so a tabletop mode can answer the same
+questions from measurements.
 """
 
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
-from shapely.geometry import Polygon
+from shapely.geometry import LineString, Polygon
+from shapely.geometry import box as rect
 
 MM_PER_INCH = 25.4
+EPS = 1e-6
+SIDES = ("front", "right", "rear", "left")
+Point = tuple[float, float]
 
 
-def footprint(position: tuple[float, float], facing: float, width: float, depth: float
-              ) -> Polygon:
-    """The rectangle of a unit: ``width`` x ``depth`` inches behind its front-centre point."""
-    rad = math.radians(facing)
-    fx, fy = math.sin(rad), math.cos(rad)          # forward
-    rx, ry = math.cos(rad), -math.sin(rad)         # to the unit's right
-    px, py = position
-    hw = width / 2
-    fl = (px - rx * hw, py - ry * hw)
-    fr = (px + rx * hw, py + ry * hw)
-    br = (fr[0] - fx * depth, fr[1] - fy * depth)
-    bl = (fl[0] - fx * depth, fl[1] - fy * depth)
-    return Polygon([fl, fr, br, bl])
+class Box(NamedTuple):
+    x: float
+    y: float
+    facing: float
+    width: float
+    depth: float
+
+    @property
+    def position(self) -> Point:
+        return (self.x, self.y)
 
 
 def unit_size(models: int, files: int, base: tuple[float, float]) -> tuple[float, float]:
@@ -37,6 +39,264 @@ def unit_size(models: int, files: int, base: tuple[float, float]) -> tuple[float
     return files * base[0] / MM_PER_INCH, ranks * base[1] / MM_PER_INCH
 
 
+def axes(facing: float) -> tuple[Point, Point]:
+    """The unit vectors forward and to the right of a bearing."""
+    rad = math.radians(facing)
+    return (math.sin(rad), math.cos(rad)), (math.cos(rad), -math.sin(rad))
+
+
+def bearing(frm: Point, to: Point) -> float:
+    """The bearing in degrees [0, 360) from one point toward another."""
+    return math.degrees(math.atan2(to[0] - frm[0], to[1] - frm[1])) % 360.0
+
+
+def turn_between(a: float, b: float) -> float:
+    """The smallest angle, in degrees, that turns bearing ``a`` into ``b``."""
+    d = abs(a - b) % 360.0
+    return min(d, 360.0 - d)
+
+
+def corners(b: Box) -> tuple[Point, Point, Point, Point]:
+    """Front-left, front-right, back-right, back-left."""
+    (fx, fy), (rx, ry) = axes(b.facing)
+    hw = b.width / 2
+    fl = (b.x - rx * hw, b.y - ry * hw)
+    fr = (b.x + rx * hw, b.y + ry * hw)
+    return fl, fr, (fr[0] - fx * b.depth, fr[1] - fy * b.depth), \
+        (fl[0] - fx * b.depth, fl[1] - fy * b.depth)
+
+
+def polygon(b: Box) -> Polygon:
+    return Polygon(corners(b))
+
+
+def footprint(position: Point, facing: float, width: float, depth: float) -> Polygon:
+    """The rectangle of a unit: ``width`` x ``depth`` inches behind its front-centre point."""
+    return polygon(Box(position[0], position[1], facing, width, depth))
+
+
+def centre(b: Box) -> Point:
+    (fx, fy), _ = axes(b.facing)
+    return (b.x - fx * b.depth / 2, b.y - fy * b.depth / 2)
+
+
 def distance(a: Polygon, b: Polygon) -> float:
     """GEO.DISTANCE: the shortest distance between two footprints, 0 when they touch."""
     return float(a.distance(b))
+
+
+def gap(a: Box, b: Box) -> float:
+    """GEO.DISTANCE between two boxes."""
+    return float(polygon(a).distance(polygon(b)))
+
+
+def local(b: Box, p: Point) -> Point:
+    """``p`` in the box's own frame: (to the right, forward) of its centre."""
+    (fx, fy), (rx, ry) = axes(b.facing)
+    cx, cy = centre(b)
+    dx, dy = p[0] - cx, p[1] - cy
+    return dx * rx + dy * ry, dx * fx + dy * fy
+
+
+def arc(b: Box, p: Point) -> str:
+    """GEO.ARCS: the arc of ``b`` (front, right, rear, left) that holds point ``p``: the arcs
+    are split by the lines through the box's diagonals. A point on a diagonal counts as front
+    or rear."""
+    lx, ly = local(b, p)
+    hw, hd = b.width / 2, b.depth / 2
+    if abs(lx) * hd <= abs(ly) * hw + EPS:
+        return "front" if ly > 0 else "rear"
+    return "right" if lx > 0 else "left"
+
+
+def arc_region(b: Box, side: str, far: float = 1000.0) -> Polygon:
+    """GEO.ARCS: the wedge of one arc, from the centre out through two corners."""
+    fl, fr, br, bl = corners(b)
+    pairs = {"front": (fl, fr), "right": (fr, br), "rear": (br, bl), "left": (bl, fl)}
+    c = centre(b)
+    p, q = pairs[side]
+
+    def out(pt: Point) -> Point:
+        dx, dy = pt[0] - c[0], pt[1] - c[1]
+        n = math.hypot(dx, dy) or 1.0
+        return (c[0] + dx / n * far, c[1] + dy / n * far)
+
+    return Polygon([c, out(p), out(q)])
+
+
+def sees(viewer: Box, target: Box) -> bool:
+    """CH.DECLARE: the target is at least partly inside the viewer's front arc."""
+    return float(arc_region(viewer, "front").intersection(polygon(target)).area) > EPS
+
+
+def front_edge(b: Box) -> LineString:
+    fl, fr, _, _ = corners(b)
+    return LineString([fl, fr])
+
+
+def side_shares(charger: Box, target: Box) -> dict[str, float]:
+    """CH.CHARGE_MOVE: how much of the charger's front lies in each arc of the target."""
+    edge = front_edge(charger)
+    return {s: float(arc_region(target, s).intersection(edge).length) for s in SIDES}
+
+
+def charged_sides(charger: Box, target: Box) -> tuple[str, ...]:
+    """CH.CHARGE_MOVE: the side(s) of the target the charger must contact: the arc holding the
+    larger part of its front; two sides when it is split exactly evenly (chosen at random)."""
+    shares = side_shares(charger, target)
+    best = max(shares.values())
+    return tuple(s for s in SIDES if abs(shares[s] - best) <= 1e-4)
+
+
+def side_segment(b: Box, side: str) -> tuple[Point, Point]:
+    """The two ends of one side of a box, left to right as seen from outside it."""
+    fl, fr, br, bl = corners(b)
+    return {"front": (fr, fl), "right": (br, fr), "rear": (bl, br), "left": (fl, bl)}[side]
+
+
+def side_bearing(b: Box, side: str) -> float:
+    """The outward bearing of one side of a box."""
+    return (b.facing + {"front": 0.0, "right": 90.0, "rear": 180.0, "left": 270.0}[side]) % 360
+
+
+def landing(charger: Box, target: Box, side: str) -> Box:
+    """CH.CHARGE_MOVE: the charger's front flush against ``side`` of the target, with as much
+    of the two fronts in contact as possible and as little sideways travel as that allows."""
+    p, q = side_segment(target, side)
+    length = math.dist(p, q)
+    mid = ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)
+    ux, uy = (q[0] - p[0]) / length, (q[1] - p[1]) / length
+    slack = abs(length - charger.width) / 2
+    along = (charger.x - mid[0]) * ux + (charger.y - mid[1]) * uy
+    off = max(-slack, min(slack, along))
+    facing = (side_bearing(target, side) + 180.0) % 360
+    return Box(round(mid[0] + ux * off, 4), round(mid[1] + uy * off, 4), round(facing, 4),
+               charger.width, charger.depth)
+
+
+def moved(b: Box, dist: float, heading: float | None = None) -> Box:
+    """The box moved ``dist`` along ``heading`` (its own facing when None), facing unchanged."""
+    (fx, fy), _ = axes(b.facing if heading is None else heading)
+    return b._replace(x=b.x + fx * dist, y=b.y + fy * dist)
+
+
+def pivoted(b: Box, facing: float) -> Box:
+    """The box turned about its centre to ``facing``."""
+    cx, cy = centre(b)
+    (fx, fy), _ = axes(facing)
+    return b._replace(x=cx + fx * b.depth / 2, y=cy + fy * b.depth / 2, facing=facing % 360)
+
+
+def rounded(b: Box) -> Box:
+    return b._replace(x=round(b.x, 4), y=round(b.y, 4), facing=round(b.facing % 360, 4))
+
+
+def table_rect(width: float, depth: float) -> Polygon:
+    return rect(0.0, 0.0, width, depth)
+
+
+def on_table(b: Box, width: float, depth: float) -> bool:
+    return all(-EPS <= x <= width + EPS and -EPS <= y <= depth + EPS for x, y in corners(b))
+
+
+def edge_time(b: Box, heading: float, width: float, depth: float) -> tuple[float, Point]:
+    """How far ``b`` can move along ``heading`` before a corner touches the table edge, and
+    that point (FP.OFF_TABLE, flee off the table)."""
+    (hx, hy), _ = axes(heading)
+    best, point = math.inf, (b.x, b.y)
+    for cx, cy in corners(b):
+        for v, d, lo, hi in ((cx, hx, 0.0, width), (cy, hy, 0.0, depth)):
+            if d > EPS:
+                t = (hi - v) / d
+            elif d < -EPS:
+                t = (lo - v) / d
+            else:
+                continue
+            if t < best:
+                best, point = max(t, 0.0), (cx + hx * max(t, 0.0), cy + hy * max(t, 0.0))
+    return best, (round(point[0], 4), round(point[1], 4))
+
+
+def free_run(b: Box, heading: float, dist: float, blockers: list[Box], keep: float) -> float:
+    """How far (up to ``dist``) ``b`` can move along ``heading`` and stay at least ``keep``
+    inches from every blocker (FP.PURSUE_MOVE: stop 1" short; CH.FAILED: never in contact)."""
+    if not blockers:
+        return dist
+    polys = [polygon(o) for o in blockers]
+
+    def ok(t: float) -> bool:
+        p = polygon(moved(b, t, heading))
+        return all(p.distance(q) >= keep - EPS for q in polys)
+
+    if ok(dist):
+        # a straight move keeps clear at both ends; check the path between for a pass-through
+        swept = polygon(b).union(polygon(moved(b, dist, heading))).convex_hull
+        if all(swept.distance(q) >= keep - EPS for q in polys):
+            return dist
+    lo, hi = 0.0, dist
+    if not ok(0.0):
+        return 0.0
+    for _ in range(30):
+        mid = (lo + hi) / 2
+        if ok(mid):
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def first_contact(b: Box, heading: float, dist: float, other: Box) -> float | None:
+    """How far ``b`` moves along ``heading`` before it touches ``other`` (None: it does not
+    within ``dist``)."""
+    q = polygon(other)
+    swept = polygon(b).union(polygon(moved(b, dist, heading))).convex_hull
+    if swept.distance(q) > EPS:
+        return None
+    lo, hi = 0.0, dist
+    for _ in range(30):
+        mid = (lo + hi) / 2
+        if polygon(moved(b, mid, heading)).distance(q) > EPS:
+            lo = mid
+        else:
+            hi = mid
+    return hi
+
+
+def contact(a: Box, b: Box) -> tuple[str, float, float] | None:
+    """Which side of ``a`` touches ``b`` and the stretch of that side in contact, in inches
+    from the side's first corner (front: left to right; flanks: front to back; rear: left to
+    right). None when they do not touch along a side."""
+    other = polygon(b).buffer(1e-4)
+    fl, fr, br, bl = corners(a)
+    segs = {"front": (fl, fr), "right": (fr, br), "rear": (bl, br), "left": (fl, bl)}
+    best: tuple[str, float, float] | None = None
+    for side, (p, q) in segs.items():
+        line = LineString([p, q])
+        cut = line.intersection(other)
+        if cut.is_empty or cut.length <= 1e-3:
+            continue
+        length = math.dist(p, q)
+        ux, uy = (q[0] - p[0]) / length, (q[1] - p[1]) / length
+        ends = [(x - p[0]) * ux + (y - p[1]) * uy for x, y in _points(cut)]
+        stretch = (side, max(0.0, min(ends)), min(length, max(ends)))
+        if best is None or stretch[2] - stretch[1] > best[2] - best[1]:
+            best = stretch
+    return best
+
+
+def _points(geom: object) -> list[Point]:
+    from shapely.geometry.base import BaseGeometry
+
+    g: BaseGeometry = geom  # type: ignore[assignment]
+    if hasattr(g, "geoms"):
+        return [pt for part in g.geoms for pt in part.coords]
+    return list(g.coords)
+
+
+def area_share(b: Box, regions: list[Polygon]) -> float:
+    """The share of a box's footprint inside any of ``regions`` (hills)."""
+    if not regions:
+        return 0.0
+    p = polygon(b)
+    inside = sum(float(p.intersection(r).area) for r in regions)
+    return min(1.0, inside / float(p.area))

@@ -13,6 +13,9 @@ import tomllib
 from pathlib import Path
 from typing import Any, cast
 
+from functools import cache
+from importlib.resources import files
+
 from .errors import InvalidScenario
 
 PRESETS = ("fantasy8", "fantasy-classic", "skirmish40k")
@@ -182,8 +185,30 @@ def _player(r: _Reader, data: Any, path: str) -> dict[str, Any]:
     return {"id": pid, "name": r.get(p, "name", path, str, pid)}
 
 
+@cache
+def catalogue() -> dict[str, dict[str, Any]]:
+    """The bundled catalogue of units the rule pages name (core/data/catalogue.toml)."""
+    text = files("regiment.core").joinpath("data/catalogue.toml").read_text(encoding="utf-8")
+    return tomllib.loads(text)
+
+
+def _from_catalogue(r: _Reader, u: dict[str, Any], path: str) -> dict[str, Any]:
+    """A unit entry with its ``catalogue`` entry's fields filled in underneath it."""
+    name = u.get("catalogue")
+    if name is None:
+        return u
+    known = catalogue()
+    if name not in known:
+        raise r.fail(f"{path}.catalogue",
+                     f"expected one of {', '.join(sorted(known))}, got {name!r}")
+    merged = {**known[name], **{k: v for k, v in u.items() if k != "catalogue"}}
+    if isinstance(u.get("profile"), dict):
+        merged["profile"] = {**known[name].get("profile", {}), **u["profile"]}
+    return merged
+
+
 def _unit(r: _Reader, data: Any, path: str, players: tuple[str, ...]) -> dict[str, Any]:
-    u = r.table(data, path)
+    u = _from_catalogue(r, r.table(data, path), path)
     r.known(u, path, ("id", "player", "name", "troop", "models", "files", "base", "profile",
                       "armour", "ward", "equipment", "command", "battle_standard", "rules",
                       "position", "facing", "charged"))

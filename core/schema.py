@@ -112,7 +112,7 @@ def _checker(hint: Any) -> Check:
 class Schema:
     """The compiled checks of one dataclass: field names, which are required, and checks."""
 
-    __slots__ = ("checks", "cls", "exact", "keys", "n", "names", "plan", "required")
+    __slots__ = ("aliases", "checks", "cls", "exact", "keys", "n", "names", "plan", "required")
 
     def __init__(self, cls: type) -> None:
         hints = typing.get_type_hints(cls)
@@ -120,12 +120,17 @@ class Schema:
         self.checks: dict[str, Check] = {}
         self.exact: dict[str, type] = {}
         self.required: set[str] = set()
+        # a field named like a keyword (``from_``) is ``from`` on the wire
+        self.aliases: dict[str, str] = {}
         for f in dataclasses.fields(cls):
-            self.checks[f.name] = _checker(hints[f.name])
+            wire = f.name[:-1] if f.name.endswith("_") else f.name
+            if wire != f.name:
+                self.aliases[f.name] = wire
+            self.checks[wire] = _checker(hints[f.name])
             if hints[f.name] in (int, str, bool):
-                self.exact[f.name] = hints[f.name]
+                self.exact[wire] = hints[f.name]
             if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-                self.required.add(f.name)
+                self.required.add(wire)
         self.names = tuple(self.checks)
         self.keys = frozenset(self.names)
         self.plan = tuple((n, self.exact.get(n), self.checks[n]) for n in self.names)
@@ -147,7 +152,7 @@ class Schema:
             except SchemaError as exc:
                 raise exc.under(f"{where}.{name}") from None
             else:
-                return self.cls(**fields)
+                return self._make(fields)
         unknown = [k for k in data if k not in self.checks]
         if unknown:
             raise SchemaError(f"unknown field {unknown[0]!r}", where)
@@ -160,9 +165,19 @@ class Schema:
                 fields[k] = self.checks[k](v)
             except SchemaError as exc:
                 raise exc.under(f"{where}.{k}") from None
-        return self.cls(**fields)  # defaults fill the rest
+        return self._make(fields)  # defaults fill the rest
+
+    def _make(self, fields: dict[str, Any]) -> Any:
+        if self.aliases:
+            back = {w: n for n, w in self.aliases.items()}
+            fields = {back.get(k, k): v for k, v in fields.items()}
+        return self.cls(**fields)
 
 
 def to_plain(obj: Any) -> dict[str, Any]:
     """A dataclass's fields as a dict (tuples stay tuples; the codec writes them as arrays)."""
+    schema = getattr(obj, "schema", None)
+    if schema is not None and schema.aliases:
+        names = schema.aliases
+        return {names.get(n, n): getattr(obj, n) for n in obj.__dataclass_fields__}
     return {name: getattr(obj, name) for name in obj.__dataclass_fields__}

@@ -46,6 +46,10 @@ class UnitState(Value):
     charged: bool = False          # it charged this turn
     declared: str | None = None    # the target of its charge this turn
     reaction: str | None = None    # its reaction to a charge this turn
+    wounded: int = 0               # wounds taken by its one wounded model
+    start_models: int = 0          # models at the start of the game (RALLY.TEST)
+    left_at: tuple[float, float] | None = None  # where it left the table (FP.OFF_TABLE)
+    redirected: bool = False       # it redirected a charge this turn (CH.REDIRECT)
 
     @property
     def ranks(self) -> int:
@@ -60,7 +64,7 @@ class UnitState(Value):
             armour=u.get("armour"), ward=u.get("ward"),
             equipment=tuple(u.get("equipment", ())), command=tuple(u.get("command", ())),
             battle_standard=u.get("battle_standard", False), rules=tuple(u.get("rules", ())),
-            charged=u.get("charged", False),
+            charged=u.get("charged", False), start_models=u["models"],
         )
 
 
@@ -72,6 +76,7 @@ class Awaiting(Value):
     unit: str | None
     player: str
     dice: int
+    about: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -90,7 +95,8 @@ class GameState(Value):
     awaiting: Awaiting | None = None
     over: bool = False
     winner: str | None = None
-    context: dict[str, Any] = field(default_factory=dict)  # the preset's own bookkeeping
+    context: dict[str, Any] = field(default_factory=dict)  # the preset's per-turn bookkeeping
+    combats: dict[str, Any] = field(default_factory=dict)  # combats that last across turns
 
     def opponent(self, player: str) -> str:
         a, b = self.players
@@ -107,6 +113,6 @@ class GameState(Value):
             "turn": self.turn, "player": self.player, "phase": self.phase,
             "dice_pos": self.dice_pos, "over": self.over, "winner": self.winner,
             "awaiting": None if self.awaiting is None else dict(self.awaiting.__dict__),
-            "context": self.context,
+            "context": self.context, "combats": self.combats,
             "units": {k: {**u.__dict__} for k, u in self.units.items()},
         }

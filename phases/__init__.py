@@ -18,6 +18,7 @@ from .machine import build_machine, compile_machine, turn_table
 from .preset import FantasyPreset
 
 register_preset(FantasyPreset("fantasy8"))
+register_preset(FantasyPreset("fantasy-classic"))
 
 __all__ = ["PRESETS", "FantasyPreset", "build_machine", "compile_machine", "load_game",
            "new_game", "turn_table"]

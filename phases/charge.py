@@ -1,14 +1,17 @@
 """The charge sub-phase's rule functions (fantasy presets): small, pure, each citing its rule.
 
-This is the skeleton the kernel issue ships: declarations, hold and flee reactions, and the
-charge range roll against the distance between the two footprints. Visibility, stand and
-shoot, redirects, charge moves and failed-charge moves arrive with the charge rules.
+Declarations and what a unit can see, reactions, redirects, the charge range, where a
+charger lands or why it cannot, failed charges and flee moves. Geometry comes from
+``regiment.core.geometry``; nothing here changes state.
 """
 
 from __future__ import annotations
 
+from regiment.core import geometry as geo
 from regiment.core.geometry import distance, footprint, unit_size
 from regiment.core.state import GameState, UnitState
+
+from .units import ALIVE, box, missile
 
 MOVABLE = ("ready",)
 
@@ -66,3 +69,123 @@ def gap(a: UnitState, b: UnitState) -> float:
     pa = footprint(a.position, a.facing, *unit_size(a.models, a.files, a.base))
     pb = footprint(b.position, b.facing, *unit_size(b.models, b.files, b.base))
     return round(distance(pa, pb), 4)
+
+
+# --- the charge rules proper ---------------------------------------------------------------
+
+
+def why_hidden(state: GameState, unit: UnitState, target: UnitState) -> str | None:
+    """CH.DECLARE: the target must be at least partly inside the charger's front arc."""
+    if not geo.sees(box(unit), box(target)):
+        return f"{target.name} is not in {unit.name}'s front arc"
+    return None
+
+
+def eligible_target(state: GameState, unit: UnitState, target: UnitState) -> str | None:
+    """CH.DECLARE: why ``target`` cannot be charged by ``unit`` (None: it can). A unit already
+    fighting another combat cannot be charged by a second unit under these one-against-one
+    rules (multiple combats are not supported yet)."""
+    why = why_not_target(state, unit, target)
+    if why:
+        return why
+    if target.status == "engaged":
+        return f"{target.name} is already fighting (multiple combats are not supported yet)"
+    return why_hidden(state, unit, target)
+
+
+def stand_and_shoot(state: GameState, target: UnitState, charger: UnitState) -> str | None:
+    """CH.REACT: why ``target`` may not stand and shoot (None: it may): it needs a missile
+    weapon, must not be engaged, and the charger must be further away than its own Movement
+    and within the weapon's range."""
+    weapon = missile(target)
+    if weapon is None:
+        return f"{target.name} has no missile weapon"
+    if target.status != "ready":
+        return f"{target.name} is {target.status}"
+    dist = gap(charger, target)
+    if dist <= target.profile["M"]:
+        return f"{charger.name} is within {target.name}'s Movement ({dist:.1f}\")"
+    if dist > weapon[1]:
+        return f"{charger.name} is out of range of its {weapon[0]} ({dist:.1f}\")"
+    return None
+
+
+def reaction_options(state: GameState, target: UnitState, charger: UnitState) -> list[str]:
+    """CH.REACT: the reactions open to ``target``: hold, stand and shoot, flee."""
+    options = reactions(target)
+    if "hold" in options and target.status == "ready" and not stand_and_shoot(state, target,
+                                                                              charger):
+        options.insert(1, "stand_and_shoot")
+    return options
+
+
+def redirect_targets(state: GameState, unit: UnitState) -> list[UnitState]:
+    """CH.REDIRECT: the other targets a charger could redirect to (once a turn)."""
+    if unit.redirected or unit.status != "ready":
+        return []
+    return [t for t in state.units.values() if t.id != unit.declared
+            and not eligible_target(state, unit, t)]
+
+
+def others(state: GameState, *skip: str) -> list[geo.Box]:
+    return [box(u) for u in state.units.values() if u.id not in skip and u.status in ALIVE]
+
+
+def plan_charge(state: GameState, unit: UnitState, target: UnitState, side: str
+                ) -> tuple[geo.Box | None, str]:
+    """CH.CHARGE_MOVE: where the charger lands, or why it cannot get there: one wheel of at
+    most 90 degrees, room on the table, and no other unit in the way or at the end."""
+    start = box(unit)
+    end = geo.landing(start, box(target), side)
+    if geo.turn_between(start.facing, end.facing) > 90.0 + 1e-6:
+        return None, f"it would have to wheel more than 90 degrees to reach its {side}"
+    table = state.table
+    if not geo.on_table(end, table["width"], table["depth"]):
+        return None, "there is no room on the table"
+    swept = geo.polygon(start).union(geo.polygon(end)).convex_hull
+    for b in others(state, unit.id, target.id):
+        if swept.distance(geo.polygon(b)) < 1e-3:
+            return None, "another unit is in the way"
+    return end, ""
+
+
+def failed_move(state: GameState, unit: UnitState, target: UnitState, faces: tuple[int, ...]
+                ) -> tuple[geo.Box, float]:
+    """CH.FAILED: straight toward the target by the highest die rolled, never into contact
+    (it stops 1" away, as the spacing rule keeps units apart)."""
+    start = box(unit)
+    heading = geo.bearing(start.position, geo.centre(box(target)))
+    dist = float(max(faces))
+    run = geo.free_run(start, heading, dist, [box(target), *others(state, unit.id, target.id)],
+                       1.0)
+    return geo.rounded(geo.moved(start, run, heading)), round(run, 4)
+
+
+def flee_move(state: GameState, unit: UnitState, away_from: geo.Point, dist: float
+              ) -> tuple[geo.Box, geo.Point | None]:
+    """CH.REACT, FP.FLEE_DIRECTION, FP.FLEE_THROUGH: pivot about the centre to face directly
+    away from ``away_from`` and move ``dist``; a move that touches the table edge takes the
+    unit off the table (returns the point). It ends clear of any unit it passed through."""
+    start = box(unit)
+    facing = geo.bearing(away_from, geo.centre(start))
+    turned = geo.pivoted(start, facing)
+    table = state.table
+    t, point = geo.edge_time(turned, facing, table["width"], table["depth"])
+    if t <= dist:
+        return geo.rounded(geo.moved(turned, t)), point
+    end = geo.moved(turned, dist)
+    blockers = [geo.polygon(b) for b in others(state, unit.id)]
+    extra = 0.0
+    while any(geo.polygon(end).intersects(p) for p in blockers) and extra < 48:
+        extra += 0.5
+        if t <= dist + extra:
+            return geo.rounded(geo.moved(turned, t)), point
+        end = geo.moved(turned, dist + extra)
+    return geo.rounded(end), None
+
+
+def nearest_enemy(state: GameState, unit: UnitState) -> UnitState | None:
+    foes = [u for u in state.units.values() if u.player != unit.player and u.status in ALIVE]
+    if not foes:
+        return None
+    return min(foes, key=lambda f: gap(unit, f))

@@ -1,6 +1,9 @@
-"""The events of the turn's rules (fantasy presets). Data fields follow DESIGN's contracts."""
+"""The events of the turn's rules (fantasy presets). Data fields follow DESIGN's contracts;
+fields beyond the contract carry each outcome's reasons for explanations and ``verify``."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from regiment.core.events import Event, event
 
@@ -17,6 +20,7 @@ class TurnBegan(Event):
 class ChargeDeclared(Event):
     unit: str
     target: str
+    side: str = ""          # the side of the target its front must contact (CH.CHARGE_MOVE)
 
 
 @event("ChargeReacted", rules=("CH.REACT",))
@@ -24,6 +28,18 @@ class ChargeReacted(Event):
     unit: str
     reaction: str
     charger: str = ""
+
+
+@event("ChargeRedirected", rules=("CH.REDIRECT",))
+class ChargeRedirected(Event):
+    """The charger's Leadership test to redirect from a fleeing target to another."""
+
+    unit: str
+    from_: str
+    to: str
+    passed: bool
+    faces: tuple[int, ...] = ()
+    leadership: int = 0
 
 
 @event("ChargeRolled", rules=("CH.RANGE",))
@@ -36,10 +52,216 @@ class ChargeRolled(Event):
     range: float
     distance: float
     success: bool
+    why: str = ""           # why it failed when the range was enough (no room, the wheel)
 
 
-@event("UnitFled", rules=("CH.REACT",))
+@event("UnitFled", rules=("CH.REACT", "FP.FLEE_ROLL"))
 class UnitFled(Event):
     unit: str
     distance: int
     reason: str = "charge_reaction"
+    dice: tuple[int, ...] = ()
+    away_from: str = ""
+
+
+@event("UnitMoved", rules=("GEO.MOVE",))
+class UnitMoved(Event):
+    """Every move, with where the unit ends: ``position`` is its front centre (DESIGN)."""
+
+    unit: str
+    reason: str
+    position: tuple[float, float]
+    facing: float
+    distance: float = 0.0
+
+
+@event("UnitCaught", rules=("FP.CAUGHT", "CH.CATCH_FLEEING"))
+class UnitCaught(Event):
+    unit: str
+    by: str
+
+
+@event("UnitDestroyed", rules=("ATK.CASUALTIES",))
+class UnitDestroyed(Event):
+    unit: str
+    reason: str
+
+
+@event("UnitLeftTable", rules=("FP.OFF_TABLE",))
+class UnitLeftTable(Event):
+    unit: str
+    point: tuple[float, float]
+
+
+@event("UnitReturned", rules=("FP.OFF_TABLE",))
+class UnitReturned(Event):
+    unit: str
+    position: tuple[float, float]
+    facing: float = 0.0
+
+
+@event("UnitReformed", rules=("REF.PLACEMENT", "REF.CONTACT"))
+class UnitReformed(Event):
+    unit: str
+    files: int
+    position: tuple[float, float]
+    facing: float
+    how: str = ""
+
+
+@event("UnitRallied", rules=("RALLY.TEST",))
+class UnitRallied(Event):
+    unit: str
+
+
+@event("CombatBegan", rules=("CH.CHARGE_MOVE", "CR.CHARGE"))
+class CombatBegan(Event):
+    """Units came into base contact: a combat, with who charged into it (and from a hill)."""
+
+    combat: str
+    units: tuple[str, ...]
+    chargers: tuple[str, ...] = ()
+    hill: tuple[str, ...] = ()
+    reason: str = "charge"
+
+
+@event("CombatEnded", rules=("CR.NO_MORE_FOES",))
+class CombatEnded(Event):
+    combat: str
+    reason: str
+
+
+@event("CombatRoundBegan", rules=("CC.ORDER", "CC.INITIATIVE"))
+class CombatRoundBegan(Event):
+    combat: str
+    round: int
+    steps: tuple[str, ...]
+
+
+@event("ChallengeIssued", rules=("CC.CHALLENGE",))
+class ChallengeIssued(Event):
+    combat: str
+    unit: str          # the unit whose champion or character issues it; "" if none does
+    player: str
+
+
+@event("ChallengeAnswered", rules=("CC.CHALLENGE",))
+class ChallengeAnswered(Event):
+    combat: str
+    unit: str
+    accepted: bool
+
+
+@event("InitiativeStepBegan", rules=("CC.INITIATIVE", "CC.WHO_FIGHTS", "ATK.SEQUENCE"))
+class InitiativeStepBegan(Event):
+    """The groups of attacks of one step (or a stand-and-shoot volley), with every need."""
+
+    combat: str | None
+    step: str
+    strikes: tuple[dict[str, Any], ...]
+
+
+@event("AttacksResolved", rules=("ATK.SEQUENCE", "ATK.CASUALTIES"))
+class AttacksResolved(Event):
+    combat: str | None
+    step: str
+    unit: str
+    target: str
+    attacks: int
+    hits: int
+    wounds: int
+    saved: int
+    unsaved: int
+    needs: dict[str, Any]
+    lost: int = 0           # unsaved wounds the target had to lose (the rest are lost)
+    slain: int = 0          # models removed
+    overkill: int = 0       # wounds beyond the fighter's in a challenge (CR.OVERKILL)
+    challenge: bool = False
+
+
+@event("CombatResultDecided", rules=("CR.WINNER",))
+class CombatResultDecided(Event):
+    combat: str
+    sides: dict[str, Any]
+    winner: str | None
+    margin: int
+    musician: str | None = None
+    tests: tuple[str, ...] = ()    # the units that must take break tests (BT.WHO)
+    no_more_foes: tuple[str, ...] = ()
+
+
+@event("BreakTestTaken", rules=("BT.TEST",))
+class BreakTestTaken(Event):
+    unit: str
+    leadership: int
+    penalty: int
+    steadfast: bool
+    faces: tuple[int, ...]
+    passed: bool
+    needs: int = 0
+    insane: bool = False
+    why: str = ""
+
+
+@event("LeadershipTested", rules=("LD.TEST",))
+class LeadershipTested(Event):
+    """Any other Leadership test: panic, rally, restraint, reform (``purpose``)."""
+
+    unit: str
+    purpose: str
+    leadership: int
+    penalty: int
+    faces: tuple[int, ...]
+    passed: bool
+    needs: int = 0
+    insane: bool = False
+
+
+@event("PursuitDeclared", rules=("FP.CHOOSE_PURSUIT",))
+class PursuitDeclared(Event):
+    """A winner's choice: pursue ``target``, overrun, or try to restrain (``kind``)."""
+
+    unit: str
+    target: str
+    kind: str
+
+
+@event("PursuitRolled", rules=("FP.PURSUE_ROLL", "FP.CAUGHT"))
+class PursuitRolled(Event):
+    unit: str
+    target: str
+    dice: tuple[int, ...]
+    distance: int
+    caught: bool
+
+
+@event("ChargeTargetChosen", rules=("CH.REDIRECT",))
+class ChargeTargetChosen(Event):
+    """Both targets of a redirected charge fled: the charger goes on against ``target``."""
+
+    unit: str
+    target: str
+
+
+@event("PanicCaused", rules=("PANIC.TRIGGERS",))
+class PanicCaused(Event):
+    units: tuple[str, ...]
+    cause: str
+    reason: str
+
+
+@event("PursuitsCompleted", rules=("FP.PURSUE_MOVE",))
+class PursuitsCompleted(Event):
+    combat: str
+
+
+@event("ReformSkipped", rules=("REF.WHO",))
+class ReformSkipped(Event):
+    unit: str
+    why: str = ""
+
+
+@event("CombatRoundEnded", rules=("CC.ORDER",))
+class CombatRoundEnded(Event):
+    combat: str
+    round: int

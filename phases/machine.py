@@ -45,8 +45,8 @@ STATES: list[Any] = [
         "shooting",
         {"name": "close_combat", "initial": "choose_combat", "children": [
             "choose_combat",
-            {"name": "combat", "initial": "initiative_steps", "children": [
-                "initiative_steps", "result", "break_tests", "pursuit", "reform",
+            {"name": "combat", "initial": "challenge", "children": [
+                "challenge", "initiative_steps", "result", "break_tests", "pursuit", "reform",
             ]},
         ]},
         "end",
@@ -67,7 +67,9 @@ TRANSITIONS: list[dict[str, Any]] = [
     {"trigger": "react", "source": f"{CHARGE}.reactions", "dest": f"{CHARGE}.redirect",
      "conditions": ["may_redirect"]},
     {"trigger": "react", "source": f"{CHARGE}.reactions", "dest": f"{CHARGE}.declaration"},
-    {"trigger": "redirect", "source": f"{CHARGE}.redirect", "dest": f"{CHARGE}.reactions"},
+    {"trigger": "redirect", "source": f"{CHARGE}.redirect", "dest": f"{CHARGE}.reactions",
+     "conditions": ["redirect_passed"]},
+    {"trigger": "redirect", "source": f"{CHARGE}.redirect", "dest": f"{CHARGE}.declaration"},
     {"trigger": "decline_redirect", "source": f"{CHARGE}.redirect",
      "dest": f"{CHARGE}.declaration"},
     {"trigger": "end_charges", "source": f"{CHARGE}.declaration", "dest": f"{CHARGE}.charge_moves"},
@@ -86,6 +88,21 @@ TRANSITIONS: list[dict[str, Any]] = [
     {"trigger": "fight", "source": f"{T}.close_combat.choose_combat", "dest": COMBAT},
     {"trigger": "end_phase", "source": f"{T}.close_combat.choose_combat", "dest": f"{T}.end",
      "conditions": ["no_combats_left"]},
+    # CC.CHALLENGE, then CC.INITIATIVE ... REF.*: the combat's own decisions stay in place
+    {"trigger": "challenge", "source": f"{COMBAT}.challenge", "dest": f"{COMBAT}.challenge"},
+    {"trigger": "decline_challenge", "source": f"{COMBAT}.challenge",
+     "dest": f"{COMBAT}.challenge"},
+    {"trigger": "accept_challenge", "source": f"{COMBAT}.challenge",
+     "dest": f"{COMBAT}.challenge"},
+    {"trigger": "refuse_challenge", "source": f"{COMBAT}.challenge",
+     "dest": f"{COMBAT}.challenge"},
+    {"trigger": "resolved", "source": f"{COMBAT}.challenge", "dest": f"{COMBAT}.initiative_steps",
+     "auto": True, "conditions": ["challenges_done"]},
+    {"trigger": "pursue", "source": f"{COMBAT}.pursuit", "dest": f"{COMBAT}.pursuit"},
+    {"trigger": "overrun", "source": f"{COMBAT}.pursuit", "dest": f"{COMBAT}.pursuit"},
+    {"trigger": "restrain", "source": f"{COMBAT}.pursuit", "dest": f"{COMBAT}.pursuit"},
+    {"trigger": "reform", "source": f"{COMBAT}.reform", "dest": f"{COMBAT}.reform"},
+    {"trigger": "skip_reform", "source": f"{COMBAT}.reform", "dest": f"{COMBAT}.reform"},
     {"trigger": "resolved", "source": f"{COMBAT}.initiative_steps", "dest": f"{COMBAT}.result",
      "auto": True, "conditions": ["steps_done"]},
     {"trigger": "resolved", "source": f"{COMBAT}.result", "dest": f"{COMBAT}.break_tests",
@@ -99,6 +116,8 @@ TRANSITIONS: list[dict[str, Any]] = [
     # TURN.ORDER: the other player's turn, or the end of the game.
     {"trigger": "next_turn", "source": f"{T}.end", "dest": "over", "auto": True,
      "conditions": ["last_turn"]},
+    {"trigger": "next_turn", "source": f"{T}.end", "dest": "over", "auto": True,
+     "conditions": ["one_side_left"]},
     {"trigger": "next_turn", "source": f"{T}.end", "dest": f"{T}.start", "auto": True},
 ]
 

@@ -1,13 +1,17 @@
-"""Sentences for events, each ending with the rule IDs that decided it."""
+"""Sentences for events, each citing the rule IDs (and seed pages) that decided it.
+
+``sentence(type, data, state)`` takes an event's stored data and the state *before* it (for
+unit names and what the unit had); events that are bookkeeping (a roll being asked for, the
+start of a step) give None.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from regiment.core.events import EVENTS
 from regiment.core.state import GameState
-
+from regiment.phases.sources import cite
 
 def _name(state: GameState | None, uid: Any) -> str:
     if state is not None and uid in state.units:
@@ -15,25 +19,202 @@ def _name(state: GameState | None, uid: Any) -> str:
     return str(uid)
 
 
+def _why(*rules: str) -> str:
+    return f" ({cite(*rules)})"
+
+
+def _plus(faces: Any) -> str:
+    faces = list(faces)
+    return f"{'+'.join(map(str, faces))} = {sum(faces)}" if len(faces) > 1 else str(faces[0])
+
+
 def _phase(d: dict[str, Any], s: GameState | None) -> str:
     return f"{d['player']}: {d['phase'].replace('turn.', '').replace('.', ' > ')}"
 
 
-TEMPLATES: dict[str, Callable[[dict[str, Any], GameState | None], str]] = {
+def _charge_rolled(d: dict[str, Any], s: GameState | None) -> str:
+    head = (f"{_name(s, d['unit'])} charge range {'+'.join(map(str, d['dice']))} + M = "
+            f"{d['range']:g}\" against {d['distance']:.1f}\" to {_name(s, d['target'])}")
+    if d["success"]:
+        return head + ": the charge reaches" + _why("CH.RANGE")
+    why = d.get("why") or "short"
+    return head + f": the charge fails, {why}" + _why("CH.RANGE", "CH.FAILED")
+
+
+def _attacks(d: dict[str, Any], s: GameState | None) -> str:
+    n = d["needs"]
+    who, at = _name(s, d["unit"]), _name(s, d["target"])
+    if d["step"] == "stand_and_shoot":
+        where, rules = "stand and shoot", ("CH.REACT", "ATK.TO_HIT_SHOOTING", "ATK.SEQUENCE")
+    else:
+        from regiment.phases.combat import describe_step
+
+        where = describe_step(d["step"]) + (", in a challenge" if d.get("challenge") else "")
+        rules = ("CC.INITIATIVE", "ATK.TO_HIT", "ATK.TO_WOUND", "ATK.SEQUENCE")
+    hit = f"{n['hit']}+" + (f" then {n['hit2']}+" if n.get("hit2") and not n.get("reroll")
+                            else "") + (" re-rolling misses" if n.get("reroll") else "")
+    saves = []
+    if n.get("armour"):
+        saves.append(f"armour {n['armour']}+")
+    if n.get("ward"):
+        saves.append(f"ward {n['ward']}+")
+    text = (f"{who} ({where}): {d['attacks']} attacks at {at}, {d['hits']} hit ({hit}), "
+            f"{d['wounds']} wound ({n['wound']}+" if n.get("wound") else
+            f"{who} ({where}): {d['attacks']} attacks at {at}, {d['hits']} hit ({hit}), "
+            "none can wound (")
+    text += f"), {d['saved']} saved ({', '.join(saves) or 'no save'}), {d['unsaved']} unsaved"
+    if d.get("slain"):
+        text += f": {d['slain']} slain"
+    if d.get("overkill"):
+        text += f", {d['overkill']} overkill"
+    if "ATK.CASUALTIES" not in rules and d.get("lost", d["unsaved"]) < d["unsaved"]:
+        rules = (*rules, "ATK.CASUALTIES")
+    return text + "." + _why(*rules)
+
+
+def _result(d: dict[str, Any], s: GameState | None) -> str:
+    sides = []
+    for player, side in d["sides"].items():
+        parts = ", ".join(f"{p['rule']} {_name(s, p['unit'])} +{p['value']}"
+                          for p in side["parts"]) or "nothing"
+        sides.append(f"{player} {side['total']} ({parts})")
+    if d["winner"] is None:
+        verdict = "a draw"
+    else:
+        verdict = f"{d['winner']} win by {d['margin']}"
+        if d.get("musician"):
+            verdict += " (the musician decides it, CR.MUSICIAN)"
+    extra = ""
+    if d.get("no_more_foes"):
+        extra = "; no enemy is left in contact" + _why("CR.NO_MORE_FOES")
+    return f"Combat result: {'; '.join(sides)}: {verdict}{extra}." + _why("CR.WINNER")
+
+
+def _break(d: dict[str, Any], s: GameState | None) -> str:
+    who = _name(s, d["unit"])
+    rules = ["BT.TEST"]
+    how = f"Ld {d['leadership']} - {d['penalty']}"
+    if d["steadfast"]:
+        how = f"Ld {d['leadership']}, steadfast ({d.get('why')}), no penalty"
+        rules.append("BT.STEADFAST")
+    elif d.get("why"):
+        how += f"; {d['why']}"
+        rules.append("BT.DISRUPTED" if "disrupted" in d["why"] else "BT.SPECIAL")
+    verdict = "they hold" if d["passed"] else "they break"
+    if d.get("insane"):
+        verdict = "double 1, insane courage: they hold"
+        rules.append("LD.INSANE")
+    return (f"{who} break test: {how} ({cite(*rules)}) needs {d.get('needs', 0)}; rolled "
+            f"{_plus(d['faces'])}: {verdict}.")
+
+
+def _ld(d: dict[str, Any], s: GameState | None) -> str:
+    rule = {"panic": "PANIC.TRIGGERS", "rally": "RALLY.TEST", "restrain": "FP.CHOOSE_PURSUIT",
+            "reform": "REF.TEST"}.get(d["purpose"], "LD.TEST")
+    pen = f" - {d['penalty']}" if d["penalty"] else ""
+    verdict = "passed" if d["passed"] else "failed"
+    return (f"{_name(s, d['unit'])} {d['purpose']} test: Ld {d['leadership']}{pen} needs "
+            f"{d.get('needs', 0)}; rolled {_plus(d['faces'])}: {verdict}." + _why(rule, "LD.TEST"))
+
+
+def _moved(d: dict[str, Any], s: GameState | None) -> str:
+    rule = {"charge": "CH.CHARGE_MOVE", "failed_charge": "CH.FAILED", "flee": "FP.FLEE_DIRECTION",
+            "pursuit": "FP.PURSUE_MOVE", "overrun": "FP.OVERRUN", "return": "FP.OFF_TABLE"
+            }.get(d["reason"], "GEO.MOVE")
+    x, y = d["position"]
+    return (f"{_name(s, d['unit'])} move {d.get('distance', 0):.1f}\" ({d['reason'].replace('_', ' ')}) "
+            f"to ({x:.1f}, {y:.1f}) facing {d['facing']:.0f}." + _why(rule))
+
+
+def _redirected(d: dict[str, Any], s: GameState | None) -> str:
+    tail = (f"passes and turns on {_name(s, d['to'])}" if d["passed"] else
+            f"fails and keeps after {_name(s, d['from'])}")
+    return (f"{_name(s, d['unit'])} try to redirect: Ld {d.get('leadership')} rolled "
+            f"{_plus(d['faces'])}: {tail}." + _why("CH.REDIRECT"))
+
+
+def _fled(d: dict[str, Any], s: GameState | None) -> str:
+    rule = {"charge_reaction": "CH.REACT", "panic": "PANIC.TRIGGERS", "rally": "RALLY.TEST",
+            "broke": "FP.FLEE_ROLL"}.get(d.get("reason", ""), "FP.FLEE_ROLL")
+    dice = f" ({_plus(d['dice'])})" if d.get("dice") else ""
+    return f"{_name(s, d['unit'])} flee {d['distance']}\"{dice}." + _why(rule)
+
+
+def _pursuit(d: dict[str, Any], s: GameState | None) -> str:
+    what = f"{_name(s, d['unit'])} {'pursue' if d['target'] else 'overrun'} {d['distance']}\""
+    if d["target"]:
+        what += f" after {_name(s, d['target'])}: " + ("caught" if d["caught"] else "they escape")
+    return what + "." + _why("FP.PURSUE_ROLL", "FP.CAUGHT")
+
+
+def _challenge(d: dict[str, Any], s: GameState | None) -> str | None:
+    if not d["unit"]:
+        return f"{d['player']} issue no challenge." + _why("CC.CHALLENGE")
+    return f"{_name(s, d['unit'])} issue a challenge." + _why("CC.CHALLENGE")
+
+
+def _declared_pursuit(d: dict[str, Any], s: GameState | None) -> str:
+    who = _name(s, d["unit"])
+    if d["kind"] == "restrain":
+        return f"{who} try to hold back." + _why("FP.CHOOSE_PURSUIT")
+    if d["kind"] == "overrun":
+        return f"{who} will overrun." + _why("FP.OVERRUN")
+    return f"{who} will pursue {_name(s, d['target'])}." + _why("FP.CHOOSE_PURSUIT")
+
+
+TEMPLATES: dict[str, Callable[[dict[str, Any], GameState | None], str | None]] = {
     "GameStarted": lambda d, s: f"Game {d['game_id']} begins ({d['preset']}, "
                                 f"{d['dice']} dice, undo {d['undo']}).",
-    "TurnBegan": lambda d, s: f"Game turn {d['turn']}: {d['player']}'s turn.",
+    "TurnBegan": lambda d, s: f"Game turn {d['turn']}: {d['player']}'s turn." + _why("TURN.ORDER"),
     "PhaseChanged": _phase,
     "ChargeDeclared": lambda d, s: f"{_name(s, d['unit'])} declare a charge against "
-                                   f"{_name(s, d['target'])}.",
-    "ChargeReacted": lambda d, s: f"{_name(s, d['unit'])} {d['reaction'].replace('_', ' ')}.",
+                                   f"{_name(s, d['target'])} (into its {d.get('side') or 'front'})."
+                                   + _why("CH.DECLARE"),
+    "ChargeReacted": lambda d, s: f"{_name(s, d['unit'])} {d['reaction'].replace('_', ' ')}."
+                                  + _why("CH.REACT"),
+    "ChargeRedirected": _redirected,
     "DiceRolled": lambda d, s: f"Rolled {d['purpose'].replace('_', ' ')} for "
                                f"{_name(s, d['unit'])}: {' '.join(map(str, d['faces']))}.",
-    "ChargeRolled": lambda d, s: (
-        f"{_name(s, d['unit'])} charge range {'+'.join(map(str, d['dice']))} + M = "
-        f"{d['range']:g}\" against {d['distance']:.1f}\" to {_name(s, d['target'])}: "
-        f"{'in reach' if d['success'] else 'short'}."),
-    "UnitFled": lambda d, s: f"{_name(s, d['unit'])} flee {d['distance']}\".",
+    "ChargeRolled": _charge_rolled,
+    "UnitFled": _fled,
+    "UnitMoved": _moved,
+    "UnitCaught": lambda d, s: f"{_name(s, d['unit'])} are caught by {_name(s, d['by'])} and "
+                               "destroyed." + _why("FP.CAUGHT"),
+    "UnitDestroyed": lambda d, s: None if d["reason"].startswith("caught") else
+                                  f"{_name(s, d['unit'])} are destroyed ({d['reason']})."
+                                  + _why("ATK.CASUALTIES" if d["reason"] == "slain" else
+                                         "FP.OFF_TABLE" if "table" in d["reason"] else
+                                         "FP.CAUGHT"),
+    "UnitLeftTable": lambda d, s: f"{_name(s, d['unit'])} pursue off the table at "
+                                  f"({d['point'][0]:.1f}, {d['point'][1]:.1f})."
+                                  + _why("FP.OFF_TABLE"),
+    "UnitReturned": lambda d, s: f"{_name(s, d['unit'])} return to the table."
+                                 + _why("FP.OFF_TABLE"),
+    "UnitReformed": lambda d, s: f"{_name(s, d['unit'])} {d.get('how') or 'reform'}."
+                                 + _why("REF.PLACEMENT", "REF.CONTACT"),
+    "ReformSkipped": lambda d, s: f"{_name(s, d['unit'])} do not reform: {d.get('why')}."
+                                  + _why("REF.WHO"),
+    "UnitRallied": lambda d, s: f"{_name(s, d['unit'])} rally." + _why("RALLY.TEST"),
+    "CombatBegan": lambda d, s: f"Combat {d['combat']}: "
+                                f"{' against '.join(_name(s, u) for u in d['units'])}"
+                                + (" (charging down a hill)" if d.get("hill") else "") + "."
+                                + _why("CH.CHARGE_MOVE" if d.get("reason") == "charge" else
+                                       "FP.FRESH_ENEMY"),
+    "CombatEnded": lambda d, s: f"Combat {d['combat']} is over: {d['reason']}.",
+    "CombatRoundBegan": lambda d, s: f"Combat {d['combat']}, round {d['round']}." + _why("CC.ORDER"),
+    "ChallengeIssued": _challenge,
+    "ChallengeAnswered": lambda d, s: f"{_name(s, d['unit'])} "
+                                      f"{'accept' if d['accepted'] else 'refuse'} the challenge."
+                                      + _why("CC.CHALLENGE"),
+    "AttacksResolved": _attacks,
+    "CombatResultDecided": _result,
+    "BreakTestTaken": _break,
+    "LeadershipTested": _ld,
+    "PanicCaused": lambda d, s: f"Panic: {d['reason']}; "
+                                f"{', '.join(_name(s, u) for u in d['units'])} must test."
+                                + _why("PANIC.TRIGGERS"),
+    "PursuitDeclared": _declared_pursuit,
+    "PursuitRolled": _pursuit,
     "StepUndone": lambda d, s: f"{d['by']} undoes step {d['step']}"
                                + (f" (with {d['consent']}'s consent)." if d.get("consent")
                                   else "."),
@@ -45,11 +226,6 @@ TEMPLATES: dict[str, Callable[[dict[str, Any], GameState | None], str]] = {
 
 
 def sentence(type_: str, data: dict[str, Any], state: GameState | None = None) -> str | None:
-    """The event as a sentence with its rule IDs, or None for bookkeeping events."""
+    """The event as a sentence citing its rules, or None for bookkeeping events."""
     template = TEMPLATES.get(type_)
-    if template is None:
-        return None
-    text = template(data, state)
-    cls = EVENTS.get(type_)
-    rules = cls.rules if cls is not None else ()
-    return f"{text} [{', '.join(rules)}]" if rules else text
+    return None if template is None else template(data, state)

@@ -1,0 +1,301 @@
+"""How each rule event changes the state: small pure functions, no rules re-run, no dice.
+
+Replay is these functions over the log; anything an applier needs was decided when the event
+was made and is in its data.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from regiment.core.fold import KERNEL_APPLIERS
+from regiment.core.state import GameState
+
+from . import attacks
+from . import events as ev
+
+Ctx = dict[str, Any]
+
+
+def _ctx(s: GameState, **changes: Any) -> GameState:
+    return s.evolve(context={**s.context, **changes})
+
+
+def _fight(s: GameState, **changes: Any) -> GameState:
+    return _ctx(s, fight={**s.context["fight"], **changes})
+
+
+def _unit(s: GameState, uid: str, **changes: Any) -> GameState:
+    return s.with_unit(s.units[uid].evolve(**changes))
+
+
+def to_move(s: GameState) -> tuple[str, ...]:
+    return tuple(s.context.get("to_move", ()))
+
+
+def turn_began(s: GameState, e: ev.TurnBegan) -> GameState:
+    if s.turn == 0:  # the opening keeps what the scenario set up (a charge already made)
+        return s.evolve(context={})
+    units = {k: u.evolve(declared=None, reaction=None, charged=False, redirected=False)
+             if (u.declared or u.reaction or u.charged or u.redirected) else u
+             for k, u in s.units.items()}
+    return s.evolve(units=units, context={})
+
+
+def charge_declared(s: GameState, e: ev.ChargeDeclared) -> GameState:
+    targets = {**s.context.get("targets", {}), e.unit: [e.target]}
+    s = _ctx(s, declaring=(e.unit, e.target), to_move=(*to_move(s), e.unit), targets=targets,
+             sides={**s.context.get("sides", {}), e.unit: e.side})
+    return _unit(s, e.unit, declared=e.target)
+
+
+def charge_reacted(s: GameState, e: ev.ChargeReacted) -> GameState:
+    ctx = dict(s.context)
+    ctx.pop("declaring", None)
+    ctx["last"] = (e.charger, e.unit, e.reaction)
+    return _unit(s.evolve(context=ctx), e.unit, reaction=e.reaction)
+
+
+def charge_redirected(s: GameState, e: ev.ChargeRedirected) -> GameState:
+    s = _unit(s, e.unit, redirected=True)
+    if not e.passed:
+        return s
+    targets = {**s.context.get("targets", {}), e.unit: [e.from_, e.to]}
+    return _unit(_ctx(s, declaring=(e.unit, e.to), targets=targets), e.unit, declared=e.to)
+
+
+def unit_fled(s: GameState, e: ev.UnitFled) -> GameState:
+    s = _unit(s, e.unit, status="fleeing")
+    fight = s.context.get("fight")
+    if fight is not None and e.unit in fight.get("broken", ()):
+        s = _fight(s, fled={**fight.get("fled", {}), e.unit: e.distance})
+    return s
+
+
+def unit_moved(s: GameState, e: ev.UnitMoved) -> GameState:
+    return _unit(s, e.unit, position=tuple(e.position), facing=e.facing)
+
+
+def charge_rolled(s: GameState, e: ev.ChargeRolled) -> GameState:
+    s = _ctx(s, to_move=tuple(u for u in to_move(s) if u != e.unit))
+    return _unit(s, e.unit, charged=True) if e.success else s
+
+
+def unit_destroyed(s: GameState, e: ev.UnitDestroyed) -> GameState:
+    return _unit(s, e.unit, status="destroyed", models=0 if e.reason != "fled off the table"
+                 else s.units[e.unit].models)
+
+
+def unit_left(s: GameState, e: ev.UnitLeftTable) -> GameState:
+    return _unit(s, e.unit, status="off_table", left_at=tuple(e.point))
+
+
+def unit_returned(s: GameState, e: ev.UnitReturned) -> GameState:
+    return _unit(s, e.unit, status="ready", left_at=None, position=tuple(e.position),
+                 facing=e.facing)
+
+
+def unit_reformed(s: GameState, e: ev.UnitReformed) -> GameState:
+    s = _unit(s, e.unit, files=e.files, position=tuple(e.position), facing=e.facing)
+    return _fight(s, reformed=[*s.context["fight"].get("reformed", ()), e.unit])
+
+
+def unit_rallied(s: GameState, e: ev.UnitRallied) -> GameState:
+    return _unit(s, e.unit, status="ready")
+
+
+def combat_began(s: GameState, e: ev.CombatBegan) -> GameState:
+    combats = dict(s.combats)
+    combats[e.combat] = {"id": e.combat, "units": list(e.units), "round": 1,
+                         "chargers": list(e.chargers), "hill": list(e.hill)}
+    units = dict(s.units)
+    for uid in e.units:
+        units[uid] = units[uid].evolve(status="engaged")
+    s = s.evolve(combats=combats, units=units)
+    if s.phase.startswith("turn.close_combat"):  # FP.FRESH_ENEMY: fought next phase
+        s = _ctx(s, fought=[*s.context.get("fought", ()), e.combat])
+    return s
+
+
+def combat_ended(s: GameState, e: ev.CombatEnded) -> GameState:
+    combats = dict(s.combats)
+    combat = combats.pop(e.combat)
+    units = dict(s.units)
+    for uid in combat["units"]:
+        if units[uid].status == "engaged":
+            units[uid] = units[uid].evolve(status="ready")
+    return s.evolve(combats=combats, units=units)
+
+
+def combat_round_began(s: GameState, e: ev.CombatRoundBegan) -> GameState:
+    return _ctx(s, fight={"combat": e.combat, "round": e.round, "steps": list(e.steps),
+                          "caused": {}, "overkill": {}, "challenge": "open", "offers": [],
+                          "duel": {}, "stood_back": [], "broken": [], "tests": [],
+                          "decided": {}, "fled": {}, "rolled": {}},
+                fought=[*s.context.get("fought", ()), e.combat])
+
+
+def challenge_issued(s: GameState, e: ev.ChallengeIssued) -> GameState:
+    fight = s.context["fight"]
+    if not e.unit:
+        offers = [*fight["offers"], e.player]
+        return _fight(s, offers=offers, challenge="done" if len(offers) >= 2 else "open")
+    return _fight(s, challenge="answer", challenger=e.unit)
+
+
+def challenge_answered(s: GameState, e: ev.ChallengeAnswered) -> GameState:
+    fight = s.context["fight"]
+    if e.accepted:
+        duel = {fight["challenger"]: e.unit, e.unit: fight["challenger"]}
+        return _fight(s, challenge="done", duel=duel)
+    return _fight(s, challenge="done", stood_back=[e.unit])
+
+
+def step_began(s: GameState, e: ev.InitiativeStepBegan) -> GameState:
+    if e.combat is not None:
+        fight = s.context["fight"]
+        s = _fight(s, steps=[x for x in fight["steps"] if x != e.step])
+    if not e.strikes:
+        return s
+    return _ctx(s, batch={"combat": e.combat, "step": e.step, "groups": list(e.strikes),
+                          "done": 0})
+
+
+def dice_rolled(s: GameState, e: Any) -> GameState:
+    s = KERNEL_APPLIERS["DiceRolled"](s, e)
+    batch = s.context.get("batch")
+    if batch is None or e.purpose not in BATCH_PURPOSES:
+        return s
+    return _ctx(s, batch={**batch, "groups": attacks.record(batch["groups"], e.faces)})
+
+
+BATCH_PURPOSES = frozenset({"to_hit", "stand_and_shoot_hit", "to_wound", "armour", "ward"})
+
+
+def attacks_resolved(s: GameState, e: ev.AttacksResolved) -> GameState:
+    t = s.units[e.target]
+    w = t.profile["W"]
+    if e.challenge and "champion" in t.command and t.models > 1:
+        command = tuple(c for c in t.command if c != "champion") if e.slain else t.command
+        t = t.evolve(models=t.models - e.slain, command=command)
+    else:
+        total = t.wounded + e.lost
+        t = t.evolve(models=t.models - total // w, wounded=total % w)
+    s = s.with_unit(t)
+    fight = s.context.get("fight")
+    if e.combat is not None and fight is not None:
+        caused = {**fight["caused"], e.unit: fight["caused"].get(e.unit, 0) + e.lost}
+        over = {**fight["overkill"], e.unit: fight["overkill"].get(e.unit, 0) + e.overkill}
+        s = _fight(s, caused=caused, overkill=over)
+    batch = s.context["batch"]
+    done = batch["done"] + 1
+    if done >= len(batch["groups"]):
+        ctx = dict(s.context)
+        del ctx["batch"]
+        return s.evolve(context=ctx)
+    return _ctx(s, batch={**batch, "done": done})
+
+
+def result_decided(s: GameState, e: ev.CombatResultDecided) -> GameState:
+    return _fight(s, result={"winner": e.winner, "margin": e.margin}, tests=list(e.tests))
+
+
+def break_test(s: GameState, e: ev.BreakTestTaken) -> GameState:
+    fight = s.context["fight"]
+    tests = [u for u in fight["tests"] if u != e.unit]
+    pens = {**fight.get("penalties", {}), e.unit: e.penalty}
+    if e.passed:
+        return _fight(s, tests=tests, penalties=pens)
+    s = _unit(s, e.unit, status="fleeing")
+    return _fight(s, tests=tests, penalties=pens, broken=[*fight["broken"], e.unit])
+
+
+def leadership_tested(s: GameState, e: ev.LeadershipTested) -> GameState:
+    if e.purpose == "panic":
+        return _ctx(s, panic=[u for u in s.context.get("panic", ()) if u != e.unit],
+                    panicked=[*s.context.get("panicked", ()), e.unit])
+    if e.purpose == "rally":
+        return _ctx(s, rallied=[*s.context.get("rallied", ()), e.unit])
+    if e.purpose == "restrain":
+        fight = s.context["fight"]
+        _kind, target = fight["decided"][e.unit]
+        decided = {**fight["decided"], e.unit: ("held" if e.passed else
+                                                 "overrun" if target == "" else "pursue", target)}
+        return _fight(s, decided=decided)
+    if e.purpose == "reform":
+        fight = s.context["fight"]
+        return _fight(s, reform_tests={**fight.get("reform_tests", {}), e.unit: e.passed})
+    return s
+
+
+def panic_caused(s: GameState, e: Any) -> GameState:
+    return _ctx(s, panic=[*s.context.get("panic", ()), *e.units])
+
+
+def pursuit_declared(s: GameState, e: ev.PursuitDeclared) -> GameState:
+    fight = s.context["fight"]
+    kind = "restraining" if e.kind == "restrain" else e.kind
+    return _fight(s, decided={**fight["decided"], e.unit: (kind, e.target)})
+
+
+def pursuit_rolled(s: GameState, e: ev.PursuitRolled) -> GameState:
+    fight = s.context["fight"]
+    return _fight(s, rolled={**fight["rolled"], e.unit: e.distance})
+
+
+def pursuits_completed(s: GameState, e: Any) -> GameState:
+    return _fight(s, pursued=True)
+
+
+def skip_reform(s: GameState, e: Any) -> GameState:
+    return _fight(s, reformed=[*s.context["fight"].get("reformed", ()), e.unit])
+
+
+def round_ended(s: GameState, e: Any) -> GameState:
+    combats = dict(s.combats)
+    if e.combat in combats:
+        combats[e.combat] = {**combats[e.combat], "round": combats[e.combat]["round"] + 1}
+    ctx = dict(s.context)
+    ctx.pop("fight", None)
+    return s.evolve(combats=combats, context=ctx)
+
+
+def target_chosen(s: GameState, e: Any) -> GameState:
+    return _unit(s, e.unit, declared=e.target)
+
+
+
+
+APPLIERS: dict[str, Any] = {
+    "TurnBegan": turn_began,
+    "ChargeDeclared": charge_declared,
+    "ChargeReacted": charge_reacted,
+    "ChargeRedirected": charge_redirected,
+    "ChargeTargetChosen": target_chosen,
+    "UnitFled": unit_fled,
+    "UnitMoved": unit_moved,
+    "ChargeRolled": charge_rolled,
+    "UnitCaught": lambda s, e: s,
+    "UnitDestroyed": unit_destroyed,
+    "UnitLeftTable": unit_left,
+    "UnitReturned": unit_returned,
+    "UnitReformed": unit_reformed,
+    "ReformSkipped": skip_reform,
+    "UnitRallied": unit_rallied,
+    "CombatBegan": combat_began,
+    "CombatEnded": combat_ended,
+    "CombatRoundBegan": combat_round_began,
+    "CombatRoundEnded": round_ended,
+    "ChallengeIssued": challenge_issued,
+    "ChallengeAnswered": challenge_answered,
+    "InitiativeStepBegan": step_began,
+    "DiceRolled": dice_rolled,
+    "AttacksResolved": attacks_resolved,
+    "CombatResultDecided": result_decided,
+    "BreakTestTaken": break_test,
+    "LeadershipTested": leadership_tested,
+    "PanicCaused": panic_caused,
+    "PursuitDeclared": pursuit_declared,
+    "PursuitRolled": pursuit_rolled,
+    "PursuitsCompleted": pursuits_completed,
+}

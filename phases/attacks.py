@@ -1,0 +1,139 @@
+"""The attack sequence (ATK.*): the tables, and a batch of simultaneous attacks as data.
+
+A batch is every group of attacks that happen at the same time (one initiative step of a
+combat, or one stand-and-shoot volley). ATK.SEQUENCE takes every group through each step
+before any group goes on to the next, so the dice are asked for stage by stage: every group's
+to-hit dice, then every group's to-wound dice, then armour, then ward. ``next_roll`` says
+which roll comes next from the faces already recorded, and ``tally`` counts a group's
+results from its faces: both are pure, so replay and ``verify`` count exactly the same.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+Group = dict[str, Any]
+STAGES = ("hit", "hit2", "wound", "armour", "ward")
+
+
+def to_hit(ws: int, enemy_ws: int) -> int:
+    """ATK.TO_HIT: WS above the enemy's hits on 3+; the enemy's WS more than double ours, 5+;
+    otherwise 4+. A natural 1 always misses (every need here is 3+ or more)."""
+    if ws > enemy_ws:
+        return 3
+    if enemy_ws > 2 * ws:
+        return 5
+    return 4
+
+
+def to_hit_shooting(bs: int, modifiers: int) -> tuple[int, int]:
+    """ATK.TO_HIT_SHOOTING: 7 - BS on a D6 after modifiers (stand and shoot: -1). A need of
+    7+ hits on a 6 then 4+, 8+ on a 6 then 5+, 9+ on a 6 then 6; beyond, no hit is possible
+    (0, 0). A natural 1 always misses. Returns (first need, second need or 0)."""
+    need = max(2, 7 - bs + modifiers)
+    if need <= 6:
+        return need, 0
+    if need <= 9:
+        return 6, need - 3
+    return 0, 0
+
+
+def to_wound(s: int, t: int) -> int:
+    """ATK.TO_WOUND: S >= T+2: 2+; T+1: 3+; T: 4+; T-1: 5+; T-2 or T-3: 6+; less: 0 (cannot
+    wound)."""
+    d = s - t
+    if d >= 2:
+        return 2
+    if d <= -4:
+        return 0
+    return {1: 3, 0: 4, -1: 5, -2: 6, -3: 6}[d]
+
+
+def armour_need(save: int | None, s: int, bonus: int = 0, piercing: int = 0) -> int:
+    """ATK.ARMOUR: the save worsened by 1 for each point of Strength above 3 (and armour
+    piercing), improved by ``bonus`` (hand weapon and shield in combat). A natural 1 always
+    fails; a need of 7+ cannot be made (0)."""
+    if save is None:
+        return 0
+    need = max(2, save + max(0, s - 3) + piercing - bonus)
+    return need if need <= 6 else 0
+
+
+def ward_need(ward: int | None) -> int:
+    """ATK.WARD: a ward save is never modified by Strength."""
+    return max(2, ward) if ward else 0
+
+
+def _hits(g: Group, rolls: dict[str, list[int]]) -> int:
+    faces = rolls.get("hit", [])
+    if g["hit2"] and not g["reroll"]:   # 7+ to hit: the 6s roll again
+        return sum(1 for f in rolls.get("hit2", []) if f >= g["hit2"])
+    hits = sum(1 for f in faces if f >= g["hit"] and f != 1)
+    if g["reroll"]:                      # CC.ASF: misses are re-rolled once
+        hits += sum(1 for f in rolls.get("hit2", []) if f >= g["hit"] and f != 1)
+    return hits
+
+
+def dice_needed(g: Group, stage: str) -> int:
+    """How many dice ``stage`` of a group rolls, given its earlier stages (ATK.SEQUENCE)."""
+    rolls = g["rolls"]
+    if stage == "hit":
+        return g["attacks"] if g["hit"] else 0
+    if stage == "hit2":
+        first = rolls.get("hit", [])
+        if g["reroll"]:
+            return sum(1 for f in first if f < g["hit"] or f == 1)
+        return sum(1 for f in first if f == 6) if g["hit2"] else 0
+    if stage == "wound":
+        return _hits(g, rolls) if g["wound"] else 0
+    wounds = sum(1 for f in rolls.get("wound", []) if f >= g["wound"])
+    if stage == "armour":
+        return wounds if g["armour"] else 0
+    saved = sum(1 for f in rolls.get("armour", []) if f >= g["armour"])
+    return wounds - saved if g["ward"] else 0
+
+
+def next_roll(groups: list[Group]) -> tuple[int, str, int] | None:
+    """ATK.SEQUENCE: the next (group index, stage, dice) to roll, or None when all is known."""
+    for stage in STAGES:
+        for i, g in enumerate(groups):
+            if stage not in g["rolls"]:
+                n = dice_needed(g, stage)
+                if n:
+                    return i, stage, n
+    return None
+
+
+def record(groups: list[Group], faces: tuple[int, ...]) -> list[Group]:
+    """The groups with ``faces`` filed under the roll ``next_roll`` asked for."""
+    nxt = next_roll(groups)
+    if nxt is None:
+        return groups
+    i, stage, _ = nxt
+    out = list(groups)
+    out[i] = {**groups[i], "rolls": {**groups[i]["rolls"], stage: list(faces)}}
+    # stages a group skips (no dice) are filed empty, so the order stays stage by stage
+    return out
+
+
+def tally(g: Group) -> dict[str, int]:
+    """ATK.SEQUENCE: attacks, hits, wounds, armour saves, ward saves and unsaved wounds."""
+    rolls = g["rolls"]
+    hits = _hits(g, rolls)
+    wounds = sum(1 for f in rolls.get("wound", []) if f >= g["wound"]) if g["wound"] else 0
+    saved = sum(1 for f in rolls.get("armour", []) if f >= g["armour"]) if g["armour"] else 0
+    warded = sum(1 for f in rolls.get("ward", []) if f >= g["ward"]) if g["ward"] else 0
+    return {"attacks": g["attacks"], "hits": hits, "wounds": wounds, "saved": saved + warded,
+            "armour_saved": saved, "ward_saved": warded, "unsaved": wounds - saved - warded}
+
+
+def purpose(g: Group, stage: str) -> str:
+    """DESIGN roll purposes: to_hit (stand_and_shoot_hit), to_wound, armour, ward."""
+    if stage in ("hit", "hit2"):
+        return "stand_and_shoot_hit" if g.get("shooting") else "to_hit"
+    return {"wound": "to_wound", "armour": "armour", "ward": "ward"}[stage]
+
+
+def roller(g: Group, stage: str) -> str:
+    """Whose dice: the attacker's for hits and wounds, the target's for saves."""
+    return g["target"] if stage in ("armour", "ward") else g["unit"]

@@ -1,0 +1,374 @@
+"""The movement phase's flow: declarations, reactions, redirects, charge moves, rally, panic,
+and off-table units coming back. Outcomes come from ``charge`` and ``units``; this module
+only sequences them into events."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from regiment.core import geometry as geo
+from regiment.core.commands import (
+    Command,
+    DeclareCharge,
+    DeclineRedirect,
+    EndCharges,
+    MoveCharger,
+    React,
+    Redirect,
+)
+from regiment.core.events import Event, RollRequested
+from regiment.core.fold import fold
+from regiment.core.pending import Decision
+from regiment.core.state import Awaiting, GameState, UnitState
+
+from . import attacks, charge
+from .appliers import to_move
+from .events import (
+    ChargeDeclared,
+    ChargeReacted,
+    ChargeRedirected,
+    ChargeRolled,
+    CombatBegan,
+    InitiativeStepBegan,
+    LeadershipTested,
+    PanicCaused,
+    UnitCaught,
+    UnitDestroyed,
+    UnitFled,
+    UnitMoved,
+    UnitRallied,
+    UnitReturned,
+)
+from .result import ld_test
+from .units import ALIVE, box, has, leadership, missile
+
+if TYPE_CHECKING:
+    from .preset import FantasyPreset as _Base
+else:
+    _Base = object
+
+PANIC_RANGE = 6.0
+
+
+def moved(uid: str, b: geo.Box, reason: str, dist: float = 0.0) -> UnitMoved:
+    return UnitMoved(unit=uid, reason=reason, position=(b.x, b.y), facing=b.facing,
+                     distance=round(dist, 4))
+
+
+class ChargeFlow(_Base):
+    def charge_handlers(self) -> dict[str, Any]:
+        return {"declare_charge": self._declare_charge, "react": self._react,
+                "redirect": self._redirect, "decline_redirect": self._decline_redirect,
+                "end_charges": self._end_charges, "move_charger": self._move_charger}
+
+    def charge_rolls(self) -> dict[str, Any]:
+        return {"random_side": self._side_rolled, "flee": self._flee_rolled,
+                "redirect": self._redirect_rolled, "charge_range": self._range_rolled,
+                "panic": self._panic_rolled, "rally": self._rally_rolled}
+
+    def charge_drives(self) -> dict[str, Any]:
+        return {"rally": self._drive_rally, "remaining": self._drive_returns}
+
+    # --- declarations and reactions (CH.DECLARE, CH.REACT, CH.REDIRECT) ---------------------
+
+    def _declare_charge(self, state: GameState, cmd: DeclareCharge) -> list[Event]:
+        self._active(state, cmd, "CH.DECLARE")
+        unit = self._unit(state, cmd, cmd.unit, "CH.DECLARE")
+        target = self._unit(state, cmd, cmd.target, "CH.DECLARE")
+        why = charge.why_cannot_charge(state, unit) or charge.eligible_target(state, unit, target)
+        if why:
+            raise self._illegal(state, cmd, why, "CH.DECLARE")
+        return self._declared(state, unit, target, "declare_charge")
+
+    def _declared(self, state: GameState, unit: UnitState, target: UnitState, trigger: str
+                  ) -> list[Event]:
+        sides = geo.charged_sides(box(unit), box(target))
+        if len(sides) > 1:  # CH.CHARGE_MOVE: an even split is settled by a die first
+            return [RollRequested(purpose="random_side", unit=unit.id, player=unit.player,
+                                  dice=1, about=f"{target.id}:{trigger}:{'/'.join(sides)}")]
+        return self._then(state, [ChargeDeclared(unit=unit.id, target=target.id,
+                                                 side=sides[0])], trigger)
+
+    def _side_rolled(self, state: GameState, aw: Awaiting, faces: tuple[int, ...]
+                     ) -> list[Event]:
+        target, trigger, sides = aw.about.split(":")
+        first, second = sides.split("/")[:2]
+        side = first if faces[0] <= 3 else second
+        return self._then(state, [ChargeDeclared(unit=aw.unit or "", target=target, side=side)],
+                          trigger)
+
+    def _react(self, state: GameState, cmd: React) -> list[Event]:
+        charger_id, target_id = state.context["declaring"]
+        target, charger = state.units[target_id], state.units[charger_id]
+        if cmd.unit != target_id:
+            raise self._illegal(state, cmd, f"{target.name} must react first", "CH.REACT")
+        if cmd.by != target.player:
+            raise self._illegal(state, cmd, f"{target.name} is {target.player}'s unit",
+                                "CH.REACT")
+        options = charge.reaction_options(state, target, charger)
+        if cmd.reaction not in options:
+            why = (charge.stand_and_shoot(state, target, charger)
+                   if cmd.reaction == "stand_and_shoot" else None)
+            raise self._illegal(state, cmd, why or f"{target.name} may not {cmd.reaction}",
+                                "CH.REACT")
+        events: list[Event] = [ChargeReacted(unit=target.id, reaction=cmd.reaction,
+                                             charger=charger_id)]
+        if cmd.reaction == "flee":
+            events.append(RollRequested(purpose="flee", unit=target.id, player=target.player,
+                                        dice=charge.movement_dice(target),
+                                        about=f"charge_reaction:{charger_id}"))
+        elif cmd.reaction == "stand_and_shoot":
+            events.append(InitiativeStepBegan(combat=None, step="stand_and_shoot",
+                                              strikes=(self._volley(state, target, charger),)))
+        return self._then(state, events, "react")
+
+    def _volley(self, state: GameState, shooter: UnitState, charger: UnitState
+                ) -> dict[str, Any]:
+        """CH.REACT, ATK.TO_HIT_SHOOTING: the front rank shoots at -1 (and -1 more at long
+        range, beyond half the weapon's range)."""
+        weapon = missile(shooter)
+        assert weapon is not None
+        _, reach, s, piercing = weapon
+        long_range = charge.gap(shooter, charger) > reach / 2
+        hit, hit2 = attacks.to_hit_shooting(shooter.profile["BS"], 1 + long_range)
+        return {"unit": shooter.id, "target": charger.id, "attacks": min(shooter.files,
+                                                                          shooter.models),
+                "challenge": False, "shooting": True, "hit": hit, "hit2": hit2,
+                "reroll": False, "wound": attacks.to_wound(s, charger.profile["T"]),
+                "armour": attacks.armour_need(charger.armour, s, 0, piercing),
+                "ward": attacks.ward_need(charger.ward), "rolls": {}}
+
+    def _redirect(self, state: GameState, cmd: Redirect) -> list[Event]:
+        self._offered(state, cmd, "CH.REDIRECT")
+        unit = state.units[cmd.unit]
+        return [RollRequested(purpose="redirect", unit=unit.id, player=unit.player, dice=2,
+                              about=cmd.target)]
+
+    def _redirect_rolled(self, state: GameState, aw: Awaiting, faces: tuple[int, ...]
+                         ) -> list[Event]:
+        """CH.REDIRECT: a Leadership test; on a pass the new target reacts at once."""
+        unit = state.units[aw.unit or ""]
+        passed, _, _ = ld_test(leadership(unit), 0, faces)
+        event = ChargeRedirected(unit=unit.id, from_=unit.declared or "", to=aw.about,
+                                 passed=passed, faces=faces, leadership=leadership(unit))
+        return self._then(state, [event], "redirect")
+
+    def _decline_redirect(self, state: GameState, cmd: DeclineRedirect) -> list[Event]:
+        self._offered(state, cmd, "CH.REDIRECT")
+        return self._move(state, "decline_redirect")
+
+    def _flee_rolled(self, state: GameState, aw: Awaiting, faces: tuple[int, ...]
+                     ) -> list[Event]:
+        """CH.REACT, PANIC.TRIGGERS, RALLY.TEST, FP.FLEE_ROLL: a unit flees its roll."""
+        unit = state.units[aw.unit or ""]
+        dist = sum(charge.counted(faces))
+        reason, _, source = aw.about.partition(":")
+        if reason == "combat":  # flee moves after a combat wait for the pursuit rolls
+            return self._finish(state, [UnitFled(unit=unit.id, distance=dist, reason="broke",
+                                                 dice=faces)])
+        away = state.units.get(source) or charge.nearest_enemy(state, unit)
+        events: list[Event] = [UnitFled(unit=unit.id, distance=dist, reason=reason, dice=faces,
+                                        away_from=away.id if away else "")]
+        if away is not None:
+            events += self.flee_events(state, unit, geo.centre(box(away)), dist, reason)
+        return self._finish(state, events)
+
+    def flee_events(self, state: GameState, unit: UnitState, away: geo.Point, dist: float,
+                    reason: str) -> list[Event]:
+        """The flee move, or the table edge that destroys a fleeing unit (FP.OFF_TABLE)."""
+        end, edge = charge.flee_move(state, unit, away, dist)
+        events: list[Event] = [moved(unit.id, end, "flee", dist)]
+        if edge is not None:
+            events.append(UnitDestroyed(unit=unit.id, reason="fled off the table"))
+            events += self.panic_after(fold(state, events, self.fold_table), [unit.id],
+                                       "was destroyed")
+        return events
+
+    def _end_charges(self, state: GameState, cmd: EndCharges) -> list[Event]:
+        self._active(state, cmd, "CH.DECLARE")
+        return self._move(state, "end_charges")
+
+    # --- charge moves (CH.MOVE_ORDER, CH.RANGE, CH.CHARGE_MOVE, CH.FAILED) ---------------
+
+    def _move_charger(self, state: GameState, cmd: MoveCharger) -> list[Event]:
+        """CH.MOVE_ORDER: the active player picks the next charger; it rolls its range."""
+        self._active(state, cmd, "CH.MOVE_ORDER")
+        self._offered(state, cmd, "CH.MOVE_ORDER")
+        unit = state.units[cmd.unit]
+        return [RollRequested(purpose="charge_range", unit=unit.id, player=unit.player,
+                              dice=charge.movement_dice(unit),
+                              about=cmd.target or unit.declared or "")]
+
+    def _range_rolled(self, state: GameState, aw: Awaiting, faces: tuple[int, ...]
+                      ) -> list[Event]:
+        unit = state.units[aw.unit or ""]
+        target = state.units[aw.about]
+        reach = charge.charge_range(unit, faces)
+        dist = charge.gap(unit, target)
+        dice = charge.counted(faces)
+        base = {"unit": unit.id, "target": target.id, "dice": dice, "range": reach,
+                "distance": dist}
+        if target.status not in ALIVE:
+            events: list[Event] = [ChargeRolled(**base, success=False,
+                                                why=f"{target.name} is gone")]
+            return self._finish(state, events + self._failed(state, unit, target, faces))
+        if target.status == "fleeing":  # CH.CATCH_FLEEING
+            if reach < dist:
+                events = [ChargeRolled(**base, success=False)]
+                return self._finish(state, events + self._failed(state, unit, target, faces))
+            b = geo.moved(box(unit), dist, geo.bearing(unit.position, geo.centre(box(target))))
+            events = [ChargeRolled(**base, success=True), UnitCaught(unit=target.id, by=unit.id),
+                      UnitDestroyed(unit=target.id, reason="caught fleeing"),
+                      moved(unit.id, geo.rounded(b), "charge", dist)]
+            events += self.panic_after(fold(state, events, self.fold_table), [target.id],
+                                       "was destroyed")
+            return self._finish(state, events)
+        side = state.context.get("sides", {}).get(unit.id) or "front"
+        end, why = charge.plan_charge(state, unit, target, side)
+        if reach < dist or end is None:
+            events = [ChargeRolled(**base, success=False, why=why if reach >= dist else "")]
+            return self._finish(state, events + self._failed(state, unit, target, faces))
+        hills = hill_regions(state)
+        hill = (geo.area_share(box(unit), hills) >= 0.5 > geo.area_share(end, hills))
+        cid = f"{state.turn}-{unit.id}-{target.id}"
+        events = [ChargeRolled(**base, success=True), moved(unit.id, end, "charge", dist),
+                  CombatBegan(combat=cid, units=(unit.id, target.id), chargers=(unit.id,),
+                              hill=(unit.id,) if hill else ())]
+        return self._finish(state, events)
+
+    def _failed(self, state: GameState, unit: UnitState, target: UnitState,
+                faces: tuple[int, ...]) -> list[Event]:
+        end, run = charge.failed_move(state, unit, target, faces)
+        return [moved(unit.id, end, "failed_charge", run)]
+
+    # --- panic, rally, returns ---------------------------------------------------------------
+
+    def panic_after(self, state: GameState, causes: list[str], what: str) -> list[Event]:
+        """PANIC.TRIGGERS: friends within 6" of a unit that broke or was destroyed test."""
+        out: list[Event] = []
+        queued = set(state.context.get("panic", ())) | set(state.context.get("panicked", ()))
+        for cid in causes:
+            cause = state.units[cid]
+            near = [u.id for u in state.units.values()
+                    if u.player == cause.player and u.id != cid and u.status == "ready"
+                    and u.id not in queued and not has(u, "immune_to_psychology")
+                    and charge.gap(u, cause) <= PANIC_RANGE]
+            if near:
+                queued |= set(near)
+                out.append(PanicCaused(units=tuple(near), cause=cid,
+                                       reason=f"{cause.name} {what} within 6\""))
+        return out
+
+    def drive_panic(self, state: GameState) -> list[Event]:
+        uid = state.context["panic"][0]
+        u = state.units[uid]
+        return [RollRequested(purpose="panic", unit=uid, player=u.player, dice=2)]
+
+    def _panic_rolled(self, state: GameState, aw: Awaiting, faces: tuple[int, ...]
+                      ) -> list[Event]:
+        return self._ld_then_flee(state, aw, faces, "panic")
+
+    def _ld_then_flee(self, state: GameState, aw: Awaiting, faces: tuple[int, ...],
+                      purpose: str) -> list[Event]:
+        u = state.units[aw.unit or ""]
+        passed, need, insane = ld_test(leadership(u), 0, faces)
+        if purpose == "rally" and u.models * 4 <= u.start_models:  # RALLY.TEST: 25% or less
+            passed, need = insane, 1
+        events: list[Event] = [LeadershipTested(unit=u.id, purpose=purpose,
+                                                leadership=leadership(u), penalty=0,
+                                                faces=faces, passed=passed, needs=need,
+                                                insane=insane)]
+        if passed:
+            if purpose == "rally":
+                events.append(UnitRallied(unit=u.id))
+        else:
+            events.append(RollRequested(purpose="flee", unit=u.id, player=u.player,
+                                        dice=charge.movement_dice(u), about=purpose))
+        return self._finish(state, events)
+
+    def _drive_rally(self, state: GameState) -> list[Event]:
+        """RALLY.TEST: each fleeing unit of the active player tests, one after another."""
+        done = state.context.get("rallied", ())
+        for u in state.units.values():
+            if u.player == state.player and u.status == "fleeing" and u.id not in done:
+                return [RollRequested(purpose="rally", unit=u.id, player=u.player, dice=2)]
+        return []
+
+    def _rally_rolled(self, state: GameState, aw: Awaiting, faces: tuple[int, ...]
+                      ) -> list[Event]:
+        return self._ld_then_flee(state, aw, faces, "rally")
+
+    def _drive_returns(self, state: GameState) -> list[Event]:
+        """FP.OFF_TABLE (fantasy8): pursuers that left the table come back in their player's
+        remaining moves, rear rank centred on the point they left by, facing the table."""
+        for u in state.units.values():
+            if u.player == state.player and u.status == "off_table" and u.left_at:
+                b = return_box(state, u)
+                return [UnitReturned(unit=u.id, position=(b.x, b.y), facing=b.facing)]
+        return []
+
+    # --- what the movement phase waits for -----------------------------------------------
+
+    def charge_pending(self, state: GameState, leaf: str) -> Decision | None:
+        p = state.player
+        if leaf == "declaration":
+            legal: list[Command] = []
+            for unit in state.units.values():
+                if charge.why_cannot_charge(state, unit):
+                    continue
+                legal += [DeclareCharge(by=p, unit=unit.id, target=t.id)
+                          for t in state.units.values()
+                          if not charge.eligible_target(state, unit, t)]
+            return Decision(player=p, decision="declare_charge",
+                            legal=(*legal, EndCharges(by=p)))
+        if leaf == "reactions":
+            charger_id, target_id = state.context["declaring"]
+            target = state.units[target_id]
+            return Decision(player=target.player, decision="react",
+                            legal=tuple(React(by=target.player, unit=target.id, reaction=r)
+                                        for r in charge.reaction_options(
+                                            state, target, state.units[charger_id])))
+        if leaf == "redirect":
+            unit = state.units[state.context["last"][0]]
+            options: list[Command] = [Redirect(by=p, unit=unit.id, target=t.id)
+                                      for t in charge.redirect_targets(state, unit)]
+            return Decision(player=p, decision="redirect",
+                            legal=(*options, DeclineRedirect(by=p, unit=unit.id)))
+        if leaf == "charge_moves":
+            moves: list[Command] = []
+            for uid in to_move(state):
+                u = state.units[uid]
+                if u.status != "ready":
+                    continue
+                targets = state.context.get("targets", {}).get(uid, [])
+                fled = [t for t in targets if state.units[t].status == "fleeing"]
+                if len(targets) > 1 and len(fled) == len(targets):  # CH.REDIRECT: choose
+                    moves += [MoveCharger(by=p, unit=uid, target=t) for t in targets]
+                else:
+                    moves.append(MoveCharger(by=p, unit=uid))
+            return Decision(player=p, decision="move_charger", legal=tuple(moves))
+        return None
+
+
+def hill_regions(state: GameState) -> list[Any]:
+    from shapely.geometry import Polygon
+
+    return [Polygon(h) for h in state.table.get("hills", ())]
+
+
+def return_box(state: GameState, u: UnitState) -> geo.Box:
+    """FP.OFF_TABLE: the unit's box with its rear rank centred on the point it left by."""
+    x, y = u.left_at or (0.0, 0.0)
+    w, d = state.table["width"], state.table["depth"]
+    edges = {0.0: abs(y), 90.0: abs(x), 180.0: abs(d - y), 270.0: abs(w - x)}
+    facing = min(edges, key=lambda k: edges[k])  # face away from the nearest edge
+    size = box(u)
+    (fx, fy), _ = geo.axes(facing)
+    b = geo.Box(x + fx * size.depth, y + fy * size.depth, facing, size.width, size.depth)
+    # slide along the edge until the whole unit is on the table
+    (_, _), (rx, ry) = geo.axes(facing)
+    for shift in (0.0, *[s * k for k in range(1, 200) for s in (0.5, -0.5)]):
+        c = b._replace(x=b.x + rx * shift, y=b.y + ry * shift)
+        if geo.on_table(c, w, d):
+            return geo.rounded(c)
+    return geo.rounded(b)

@@ -1,0 +1,51 @@
+"""Exact odds, by enumerating every way the dice can fall (no sampling).
+
+Each distribution is a map from a total to its exact probability (a Fraction), built from the
+same rule functions the game uses, so the odds a player asks for are the game's own.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+from functools import cache
+
+from .charge import counted
+
+
+@cache
+def movement_roll(dice: int) -> dict[int, Fraction]:
+    """CH.RANGE, FP.FLEE_ROLL: 2D6, or 3D6 keeping the highest two (Swiftstride)."""
+    out: dict[int, Fraction] = {}
+    n = 6 ** dice
+    for faces in itertools.product(range(1, 7), repeat=dice):
+        total = sum(counted(faces))
+        out[total] = out.get(total, Fraction(0)) + Fraction(1, n)
+    return out
+
+
+def at_least(dist: dict[int, Fraction], k: int) -> Fraction:
+    return sum((p for v, p in dist.items() if v >= k), Fraction(0))
+
+
+def charge_odds(needed: int, swiftstride: bool = False) -> Fraction:
+    """CH.RANGE: the chance the dice reach ``needed`` inches (distance minus Movement)."""
+    return at_least(movement_roll(3 if swiftstride else 2), needed)
+
+
+def leadership_odds(need: int) -> Fraction:
+    """LD.TEST, LD.INSANE: the chance 2D6 rolls ``need`` or less, or a double 1."""
+    hits = sum(1 for a, b in itertools.product(range(1, 7), repeat=2)
+               if a + b <= need or a == b == 1)
+    return Fraction(hits, 36)
+
+
+def catch_odds(pursuer_dice: int = 2, flee_dice: int = 2) -> Fraction:
+    """FP.CAUGHT: the chance a pursuit roll equals or beats the flee roll."""
+    pursue, flee = movement_roll(pursuer_dice), movement_roll(flee_dice)
+    return sum((pp * pf for vp, pp in pursue.items() for vf, pf in flee.items() if vp >= vf),
+               Fraction(0))
+
+
+def percent(p: Fraction) -> float:
+    return round(float(p) * 100, 1)

@@ -1,0 +1,133 @@
+"""Combat result (CR.*), break tests (BT.*) and Leadership tests (LD.*): pure arithmetic.
+
+Every function returns the parts that made its number, each with its rule and unit, so that
+the events carry their reasons and an explanation never has to guess.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from regiment.core.state import GameState, UnitState
+
+from .combat import Combat, side_fought, touching
+from .units import full_ranks, has, leadership
+
+Part = dict[str, Any]
+
+
+def ld_test(ld: int, penalty: int, faces: tuple[int, ...]) -> tuple[bool, int, bool]:
+    """LD.TEST, LD.INSANE: pass on 2D6 <= Ld - penalty (Ld capped at 10); a double 1 always
+    passes. Returns (passed, the total needed, insane courage)."""
+    need = min(10, ld) - penalty
+    insane = len(faces) == 2 and faces[0] == faces[1] == 1
+    return insane or sum(faces) <= need, need, insane
+
+
+def rank_bonus(u: UnitState) -> int:
+    """CR.RANKS: +1 for each full rank after the first, up to +3."""
+    return min(3, max(0, full_ranks(u) - 1))
+
+
+def flank_rear(state: GameState, side_units: list[UnitState], enemy_units: list[UnitState],
+               classic: bool) -> list[Part]:
+    """CR.FLANK, CR.REAR: per enemy unit fought in its flank (+1, +2 if an attacker there has
+    a full rank) or rear (+2, +3); flat +1/+2 under fantasy-classic. Several attackers on the
+    same facing of one enemy add nothing more."""
+    parts = []
+    for e in enemy_units:
+        facings: dict[str, list[UnitState]] = {}
+        for u in side_units:
+            side = side_fought(state, e.id, u.id)
+            if side in ("left", "right"):
+                facings.setdefault("flank", []).append(u)
+            elif side == "rear":
+                facings.setdefault("rear", []).append(u)
+        for facing, who in facings.items():
+            ranked = any(full_ranks(u) >= 1 for u in who)
+            base = 1 if facing == "flank" else 2
+            value = base if classic or not ranked else base + 1
+            rule = "CR.FLANK" if facing == "flank" else "CR.REAR"
+            parts.append({"rule": rule, "unit": who[0].id, "value": value, "against": e.id})
+    return parts
+
+
+def side_parts(state: GameState, combat: Combat, player: str, caused: dict[str, int],
+               overkill: dict[str, int], classic: bool, hills: frozenset[str] = frozenset()
+               ) -> list[Part]:
+    """CR.WOUNDS, CR.OVERKILL, CR.CHARGE, CR.RANKS, CR.STANDARD, CR.BSB, CR.FLANK/REAR:
+    one side's parts of the result, each with the unit that earned it."""
+    mine = [state.units[u] for u in combat["units"] if state.units[u].player == player]
+    theirs = [state.units[u] for u in combat["units"] if state.units[u].player != player
+              and state.units[u].status == "engaged"]
+    fighting = [u for u in mine if u.status == "engaged"]
+    parts: list[Part] = [{"rule": "CR.WOUNDS", "unit": u.id, "value": caused[u.id]}
+                         for u in mine if caused.get(u.id)]
+    over = sum(overkill.get(u.id, 0) for u in mine)
+    if over:
+        who = next(u.id for u in mine if overkill.get(u.id))
+        parts.append({"rule": "CR.OVERKILL", "unit": who, "value": min(3, over)})
+    if combat["round"] == 1:
+        chargers = [u for u in mine if u.id in combat.get("chargers", ()) and u.charged]
+        if chargers:
+            hill = any(u.id in hills for u in chargers) and not classic
+            parts.append({"rule": "CR.CHARGE", "unit": chargers[0].id, "value": 2 if hill else 1})
+    if fighting:
+        best = max(fighting, key=rank_bonus)
+        if rank_bonus(best):
+            parts.append({"rule": "CR.RANKS", "unit": best.id, "value": rank_bonus(best)})
+        flag = next((u for u in fighting if "standard" in u.command), None)
+        if flag is not None:
+            parts.append({"rule": "CR.STANDARD", "unit": flag.id, "value": 1})
+        bsb = next((u for u in fighting if u.battle_standard), None)
+        if bsb is not None:
+            parts.append({"rule": "CR.BSB", "unit": bsb.id, "value": 1})
+        parts += flank_rear(state, fighting, theirs, classic)
+    return parts
+
+
+def decide(totals: dict[str, int], musicians: dict[str, bool]
+           ) -> tuple[str | None, int, str | None]:
+    """CR.WINNER, CR.MUSICIAN: (winner or None on a draw, margin, the side a musician won it
+    for). On equal results a side with a musician wins by 1 if the other has none."""
+    (a, ta), (b, tb) = totals.items()
+    if ta != tb:
+        return (a, ta - tb, None) if ta > tb else (b, tb - ta, None)
+    if musicians.get(a) != musicians.get(b):
+        side = a if musicians.get(a) else b
+        return side, 1, side
+    return None, 0, None
+
+
+def steadfast(state: GameState, combat: Combat, uid: str) -> tuple[bool, str]:
+    """BT.STEADFAST, BT.DISRUPTED: more full ranks than every enemy unit it faces, unless an
+    enemy with two or more full ranks fights it in the flank or rear (the seed's reading:
+    disrupted units cannot be steadfast)."""
+    u = state.units[uid]
+    foes = touching(state, combat, uid)
+    if not foes:
+        return False, ""
+    for e, side in foes:
+        if side != "front" and full_ranks(e) >= 2:
+            return False, f"disrupted by {e.name} in its {side}"
+    mine = full_ranks(u)
+    if all(mine > full_ranks(e) for e, _ in foes):
+        return True, f"{mine} full ranks against {max(full_ranks(e) for e, _ in foes)}"
+    return False, ""
+
+
+def break_penalty(state: GameState, combat: Combat, uid: str, margin: int
+                  ) -> tuple[int, bool, str]:
+    """BT.TEST, BT.STEADFAST, BT.SPECIAL: the penalty (the margin), none if steadfast or
+    stubborn. Returns (penalty, steadfast, why)."""
+    u = state.units[uid]
+    firm, why = steadfast(state, combat, uid)
+    if firm:
+        return 0, True, why
+    if has(u, "stubborn"):
+        return 0, False, "stubborn (BT.SPECIAL)"
+    return margin, False, why
+
+
+def tested_by(u: UnitState) -> int:
+    return leadership(u)

@@ -1,0 +1,94 @@
+"""What a unit is, as the rules count it: ranks, full ranks, hordes, weapons, its box."""
+
+from __future__ import annotations
+
+from regiment.core.geometry import Box, unit_size
+from regiment.core.state import UnitState
+
+MONSTROUS = ("monstrous_infantry", "monstrous_cavalry", "monstrous_beast")
+ON_FOOT = ("infantry", "monstrous_infantry")
+# ATK.TO_HIT_SHOOTING: missile weapons a unit may stand and shoot with: range, Strength, and
+# the extra armour modifier (armour piercing).
+MISSILES: dict[str, tuple[float, int, int]] = {
+    "bow": (24.0, 3, 0), "shortbow": (18.0, 3, 0), "longbow": (30.0, 3, 0),
+    "crossbow": (30.0, 4, 0), "handgun": (24.0, 4, 1), "javelin": (12.0, 3, 0),
+}
+ALIVE = ("ready", "fleeing", "engaged")
+
+
+def box(u: UnitState) -> Box:
+    w, d = unit_size(u.models, u.files, u.base)
+    return Box(u.position[0], u.position[1], u.facing, w, d)
+
+
+def rank_width(u: UnitState) -> int:
+    """UNIT.FULL_RANK: 5 models, or 3 for monstrous infantry, cavalry and beasts."""
+    return 3 if u.troop in MONSTROUS else 5
+
+
+def rank_sizes(u: UnitState) -> list[int]:
+    """Models in each rank, front first (the rear rank may be short)."""
+    if u.models <= 0:
+        return []
+    full, rest = divmod(u.models, u.files)
+    return [u.files] * full + ([rest] if rest else [])
+
+
+def full_ranks(u: UnitState) -> int:
+    """UNIT.FULL_RANK: ranks with at least ``rank_width`` models, the front rank included; a
+    short front rank means none."""
+    sizes = rank_sizes(u)
+    need = rank_width(u)
+    if not sizes or sizes[0] < need:
+        return 0
+    return sum(1 for s in sizes if s >= need)
+
+
+def horde(u: UnitState) -> bool:
+    """CC.WHO_FIGHTS: a horde is 10 models wide (6 for monstrous infantry)."""
+    return u.files >= (6 if u.troop == "monstrous_infantry" else 10) and \
+        bool(rank_sizes(u)) and rank_sizes(u)[0] >= u.files
+
+
+def has(u: UnitState, rule: str) -> bool:
+    return rule in u.rules
+
+
+def carries(u: UnitState, item: str) -> bool:
+    return item in u.equipment
+
+
+def missile(u: UnitState) -> tuple[str, float, int, int] | None:
+    """CH.REACT: the missile weapon a unit could stand and shoot with, if any."""
+    for item in u.equipment:
+        if item in MISSILES:
+            return (item, *MISSILES[item])
+    return None
+
+
+def leadership(u: UnitState) -> int:
+    """LD.TEST: Leadership is capped at 10."""
+    return min(10, u.profile["Ld"])
+
+
+def strength(u: UnitState) -> int:
+    """ATK.TO_WOUND with equipment: great weapon +2 S, halberd +1 S (on foot)."""
+    s = u.profile["S"]
+    if carries(u, "great_weapon"):
+        return s + 2
+    if carries(u, "halberd") and u.troop in ON_FOOT:
+        return s + 1
+    return s
+
+
+def wounds_left(u: UnitState) -> int:
+    return u.models * u.profile["W"] - u.wounded
+
+
+def has_champion(u: UnitState) -> bool:
+    return "champion" in u.command and u.models > 1
+
+
+def is_character(u: UnitState) -> bool:
+    return "character" in u.rules or (u.models == 1 and u.troop in ("infantry", "cavalry")
+                                       and u.profile["W"] >= 2)
