@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import re
 import tomllib
-from pathlib import Path
-from typing import Any, cast
-
 from functools import cache
 from importlib.resources import files
+from pathlib import Path
+from typing import Any, cast
 
 from .errors import InvalidScenario
 

@@ -100,6 +100,13 @@ def unit_reformed(s: GameState, e: ev.UnitReformed) -> GameState:
     return _fight(s, reformed=[*s.context["fight"].get("reformed", ()), e.unit])
 
 
+def dangerous_terrain(s: GameState, e: ev.DangerousTerrainTested) -> GameState:
+    u = s.units[e.unit]
+    total = u.wounded + e.lost
+    w = u.profile["W"]
+    return _unit(s, e.unit, models=u.models - total // w, wounded=total % w)
+
+
 def unit_rallied(s: GameState, e: ev.UnitRallied) -> GameState:
     return _unit(s, e.unit, status="ready")
 
@@ -129,7 +136,8 @@ def combat_ended(s: GameState, e: ev.CombatEnded) -> GameState:
 
 def combat_round_began(s: GameState, e: ev.CombatRoundBegan) -> GameState:
     return _ctx(s, fight={"combat": e.combat, "round": e.round, "steps": list(e.steps),
-                          "caused": {}, "overkill": {}, "challenge": "open", "offers": [],
+                          "caused": {}, "overkill": {},
+                          "challenge": "open" if e.challenges else "done", "offers": [],
                           "duel": {}, "stood_back": [], "broken": [], "tests": [],
                           "decided": {}, "fled": {}, "rolled": {}},
                 fought=[*s.context.get("fought", ()), e.combat])
@@ -197,7 +205,9 @@ def attacks_resolved(s: GameState, e: ev.AttacksResolved) -> GameState:
 
 
 def result_decided(s: GameState, e: ev.CombatResultDecided) -> GameState:
-    return _fight(s, result={"winner": e.winner, "margin": e.margin}, tests=list(e.tests))
+    totals = {p: side["total"] for p, side in e.sides.items()}
+    return _fight(s, result={"winner": e.winner, "margin": e.margin, "totals": totals},
+                  tests=list(e.tests))
 
 
 def break_test(s: GameState, e: ev.BreakTestTaken) -> GameState:
@@ -282,6 +292,7 @@ APPLIERS: dict[str, Any] = {
     "UnitReformed": unit_reformed,
     "ReformSkipped": skip_reform,
     "UnitRallied": unit_rallied,
+    "DangerousTerrainTested": dangerous_terrain,
     "CombatBegan": combat_began,
     "CombatEnded": combat_ended,
     "CombatRoundBegan": combat_round_began,

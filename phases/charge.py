@@ -162,26 +162,32 @@ def failed_move(state: GameState, unit: UnitState, target: UnitState, faces: tup
 
 
 def flee_move(state: GameState, unit: UnitState, away_from: geo.Point, dist: float
-              ) -> tuple[geo.Box, geo.Point | None]:
-    """CH.REACT, FP.FLEE_DIRECTION, FP.FLEE_THROUGH: pivot about the centre to face directly
-    away from ``away_from`` and move ``dist``; a move that touches the table edge takes the
-    unit off the table (returns the point). It ends clear of any unit it passed through."""
+              ) -> tuple[geo.Box, geo.Point | None, list[str]]:
+    """CH.REACT, FP.FLEE_DIRECTION, FP.FLEE_THROUGH: pivot about the centre (ignoring other
+    units) to face directly away from ``away_from`` and move ``dist``; a move that touches the
+    table edge takes the unit off the table (returns the point). It ends clear of any unit it
+    passed through, and says which units those were."""
     start = box(unit)
     facing = geo.bearing(away_from, geo.centre(start))
     turned = geo.pivoted(start, facing)
     table = state.table
     t, point = geo.edge_time(turned, facing, table["width"], table["depth"])
     if t <= dist:
-        return geo.rounded(geo.moved(turned, t)), point
+        return geo.rounded(geo.moved(turned, t)), point, []
     end = geo.moved(turned, dist)
-    blockers = [geo.polygon(b) for b in others(state, unit.id)]
+    around = [(u.id, geo.polygon(box(u))) for u in state.units.values()
+              if u.id != unit.id and u.status in ALIVE]
     extra = 0.0
-    while any(geo.polygon(end).intersects(p) for p in blockers) and extra < 48:
+    while any(geo.polygon(end).intersects(p) for _, p in around) and extra < 48:
         extra += 0.5
         if t <= dist + extra:
-            return geo.rounded(geo.moved(turned, t)), point
+            return geo.rounded(geo.moved(turned, t)), point, []
         end = geo.moved(turned, dist + extra)
-    return geo.rounded(end), None
+    origin = geo.polygon(turned)
+    swept = origin.union(geo.polygon(end)).convex_hull
+    through = [uid for uid, p in around
+               if swept.intersection(p).area > 0.01 and not origin.intersects(p)]
+    return geo.rounded(end), None, through
 
 
 def nearest_enemy(state: GameState, unit: UnitState) -> UnitState | None:

@@ -150,10 +150,10 @@ def strikes(state: GameState, combat: Combat, step: str, fight: dict[str, Any]
             if n == 0:
                 continue
             a = u.profile["A"]
-            champ = has_champion(u) and uid not in fight.get("stood_back", ())
-            total = n * a + (1 if champ else 0)
-            if in_duel:
-                total -= a + 1 if has_champion(u) else a   # the fighter attacks only the foe
+            total = n * a + (1 if has_champion(u) else 0)
+            if in_duel or uid in fight.get("stood_back", ()):
+                # the fighter attacks only the foe, or (refused) stands back and not at all
+                total -= a + 1 if has_champion(u) else a
             if side == "front":
                 total += supporting(u, n, u.charged)
             if total > 0:

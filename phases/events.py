@@ -136,6 +136,7 @@ class CombatRoundBegan(Event):
     combat: str
     round: int
     steps: tuple[str, ...]
+    challenges: bool = False    # whether both sides have a champion or character to fight
 
 
 @event("ChallengeIssued", rules=("CC.CHALLENGE",))
@@ -188,6 +189,7 @@ class CombatResultDecided(Event):
     musician: str | None = None
     tests: tuple[str, ...] = ()    # the units that must take break tests (BT.WHO)
     no_more_foes: tuple[str, ...] = ()
+    unbreakable: tuple[str, ...] = ()   # losers that take no break test (BT.SPECIAL)
 
 
 @event("BreakTestTaken", rules=("BT.TEST",))
@@ -201,6 +203,7 @@ class BreakTestTaken(Event):
     needs: int = 0
     insane: bool = False
     why: str = ""
+    result: tuple[int, ...] = ()    # its side's total and the enemy's
 
 
 @event("LeadershipTested", rules=("LD.TEST",))
@@ -265,3 +268,14 @@ class ReformSkipped(Event):
 class CombatRoundEnded(Event):
     combat: str
     round: int
+
+
+@event("DangerousTerrainTested", rules=("FP.FLEE_THROUGH",))
+class DangerousTerrainTested(Event):
+    """A fleeing unit passed through an enemy: each 1 rolled costs a wound, no save."""
+
+    unit: str
+    faces: tuple[int, ...]
+    through: str
+    lost: int
+    slain: int

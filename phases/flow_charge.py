@@ -29,6 +29,7 @@ from .events import (
     ChargeRedirected,
     ChargeRolled,
     CombatBegan,
+    DangerousTerrainTested,
     InitiativeStepBegan,
     LeadershipTested,
     PanicCaused,
@@ -64,7 +65,8 @@ class ChargeFlow(_Base):
     def charge_rolls(self) -> dict[str, Any]:
         return {"random_side": self._side_rolled, "flee": self._flee_rolled,
                 "redirect": self._redirect_rolled, "charge_range": self._range_rolled,
-                "panic": self._panic_rolled, "rally": self._rally_rolled}
+                "panic": self._panic_rolled, "rally": self._rally_rolled,
+                "dangerous_terrain": self._dangerous_rolled}
 
     def charge_drives(self) -> dict[str, Any]:
         return {"rally": self._drive_rally, "remaining": self._drive_returns}
@@ -176,13 +178,31 @@ class ChargeFlow(_Base):
     def flee_events(self, state: GameState, unit: UnitState, away: geo.Point, dist: float,
                     reason: str) -> list[Event]:
         """The flee move, or the table edge that destroys a fleeing unit (FP.OFF_TABLE)."""
-        end, edge = charge.flee_move(state, unit, away, dist)
+        end, edge, through = charge.flee_move(state, unit, away, dist)
         events: list[Event] = [moved(unit.id, end, "flee", dist)]
         if edge is not None:
             events.append(UnitDestroyed(unit=unit.id, reason="fled off the table"))
             events += self.panic_after(fold(state, events, self.fold_table), [unit.id],
                                        "was destroyed")
+            return events
+        foes = [u for u in through if state.units[u].player != unit.player]
+        if foes:  # FP.FLEE_THROUGH: every model takes a dangerous terrain test
+            events.append(RollRequested(purpose="dangerous_terrain", unit=unit.id,
+                                        player=unit.player, dice=unit.models, about=foes[0]))
         return events
+
+    def _dangerous_rolled(self, state: GameState, aw: Awaiting, faces: tuple[int, ...]
+                          ) -> list[Event]:
+        """FP.FLEE_THROUGH: each 1 costs a model a wound, with no save."""
+        u = state.units[aw.unit or ""]
+        ones = sum(1 for f in faces if f == 1)
+        lost = min(ones, u.models * u.profile["W"] - u.wounded)
+        slain = (u.wounded + lost) // u.profile["W"]
+        events: list[Event] = [DangerousTerrainTested(unit=u.id, faces=faces, through=aw.about,
+                                                      lost=lost, slain=slain)]
+        if slain >= u.models:
+            events.append(UnitDestroyed(unit=u.id, reason="dangerous terrain"))
+        return self._finish(state, events)
 
     def _end_charges(self, state: GameState, cmd: EndCharges) -> list[Event]:
         self._active(state, cmd, "CH.DECLARE")
@@ -273,14 +293,20 @@ class ChargeFlow(_Base):
         u = state.units[aw.unit or ""]
         passed, need, insane = ld_test(leadership(u), 0, faces)
         if purpose == "rally" and u.models * 4 <= u.start_models:  # RALLY.TEST: 25% or less
-            passed, need = insane, 1
+            passed = insane = tuple(faces) == (1, 1)
+            need = 1
         events: list[Event] = [LeadershipTested(unit=u.id, purpose=purpose,
                                                 leadership=leadership(u), penalty=0,
                                                 faces=faces, passed=passed, needs=need,
                                                 insane=insane)]
         if passed:
-            if purpose == "rally":
+            if purpose == "rally":  # RALLY.TEST: it rallies and turns to face the nearest foe
                 events.append(UnitRallied(unit=u.id))
+                foe = charge.nearest_enemy(state, u)
+                if foe is not None:
+                    b = geo.pivoted(box(u), geo.bearing(geo.centre(box(u)),
+                                                        geo.centre(box(foe))))
+                    events.append(moved(u.id, geo.rounded(b), "rally"))
         else:
             events.append(RollRequested(purpose="flee", unit=u.id, player=u.player,
                                         dice=charge.movement_dice(u), about=purpose))

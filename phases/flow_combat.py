@@ -47,7 +47,7 @@ from .events import (
     UnitLeftTable,
     UnitReformed,
 )
-from .flow_charge import moved
+from .flow_charge import hill_regions, moved
 from .result import break_penalty, decide, ld_test, side_parts
 from .units import box, has, has_champion, is_character, leadership
 
@@ -106,7 +106,8 @@ class CombatFlow(_Base):
         self._offered(state, cmd, "CC.ORDER")
         cmb = state.combats[cmd.combat]
         begun = CombatRoundBegan(combat=cmb["id"], round=cmb["round"],
-                                 steps=tuple(combat.steps(state, cmb)))
+                                 steps=tuple(combat.steps(state, cmb)),
+                                 challenges=bool(self._challengers(state, state.player, cmb)))
         return self._then(state, [begun], "fight")
 
     def _offerer(self, state: GameState) -> str | None:
@@ -114,8 +115,11 @@ class CombatFlow(_Base):
         return next((p for p in (state.player, state.opponent(state.player))
                      if p not in offers), None)
 
-    def _challengers(self, state: GameState, player: str) -> list[UnitState]:
-        cmb = state.combats[fight_of(state)["combat"]]
+    def _challengers(self, state: GameState, player: str, cmb: dict[str, Any] | None = None
+                     ) -> list[UnitState]:
+        """CC.CHALLENGE: units of ``player`` whose champion or character could challenge an
+        enemy fighter it touches."""
+        cmb = cmb or state.combats[fight_of(state)["combat"]]
         foes = fighters(state, cmb, state.opponent(player))
         return [u for u in fighters(state, cmb, player)
                 if any(combat.in_contact_at_all(u, f) for f in foes)]
@@ -214,7 +218,7 @@ class CombatFlow(_Base):
         sides: dict[str, Any] = {}
         for p in state.players:
             parts = side_parts(state, cmb, p, fight["caused"], fight["overkill"],
-                               self.classic, hills)
+                               self.classic, hills, hill_regions(state))
             sides[p] = {"total": sum(x["value"] for x in parts), "parts": parts}
         alive = {p: [state.units[u] for u in cmb["units"] if state.units[u].player == p
                      and state.units[u].status == "engaged"] for p in state.players}
@@ -236,12 +240,14 @@ class CombatFlow(_Base):
         else:
             winner, margin = None, 0
         tests: tuple[str, ...] = ()
-        if winner is not None:
-            tests = tuple(u.id for u in alive[state.opponent(winner)]
-                          if not has(u, "unbreakable"))
+        unbreakable: tuple[str, ...] = ()
+        if winner is not None:  # BT.WHO, BT.SPECIAL
+            losers = alive[state.opponent(winner)]
+            tests = tuple(u.id for u in losers if not has(u, "unbreakable"))
+            unbreakable = tuple(u.id for u in losers if has(u, "unbreakable"))
         return [CombatResultDecided(combat=cmb["id"], sides=sides, winner=winner,
                                     margin=margin, musician=musician, tests=tests,
-                                    no_more_foes=no_more_foes)]
+                                    no_more_foes=no_more_foes, unbreakable=unbreakable)]
 
     def _drive_tests(self, state: GameState) -> list[Event]:
         tests = fight_of(state).get("tests")
@@ -258,10 +264,13 @@ class CombatFlow(_Base):
         u = state.units[aw.unit or ""]
         penalty, firm, why = break_penalty(state, cmb, u.id, fight["result"]["margin"])
         passed, need, insane = ld_test(leadership(u), penalty, faces)
+        totals = fight["result"].get("totals", {})
+        mine = totals.get(u.player, 0)
+        theirs = totals.get(state.opponent(u.player), 0)
         events: list[Event] = [BreakTestTaken(unit=u.id, leadership=leadership(u),
                                               penalty=penalty, steadfast=firm, faces=faces,
                                               passed=passed, needs=need, insane=insane,
-                                              why=why)]
+                                              why=why, result=(mine, theirs))]
         if not passed:
             events += self.panic_after(fold(state, events, self.fold_table), [u.id], "broke")
         return self._finish(state, events)
@@ -287,11 +296,11 @@ class CombatFlow(_Base):
                     and combat.in_contact_at_all(u, state.units[o])]
             if foes and all(f.id in broken for f in foes):
                 out[uid] = ("pursue", [f.id for f in foes])
-            elif not foes and not any(state.units[o].status == "engaged" for o in cmb["units"]
-                                      if state.units[o].player != winner):
-                if cmb["round"] == 1 and uid in cmb.get("chargers", ()) and u.charged and \
-                        not broken:
-                    out[uid] = ("overrun", [])
+            elif (not foes and not broken and cmb["round"] == 1 and u.charged
+                  and uid in cmb.get("chargers", ())
+                  and not any(state.units[o].status == "engaged" for o in cmb["units"]
+                              if state.units[o].player != winner)):
+                out[uid] = ("overrun", [])
         return out
 
     def _undecided(self, state: GameState) -> str | None:

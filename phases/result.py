@@ -8,20 +8,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from regiment.core.geometry import area_share
 from regiment.core.state import GameState, UnitState
 
 from .combat import Combat, side_fought, touching
-from .units import full_ranks, has, leadership
+from .units import box, full_ranks, has, leadership
 
 Part = dict[str, Any]
 
 
 def ld_test(ld: int, penalty: int, faces: tuple[int, ...]) -> tuple[bool, int, bool]:
     """LD.TEST, LD.INSANE: pass on 2D6 <= Ld - penalty (Ld capped at 10); a double 1 always
-    passes. Returns (passed, the total needed, insane courage)."""
+    passes. Returns (passed, the total needed, whether only insane courage passed it)."""
     need = min(10, ld) - penalty
-    insane = len(faces) == 2 and faces[0] == faces[1] == 1
-    return insane or sum(faces) <= need, need, insane
+    double_one = len(faces) == 2 and faces[0] == faces[1] == 1
+    passed = sum(faces) <= need
+    return passed or double_one, need, double_one and not passed
 
 
 def rank_bonus(u: UnitState) -> int:
@@ -52,15 +54,24 @@ def flank_rear(state: GameState, side_units: list[UnitState], enemy_units: list[
     return parts
 
 
+def high_ground(mine: list[UnitState], theirs: list[UnitState], hills: list[Any]) -> str:
+    """CR.HIGH_GROUND (fantasy-classic): the first of ``mine`` standing (half its footprint or
+    more) on a hill when no enemy unit in the combat does; "" when none."""
+    if not hills or any(area_share(box(e), hills) >= 0.5 for e in theirs):
+        return ""
+    return next((u.id for u in mine if area_share(box(u), hills) >= 0.5), "")
+
+
 def side_parts(state: GameState, combat: Combat, player: str, caused: dict[str, int],
-               overkill: dict[str, int], classic: bool, hills: frozenset[str] = frozenset()
-               ) -> list[Part]:
+               overkill: dict[str, int], classic: bool, hills: frozenset[str] = frozenset(),
+               hill_areas: list[Any] | None = None) -> list[Part]:
     """CR.WOUNDS, CR.OVERKILL, CR.CHARGE, CR.RANKS, CR.STANDARD, CR.BSB, CR.FLANK/REAR:
     one side's parts of the result, each with the unit that earned it."""
     mine = [state.units[u] for u in combat["units"] if state.units[u].player == player]
     theirs = [state.units[u] for u in combat["units"] if state.units[u].player != player
               and state.units[u].status == "engaged"]
     fighting = [u for u in mine if u.status == "engaged"]
+    hill_areas = hill_areas or []
     parts: list[Part] = [{"rule": "CR.WOUNDS", "unit": u.id, "value": caused[u.id]}
                          for u in mine if caused.get(u.id)]
     over = sum(overkill.get(u.id, 0) for u in mine)
@@ -72,6 +83,9 @@ def side_parts(state: GameState, combat: Combat, player: str, caused: dict[str, 
         if chargers:
             hill = any(u.id in hills for u in chargers) and not classic
             parts.append({"rule": "CR.CHARGE", "unit": chargers[0].id, "value": 2 if hill else 1})
+    if classic and high_ground(fighting, theirs, hill_areas):
+        parts.append({"rule": "CR.HIGH_GROUND", "unit": high_ground(fighting, theirs,
+                                                                     hill_areas), "value": 1})
     if fighting:
         best = max(fighting, key=rank_bonus)
         if rank_bonus(best):

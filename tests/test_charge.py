@@ -1,4 +1,4 @@
-"""The charge sub-phase's rules as the skeleton applies them (CH.*, GEO.DISTANCE)."""
+"""The charge sub-phase (CH.*, GEO.DISTANCE): declarations, reactions, redirects, moves."""
 
 from __future__ import annotations
 
@@ -119,6 +119,7 @@ def test_ch_declare_a_fleeing_unit_cannot_charge():
     game = Game.new(small_scenario(), store=MemoryStore())
     game.submit({"cmd": "declare_charge", "by": "red", "unit": "boyz", "target": "spears"})
     game.submit({"cmd": "react", "by": "blue", "unit": "spears", "reaction": "flee"})
+    game.submit({"cmd": "decline_redirect", "by": "red", "unit": "boyz"})
     while game.state.player == "red":
         game.submit(game.pending.legal[-1])
     with pytest.raises(IllegalCommand, match="fleeing"):
@@ -134,6 +135,9 @@ def test_ch_react_flee_rolls_and_a_fleeing_unit_must_flee():
                                       "unit": "spears", "dice": 2}
     fled = next(e for e in game.submit(Roll(by="blue", faces=(5, 3))) if e.type == "UnitFled")
     assert fled.distance == 8 and game.state.units["spears"].status == "fleeing"
+    moved = game.state.units["spears"]
+    assert moved.facing == 0.0 and moved.position[1] > 22  # turned away, 8" further off
+    game.submit({"cmd": "decline_redirect", "by": "red", "unit": "boyz"})
     game.submit({"cmd": "declare_charge", "by": "red", "unit": "wolves", "target": "spears"})
     assert [c.reaction for c in game.pending.legal] == ["flee"]
     with pytest.raises(IllegalCommand) as info:
@@ -154,19 +158,6 @@ def test_ch_react_immune_to_psychology_may_not_flee_and_only_the_target_reacts()
         assert info.value.rule == "CH.REACT"
 
 
-def test_ch_redirect_is_refused_until_the_rule_is_applied():
-    game = Game.new(small_scenario(), store=MemoryStore())
-    with pytest.raises(IllegalCommand) as info:
-        game.submit({"cmd": "redirect", "by": "red", "unit": "boyz", "target": "swords"})
-    assert info.value.rule == "TURN.ORDER"  # no redirect step in the declaration
-    from regiment.phases.preset import FantasyPreset
-
-    preset = FantasyPreset()
-    with pytest.raises(IllegalCommand) as info:
-        preset._no_redirect(game.state, game.legal()[0])
-    assert info.value.rule == "CH.REDIRECT"
-
-
 def test_turn_order_the_turn_passes_and_game_turns_count_up():
     game = Game.new(small_scenario(turns=2), store=MemoryStore())
     seen = []
@@ -181,3 +172,198 @@ def test_turn_order_the_turn_passes_and_game_turns_count_up():
         "turn.start", "turn.movement.charge.declaration", "turn.movement.charge.charge_moves",
         "turn.movement.rally", "turn.movement.compulsory", "turn.movement.remaining",
         "turn.magic", "turn.shooting", "turn.close_combat.choose_combat"]
+
+
+# --- sight, stand and shoot, redirects, charge moves -------------------------------------
+
+from . import battle as b  # noqa: E402
+
+
+def test_ch_declare_the_target_must_be_in_the_front_arc():
+    game = b.game([b.unit("a", "red", 20, 10, 0), b.unit("behind", "blue", 20, 2, 0),
+                   b.unit("ahead", "blue", 40, 20, 180)])
+    targets = {c.target for c in game.pending.legal if c.name == "declare_charge"}
+    assert targets == {"ahead"}
+    with pytest.raises(IllegalCommand, match="front arc") as info:
+        game.submit({"cmd": "declare_charge", "by": "red", "unit": "a", "target": "behind"})
+    assert info.value.rule == "CH.DECLARE"
+    assert {"cmd": "declare_charge", "by": "red", "unit": "a", "target": "ahead"} in \
+        info.value.legal
+
+
+def test_ch_declare_the_wrong_player_is_refused_with_the_legal_choices():
+    game = b.game([b.unit("a", "red", 20, 10, 0), b.unit("x", "blue", 20, 20, 180)])
+    before = game.version
+    with pytest.raises(IllegalCommand) as info:
+        game.submit({"cmd": "declare_charge", "by": "blue", "unit": "x", "target": "a"})
+    assert info.value.rule == "CH.DECLARE" and info.value.legal
+    assert game.version == before
+
+
+def crossbows(distance: float) -> Game:
+    """Red charges blue crossbowmen standing ``distance`` inches away."""
+    return b.game([b.unit("a", "red", 36, 10, 0),
+                   b.unit("xb", "blue", 36, 10 + distance, 180, equipment=["crossbow"])])
+
+
+def test_ch_react_stand_and_shoot_only_beyond_its_movement_and_in_range():
+    near = crossbows(4.0)
+    near.submit({"cmd": "declare_charge", "by": "red", "unit": "a", "target": "xb"})
+    assert "stand_and_shoot" not in {c.reaction for c in near.pending.legal}
+    with pytest.raises(IllegalCommand, match="within") as info:
+        near.submit({"cmd": "react", "by": "blue", "unit": "xb", "reaction": "stand_and_shoot"})
+    assert info.value.rule == "CH.REACT"
+    far = crossbows(10.0)
+    far.submit({"cmd": "declare_charge", "by": "red", "unit": "a", "target": "xb"})
+    assert {c.reaction for c in far.pending.legal} == {"hold", "stand_and_shoot", "flee"}
+
+
+def test_ch_react_stand_and_shoot_is_resolved_at_once_at_minus_one():
+    game = crossbows(10.0)
+    game.submit({"cmd": "declare_charge", "by": "red", "unit": "a", "target": "xb"})
+    events = game.submit({"cmd": "react", "by": "blue", "unit": "xb",
+                          "reaction": "stand_and_shoot"})
+    assert game.pending.purpose == "stand_and_shoot_hit" and game.pending.dice == 5
+    events += b.answer(game, {"stand_and_shoot_hit": [(5, 5, 4, 1, 6)],
+                              "to_wound": [(3, 6, 2)]})
+    volley = b.one(events, "AttacksResolved")
+    # BS 3: 4+, -1 for standing and shooting: 5+; crossbow S4 against T3: 3+
+    assert volley.needs["hit"] == 5 and volley.needs["wound"] == 3
+    assert (volley.combat, volley.step, volley.hits, volley.wounds, volley.unsaved) == \
+        (None, "stand_and_shoot", 3, 2, 2)
+    assert game.state.units["a"].models == 18
+    assert game.state.phase.endswith("declaration")
+
+
+def test_ch_redirect_a_pass_declares_at_a_new_target_which_reacts():
+    game = b.game([b.unit("a", "red", 30, 10, 0, profile={"Ld": 8}),
+                   b.unit("x", "blue", 30, 20, 180), b.unit("y", "blue", 42, 20, 180)])
+    game.submit({"cmd": "declare_charge", "by": "red", "unit": "a", "target": "x"})
+    game.submit({"cmd": "react", "by": "blue", "unit": "x", "reaction": "flee"})
+    b.answer(game, {"flee": [(3, 3)]})
+    assert game.pending.decision == "redirect"
+    assert {(c.name, getattr(c, "target", None)) for c in game.pending.legal} == \
+        {("redirect", "y"), ("decline_redirect", None)}
+    game.submit({"cmd": "redirect", "by": "red", "unit": "a", "target": "y"})
+    events = b.answer(game, {"redirect": [(4, 4)]})
+    redirected = b.one(events, "ChargeRedirected")
+    assert redirected.passed and redirected.to_data()["from"] == "x"
+    assert game.pending.decision == "react" and game.pending.player == "blue"
+    assert game.state.units["a"].declared == "y"
+
+
+def test_ch_redirect_a_fail_keeps_the_first_target_and_it_is_once_a_turn():
+    game = b.game([b.unit("a", "red", 30, 10, 0, profile={"Ld": 6}),
+                   b.unit("x", "blue", 30, 20, 180), b.unit("y", "blue", 42, 20, 180)])
+    game.submit({"cmd": "declare_charge", "by": "red", "unit": "a", "target": "x"})
+    game.submit({"cmd": "react", "by": "blue", "unit": "x", "reaction": "flee"})
+    b.answer(game, {"flee": [(3, 3)]})
+    game.submit({"cmd": "redirect", "by": "red", "unit": "a", "target": "y"})
+    events = b.answer(game, {"redirect": [(4, 4)]})
+    assert not b.one(events, "ChargeRedirected").passed
+    assert game.state.units["a"].declared == "x"
+    assert game.state.phase.endswith("declaration")
+
+
+def test_ch_redirect_when_both_targets_fled_the_charger_chooses():
+    game = b.game([b.unit("a", "red", 30, 10, 0, profile={"Ld": 8}),
+                   b.unit("x", "blue", 30, 20, 180), b.unit("y", "blue", 42, 20, 180)])
+    game.submit({"cmd": "declare_charge", "by": "red", "unit": "a", "target": "x"})
+    game.submit({"cmd": "react", "by": "blue", "unit": "x", "reaction": "flee"})
+    b.answer(game, {"flee": [(1, 1)]})
+    game.submit({"cmd": "redirect", "by": "red", "unit": "a", "target": "y"})
+    b.answer(game, {"redirect": [(2, 2)]})
+    game.submit({"cmd": "react", "by": "blue", "unit": "y", "reaction": "flee"})
+    b.answer(game, {"flee": [(6, 6)]})
+    game.submit({"cmd": "end_charges", "by": "red"})
+    assert {c.target for c in game.pending.legal} == {"x", "y"}
+
+
+def charge_at(side_x: float = 30, **a: object) -> Game:
+    return b.game([b.unit("a", "red", side_x, 10, 0, **a), b.unit("x", "blue", 30, 18, 180)])
+
+
+def test_ch_charge_move_lands_flush_and_begins_a_combat():
+    game = charge_at(31)
+    game.submit({"cmd": "declare_charge", "by": "red", "unit": "a", "target": "x"})
+    game.submit({"cmd": "react", "by": "blue", "unit": "x", "reaction": "hold"})
+    game.submit({"cmd": "end_charges", "by": "red"})
+    game.submit({"cmd": "move_charger", "by": "red", "unit": "a"})
+    events = b.answer(game, {"charge_range": [(3, 3)]})
+    move = b.one(events, "UnitMoved")
+    # fronts of equal width: the charger slides over to meet it edge to edge
+    assert move.reason == "charge" and move.position == (30.0, 18.0) and move.facing == 0.0
+    began = b.one(events, "CombatBegan")
+    assert began.units == ("a", "x") and began.chargers == ("a",)
+    assert game.state.units["a"].status == game.state.units["x"].status == "engaged"
+    assert game.state.units["a"].charged
+
+
+def test_ch_charge_move_needs_room_no_other_unit_in_the_way():
+    game = b.game([b.unit("a", "red", 30, 10, 0), b.unit("x", "blue", 30, 20, 180),
+                   b.unit("wall", "red", 30, 14.5, 0, models=5)])
+    game.submit({"cmd": "declare_charge", "by": "red", "unit": "a", "target": "x"})
+    game.submit({"cmd": "react", "by": "blue", "unit": "x", "reaction": "hold"})
+    game.submit({"cmd": "end_charges", "by": "red"})
+    game.submit({"cmd": "move_charger", "by": "red", "unit": "a"})
+    rolled = b.one(b.answer(game, {"charge_range": [(6, 6)]}), "ChargeRolled")
+    assert not rolled.success and "in the way" in rolled.why
+
+
+def test_ch_failed_moves_the_highest_die_straight_on_and_never_into_contact():
+    game = charge_at(30)
+    game.submit({"cmd": "declare_charge", "by": "red", "unit": "a", "target": "x"})
+    game.submit({"cmd": "react", "by": "blue", "unit": "x", "reaction": "hold"})
+    game.submit({"cmd": "end_charges", "by": "red"})
+    game.submit({"cmd": "move_charger", "by": "red", "unit": "a"})
+    events = b.answer(game, {"charge_range": [(1, 2)]})   # 3 + 4 = 7 < 8
+    assert not b.one(events, "ChargeRolled").success
+    move = b.one(events, "UnitMoved")
+    assert (move.reason, move.distance, move.position) == ("failed_charge", 2.0, (30.0, 12.0))
+    far = charge_at(30)
+    far.submit({"cmd": "declare_charge", "by": "red", "unit": "a", "target": "x"})
+    far.submit({"cmd": "react", "by": "blue", "unit": "x", "reaction": "hold"})
+    far.submit({"cmd": "end_charges", "by": "red"})
+    far.submit({"cmd": "move_charger", "by": "red", "unit": "a"})
+    b.answer(far, {"charge_range": [(1, 1), ]})  # 6: not enough; moves 1"
+    assert far.state.units["a"].position == (30.0, 11.0)
+
+
+def test_ch_failed_stops_an_inch_short_of_any_unit():
+    game = b.game([b.unit("a", "red", 30, 10, 0), b.unit("x", "blue", 30, 20, 180),
+                   b.unit("wall", "red", 30, 14.5, 0, models=5)])
+    game.submit({"cmd": "declare_charge", "by": "red", "unit": "a", "target": "x"})
+    game.submit({"cmd": "react", "by": "blue", "unit": "x", "reaction": "hold"})
+    game.submit({"cmd": "end_charges", "by": "red"})
+    game.submit({"cmd": "move_charger", "by": "red", "unit": "a"})
+    events = b.answer(game, {"charge_range": [(6, 6)]})   # no room: a failed charge
+    move = b.one(events, "UnitMoved")
+    wall_back = 14.5 - 20 / 25.4
+    assert move.reason == "failed_charge"
+    assert move.position[1] == pytest.approx(wall_back - 1.0, abs=1e-3)
+
+
+def test_ch_catch_fleeing_a_charge_that_reaches_the_fled_unit_destroys_it():
+    game = charge_at(30)
+    game.submit({"cmd": "declare_charge", "by": "red", "unit": "a", "target": "x"})
+    game.submit({"cmd": "react", "by": "blue", "unit": "x", "reaction": "flee"})
+    b.answer(game, {"flee": [(1, 2)]})                     # 3": now 11" away
+    assert game.pending.decision == "declare_charge"       # no other target: no redirect
+    game.submit({"cmd": "end_charges", "by": "red"})
+    game.submit({"cmd": "move_charger", "by": "red", "unit": "a"})
+    events = b.answer(game, {"charge_range": [(4, 3)]})    # 7 + 4 = 11
+    assert b.one(events, "UnitCaught").by == "a"
+    assert game.state.units["x"].status == "destroyed"
+    assert not b.of(events, "CombatBegan")
+
+
+def test_ch_range_a_side_split_evenly_is_drawn_by_a_die():
+    target = b.unit("x", "blue", 36, 30, 0, models=16, files=4)   # 4 x 4 of 20 mm: a square
+    w = 4 * 20 / 25.4
+    # a charger square to the corner: its front centred on the front-right diagonal
+    charger = b.unit("a", "red", 36 + w / 2 + 3, 30 + 3, 225, models=4, files=4)
+    game = b.game([charger, target])
+    game.submit({"cmd": "declare_charge", "by": "red", "unit": "a", "target": "x"})
+    assert game.pending.purpose == "random_side"
+    declared = b.one(b.answer(game, {"random_side": [(5,)]}), "ChargeDeclared")
+    assert declared.side in ("front", "right")

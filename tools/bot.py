@@ -1,4 +1,9 @@
-"""A simple bot that plays either side from ``game.pending``, as an embedding program would."""
+"""A simple bot that plays either side from ``game.pending``, as an embedding program would.
+
+It is deliberately plain: it charges what it will probably reach, holds (or stands and
+shoots), pursues, challenges and accepts, turns to face an enemy in its flank. It exists to
+drive demos, simulations and property tests, not to play well.
+"""
 
 from __future__ import annotations
 
@@ -6,30 +11,45 @@ from regiment.core.commands import Command
 from regiment.core.game import Game
 from regiment.core.pending import Decision
 from regiment.phases.charge import gap
+from regiment.phases.odds import charge_odds
+
+PREFERRED = {
+    "redirect": ("redirect", "decline_redirect"),
+    "challenge": ("challenge", "decline_challenge"),
+    "answer_challenge": ("accept_challenge", "refuse_challenge"),
+    "pursue": ("pursue", "overrun", "restrain"),
+}
 
 
 def choose(game: Game) -> Command:
-    """Charge the nearest enemy within Movement + 7" (the average of 2D6); hold; move on."""
     pending = game.pending
     if not isinstance(pending, Decision):
         raise ValueError(f"the bot only makes decisions, not {pending.kind}")
     legal = list(pending.legal)
     state = game.state
     if pending.decision == "declare_charge":
-        best, best_gap = legal[-1], None
+        best, best_odds = legal[-1], 0.4
         for c in legal:
             if c.name != "declare_charge":
                 continue
             unit, target = state.units[c.unit], state.units[c.target]  # type: ignore[attr-defined]
-            g = gap(unit, target)
-            if g <= unit.profile["M"] + 7 and (best_gap is None or g < best_gap):
-                best, best_gap = c, g
+            need = int(-(-(gap(unit, target) - unit.profile["M"]) // 1))
+            odds = float(charge_odds(need, "swiftstride" in unit.rules))
+            if odds > best_odds:
+                best, best_odds = c, odds
         return best
     if pending.decision == "react":
         target = state.units[legal[0].unit]  # type: ignore[attr-defined]
         charger = state.units[state.context["declaring"][0]]
-        flee = [c for c in legal if getattr(c, "reaction", "") == "flee"]
-        if flee and charger.models >= 2 * target.models:
-            return flee[0]
-        return legal[0]
+        by = {getattr(c, "reaction", ""): c for c in legal}
+        if "flee" in by and (charger.models >= 2 * target.models or len(by) == 1):
+            return by["flee"]
+        return by.get("stand_and_shoot") or by.get("hold") or legal[0]
+    if pending.decision == "reform":
+        facing = [c for c in legal if getattr(c, "face", "")]
+        return facing[0] if facing else legal[-1]
+    for name in PREFERRED.get(pending.decision, ()):
+        for c in legal:
+            if c.name == name:
+                return c
     return legal[0]

@@ -58,6 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(run=_serve)
 
     for name, helptext, run in (
+        ("replay", "tell a game step by step, each outcome with its rules", _replay),
         ("inspect", "print a game's log as a table", _inspect),
         ("export", "write a game's records as JSON lines", _export),
         ("verify", "check a log's hash chain, outcomes and (with --seed) dice", _verify),
@@ -71,7 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
             s.add_argument("-o", "--output", help="file to write (default: stdout)")
         if name == "verify":
             s.add_argument("--seed", help="the revealed dice seed (hex) to check every roll")
-        if name in ("inspect", "verify"):
+        if name in ("inspect", "verify", "replay"):
             s.add_argument("--json", action="store_true", help="machine-readable output")
     return p
 
@@ -104,6 +105,15 @@ def _inspect(args: argparse.Namespace) -> int:
     title = (f"game {game_id}: {len(records)} records, {len(status)} steps, "
              f"phase {game.state.phase}")
     print_table(records, status, title, console())
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from .replay import print_replay
+
+    _, records, store = open_records(args.path, args.game)
+    game = Game.from_records(records, store=store)
+    print_replay(game, records, console(), args.json)
     return 0
 
 

@@ -1,19 +1,20 @@
-"""``regiment demo`` (``make demo``): a seeded game of the bundled battle on the SQLite store.
+"""``regiment demo`` (``make demo``): the bundled battle, played end to end on the SQLite store.
 
-Two bots play the skeleton turn; one charge roll is undone and made again to show that an
-undo never re-rolls dice; the log is printed as ``regiment inspect`` prints it; the game id,
-the seed and the commands that inspect, export and verify the game end the output.
+Two bots play both sides with seeded dice; the battle is told step by step, every outcome with
+the rules that decided it. One charge roll is undone and made again to show that an undo never
+re-rolls dice. It ends with the casualties and the commands that replay and verify the game.
 """
 
 from __future__ import annotations
 
-import secrets
 import sys
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 import structlog
 from rich.console import Console
+from rich.table import Table
 
 from regiment.core.game import Game
 from regiment.core.pending import Decision
@@ -21,61 +22,92 @@ from regiment.core.scenario import parse_scenario
 from regiment.store import SqliteStore
 
 from .bot import choose
-from .inspect import print_table
 from .narrate import sentence
+from .replay import QUIET, command_text
+
+DEFAULT_SEED = "b1ac4f12e"  # a seed whose battle shows charges, several rounds, a rout
 
 
-def bundled_scenario() -> dict:
+def bundled_scenario() -> dict[str, Any]:
     import tomllib
 
-    text = files("regiment.tools").joinpath("data/skirmish.toml").read_text(encoding="utf-8")
-    return parse_scenario(tomllib.loads(text), source="regiment/tools/data/skirmish.toml")
+    text = files("regiment.tools").joinpath("data/battle.toml").read_text(encoding="utf-8")
+    return parse_scenario(tomllib.loads(text), source="regiment/tools/data/battle.toml")
+
+
+def play(game: Game, console: Console | None = None, show_undo: bool = True) -> None:
+    """Let the bots play ``game`` to its end, telling each step on ``console``."""
+    undo_shown = not show_undo
+    while game.pending.kind != "over":
+        pending = game.pending
+        if not isinstance(pending, Decision):
+            raise RuntimeError(f"seeded dice never pend, got {pending.kind}")
+        command = choose(game)
+        start = len(game.records)
+        events = game.submit(command)
+        if console is not None:
+            tell(console, game, start)
+        if (not undo_shown and command.name == "move_charger"
+                and any(e.type == "DiceRolled" for e in events)):
+            undo_shown = True
+            faces = [list(e.faces) for e in events if e.type == "DiceRolled"]  # type: ignore[attr-defined]
+            game.undo(command.by)
+            again = game.submit(command)
+            refaces = [list(e.faces) for e in again if e.type == "DiceRolled"]  # type: ignore[attr-defined]
+            if console is not None:
+                console.print(f"    [cyan]{command.by} undoes that charge and makes it again: "
+                              f"dice {faces}, then {refaces}: an undo never re-rolls dice "
+                              "(UNDO.DICE, DICE.NO_REROLL)[/]")
+
+
+def tell(console: Console, game: Game, start: int) -> None:
+    state = game.state
+    lines = []
+    for r in game.records[start:]:
+        if r.type == "TurnBegan":
+            console.rule(f"Game turn {r.data['turn']}: {r.data['player']}", style="dim")
+        if r.type in QUIET or r.type == "TurnBegan":
+            continue
+        text = sentence(r.type, r.data, state)
+        if text:
+            lines.append(text)
+    if lines:
+        head = game.records[start]
+        console.print(f"[bold]{command_text(head)}[/]" if head.type == "CommandIssued" else "")
+        for text in lines:
+            console.print(f"    {text}", highlight=False, markup=False)
+
+
+def losses(game: Game, console: Console) -> None:
+    table = Table(title="How the units ended", title_justify="left")
+    for col in ("unit", "player", "models", "left", "status"):
+        table.add_column(col)
+    for u in game.state.units.values():
+        table.add_row(u.name, u.player, str(u.start_models), str(u.models), u.status)
+    console.print(table)
 
 
 def run_demo(store_path: Path, seed: str | None, console: Console) -> int:
     scenario = bundled_scenario()
-    scenario["seed"] = seed or secrets.token_hex(8)
+    scenario["seed"] = seed or DEFAULT_SEED
     with SqliteStore(store_path) as store:
         game = Game.new(scenario, store=store)
         structlog.get_logger("regiment.demo").info("game_created", game_id=game.game_id,
                                                    store=str(store_path))
         console.rule(f"[bold]{scenario['name']}[/] - game {game.game_id}")
-        console.print("[dim]The rules are the kernel's skeleton: charges are declared, reacted "
-                      "to and rolled against the real distance; charge moves and combat come "
-                      "next (docs/rules.md).[/]")
-        shown = 0
-        undo_shown = False
-        while not isinstance(game.pending, type(None)) and game.pending.kind != "over":
-            pending = game.pending
-            if not isinstance(pending, Decision):
-                raise RuntimeError(f"seeded dice never pend, got {pending.kind}")
-            command = choose(game)
-            events = game.submit(command)
-            shown = _narrate(console, game, shown)
-            if (not undo_shown and command.name == "move_charger"
-                    and any(e.type == "DiceRolled" for e in events)):
-                undo_shown = True
-                faces = [list(e.faces) for e in events if e.type == "DiceRolled"]  # type: ignore[attr-defined]
-                game.undo(command.by)
-                again = game.submit(command)
-                refaces = [list(e.faces) for e in again if e.type == "DiceRolled"]  # type: ignore[attr-defined]
-                console.print(f"  [cyan]{command.by} undoes that charge roll and rolls again: "
-                              f"{faces} then {refaces}; an undo never re-rolls dice "
-                              "[UNDO.DICE][/]")
-                shown = len(game.records)
+        tell(console, game, 0)
+        play(game, console)
         console.print()
-        print_table(game.records, game.timeline.status(),
-                    f"regiment inspect {store_path} --game {game.game_id}", console)
-        console.print()
+        losses(game, console)
         console.print(f"game id: [bold]{game.game_id}[/] ({len(game.records)} records, "
-                      f"stored in {store_path})")
+                      f"{len(game.timeline.steps)} steps, stored in {store_path})")
         console.print(f"dice seed (reveal it to let anyone check every roll): {scenario['seed']}")
         exe = _executable()
-        console.print("inspect, export and verify it with:")
-        console.print(f"  {exe} inspect {store_path} --game {game.game_id}")
-        console.print(f"  {exe} export {store_path} --game {game.game_id} -o game.jsonl")
+        console.print("replay, verify and export it with:")
+        console.print(f"  {exe} replay {store_path} --game {game.game_id}")
         console.print(f"  {exe} verify {store_path} --game {game.game_id} "
                       f"--seed {scenario['seed']}")
+        console.print(f"  {exe} export {store_path} --game {game.game_id} -o game.jsonl")
     return 0
 
 
@@ -84,12 +116,3 @@ def _executable() -> str:
     commands work when pasted."""
     called = Path(sys.argv[0])
     return str(called) if called.name == "regiment" else "regiment"
-
-
-def _narrate(console: Console, game: Game, shown: int) -> int:
-    state = game.state
-    for r in game.records[shown:]:
-        text = sentence(r.type, r.data, state)
-        if text and r.type != "PhaseChanged":
-            console.print(f"  {text}")
-    return len(game.records)

@@ -13,6 +13,7 @@ from typing import Any
 from regiment.core.state import GameState
 from regiment.phases.sources import cite
 
+
 def _name(state: GameState | None, uid: Any) -> str:
     if state is not None and uid in state.units:
         return state.units[uid].name
@@ -85,8 +86,11 @@ def _result(d: dict[str, Any], s: GameState | None) -> str:
         if d.get("musician"):
             verdict += " (the musician decides it, CR.MUSICIAN)"
     extra = ""
+    if d.get("unbreakable"):
+        extra += (f"; {', '.join(_name(s, u) for u in d['unbreakable'])} unbreakable, no break "
+                  "test" + _why("BT.SPECIAL"))
     if d.get("no_more_foes"):
-        extra = "; no enemy is left in contact" + _why("CR.NO_MORE_FOES")
+        extra += "; no enemy is left in contact" + _why("CR.NO_MORE_FOES")
     return f"Combat result: {'; '.join(sides)}: {verdict}{extra}." + _why("CR.WINNER")
 
 
@@ -104,8 +108,10 @@ def _break(d: dict[str, Any], s: GameState | None) -> str:
     if d.get("insane"):
         verdict = "double 1, insane courage: they hold"
         rules.append("LD.INSANE")
-    return (f"{who} break test: {how} ({cite(*rules)}) needs {d.get('needs', 0)}; rolled "
-            f"{_plus(d['faces'])}: {verdict}.")
+    lost = d.get("result") or ()
+    score = f"lost {lost[0]} to {lost[1]}; " if len(lost) == 2 else ""
+    return (f"{who} break test: {how} ({score}{cite(*rules)}) needs {d.get('needs', 0)}; "
+            f"rolled {_plus(d['faces'])}: {verdict}.")
 
 
 def _ld(d: dict[str, Any], s: GameState | None) -> str:
@@ -119,10 +125,14 @@ def _ld(d: dict[str, Any], s: GameState | None) -> str:
 
 def _moved(d: dict[str, Any], s: GameState | None) -> str:
     rule = {"charge": "CH.CHARGE_MOVE", "failed_charge": "CH.FAILED", "flee": "FP.FLEE_DIRECTION",
-            "pursuit": "FP.PURSUE_MOVE", "overrun": "FP.OVERRUN", "return": "FP.OFF_TABLE"
-            }.get(d["reason"], "GEO.MOVE")
+            "pursuit": "FP.PURSUE_MOVE", "overrun": "FP.OVERRUN", "return": "FP.OFF_TABLE",
+            "rally": "RALLY.TEST"}.get(d["reason"], "GEO.MOVE")
     x, y = d["position"]
-    return (f"{_name(s, d['unit'])} move {d.get('distance', 0):.1f}\" ({d['reason'].replace('_', ' ')}) "
+    what = d["reason"].replace("_", " ")
+    if d["reason"] == "rally":
+        return (f"{_name(s, d['unit'])} turn to face the enemy ({d['facing']:.0f})."
+                + _why(rule))
+    return (f"{_name(s, d['unit'])} move {d.get('distance', 0):.1f}\" ({what}) "
             f"to ({x:.1f}, {y:.1f}) facing {d['facing']:.0f}." + _why(rule))
 
 
@@ -165,7 +175,7 @@ def _declared_pursuit(d: dict[str, Any], s: GameState | None) -> str:
 TEMPLATES: dict[str, Callable[[dict[str, Any], GameState | None], str | None]] = {
     "GameStarted": lambda d, s: f"Game {d['game_id']} begins ({d['preset']}, "
                                 f"{d['dice']} dice, undo {d['undo']}).",
-    "TurnBegan": lambda d, s: f"Game turn {d['turn']}: {d['player']}'s turn." + _why("TURN.ORDER"),
+    "TurnBegan": lambda d, s: f"Game turn {d['turn']}: {d['player']} play." + _why("TURN.ORDER"),
     "PhaseChanged": _phase,
     "ChargeDeclared": lambda d, s: f"{_name(s, d['unit'])} declare a charge against "
                                    f"{_name(s, d['target'])} (into its {d.get('side') or 'front'})."
@@ -194,6 +204,9 @@ TEMPLATES: dict[str, Callable[[dict[str, Any], GameState | None], str | None]] =
                                  + _why("REF.PLACEMENT", "REF.CONTACT"),
     "ReformSkipped": lambda d, s: f"{_name(s, d['unit'])} do not reform: {d.get('why')}."
                                   + _why("REF.WHO"),
+    "DangerousTerrainTested": lambda d, s: (
+        f"{_name(s, d['unit'])} flee through {_name(s, d['through'])}: dangerous terrain, "
+        f"rolled {' '.join(map(str, d['faces']))}: {d['slain']} lost.") + _why("FP.FLEE_THROUGH"),
     "UnitRallied": lambda d, s: f"{_name(s, d['unit'])} rally." + _why("RALLY.TEST"),
     "CombatBegan": lambda d, s: f"Combat {d['combat']}: "
                                 f"{' against '.join(_name(s, u) for u in d['units'])}"
@@ -201,7 +214,8 @@ TEMPLATES: dict[str, Callable[[dict[str, Any], GameState | None], str | None]] =
                                 + _why("CH.CHARGE_MOVE" if d.get("reason") == "charge" else
                                        "FP.FRESH_ENEMY"),
     "CombatEnded": lambda d, s: f"Combat {d['combat']} is over: {d['reason']}.",
-    "CombatRoundBegan": lambda d, s: f"Combat {d['combat']}, round {d['round']}." + _why("CC.ORDER"),
+    "CombatRoundBegan": lambda d, s: f"Combat {d['combat']}, round {d['round']}."
+                                     + _why("CC.ORDER"),
     "ChallengeIssued": _challenge,
     "ChallengeAnswered": lambda d, s: f"{_name(s, d['unit'])} "
                                       f"{'accept' if d['accepted'] else 'refuse'} the challenge."

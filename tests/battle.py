@@ -1,0 +1,121 @@
+"""Builders for rule tests: units placed in contact on a chosen side, games on manual dice,
+and a way to answer each roll by its purpose."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable
+from typing import Any
+
+from regiment.core.commands import Roll
+from regiment.core.dice import ManualDice
+from regiment.core.events import Event
+from regiment.core.game import Game
+from regiment.core.geometry import MM_PER_INCH
+from regiment.core.scenario import parse_scenario
+from regiment.store import MemoryStore
+
+PROFILE = {"M": 4, "WS": 3, "BS": 3, "S": 3, "T": 3, "W": 1, "I": 3, "A": 1, "Ld": 7}
+
+
+def unit(uid: str, player: str, x: float = 36.0, y: float = 20.0, facing: float = 0.0,
+         **extra: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {"id": uid, "player": player, "position": [x, y], "facing": facing}
+    if "catalogue" not in extra:
+        base.update({"name": uid.title(), "models": 20, "files": 5, "base": [20, 20],
+                     "profile": dict(PROFILE)})
+    base.update(extra)
+    if "profile" in extra and "catalogue" not in extra:
+        base["profile"] = {**PROFILE, **extra["profile"]}
+    return base
+
+
+def size(u: dict[str, Any]) -> tuple[float, float]:
+    files = u.get("files", 5)
+    ranks = -(-u.get("models", 20) // files)
+    b = u.get("base", [20, 20])
+    return files * b[0] / MM_PER_INCH, ranks * b[1] / MM_PER_INCH
+
+
+def against(target: dict[str, Any], attacker: dict[str, Any], side: str = "front"
+            ) -> dict[str, Any]:
+    """``attacker`` placed with its front flush against ``side`` of ``target`` (which faces 0
+    with its front edge centred where its position says)."""
+    tx, ty = target["position"]
+    w, d = size(target)
+    place = {"front": ((tx, ty), 180.0), "rear": ((tx, ty - d), 0.0),
+             "right": ((tx + w / 2, ty - d / 2), 270.0), "left": ((tx - w / 2, ty - d / 2), 90.0)}
+    (x, y), facing = place[side]
+    return {**attacker, "position": [x, y], "facing": facing}
+
+
+def scenario(units: list[dict[str, Any]], **top: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {"preset": "fantasy8", "first": "red", "dice": "manual",
+                            "turns": 3, "players": [{"id": "red"}, {"id": "blue"}],
+                            "units": units}
+    data.update(top)
+    return parse_scenario(copy.deepcopy(data))
+
+
+def game(units: list[dict[str, Any]], **top: Any) -> Game:
+    sc = scenario(units, **top)
+    dice = ManualDice() if sc["dice"] == "manual" else None
+    return Game.new(sc, store=MemoryStore(), dice=dice)
+
+
+def answer(g: Game, script: dict[str, Iterable[tuple[int, ...]]] | None = None,
+           default: int | None = None, stop: str | None = None) -> list[Event]:
+    """Make every pending roll, taking faces for each purpose from ``script`` in order (or
+    ``default`` for every die), until the game waits for a decision (or a ``stop`` purpose)."""
+    queues = {k: list(v) for k, v in (script or {}).items()}
+    out: list[Event] = []
+    while g.pending.kind == "roll":
+        p = g.pending
+        if p.purpose == stop:
+            break
+        if queues.get(p.purpose):
+            faces = tuple(queues[p.purpose].pop(0))[:p.dice]
+            if len(faces) < p.dice and default is not None:   # the rest: the default
+                faces += (default,) * (p.dice - len(faces))
+        elif default is not None:
+            faces = (default,) * p.dice
+        else:
+            raise AssertionError(f"no faces scripted for a {p.purpose} roll of {p.dice} dice "
+                                 f"for {p.unit}")
+        assert len(faces) == p.dice, (p.purpose, p.dice, faces)
+        out += g.submit(Roll(by=p.player, faces=tuple(faces)))
+    return out
+
+
+def fight(g: Game, combat: str | None = None) -> list[Event]:
+    """The active player fights a combat (the first waiting), declining any challenge."""
+    p = g.pending
+    cmd = next(c for c in p.legal if c.name == "fight" and (combat is None or
+                                                             c.combat == combat))
+    out = g.submit(cmd)
+    while g.pending.kind == "decision" and g.pending.decision == "challenge":
+        out += g.submit({"cmd": "decline_challenge", "by": g.pending.player})
+    return out
+
+
+def of(events: Iterable[Event], type_: str) -> list[Any]:
+    return [e for e in events if e.type == type_]
+
+
+def one(events: Iterable[Event], type_: str) -> Any:
+    found = of(events, type_)
+    assert len(found) == 1, f"{len(found)} {type_} events"
+    return found[0]
+
+
+def finish(g: Game, default: int = 1) -> list[Event]:
+    """Roll ``default`` for everything and skip reforms, until the game wants anything else."""
+    out: list[Event] = []
+    while True:
+        p = g.pending
+        if p.kind == "roll":
+            out += answer(g, default=default)
+        elif p.kind == "decision" and p.decision == "reform":
+            out += g.submit(next(c for c in p.legal if c.name == "skip_reform"))
+        else:
+            return out

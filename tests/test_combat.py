@@ -1,0 +1,173 @@
+"""Close combat (CC.*): the order of combats, initiative steps, who fights, challenges."""
+
+from __future__ import annotations
+
+import pytest
+
+from regiment.core.errors import IllegalCommand
+from regiment.phases import combat
+
+from . import battle as b
+
+
+def steps_of(events):
+    return [(e.step, e.unit, e.attacks) for e in b.of(events, "AttacksResolved")]
+
+
+def duel(a_extra=None, b_extra=None, side="front", **top):
+    a = b.unit("a", "red", **(a_extra or {}))
+    foe = b.against(a, b.unit("b", "blue", **(b_extra or {})), side)
+    return b.game([a, foe], phase="close_combat", **top)
+
+
+def test_cc_order_the_active_player_fights_each_combat_then_may_end_the_phase():
+    a = b.unit("a", "red", 20, 20)
+    c = b.unit("c", "red", 50, 20)
+    g = b.game([a, b.against(a, b.unit("x", "blue")), c, b.against(c, b.unit("y", "blue"))],
+               phase="close_combat")
+    assert {x.combat for x in g.pending.legal} == {"0-a-x", "0-c-y"}
+    with pytest.raises(IllegalCommand) as info:
+        g.submit({"cmd": "end_phase", "by": "red"})
+    assert info.value.rule in ("CC.ORDER", "TURN.ORDER")
+    b.fight(g, "0-c-y")
+    b.finish(g)
+    assert [x.combat for x in g.pending.legal if x.name == "fight"] == ["0-a-x"]
+
+
+def test_cc_initiative_higher_strikes_first_and_casualties_cannot_strike_back():
+    g = duel({"profile": {"I": 5, "S": 6}}, {"profile": {"I": 2}, "models": 5})
+    events = b.fight(g)
+    events += b.answer(g, default=6, stop="break_test")
+    resolved = b.of(events, "AttacksResolved")
+    assert [(e.step, e.unit) for e in resolved] == [("initiative_5", "a")]
+    assert g.state.units["b"].status == "destroyed"   # no step 2 for the dead
+
+
+def test_cc_initiative_same_step_strikes_simultaneously():
+    g = duel()
+    events = b.fight(g)
+    events += b.answer(g, default=6, stop="break_test")
+    resolved = b.of(events, "AttacksResolved")
+    assert {e.step for e in resolved} == {"initiative_3"}
+    assert {e.unit for e in resolved} == {"a", "b"}
+    assert all(e.attacks == 10 for e in resolved)    # both struck with all they had
+
+
+def test_cc_initiative_great_weapons_strike_last():
+    g = duel({"profile": {"I": 6}, "equipment": ["great_weapon"]}, {"profile": {"I": 1}})
+    events = b.fight(g)
+    events += b.answer(g, default=1, stop="break_test")
+    assert [e.step for e in b.of(events, "AttacksResolved")] == ["initiative_1",
+                                                                "asl_6"]
+
+
+def test_cc_asf_strikes_first_and_rerolls_misses():
+    g = duel({"profile": {"I": 2}, "rules": ["always_strikes_first"]}, {"profile": {"I": 2}})
+    b.fight(g)
+    assert g.pending.unit == "a" and g.pending.purpose == "to_hit"
+    events = b.answer(g, {"to_hit": [(1, 2, 3, 4, 4, 4, 4, 4, 4, 4), (4, 4, 1)]},
+                      default=1, stop="break_test")
+    first = b.of(events, "AttacksResolved")[0]
+    assert first.step == "asf_2" and first.needs["reroll"]
+    assert first.hits == 7 + 2
+
+
+def test_cc_asf_no_reroll_against_higher_initiative():
+    g = duel({"profile": {"I": 2}, "rules": ["always_strikes_first"]}, {"profile": {"I": 5}})
+    b.fight(g)
+    events = b.answer(g, default=1, stop="break_test")
+    assert not b.of(events, "AttacksResolved")[0].needs["reroll"]
+
+
+def test_cc_who_fights_front_rank_and_one_supporting_rank():
+    g = duel({"profile": {"A": 2}})
+    state = g.state
+    fight = {"duel": {}, "stood_back": []}
+    groups = combat.strikes(state, state.combats["0-a-b"], "initiative_3", fight)
+    a = next(x for x in groups if x["unit"] == "a")
+    assert a["attacks"] == 5 * 2 + 5        # the second rank supports with one attack each
+
+
+def test_cc_who_fights_a_unit_fought_in_the_flank_gets_no_support():
+    g = duel(side="right")
+    state = g.state
+    groups = combat.strikes(state, state.combats["0-a-b"], "initiative_3",
+                            {"duel": {}, "stood_back": []})
+    a = next(x for x in groups if x["unit"] == "a")
+    # a's right flank is 4 ranks deep: 4 models touch, none support; b fights to its front
+    assert a["attacks"] == 4
+    assert next(x for x in groups if x["unit"] == "b")["attacks"] > 4
+
+
+def test_cc_who_fights_hordes_and_spears_add_ranks():
+    horde = duel({"models": 30, "files": 10}, {"models": 30, "files": 10})
+    groups = combat.strikes(horde.state, horde.state.combats["0-a-b"], "initiative_3",
+                            {"duel": {}, "stood_back": []})
+    assert next(x for x in groups if x["unit"] == "a")["attacks"] == 10 + 10 + 10
+    spears = duel({"equipment": ["spear"], "models": 25})
+    groups = combat.strikes(spears.state, spears.state.combats["0-a-b"], "initiative_3",
+                            {"duel": {}, "stood_back": []})
+    assert next(x for x in groups if x["unit"] == "a")["attacks"] == 5 + 5 + 5
+    charged = duel({"equipment": ["spear"], "models": 25, "charged": True})
+    groups = combat.strikes(charged.state, charged.state.combats["0-a-b"], "initiative_3",
+                            {"duel": {}, "stood_back": []})
+    assert next(x for x in groups if x["unit"] == "a")["attacks"] == 10   # not when charging
+
+
+def test_cc_who_fights_monstrous_infantry_support_with_up_to_three():
+    g = duel({"troop": "monstrous_infantry", "models": 6, "files": 3, "base": [40, 40],
+              "profile": {"A": 3}})
+    groups = combat.strikes(g.state, g.state.combats["0-a-b"], "initiative_3",
+                            {"duel": {}, "stood_back": []})
+    assert next(x for x in groups if x["unit"] == "a")["attacks"] == 3 * 3 + 3 * 3
+
+
+def test_cc_who_fights_a_champion_has_one_more_attack():
+    g = duel({"command": ["champion"]})
+    groups = combat.strikes(g.state, g.state.combats["0-a-b"], "initiative_3",
+                            {"duel": {}, "stood_back": []})
+    assert next(x for x in groups if x["unit"] == "a")["attacks"] == 5 + 1 + 5
+
+
+def challenge_game():
+    """The CR.OVERKILL example: a Vampire Lord fights Empire Swordsmen with a champion."""
+    lord = b.unit("lord", "red", catalogue="vampire_lord")
+    swords = b.against(lord, b.unit("swords", "blue", catalogue="empire_swordsmen",
+                                    models=15, command=["champion"]))
+    return b.game([lord, swords], phase="close_combat")
+
+
+def test_cc_challenge_fighters_attack_only_each_other():
+    g = challenge_game()
+    g.submit({"cmd": "fight", "by": "red", "combat": "0-lord-swords"})
+    assert g.pending.decision == "challenge"
+    g.submit({"cmd": "challenge", "by": "red", "unit": "lord"})
+    assert {c.name for c in g.pending.legal} == {"accept_challenge", "refuse_challenge"}
+    g.submit({"cmd": "accept_challenge", "by": "blue", "unit": "swords"})
+    assert g.state.context["fight"]["duel"] == {"lord": "swords", "swords": "lord"}
+    events = b.answer(g, default=1, stop="break_test")
+    groups = b.of(events, "AttacksResolved")
+    lord = [e for e in groups if e.unit == "lord"]
+    assert [(e.challenge, e.attacks) for e in lord] == [(True, 4)]   # all at the champion
+    champ = [e for e in groups if e.unit == "swords" and e.challenge]
+    assert champ and champ[0].attacks == 2
+
+
+def test_cc_challenge_refused_the_fighter_stands_back():
+    g = challenge_game()
+    g.submit({"cmd": "fight", "by": "red", "combat": "0-lord-swords"})
+    g.submit({"cmd": "challenge", "by": "red", "unit": "lord"})
+    g.submit({"cmd": "refuse_challenge", "by": "blue", "unit": "swords"})
+    groups = combat.strikes(g.state, g.state.combats["0-lord-swords"], "initiative_4",
+                            g.state.context["fight"])
+    swords = next(x for x in groups if x["unit"] == "swords")
+    # the lord's base touches 2 swordsmen's; the champion among them stands back
+    touching = combat.models_in_contact(g.state.units["swords"], g.state.units["lord"])[0]
+    assert swords["attacks"] == (touching - 1) + touching
+
+
+def test_cc_challenge_only_with_a_fighter_on_each_side():
+    g = duel()
+    events = b.fight(g)
+    assert not b.of(events, "ChallengeIssued")
+    assert g.pending.kind == "roll"

@@ -1,0 +1,101 @@
+"""Table geometry (GEO.*): arcs, sight, distance, where chargers land, moves and edges."""
+
+from __future__ import annotations
+
+import pytest
+
+from regiment.core import geometry as geo
+
+A = geo.Box(36.0, 20.0, 0.0, 5.0, 4.0)   # front edge y=20, x 33.5..38.5, body down to y=16
+
+
+def test_geo_arcs_split_by_the_diagonals():
+    assert geo.arc(A, (36, 30)) == "front"
+    assert geo.arc(A, (36, 5)) == "rear"
+    assert geo.arc(A, (50, 18)) == "right"
+    assert geo.arc(A, (20, 18)) == "left"
+    # just outside a front corner's diagonal the point is in the flank
+    assert geo.arc(A, (38.5 + 1.0, 20 + 0.5)) == "right"
+    assert geo.arc(A, (38.5 + 0.5, 20 + 1.0)) == "front"
+
+
+def test_geo_arcs_turn_with_the_unit():
+    b = A._replace(facing=90.0)   # faces +x
+    assert geo.arc(b, (60, 18)) == "front"
+    assert geo.arc(b, (36, 40)) == "left"
+
+
+def test_geo_arcs_sight_is_the_front_arc():
+    """CH.DECLARE's sight: at least part of the target inside the front arc."""
+    ahead = geo.Box(36, 30, 180, 5, 2)
+    behind = geo.Box(36, 8, 0, 5, 2)
+    wide_left = geo.Box(20, 21, 90, 2, 2)
+    assert geo.sees(A, ahead)
+    assert not geo.sees(A, behind)
+    assert not geo.sees(A, wide_left)
+
+
+def test_geo_distance_is_edge_to_edge():
+    b = geo.Box(36, 32, 180, 5, 4)
+    assert geo.gap(A, b) == pytest.approx(12.0)
+    assert geo.gap(A, geo.Box(36, 20, 180, 5, 4)) == pytest.approx(0.0)
+
+
+def test_geo_landing_flush_against_the_side_with_most_contact():
+    target = geo.Box(36, 40, 180, 8, 3)      # front edge y=40 facing down the table
+    charger = geo.Box(38, 30, 10, 5, 4)      # a little off to the side and askew
+    end = geo.landing(charger, target, "front")
+    assert end.facing == pytest.approx(0.0)
+    assert end.y == pytest.approx(40.0)
+    # the charger's front (5") lies wholly on the target's front (x 32..40); it slides as
+    # little as that allows: from x=38 to 37.5, where its right end meets the corner
+    assert end.x == pytest.approx(37.5)
+    c = geo.contact(target, end)
+    assert c is not None and c[0] == "front" and c[2] - c[1] == pytest.approx(5.0, abs=1e-3)
+
+
+def test_geo_landing_on_a_flank():
+    target = geo.Box(36, 40, 0, 5, 4)         # faces +y; its right flank is x=38.5
+    charger = geo.Box(50, 38, 270, 5, 4)       # to the right, facing -x
+    assert geo.charged_sides(charger, target) == ("right",)
+    end = geo.landing(charger, target, "right")
+    assert end.facing == pytest.approx(270.0)
+    assert end.x == pytest.approx(38.5)
+    assert geo.contact(target, end)[0] == "right"
+
+
+def test_geo_even_split_gives_two_sides():
+    target = geo.Box(36, 40, 0, 4, 4)          # corner at (38, 40)
+    # a charger whose front is centred on the diagonal out of the front-right corner
+    charger = geo.Box(42, 44, 225, 4, 2)
+    assert set(geo.charged_sides(charger, target)) == {"front", "right"}
+
+
+def test_geo_edge_time_and_point():
+    b = geo.Box(36, 44, 0, 4, 2)
+    t, point = geo.edge_time(b, 0.0, 72, 48)
+    assert t == pytest.approx(4.0)
+    assert point[1] == pytest.approx(48.0)
+
+
+def test_geo_free_run_stops_short_of_a_blocker():
+    b = geo.Box(36, 20, 0, 4, 2)
+    wall = geo.Box(36, 30, 180, 4, 2)
+    run = geo.free_run(b, 0.0, 20.0, [wall], 1.0)
+    assert run == pytest.approx(9.0, abs=1e-3)
+    assert geo.gap(geo.moved(b, run), wall) == pytest.approx(1.0, abs=1e-3)
+
+
+def test_geo_pivot_keeps_the_centre():
+    b = geo.Box(36, 20, 0, 4, 2)
+    turned = geo.pivoted(b, 90)
+    assert geo.centre(turned) == pytest.approx(geo.centre(b))
+    assert turned.facing == 90
+
+
+def test_geo_area_share_on_a_hill():
+    from shapely.geometry import Polygon
+
+    hill = Polygon([(30, 10), (42, 10), (42, 18), (30, 18)])
+    assert geo.area_share(A, [hill]) == pytest.approx(0.5)
+    assert geo.area_share(geo.moved(A, 10), [hill]) == 0.0

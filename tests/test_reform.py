@@ -1,0 +1,96 @@
+"""Combat reform (REF.*): who may, the test, where the unit may go."""
+
+from __future__ import annotations
+
+from . import battle as b
+
+
+def drawn(side="front", a_extra=None, b_extra=None, **top):
+    """A round that ends in a draw (every die a 1), so the combat goes on."""
+    a = b.unit("a", "red", **(a_extra or {}))
+    foe = b.against(a, b.unit("b", "blue", **(b_extra or {})), side)
+    g = b.game([a, foe], phase="close_combat", **top)
+    b.fight(g)
+    b.answer(g, default=1)
+    return g
+
+
+def test_ref_who_units_still_fighting_the_active_players_first():
+    g = drawn()
+    assert g.pending.decision == "reform" and g.pending.player == "red"
+    g.submit({"cmd": "skip_reform", "by": "red", "unit": "a"})
+    assert g.pending.decision == "reform" and g.pending.player == "blue"
+
+
+def test_ref_who_a_unit_fought_from_two_sides_may_not_reform():
+    a = b.unit("a", "red")
+    g = b.game([a, b.against(a, b.unit("f", "blue", models=4, files=4), "front")],
+               phase="close_combat")
+    from regiment.phases import pursuit
+
+    state = g.state
+    combat = state.combats["0-a-f"]
+    assert pursuit.reform_options(state, combat, state.units["a"])
+    # a second enemy on the flank: two directions, no reform (checked on the table)
+    two = b.game([a, b.against(a, b.unit("f", "blue", models=4, files=4), "front"),
+                  b.against(a, b.unit("g", "blue", models=4, files=4), "right")],
+                 phase="close_combat")
+    st = two.state
+    fake = {"id": "x", "units": ["a", "f", "g"], "round": 1}
+    assert pursuit.reform_options(st, fake, st.units["a"]) == []
+
+
+def test_ref_placement_turn_to_face_an_enemy_in_the_flank():
+    g = drawn(side="right")          # blue's flank bonus wins it: red tests to reform
+    a = g.state.units["a"]
+    faces = [c for c in g.pending.legal if getattr(c, "face", "")]
+    assert [c.face for c in faces] == ["b"]
+    g.submit(faces[0])
+    b.answer(g, {"reform": [(2, 2)]})
+    turned = g.state.units["a"]
+    assert turned.facing == 90.0 and turned.position != a.position
+    from regiment.phases.combat import side_fought
+
+    assert side_fought(g.state, "a", "b") == "front"
+    assert side_fought(g.state, "b", "a") == "front"
+
+
+def test_ref_contact_no_reform_that_brings_more_enemy_models_into_contact():
+    a = b.unit("a", "red")
+    g = b.game([a, b.against(a, b.unit("b", "blue", models=10, files=10))],
+               phase="close_combat")
+    from regiment.phases import pursuit
+
+    state = g.state
+    combat = state.combats["0-a-b"]
+    # red, 5 wide against 10: wider would touch more blue models, narrower fewer of its own
+    assert pursuit.reform_options(state, combat, state.units["a"]) == []
+    # blue may narrow while its models in contact stay as they are
+    assert {f for f, _, _ in pursuit.reform_options(state, combat, state.units["b"])} == {8, 9}
+
+
+def test_ref_test_the_losers_test_with_their_break_test_penalty():
+    a = b.unit("a", "red", models=30, profile={"Ld": 9})
+    foe = b.against(a, b.unit("b", "blue", models=30), "front")
+    g = b.game([a, foe], phase="close_combat")
+    b.fight(g)
+    b.answer(g, {"to_hit": [(1,) * 20, (6, 6)], "to_wound": [(6, 6)]}, default=1,
+             stop="break_test")
+    b.answer(g, {"break_test": [(3, 3)]})                   # Ld 9 - 2: holds on 6
+    while g.pending.player != "red":
+        g.submit(next(c for c in g.pending.legal if c.name == "skip_reform"))
+    option = next(c for c in g.pending.legal if c.name == "reform")
+    g.submit(option)
+    events = b.answer(g, {"reform": [(4, 4)]})
+    test = b.one(events, "LeadershipTested")
+    assert (test.purpose, test.penalty, test.passed) == ("reform", 2, False)
+    assert b.one(events, "ReformSkipped")
+
+
+def test_ref_order_the_active_player_reforms_first_then_the_other():
+    g = drawn()
+    order = []
+    while g.pending.kind == "decision" and g.pending.decision == "reform":
+        order.append(g.pending.player)
+        g.submit(next(c for c in g.pending.legal if c.name == "skip_reform"))
+    assert order == ["red", "blue"]

@@ -1,0 +1,76 @@
+"""``regiment replay``: a game told step by step, each outcome with the rules that decided it.
+
+Steps that were undone are shown, marked as such, so a dispute can see what happened and what
+was taken back; dice an undone step rolled come out again when the step is made again
+(DICE.NO_REROLL), and the narration shows that too.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from rich.console import Console
+
+from regiment.core.game import Game
+from regiment.core.record import Record
+
+from .narrate import sentence
+
+QUIET = frozenset({"PhaseChanged", "DiceRolled", "RollRequested", "CommandIssued",
+                   "InitiativeStepBegan", "PursuitsCompleted", "CombatRoundEnded"})
+MARK = {"live": "", "undone": "[undone] ", "abandoned": "[taken back] ", "meta": ""}
+
+
+def steps(records: Iterable[Record]) -> Iterator[list[Record]]:
+    batch: list[Record] = []
+    for r in records:
+        if batch and r.step != batch[0].step:
+            yield batch
+            batch = []
+        batch.append(r)
+    if batch:
+        yield batch
+
+
+def command_text(r: Record) -> str:
+    d = r.data
+    args = " ".join(f"{k}={v}" for k, v in d["args"].items() if v not in ("", None))
+    return f"{d['by']}: {d['command']}" + (f" {args}" if args else "")
+
+
+def narrate(game: Game, records: list[Record]) -> Iterator[str]:
+    """Lines of the story of a game: a header a step, its outcomes indented below."""
+    status = game.timeline.status()
+    state = game.state
+    phase = "set-up"
+    for batch in steps(records):
+        mark = MARK.get(status.get(batch[0].step, "live"), "")
+        head = batch[0]
+        title = command_text(head) if head.type == "CommandIssued" else "set-up"
+        yield f"{mark}step {head.step} [{phase}] {title}"
+        for r in batch:
+            if r.type == "PhaseChanged" and status.get(r.step, "live") in ("live", "meta"):
+                phase = r.data["phase"].replace("turn.", "").replace(".", " > ")
+        for r in batch:
+            if r.type in QUIET:
+                continue
+            text = sentence(r.type, r.data, state)
+            if text:
+                yield f"    {mark}{text}"
+
+
+def print_replay(game: Game, records: list[Record], console: Console, as_json: bool) -> None:
+    if as_json:
+        status = game.timeline.status()
+        for r in records:
+            row: dict[str, Any] = {**r.to_json(), "branch": status.get(r.step, "live")}
+            text = sentence(r.type, r.data, game.state)
+            if text:
+                row["text"] = text
+            print(json.dumps(row))
+        return
+    for line in narrate(game, records):
+        style = "dim" if line.lstrip().startswith("[") else None
+        console.print(line, style=style, highlight=False, markup=False)
