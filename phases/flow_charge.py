@@ -4,7 +4,7 @@ only sequences them into events."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from regiment.core import geometry as geo
 from regiment.core.commands import (
@@ -40,13 +40,9 @@ from .events import (
     UnitRallied,
     UnitReturned,
 )
+from .flow import Flow
 from .result import ld_test
 from .units import ALIVE, box, has, leadership, missile
-
-if TYPE_CHECKING:
-    from .preset import FantasyPreset as _Base
-else:
-    _Base = object
 
 PANIC_RANGE = 6.0
 
@@ -56,7 +52,7 @@ def moved(uid: str, b: geo.Box, reason: str, dist: float = 0.0) -> UnitMoved:
                      distance=round(dist, 4))
 
 
-class ChargeFlow(_Base):
+class ChargeFlow(Flow):
     def charge_handlers(self) -> dict[str, Any]:
         return {"declare_charge": self._declare_charge, "react": self._react,
                 "redirect": self._redirect, "decline_redirect": self._decline_redirect,
@@ -69,7 +65,10 @@ class ChargeFlow(_Base):
                 "dangerous_terrain": self._dangerous_rolled}
 
     def charge_drives(self) -> dict[str, Any]:
-        return {"rally": self._drive_rally, "remaining": self._drive_returns}
+        # FP.OFF_TABLE: fantasy8 brings pursuers back in the remaining moves, as ambushers;
+        # fantasy-classic at the start of the movement phase, as reinforcements
+        back = "declaration" if self.classic else "remaining"
+        return {"rally": self._drive_rally, back: self._drive_returns}
 
     # --- declarations and reactions (CH.DECLARE, CH.REACT, CH.REDIRECT) ---------------------
 
@@ -325,8 +324,8 @@ class ChargeFlow(_Base):
         return self._ld_then_flee(state, aw, faces, "rally")
 
     def _drive_returns(self, state: GameState) -> list[Event]:
-        """FP.OFF_TABLE (fantasy8): pursuers that left the table come back in their player's
-        remaining moves, rear rank centred on the point they left by, facing the table."""
+        """FP.OFF_TABLE: pursuers that left the table come back in their player's next
+        movement phase, rear rank centred on the point they left by, facing the table."""
         for u in state.units.values():
             if u.player == state.player and u.status == "off_table" and u.left_at:
                 b = return_box(state, u)

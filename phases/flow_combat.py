@@ -4,7 +4,7 @@ tests, flee and pursuit, combat reform. Outcomes come from ``combat``, ``result`
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from regiment.core import geometry as geo
 from regiment.core.commands import (
@@ -47,18 +47,10 @@ from .events import (
     UnitLeftTable,
     UnitReformed,
 )
+from .flow import Flow, fight_of
 from .flow_charge import hill_regions, moved
 from .result import break_penalty, decide, ld_test, side_parts
 from .units import box, has, has_champion, is_character, leadership
-
-if TYPE_CHECKING:
-    from .preset import FantasyPreset as _Base
-else:
-    _Base = object
-
-
-def fight_of(s: GameState) -> dict[str, Any]:
-    return s.context.get("fight") or {}
 
 
 def casualties(target: UnitState, unsaved: int, challenge: bool) -> tuple[int, int, int]:
@@ -81,7 +73,7 @@ def fighters(state: GameState, cmb: dict[str, Any], player: str) -> list[UnitSta
             and (has_champion(state.units[u]) or is_character(state.units[u]))]
 
 
-class CombatFlow(_Base):
+class CombatFlow(Flow):
     def combat_handlers(self) -> dict[str, Any]:
         return {"fight": self._fight, "challenge": self._challenge,
                 "decline_challenge": self._decline_challenge,

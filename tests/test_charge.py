@@ -14,6 +14,7 @@ from regiment.core.state import UnitState
 from regiment.phases import charge
 from regiment.store import MemoryStore
 
+from . import battle as b
 from .conftest import small_scenario, unit
 
 
@@ -33,8 +34,8 @@ def test_geo_distance_is_between_footprints_not_centres():
 
 def test_ch_range_is_two_dice_plus_movement():
     boyz = state_unit()
-    for a, b in itertools.product(range(1, 7), repeat=2):
-        assert charge.charge_range(boyz, (a, b)) == a + b + 4
+    for one, two in itertools.product(range(1, 7), repeat=2):
+        assert charge.charge_range(boyz, (one, two)) == one + two + 4
 
 
 def test_ch_range_swiftstride_rolls_three_and_drops_the_lowest():
@@ -175,8 +176,6 @@ def test_turn_order_the_turn_passes_and_game_turns_count_up():
 
 
 # --- sight, stand and shoot, redirects, charge moves -------------------------------------
-
-from . import battle as b  # noqa: E402
 
 
 def test_ch_declare_the_target_must_be_in_the_front_arc():

@@ -1,4 +1,4 @@
-"""The command line as a person runs it: demo, inspect, export, verify."""
+"""The command line as a person runs it: demo, replay, inspect, export, verify."""
 
 from __future__ import annotations
 
@@ -8,26 +8,43 @@ from regiment.store import SqliteStore
 from regiment.tools.cli import main
 
 
-def run_demo(tmp_path, capsys, seed="5eed"):
+def run_demo(tmp_path, capsys, seed=None):
     db = tmp_path / "demo.db"
-    assert main(["demo", "--store", str(db), "--seed", seed]) == 0
+    assert main(["demo", "--store", str(db), *(["--seed", seed] if seed else [])]) == 0
     out = capsys.readouterr().out
     with SqliteStore(db) as store:
         game_id = store.games()[-1]
     return db, game_id, out
 
 
-def test_demo_plays_a_seeded_game_on_sqlite_and_shows_how_to_check_it(tmp_path, capsys):
+def test_demo_plays_a_real_battle_on_sqlite_and_shows_how_to_check_it(tmp_path, capsys):
+    from regiment.tools.demo import DEFAULT_SEED
+
     db, game_id, out = run_demo(tmp_path, capsys)
-    assert "The game ends" in out and "[CH.RANGE]" in out
-    assert "an undo never re-rolls dice" in out and "abandoned" in out
-    assert f"regiment verify {db} --game {game_id} --seed 5eed" in out
-    assert main(["verify", str(db), "--game", game_id, "--seed", "5eed"]) == 0
+    for told in ("(CH.RANGE, S3 p.27)", "stand and shoot", "Combat result:", "round 3",
+                 "break test: Ld", "they break", "caught", "(FP.PURSUE_MOVE, S0 p.60)",
+                 "an undo never re-rolls dice", "The game ends", "How the units ended"):
+        assert told in out, told
+    assert f"regiment replay {db} --game {game_id}" in out
+    assert f"regiment verify {db} --game {game_id} --seed {DEFAULT_SEED}" in out
+    assert main(["verify", str(db), "--game", game_id, "--seed", DEFAULT_SEED]) == 0
     assert "every die matches the revealed seed" in capsys.readouterr().out
 
 
+def test_replay_tells_the_game_and_marks_what_was_taken_back(tmp_path, capsys):
+    db, game_id, _ = run_demo(tmp_path, capsys, seed="5eed")
+    assert main(["replay", str(db), "--game", game_id]) == 0
+    out = capsys.readouterr().out
+    assert "step 0 [set-up]" in out and "[taken back] step" in out and "undoes step" in out
+    assert main(["replay", str(db), "--json"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert rows[0]["type"] == "GameStarted" and rows[0]["branch"] == "live"
+    assert any(r["type"] == "ChargeRolled" and "CH.RANGE" in r["text"] for r in rows)
+    assert {"live", "meta", "abandoned"} <= {r["branch"] for r in rows}
+
+
 def test_export_then_verify_the_file_and_catch_an_edit(tmp_path, capsys):
-    db, game_id, _ = run_demo(tmp_path, capsys)
+    db, game_id, _ = run_demo(tmp_path, capsys, seed="5eed")
     out = tmp_path / "game.jsonl"
     assert main(["export", str(db), "-o", str(out)]) == 0  # the most recent game
     lines = out.read_text().splitlines()
@@ -44,7 +61,7 @@ def test_export_then_verify_the_file_and_catch_an_edit(tmp_path, capsys):
 
 
 def test_inspect_marks_undone_branches(tmp_path, capsys):
-    db, game_id, _ = run_demo(tmp_path, capsys)
+    db, game_id, _ = run_demo(tmp_path, capsys, seed="5eed")
     assert main(["inspect", str(db), "--game", game_id, "--json"]) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     branches = {r["branch"] for r in rows}

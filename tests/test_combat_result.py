@@ -84,6 +84,14 @@ def test_cr_standard_and_bsb_each_once():
     assert red["CR.STANDARD"] == 1 and red["CR.BSB"] == 1
 
 
+def test_cr_bsb_is_not_also_a_standard():
+    g = duel({"battle_standard": True})
+    events = b.fight(g)
+    events += b.answer(g, default=1, stop="break_test")
+    red, _ = parts(events, "red")
+    assert red["CR.BSB"] == 1 and "CR.STANDARD" not in red
+
+
 def test_cr_flank_plus_two_from_a_ranked_unit():
     g = duel(side="right")          # blue (20 models, 4 full ranks) in red's right flank
     events = b.fight(g)

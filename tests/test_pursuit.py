@@ -46,6 +46,15 @@ def test_fp_flee_roll_and_pursue_roll_are_2d6():
     assert (g.pending.purpose, g.pending.dice) == ("pursuit", 2)
 
 
+def test_fp_pursue_roll_swiftstride_rolls_three_and_keeps_two():
+    g = broken({"rules": ["swiftstride"]})
+    g.submit({"cmd": "pursue", "by": "red", "unit": "a", "target": "b"})
+    b.answer(g, {"flee": [(3, 3)]}, stop="pursuit")
+    assert g.pending.dice == 3
+    rolled = b.one(b.answer(g, {"pursuit": [(1, 4, 2)]}), "PursuitRolled")
+    assert (rolled.dice, rolled.distance, rolled.caught) == ((4, 2), 6, True)
+
+
 def test_fp_caught_an_equal_roll_catches():
     g = broken()
     g.submit({"cmd": "pursue", "by": "red", "unit": "a", "target": "b"})
@@ -172,3 +181,22 @@ def test_fp_multi_order_one_fleeing_unit_needs_no_choice():
     g = broken()
     g.submit({"cmd": "pursue", "by": "red", "unit": "a", "target": "b"})
     assert g.pending.kind == "roll"
+
+
+def test_fp_off_table_fantasy_classic_returns_at_the_start_of_the_movement_phase():
+    a = b.unit("a", "red", 36, 38, 0, models=30)
+    foe = b.against(a, b.unit("b", "blue", profile={"Ld": 2}))
+    reserve = b.unit("r", "blue", 8, 4, 90, models=5)
+    g = b.game([a, foe, reserve], phase="close_combat", preset="fantasy-classic")
+    b.fight(g)
+    b.answer(g, {"to_hit": [(6,) * 10, (1,) * 10], "to_wound": [(6, 6)]}, default=1,
+             stop="break_test")
+    b.answer(g, {"break_test": [(3, 4)]})
+    g.submit({"cmd": "pursue", "by": "red", "unit": "a", "target": "b"})
+    b.answer(g, {"flee": [(1, 1)], "pursuit": [(6, 6)]})
+    assert g.state.units["a"].status == "off_table"
+    while not (g.state.player == "red" and g.state.turn == 2):
+        b.finish(g)
+        g.submit(next(c for c in g.pending.legal if c.name in ("end_phase", "end_charges")))
+    assert g.state.phase.endswith("declaration")
+    assert g.state.units["a"].status == "ready"

@@ -55,6 +55,7 @@ def test_a_preset_that_is_not_available_yet_is_an_invalid_scenario():
     from regiment.core.game import Game
     from regiment.store import MemoryStore
 
-    with pytest.raises(InvalidScenario, match=r"at preset: the preset 'fantasy-classic' is not "
-                                              r"available; registered: fantasy8"):
-        Game.new(small_scenario(preset="fantasy-classic"), store=MemoryStore())
+    with pytest.raises(InvalidScenario, match=r"at preset: the preset 'skirmish40k' is not "
+                                              r"available; registered: fantasy-classic, "
+                                              r"fantasy8"):
+        Game.new(small_scenario(preset="skirmish40k"), store=MemoryStore())

@@ -94,3 +94,30 @@ def test_an_illegal_recorded_command_is_named(played):
     with pytest.raises(TamperedLog) as info:
         verify(forged)
     assert info.value.seq == i
+
+
+def test_geo_move_every_move_is_recorded_and_verify_recomputes_it():
+    """GEO.MOVE: replay takes positions from UnitMoved; verify re-derives them and names a
+    move that was edited, even with the hash chain fixed up."""
+    from regiment.tools.demo import bundled_scenario, play
+
+    scenario = bundled_scenario()
+    scenario["seed"] = "007c"
+    game = Game.new(scenario, store=MemoryStore())
+    play(game, show_undo=False)
+    moves = [r for r in game.records if r.type == "UnitMoved"]
+    assert {r.data["reason"] for r in moves} >= {"charge", "flee", "pursuit", "failed_charge"}
+    last = {r.data["unit"]: r.data for r in moves}
+    for uid, data in last.items():
+        unit = game.state.units[uid]
+        if unit.status != "destroyed":
+            assert unit.position == tuple(data["position"]) and unit.facing == data["facing"]
+    assert Game.load(game.game_id, game.store).state.summary() == game.state.summary()
+    records = list(game.records)
+    i = records.index(moves[0])
+    moved = copy.deepcopy(moves[0].data)
+    moved["position"] = [moved["position"][0] + 1.0, moved["position"][1]]
+    records[i] = with_data(records[i], moved)
+    with pytest.raises(TamperedLog) as info:
+        verify(rechain(records))
+    assert info.value.seq == i

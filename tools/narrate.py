@@ -45,13 +45,17 @@ def _charge_rolled(d: dict[str, Any], s: GameState | None) -> str:
 def _attacks(d: dict[str, Any], s: GameState | None) -> str:
     n = d["needs"]
     who, at = _name(s, d["unit"]), _name(s, d["target"])
+    rules: list[str]
     if d["step"] == "stand_and_shoot":
-        where, rules = "stand and shoot", ("CH.REACT", "ATK.TO_HIT_SHOOTING", "ATK.SEQUENCE")
+        where, rules = "stand and shoot", ["CH.REACT", "ATK.TO_HIT_SHOOTING", "ATK.TO_WOUND"]
     else:
         from regiment.phases.combat import describe_step
 
         where = describe_step(d["step"]) + (", in a challenge" if d.get("challenge") else "")
-        rules = ("CC.INITIATIVE", "ATK.TO_HIT", "ATK.TO_WOUND", "ATK.SEQUENCE")
+        rules = ["CC.INITIATIVE", "ATK.TO_HIT", "ATK.TO_WOUND"]
+        if d.get("challenge"):
+            rules.append("CC.CHALLENGE")
+    rules += [r for r, k in (("ATK.ARMOUR", "armour"), ("ATK.WARD", "ward")) if n.get(k)]
     hit = f"{n['hit']}+" + (f" then {n['hit2']}+" if n.get("hit2") and not n.get("reroll")
                             else "") + (" re-rolling misses" if n.get("reroll") else "")
     saves = []
@@ -68,8 +72,10 @@ def _attacks(d: dict[str, Any], s: GameState | None) -> str:
         text += f": {d['slain']} slain"
     if d.get("overkill"):
         text += f", {d['overkill']} overkill"
-    if "ATK.CASUALTIES" not in rules and d.get("lost", d["unsaved"]) < d["unsaved"]:
-        rules = (*rules, "ATK.CASUALTIES")
+    if d.get("slain") or d.get("lost", d["unsaved"]) < d["unsaved"]:
+        rules.append("ATK.CASUALTIES")
+    if d.get("overkill"):
+        rules.append("CR.OVERKILL")
     return text + "." + _why(*rules)
 
 
@@ -108,7 +114,7 @@ def _break(d: dict[str, Any], s: GameState | None) -> str:
     if d.get("insane"):
         verdict = "double 1, insane courage: they hold"
         rules.append("LD.INSANE")
-    lost = d.get("result") or ()
+    lost: Any = d.get("result") or ()
     score = f"lost {lost[0]} to {lost[1]}; " if len(lost) == 2 else ""
     return (f"{who} break test: {how} ({score}{cite(*rules)}) needs {d.get('needs', 0)}; "
             f"rolled {_plus(d['faces'])}: {verdict}.")

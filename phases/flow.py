@@ -1,0 +1,168 @@
+"""What every part of the fantasy turn's flow shares: firing the machine, settling what needs
+no player, the guards of the machine's edges, and refusing a command with what is legal."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from regiment.core.commands import Command
+from regiment.core.errors import IllegalCommand
+from regiment.core.events import Event, GameEnded, PhaseChanged
+from regiment.core.fold import fold
+from regiment.core.state import GameState, UnitState
+
+from . import charge
+from .appliers import to_move
+from .events import TurnBegan
+from .machine import SEPARATOR, Compiled
+from .units import ALIVE
+
+
+def fight_of(s: GameState) -> dict[str, Any]:
+    return s.context.get("fight") or {}
+
+
+Guard = Callable[[GameState], bool]
+
+
+def _may_redirect(s: GameState) -> bool:
+    last = s.context.get("last")
+    if not last or last[2] != "flee":
+        return False
+    return bool(charge.redirect_targets(s, s.units[last[0]]))
+
+
+def _one_side_left(s: GameState) -> bool:
+    return any(not any(u.player == p and u.status in (*ALIVE, "off_table")
+                       for u in s.units.values()) for p in s.players)
+
+
+GUARDS: dict[str, Guard] = {
+    "may_redirect": _may_redirect,
+    "redirect_passed": lambda s: "declaring" in s.context,
+    "no_chargers_left": lambda s: not any(s.units[u].status == "ready" for u in to_move(s)),
+    "no_combats_left": lambda s: all(c in s.context.get("fought", ()) for c in s.combats),
+    "challenges_done": lambda s: fight_of(s).get("challenge") == "done",
+    "steps_done": lambda s: not fight_of(s).get("steps") and "batch" not in s.context,
+    "result_decided": lambda s: "result" in fight_of(s),
+    "tests_done": lambda s: not fight_of(s).get("tests") and not s.context.get("panic"),
+    "pursuits_done": lambda s: bool(fight_of(s).get("pursued")),
+    "reforms_done": lambda s: "fight" not in s.context,
+    "last_turn": lambda s: s.player != s.first and s.turn >= s.turns,
+    "one_side_left": _one_side_left,
+}
+
+
+class Flow:
+    """The machinery; ``ChargeFlow`` and ``CombatFlow`` add the rules' steps to it."""
+
+    name: str
+    classic: bool
+    machine: Compiled
+    fold_table: dict[str, Any]
+    drives: dict[str, Callable[[GameState], list[Event]]]
+
+    # --- flow ------------------------------------------------------------------------------
+
+    def _move(self, state: GameState, trigger: str) -> list[Event]:
+        """Fire ``trigger`` on the compiled machine, then settle."""
+        for edge in self.machine.edges.get(state.phase, {}).get(trigger, ()):
+            if all(GUARDS[c](state) for c in edge.conditions):
+                events = self._enter(state, edge.dest)
+                return events + self._settle(fold(state, events, self.fold_table))
+        raise IllegalCommand(f"{trigger} is not possible in {state.phase}", rule="TURN.ORDER",
+                             phase=state.phase)
+
+    def _then(self, state: GameState, events: list[Event], trigger: str) -> list[Event]:
+        """Rule events, then the machine's move for the command that caused them."""
+        return events + self._move(fold(state, events, self.fold_table), trigger)
+
+    def _finish(self, state: GameState, events: list[Event]) -> list[Event]:
+        return events + self._settle(fold(state, events, self.fold_table))
+
+    def _settle(self, state: GameState) -> list[Event]:
+        """Do what needs no player: the phase's next automatic step, or an automatic edge."""
+        out: list[Event] = []
+        while not state.over and state.awaiting is None:
+            events = self._drive(state) or self._auto_edge(state)
+            if not events:
+                break
+            state = fold(state, events, self.fold_table)
+            out.extend(events)
+        return out
+
+    def _auto_edge(self, state: GameState) -> list[Event]:
+        for edge in self.machine.autos.get(state.phase, ()):
+            if all(GUARDS[c](state) for c in edge.conditions):
+                return self._enter(state, edge.dest)
+        return []
+
+    def _drive(self, state: GameState) -> list[Event]:
+        if "batch" in state.context:
+            return self.drive_batch(state)
+        if state.context.get("panic"):
+            return self.drive_panic(state)
+        leaf = state.phase.rsplit(SEPARATOR, 1)[-1]
+        drive = self.drives.get(leaf)
+        return drive(state) if drive is not None else []
+
+    def _enter(self, state: GameState, dest: str) -> list[Event]:
+        if dest == "over":
+            return [self._game_over(state)]
+        if dest == "turn.start":  # TURN.ORDER: the other player; a new game turn after both
+            player = state.opponent(state.player)
+            turn = state.turn + (1 if player == state.first else 0)
+            return [TurnBegan(turn=turn, player=player),
+                    PhaseChanged(phase=dest, turn=turn, player=player)]
+        return [PhaseChanged(phase=dest, turn=state.turn, player=state.player)]
+
+    def _game_over(self, state: GameState) -> GameEnded:
+        left = [p for p in state.players if any(u.player == p and u.status in
+                                                (*ALIVE, "off_table")
+                                                for u in state.units.values())]
+        if len(left) == 1:
+            return GameEnded(reason=f"only {left[0]} has units left", winner=left[0])
+        if not left:
+            return GameEnded(reason="no units are left on either side")
+        return GameEnded(reason=f"{state.turns} game turns played")
+
+    def _illegal(self, state: GameState, command: Command, why: str, rule: str
+                 ) -> IllegalCommand:
+        return IllegalCommand(why, rule=rule, command=command, phase=state.phase,
+                              legal=[c.to_dict() for c in self.legal(state)])
+
+    def _unit(self, state: GameState, command: Command, uid: str, rule: str) -> UnitState:
+        unit = state.units.get(uid)
+        if unit is None:
+            raise self._illegal(state, command, f"there is no unit {uid!r}", rule)
+        return unit
+
+    def _active(self, state: GameState, command: Command, rule: str) -> None:
+        if command.by != state.player:
+            raise self._illegal(state, command, f"it is {state.player}'s turn, not "
+                                f"{command.by}'s", rule)
+
+    def _offered(self, state: GameState, command: Command, rule: str) -> None:
+        """The command must be one of the legal ones now (for choices read from the table)."""
+        if command not in self.legal(state):
+            raise self._illegal(state, command, f"{command.name} {command.args()} is not one "
+                                "of the choices open now", rule)
+
+    # --- what the parts provide each other ------------------------------------------------
+
+    def legal(self, state: GameState) -> list[Command]:
+        raise NotImplementedError
+
+    def drive_batch(self, state: GameState) -> list[Event]:
+        raise NotImplementedError
+
+    def drive_panic(self, state: GameState) -> list[Event]:
+        raise NotImplementedError
+
+    def panic_after(self, state: GameState, causes: list[str], what: str) -> list[Event]:
+        raise NotImplementedError
+
+    def flee_events(self, state: GameState, unit: UnitState, away: tuple[float, float],
+                    dist: float, reason: str) -> list[Event]:
+        raise NotImplementedError
