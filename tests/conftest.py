@@ -43,6 +43,28 @@ def small_scenario(**top: Any) -> dict[str, Any]:
     return parse_scenario(copy.deepcopy(data))
 
 
+def close_scenario(**top: Any) -> dict[str, Any]:
+    """Units a few inches apart, champions and a musician among them, and a pair already
+    fighting: random play reaches charges, combats, breaks, pursuits and reforms."""
+    data: dict[str, Any] = {
+        "preset": "fantasy8", "first": "red", "dice": "seeded", "seed": "beef", "turns": 3,
+        "players": [{"id": "red"}, {"id": "blue"}],
+        "units": [unit("boyz", "red", 16, 10, 0, command=["champion", "standard"]),
+                  unit("wolves", "red", 36, 10, 0, rules=["swiftstride"], models=10),
+                  unit("spears", "blue", 16, 16, 180, command=["champion", "musician"],
+                       equipment=["spear"]),
+                  unit("swords", "blue", 36, 15, 180, equipment=["crossbow"], models=15),
+                  unit("ogres", "red", 56, 20, 0, models=6, files=3, base=[40, 40],
+                       troop="monstrous_infantry"),
+                  unit("guard", "blue", 56, 20, 180, command=["standard"])],
+    }
+    data.update(top)
+    return parse_scenario(copy.deepcopy(data))
+
+
+SCENARIOS = {"small": small_scenario, "close": close_scenario}
+
+
 @pytest.fixture(autouse=True)
 def _reset_logging() -> Iterator[None]:
     """The CLI configures structlog in-process; each test starts from the library's default."""

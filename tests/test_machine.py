@@ -25,12 +25,17 @@ class Model:
 def test_compiled_table_matches_the_live_machine_for_every_leaf_trigger_and_guard():
     machine = m.build_machine()
     table = m.compile_machine(machine)
-    names = sorted({c for row in m.TRANSITIONS for c in row.get("conditions", ())})
+    everything = sorted({c for row in m.TRANSITIONS for c in row.get("conditions", ())})
     checked = 0
     for leaf in table.leaves:
         for trigger in machine.events:
+            # every combination of the guards that could matter here (the others are False)
+            names = sorted({c for row in m.TRANSITIONS if row["trigger"] == trigger
+                            and (leaf + ".").startswith(row["source"] + ".")
+                            for c in row.get("conditions", ())})
             for values in itertools.product([False, True], repeat=len(names)):
-                guards = dict(zip(names, values, strict=True))
+                guards = dict.fromkeys(everything, False)
+                guards.update(zip(names, values, strict=True))
                 model = Model(guards)
                 machine.add_model(model, initial=leaf)
                 try:
@@ -46,7 +51,7 @@ def test_compiled_table_matches_the_live_machine_for_every_leaf_trigger_and_guar
                         break
                 assert live == expected, (leaf, trigger, guards)
                 checked += 1
-    assert checked > 1000
+    assert checked > 400
 
 
 def test_turn_order_state_names_keep_their_underscores():

@@ -14,7 +14,9 @@ from regiment.core.game import Game
 from regiment.store import LogFileStore, MemoryStore
 from regiment.tools.verify import verify
 
-from .conftest import random_play, small_scenario
+from .conftest import SCENARIOS, random_play, small_scenario
+
+scenarios = st.sampled_from(sorted(SCENARIOS))
 
 SETTINGS = settings(max_examples=25, deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture,
@@ -22,11 +24,12 @@ SETTINGS = settings(max_examples=25, deadline=None,
 
 
 @SETTINGS
-@given(seed=st.integers(0, 2**32), steps=st.integers(1, 80), undo=st.floats(0, 0.5),
-       manual=st.booleans())
-def test_replay_from_every_store_equals_live_play(store_factory, seed, steps, undo, manual):
+@given(seed=st.integers(0, 2**32), steps=st.integers(1, 120), undo=st.floats(0, 0.5),
+       manual=st.booleans(), scenario=scenarios)
+def test_replay_from_every_store_equals_live_play(store_factory, seed, steps, undo, manual,
+                                                  scenario):
     store = store_factory()
-    game = Game.new(small_scenario(), store=store, dice=ManualDice() if manual else None)
+    game = Game.new(SCENARIOS[scenario](), store=store, dice=ManualDice() if manual else None)
     random_play(game, random.Random(seed), steps, undo)
     again = Game.load(game.game_id, store_factory())
     assert again.state == game.state
@@ -37,9 +40,9 @@ def test_replay_from_every_store_equals_live_play(store_factory, seed, steps, un
 
 
 @SETTINGS
-@given(seed=st.integers(0, 2**32), steps=st.integers(1, 60))
-def test_undo_then_redo_is_the_identity(seed, steps):
-    game = Game.new(small_scenario(), store=MemoryStore())
+@given(seed=st.integers(0, 2**32), steps=st.integers(1, 100), scenario=scenarios)
+def test_undo_then_redo_is_the_identity(seed, steps, scenario):
+    game = Game.new(SCENARIOS[scenario](), store=MemoryStore())
     rng = random.Random(seed)
     random_play(game, rng, steps, 0.3)
     while game.timeline.request is None and game.timeline.last_live() is not None:
@@ -57,17 +60,19 @@ commands = st.builds(
                                            "target": target, "reaction": extra,
                                            "faces": [1, 7], "combat": "c1"},
     st.sampled_from(sorted(COMMANDS)), st.sampled_from(["red", "blue", "green"]),
-    st.sampled_from(["boyz", "wolves", "spears", "swords", "nobody"]),
-    st.sampled_from(["boyz", "spears", "swords"]), st.sampled_from(["hold", "flee", "dance"]),
+    st.sampled_from(["boyz", "wolves", "spears", "swords", "ogres", "guard", "nobody"]),
+    st.sampled_from(["boyz", "spears", "swords", "guard"]),
+    st.sampled_from(["hold", "flee", "stand_and_shoot", "dance"]),
 )
 
 
 @SETTINGS
-@given(seed=st.integers(0, 2**32), steps=st.integers(0, 40), attempts=st.lists(commands,
-                                                                                 max_size=15))
-def test_a_rejected_command_changes_neither_state_nor_store(seed, steps, attempts):
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 60), attempts=st.lists(commands,
+                                                                                 max_size=15),
+       scenario=scenarios)
+def test_a_rejected_command_changes_neither_state_nor_store(seed, steps, attempts, scenario):
     store = MemoryStore()
-    game = Game.new(small_scenario(), store=store, dice=ManualDice())
+    game = Game.new(SCENARIOS[scenario](), store=store, dice=ManualDice())
     random_play(game, random.Random(seed), steps)
     for raw in attempts:
         fields = COMMANDS[raw["cmd"]].schema.names
