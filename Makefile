@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 STORE ?= regiment-demo.db
 
-.PHONY: test demo bench lint clean
+.PHONY: test demo bench lint golden clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "regiment needs Python 3.11 or newer")'
@@ -23,6 +23,10 @@ demo: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench.py
+
+golden: $(STAMP)
+	REGIMENT_GOLDEN=update $(BIN)/python -m pytest -q tests/test_golden.py
+	git --no-pager diff --stat -- tests/golden
 
 lint: $(STAMP)
 	$(BIN)/ruff check core phases store tools tests bench

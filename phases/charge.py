@@ -90,6 +90,11 @@ def eligible_target(state: GameState, unit: UnitState, target: UnitState) -> str
         return why
     if target.status == "engaged":
         return f"{target.name} is already fighting (multiple combats are not supported yet)"
+    others = [u for u in state.context.get("targets", {}).items()
+              if u[0] != unit.id and target.id in u[1]]
+    if others:
+        return (f"{target.name} is already charged by {state.units[others[0][0]].name} "
+                "(multiple combats are not supported yet)")
     return why_hidden(state, unit, target)
 
 

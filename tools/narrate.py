@@ -217,8 +217,9 @@ TEMPLATES: dict[str, Callable[[dict[str, Any], GameState | None], str | None]] =
     "CombatBegan": lambda d, s: f"Combat {d['combat']}: "
                                 f"{' against '.join(_name(s, u) for u in d['units'])}"
                                 + (" (charging down a hill)" if d.get("hill") else "") + "."
-                                + _why("CH.CHARGE_MOVE" if d.get("reason") == "charge" else
-                                       "FP.FRESH_ENEMY"),
+                                + (" (set up in contact)" if d.get("reason") == "scenario"
+                                   else _why("CH.CHARGE_MOVE" if d.get("reason") == "charge"
+                                             else "FP.FRESH_ENEMY")),
     "CombatEnded": lambda d, s: f"Combat {d['combat']} is over: {d['reason']}.",
     "CombatRoundBegan": lambda d, s: f"Combat {d['combat']}, round {d['round']}."
                                      + _why("CC.ORDER"),
