@@ -139,6 +139,20 @@ def test_ch_react_flee_rolls_and_a_fleeing_unit_must_flee():
     moved = game.state.units["spears"]
     assert moved.facing == 0.0 and moved.position[1] > 22  # turned away, 8" further off
     game.submit({"cmd": "decline_redirect", "by": "red", "unit": "boyz"})
+    # one charger a target (combats are one against one): the wolves may not join in
+    with pytest.raises(IllegalCommand, match="already charged"):
+        game.submit({"cmd": "declare_charge", "by": "red", "unit": "wolves",
+                     "target": "spears"})
+    game.submit({"cmd": "end_charges", "by": "red"})
+    game.submit({"cmd": "move_charger", "by": "red", "unit": "boyz"})
+    game.submit(Roll(by="red", faces=(1, 1)))
+    while game.state.player == "red":
+        game.submit({"cmd": "end_phase", "by": "red"})
+    game.submit({"cmd": "end_charges", "by": "blue"})
+    game.submit(Roll(by="blue", faces=(6, 6)))          # the spears fail to rally
+    game.submit(Roll(by="blue", faces=(1, 1)))          # and flee 2" more
+    while game.state.player == "blue":
+        game.submit(game.pending.legal[-1])
     game.submit({"cmd": "declare_charge", "by": "red", "unit": "wolves", "target": "spears"})
     assert [c.reaction for c in game.pending.legal] == ["flee"]
     with pytest.raises(IllegalCommand) as info:

@@ -107,11 +107,12 @@ def test_geo_move_every_move_is_recorded_and_verify_recomputes_it():
     play(game, show_undo=False)
     moves = [r for r in game.records if r.type == "UnitMoved"]
     assert {r.data["reason"] for r in moves} >= {"charge", "flee", "pursuit", "failed_charge"}
-    last = {r.data["unit"]: r.data for r in moves}
+    placed = ("UnitMoved", "UnitReturned", "UnitReformed")
+    live = {i for i, s in game.timeline.status().items() if s == "live"}
+    last = {r.data["unit"]: r.data for r in game.records if r.type in placed and r.step in live}
     for uid, data in last.items():
         unit = game.state.units[uid]
-        if unit.status != "destroyed":
-            assert unit.position == tuple(data["position"]) and unit.facing == data["facing"]
+        assert unit.position == tuple(data["position"]) and unit.facing == data["facing"]
     assert Game.load(game.game_id, game.store).state.summary() == game.state.summary()
     records = list(game.records)
     i = records.index(moves[0])
