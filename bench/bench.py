@@ -10,6 +10,7 @@ on the same machine holds. Each figure is the best (or median) of several repeat
 - durable appends: steps/s with fsync per step, for each store, against raw file appends and raw
   SQLite inserts of the same bytes with the same fsync.
 - bytes per event; the median cost of creating a game.
+- whole combats per second, live and as a playout, and where the time goes (bench/combats.py).
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ from regiment.store import LogFileStore, MemoryStore, SqliteStore
 from regiment.store.logfile import END, HEADER, crc32c
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from combats import bench_combats  # noqa: E402
 
 
 def scenario(turns: int = 100) -> dict:
@@ -58,8 +62,12 @@ def play_until(game: Game, events: int, rng: random.Random, undo_rate: float = 0
     """A random legal game (undo and redo mixed in) until the log holds ``events`` records."""
     while game.version < events:
         pending = game.pending
-        if pending.kind == "over":
-            raise RuntimeError("the scenario ended before the log was long enough")
+        if pending.kind == "over":  # a side was wiped out: take a few steps back, play on
+            for _ in range(rng.randint(1, 6)):
+                if game.timeline.last_live() is None:
+                    raise RuntimeError("the scenario ended before the log was long enough")
+                game.undo(game.state.players[0])
+            continue
         legal = game.legal()
         meta = [c for c in legal if c.name in ("undo", "redo")]
         if meta and rng.random() < undo_rate:
@@ -284,7 +292,8 @@ def main(argv: list[str] | None = None) -> int:
     # Each section starts from a collected heap: what one leaves alive must not slow the next.
     for section in (lambda: bench_replay(out, events), lambda: bench_undo(out, sizes),
                     lambda: bench_appends(out, 100 if args.quick else 400),
-                    lambda: bench_create(out)):
+                    lambda: bench_create(out),
+                    lambda: bench_combats(out, 100 if args.quick else 500)):
         gc.collect()
         section()
     print("\n".join(out))

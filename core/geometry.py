@@ -10,6 +10,7 @@ questions from measurements.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import NamedTuple
 
 from shapely.geometry import LineString, Polygon
@@ -85,6 +86,7 @@ def distance(a: Polygon, b: Polygon) -> float:
     return float(a.distance(b))
 
 
+@lru_cache(maxsize=8192)
 def gap(a: Box, b: Box) -> float:
     """GEO.DISTANCE between two boxes."""
     return float(polygon(a).distance(polygon(b)))
@@ -124,6 +126,7 @@ def arc_region(b: Box, side: str, far: float = 1000.0) -> Polygon:
     return Polygon([c, out(p), out(q)])
 
 
+@lru_cache(maxsize=8192)
 def sees(viewer: Box, target: Box) -> bool:
     """CH.DECLARE: the target is at least partly inside the viewer's front arc."""
     return float(arc_region(viewer, "front").intersection(polygon(target)).area) > EPS
@@ -140,6 +143,7 @@ def side_shares(charger: Box, target: Box) -> dict[str, float]:
     return {s: float(arc_region(target, s).intersection(edge).length) for s in SIDES}
 
 
+@lru_cache(maxsize=4096)
 def charged_sides(charger: Box, target: Box) -> tuple[str, ...]:
     """CH.CHARGE_MOVE: the side(s) of the target the charger must contact: the arc holding the
     larger part of its front; two sides when it is split exactly evenly (chosen at random)."""
@@ -262,35 +266,34 @@ def first_contact(b: Box, heading: float, dist: float, other: Box) -> float | No
     return hi
 
 
+@lru_cache(maxsize=8192)
 def contact(a: Box, b: Box) -> tuple[str, float, float] | None:
     """Which side of ``a`` touches ``b`` and the stretch of that side in contact, in inches
     from the side's first corner (front: left to right; flanks: front to back; rear: left to
-    right). None when they do not touch along a side."""
-    other = polygon(b).buffer(1e-4)
+    right). None when they do not touch along a side.
+
+    Plain vector maths, no shapely: the rules ask this many times a combat. Two sides touch
+    when they lie on one line (within a ten-thousandth of an inch) and overlap."""
     fl, fr, br, bl = corners(a)
-    segs = {"front": (fl, fr), "right": (fr, br), "rear": (bl, br), "left": (fl, bl)}
+    sides = (("front", fl, fr), ("right", fr, br), ("rear", bl, br), ("left", fl, bl))
+    c = corners(b)
+    edges = ((c[0], c[1]), (c[1], c[2]), (c[2], c[3]), (c[3], c[0]))
     best: tuple[str, float, float] | None = None
-    for side, (p, q) in segs.items():
-        line = LineString([p, q])
-        cut = line.intersection(other)
-        if cut.is_empty or cut.length <= 1e-3:
-            continue
+    for side, p, q in sides:
         length = math.dist(p, q)
         ux, uy = (q[0] - p[0]) / length, (q[1] - p[1]) / length
-        ends = [(x - p[0]) * ux + (y - p[1]) * uy for x, y in _points(cut)]
-        stretch = (side, max(0.0, min(ends)), min(length, max(ends)))
-        if best is None or stretch[2] - stretch[1] > best[2] - best[1]:
-            best = stretch
+        for e0, e1 in edges:
+            # both ends of b's edge on the line of a's side
+            if abs((e0[0] - p[0]) * uy - (e0[1] - p[1]) * ux) > 1e-4:
+                continue
+            if abs((e1[0] - p[0]) * uy - (e1[1] - p[1]) * ux) > 1e-4:
+                continue
+            t0 = (e0[0] - p[0]) * ux + (e0[1] - p[1]) * uy
+            t1 = (e1[0] - p[0]) * ux + (e1[1] - p[1]) * uy
+            lo, hi = max(0.0, min(t0, t1)), min(length, max(t0, t1))
+            if hi - lo > 1e-3 and (best is None or hi - lo > best[2] - best[1]):
+                best = (side, lo, hi)
     return best
-
-
-def _points(geom: object) -> list[Point]:
-    from shapely.geometry.base import BaseGeometry
-
-    g: BaseGeometry = geom  # type: ignore[assignment]
-    if hasattr(g, "geoms"):
-        return [pt for part in g.geoms for pt in part.coords]
-    return list(g.coords)
 
 
 def area_share(b: Box, regions: list[Polygon]) -> float:

@@ -8,7 +8,6 @@ charger lands or why it cannot, failed charges and flee moves. Geometry comes fr
 from __future__ import annotations
 
 from regiment.core import geometry as geo
-from regiment.core.geometry import distance, footprint, unit_size
 from regiment.core.state import GameState, UnitState
 
 from .units import ALIVE, box, missile
@@ -66,9 +65,7 @@ def charge_range(unit: UnitState, faces: tuple[int, ...]) -> float:
 
 def gap(a: UnitState, b: UnitState) -> float:
     """GEO.DISTANCE between two units' footprints, to 1/10000 inch (what the log records)."""
-    pa = footprint(a.position, a.facing, *unit_size(a.models, a.files, a.base))
-    pb = footprint(b.position, b.facing, *unit_size(b.models, b.files, b.base))
-    return round(distance(pa, pb), 4)
+    return round(geo.gap(box(a), box(b)), 4)
 
 
 # --- the charge rules proper ---------------------------------------------------------------

@@ -49,6 +49,9 @@ GUARDS: dict[str, Guard] = {
     "tests_done": lambda s: not fight_of(s).get("tests") and not s.context.get("panic"),
     "pursuits_done": lambda s: bool(fight_of(s).get("pursued")),
     "reforms_done": lambda s: "fight" not in s.context,
+    "rallies_done": lambda s: not any(u.player == s.player and u.status == "fleeing"
+                                      and u.id not in s.context.get("rallied", ())
+                                      for u in s.units.values()),
     "last_turn": lambda s: s.player != s.first and s.turn >= s.turns,
     "one_side_left": _one_side_left,
 }

@@ -43,6 +43,7 @@ class FantasyPreset(ChargeFlow, CombatFlow):
         self.rolls: dict[str, Callable[[GameState, Awaiting, tuple[int, ...]], list[Event]]] = {
             **self.charge_rolls(), **self.combat_rolls(),
         }
+        self._last_pending: tuple[GameState, Decision | Over] | None = None
         self.drives: dict[str, Callable[[GameState], list[Event]]] = {
             **self.charge_drives(), **self.combat_drives(),
         }
@@ -113,6 +114,16 @@ class FantasyPreset(ChargeFlow, CombatFlow):
     # --- what is pending -------------------------------------------------------------------
 
     def pending(self, state: GameState) -> Decision | Over:
+        # states never change, so the answer for the last one asked about can be kept (an
+        # embedding program, the bot and the legality check all ask of the same state)
+        last = self._last_pending
+        if last is not None and last[0] is state:
+            return last[1]
+        answer = self._pending(state)
+        self._last_pending = (state, answer)
+        return answer
+
+    def _pending(self, state: GameState) -> Decision | Over:
         if state.over:
             return Over(winner=state.winner, reason="the game is over")
         leaf = state.phase.rsplit(SEPARATOR, 1)[-1]

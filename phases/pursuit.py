@@ -80,14 +80,14 @@ def reform_options(state: GameState, combat: Combat, u: UnitState
         for files in range(max(1, u.files - 2), min(u.models, u.files + 2) + 1):
             if files != u.files:
                 candidates.append((files, "", u.evolve(files=files)))
-    others = [geo.polygon(box(o)) for o in state.units.values()
+    others = [box(o) for o in state.units.values()
               if o.id not in (u.id, e.id) and o.status in ALIVE]
     table = state.table
     for files, face, moved in candidates:
         b = box(moved)
         if not geo.on_table(b, table["width"], table["depth"]):
             continue
-        if any(geo.polygon(b).distance(p) < 1e-3 for p in others):
+        if any(geo.gap(b, o) < 1e-3 for o in others):
             continue
         if models_in_contact(moved, e)[0] < mine or models_in_contact(e, moved)[0] != theirs:
             continue

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from regiment.core.geometry import Box, unit_size
 from regiment.core.state import UnitState
 
@@ -17,8 +19,15 @@ ALIVE = ("ready", "fleeing", "engaged")
 
 
 def box(u: UnitState) -> Box:
-    w, d = unit_size(u.models, u.files, u.base)
-    return Box(u.position[0], u.position[1], u.facing, w, d)
+    """The unit's rectangle on the table (GEO.ARCS, GEO.DISTANCE)."""
+    return _box(u.position, u.facing, u.models, u.files, u.base)
+
+
+@lru_cache(maxsize=8192)
+def _box(position: tuple[float, float], facing: float, models: int, files: int,
+         base: tuple[float, float]) -> Box:
+    w, d = unit_size(models, files, base)
+    return Box(position[0], position[1], facing, w, d)
 
 
 def rank_width(u: UnitState) -> int:

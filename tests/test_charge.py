@@ -101,7 +101,7 @@ def test_ch_move_order_the_active_player_picks_each_charger_in_turn():
     assert info.value.rule == "CH.MOVE_ORDER"
     game.submit({"cmd": "move_charger", "by": "red", "unit": "boyz"})
     game.submit(Roll(by="red", faces=(6, 6)))
-    assert game.state.phase == "turn.movement.rally"
+    assert game.state.phase == "turn.movement.remaining"   # rally and compulsory: the engine's
 
 
 def test_ch_declare_one_charge_a_turn_at_an_enemy():

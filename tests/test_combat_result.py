@@ -68,7 +68,7 @@ def test_cr_charge_down_a_hill_is_plus_two():
     g.submit({"cmd": "move_charger", "by": "red", "unit": "a"})
     began = b.one(b.answer(g, {"charge_range": [(6, 6)]}), "CombatBegan")
     assert began.hill == ("a",)
-    for _ in range(5):
+    for _ in range(3):     # remaining moves, magic, shooting
         g.submit({"cmd": "end_phase", "by": "red"})
     events = b.fight(g)
     events += b.answer(g, default=1, stop="break_test")

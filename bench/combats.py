@@ -1,0 +1,117 @@
+"""Whole one-against-one combats per second, and where the time goes.
+
+A combat: Orc Boyz charge Empire Spearmen 8" away; two bots play both sides with seeded dice
+until the combat is over (a unit broken and caught, or fled, or destroyed) or the game ends:
+the charge, reactions, several rounds if it lasts, break tests, flee and pursuit.
+
+- live: ``Game`` on a memory store (every event sealed into the hash chain, undo kept).
+- playout: ``Playout``, the same rules and dice with no log (what a simulation for odds uses).
+- floor: replaying the same logs (``Game.load``), measured in the same run.
+"""
+
+from __future__ import annotations
+
+import cProfile
+import collections
+import pstats
+import time
+from typing import Any
+
+from regiment.core.game import Game
+from regiment.core.playout import Playout
+from regiment.core.scenario import parse_scenario
+from regiment.store import MemoryStore
+from regiment.tools.bot import choose
+
+
+def duel() -> dict[str, Any]:
+    def unit(uid: str, player: str, y: float, facing: float, kind: str, models: int) -> dict:
+        return {"id": uid, "player": player, "catalogue": kind, "models": models, "files": 5,
+                "command": ["champion", "standard", "musician"], "position": [36.0, y],
+                "facing": facing}
+
+    return parse_scenario({
+        "preset": "fantasy8", "first": "orcs", "dice": "seeded", "turns": 8,
+        "players": [{"id": "orcs"}, {"id": "empire"}],
+        "units": [unit("boyz", "orcs", 16.0, 0.0, "orc_boyz", 25),
+                  unit("spears", "empire", 24.0, 180.0, "empire_spearmen", 20)]})
+
+
+def play(game: Any) -> int:
+    """Bots play until the combat is over; the number of events it took."""
+    fought = False
+    while game.pending.kind != "over":
+        events = game.submit(choose(game))
+        fought = fought or bool(game.state.combats)
+        if fought and not game.state.combats:
+            break
+        if any(e.type == "ChargeRolled" and not e.success for e in events) and \
+                not game.state.combats:
+            break   # the charge failed: that combat never happened; it still counts as one
+    return 0
+
+
+def live(scenario: dict[str, Any], seed: int) -> Game:
+    scenario["seed"] = format(seed, "x")
+    game = Game.new(scenario, store=MemoryStore())
+    play(game)
+    return game
+
+
+def playout(scenario: dict[str, Any], seed: int) -> Playout:
+    p = Playout.new(scenario, seed=format(seed, "x"))
+    play(p)
+    return p
+
+
+AREAS = (("geometry", ("core/geometry.py", "lib:shapely", "lib:numpy")),
+         ("rules", ("phases/",)), ("kernel", ("core/", "store/")), ("bot", ("tools/",)))
+
+
+def shares(fn: Any) -> dict[str, float]:
+    """Self time by area (cProfile), as shares of the run."""
+    prof = cProfile.Profile()
+    prof.enable()
+    fn()
+    prof.disable()
+    totals: collections.Counter[str] = collections.Counter()
+    for (fname, _, _), (_, _, tt, _, _) in pstats.Stats(prof).stats.items():  # type: ignore[attr-defined]
+        if "site-packages" in fname:
+            where = "lib:" + fname.split("site-packages/")[1].split("/")[0]
+        else:
+            where = fname.replace("\\", "/")
+        area = next((name for name, keys in AREAS if any(k in where for k in keys)),
+                    "python (builtins, stdlib)")
+        totals[area] += tt
+    whole = sum(totals.values())
+    return {k: v / whole for k, v in totals.most_common()}
+
+
+def bench_combats(out: list[str], n: int) -> None:
+    scenario = duel()
+    for seed in range(20):   # warm up (imports, caches)
+        live(scenario, 10_000 + seed)
+    start = time.perf_counter()
+    games = [live(scenario, seed) for seed in range(n)]
+    t_live = time.perf_counter() - start
+    events = sum(len(g.records) for g in games)
+    start = time.perf_counter()
+    for seed in range(n):
+        playout(scenario, seed)
+    t_play = time.perf_counter() - start
+    start = time.perf_counter()
+    for g in games:
+        Game.load(g.game_id, g.store)
+    t_floor = time.perf_counter() - start
+    rounds = sum(1 for g in games for r in g.records if r.type == "CombatRoundBegan")
+    out.append(f"whole combats, one against one ({n} seeded games: {events / n:.0f} events, "
+               f"{rounds / n:.1f} rounds a combat)")
+    out.append(f"  live (Game, memory store, hash chain): {n / t_live:7.0f} combats/s "
+               f"({t_live / n * 1e3:.2f} ms each)")
+    out.append(f"  playout (same rules and dice, no log): {n / t_play:7.0f} combats/s "
+               f"({t_play / n * 1e3:.2f} ms each)  (target 1,000/s)")
+    out.append(f"  floor: replaying the same logs:        {n / t_floor:7.0f} combats/s; "
+               f"live is {t_live / t_floor:.1f}x the floor, playout {t_play / t_floor:.1f}x")
+    split = shares(lambda: [live(scenario, 20_000 + s) for s in range(max(20, n // 5))])
+    out.append("  where the time goes (live, self time): " +
+               ", ".join(f"{k} {v * 100:.0f}%" for k, v in split.items()))
