@@ -11,8 +11,8 @@ the charge, reactions, several rounds if it lasts, break tests, flee and pursuit
 
 from __future__ import annotations
 
-import cProfile
 import collections
+import cProfile
 import pstats
 import time
 from typing import Any

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .commands import Command, parse_command
-from .dice import Dice, SeededDice
+from .dice import SeededDice
 from .errors import IllegalCommand
 from .events import DiceRolled, Event, GameStarted
 from .fold import appliers_for, fold
@@ -24,7 +24,7 @@ from .state import GameState
 class Playout:
     """One game in memory. ``Playout.new(scenario)`` as with ``Game.new``, minus the store."""
 
-    def __init__(self, preset: Preset, state: GameState, dice: Dice) -> None:
+    def __init__(self, preset: Preset, state: GameState, dice: SeededDice) -> None:
         self.preset = preset
         self.state = state
         self.dice = dice
