@@ -270,10 +270,6 @@ def round_ended(s: GameState, e: Any) -> GameState:
     return s.evolve(combats=combats, context=ctx)
 
 
-def target_chosen(s: GameState, e: Any) -> GameState:
-    return _unit(s, e.unit, declared=e.target)
-
-
 
 
 APPLIERS: dict[str, Any] = {
@@ -281,7 +277,6 @@ APPLIERS: dict[str, Any] = {
     "ChargeDeclared": charge_declared,
     "ChargeReacted": charge_reacted,
     "ChargeRedirected": charge_redirected,
-    "ChargeTargetChosen": target_chosen,
     "UnitFled": unit_fled,
     "UnitMoved": unit_moved,
     "ChargeRolled": charge_rolled,

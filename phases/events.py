@@ -238,14 +238,6 @@ class PursuitRolled(Event):
     caught: bool
 
 
-@event("ChargeTargetChosen", rules=("CH.REDIRECT",))
-class ChargeTargetChosen(Event):
-    """Both targets of a redirected charge fled: the charger goes on against ``target``."""
-
-    unit: str
-    target: str
-
-
 @event("PanicCaused", rules=("PANIC.TRIGGERS",))
 class PanicCaused(Event):
     units: tuple[str, ...]

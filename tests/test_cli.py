@@ -81,3 +81,33 @@ def test_errors_are_one_clear_line_and_exit_2(tmp_path, capsys):
     garbage.write_bytes(b"\x00not sqlite at all" * 100)
     assert main(["inspect", str(garbage)]) == 2
     assert "CorruptLog" in capsys.readouterr().err
+
+
+def test_every_rule_event_is_told_with_its_rules_or_is_bookkeeping():
+    """Explanations: every outcome event renders as a sentence citing a rule ID."""
+    import re
+
+    import regiment.phases.events  # noqa: F401 - registers the preset's events
+    from regiment.core.events import EVENTS
+    from regiment.tools.narrate import TEMPLATES
+    from regiment.tools.replay import QUIET
+
+    kernel = {"GameStarted", "CommandIssued", "PhaseChanged", "RollRequested", "DiceRolled",
+              "StepUndone", "StepRedone", "UndoRequested", "UndoRefused", "GameEnded"}
+    for name in set(EVENTS) - kernel - QUIET:
+        assert name in TEMPLATES, f"{name} has no sentence"
+    from regiment.core.game import Game
+    from regiment.store import MemoryStore
+    from regiment.tools.demo import bundled_scenario, play
+    from regiment.tools.narrate import sentence
+
+    scenario = bundled_scenario()
+    scenario["seed"] = "007c"
+    game = Game.new(scenario, store=MemoryStore())
+    play(game, show_undo=False)
+    for r in game.records:
+        if r.type in kernel or r.type in QUIET or r.data.get("reason") == "scenario":
+            continue
+        text = sentence(r.type, r.data, game.state)
+        if text is not None:
+            assert re.search(r"[(; ][A-Z]+\.[A-Z_]+(, S[0-4] p\.\d+| \[G\])", text), (r.type, text)

@@ -59,3 +59,43 @@ def test_a_preset_that_is_not_available_yet_is_an_invalid_scenario():
                                               r"available; registered: fantasy-classic, "
                                               r"fantasy8"):
         Game.new(small_scenario(preset="skirmish40k"), store=MemoryStore())
+
+
+def test_a_unit_from_the_catalogue_takes_its_profile_and_may_change_it():
+    data = small_scenario()
+    raw = {k: v for k, v in data.items()}
+    raw["units"] = [{"id": "boyz", "player": "red", "catalogue": "orc_boyz", "models": 30,
+                     "profile": {"Ld": 8}, "position": [10, 10], "facing": 0},
+                    {"id": "lord", "player": "blue", "catalogue": "vampire_lord",
+                     "position": [30, 30], "facing": 180}]
+    units = parse_scenario(raw)["units"]
+    boyz, lord = units
+    assert (boyz["name"], boyz["models"], boyz["armour"]) == ("Orc Boyz", 30, 5)
+    assert boyz["profile"] == {"M": 4, "WS": 3, "BS": 3, "S": 3, "T": 4, "W": 1, "I": 2,
+                               "A": 1, "Ld": 8}
+    assert lord["models"] == 1 and "unbreakable" in lord["rules"] and lord["ward"] == 4
+
+
+def test_an_unknown_catalogue_entry_names_the_field_and_the_choices():
+    raw = dict(small_scenario())
+    raw["units"] = [{"id": "x", "player": "red", "catalogue": "space_marines",
+                     "position": [10, 10], "facing": 0}]
+    with pytest.raises(InvalidScenario, match=r"at units\[0\]\.catalogue: expected one of "
+                                              r"dwarf_warriors, .*got 'space_marines'"):
+        parse_scenario(raw, source="battle.toml")
+
+
+def test_units_touching_at_the_start_are_in_combat_and_charged_marks_the_charger():
+    from regiment.core.game import Game
+    from regiment.store import MemoryStore
+
+    from . import battle as b
+
+    a = b.unit("a", "red", charged=True)
+    g = Game.new(b.scenario([a, b.against(a, b.unit("x", "blue"), "right")],
+                            phase="close_combat", dice="seeded", seed="1"),
+                 store=MemoryStore())
+    (combat,) = g.state.combats.values()
+    assert combat["units"] == ["a", "x"] and combat["chargers"] == ["a"]
+    assert g.state.phase == "turn.close_combat.choose_combat"
+    assert g.state.units["a"].charged and g.state.units["x"].status == "engaged"

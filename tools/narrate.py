@@ -220,7 +220,8 @@ TEMPLATES: dict[str, Callable[[dict[str, Any], GameState | None], str | None]] =
                                 + (" (set up in contact)" if d.get("reason") == "scenario"
                                    else _why("CH.CHARGE_MOVE" if d.get("reason") == "charge"
                                              else "FP.FRESH_ENEMY")),
-    "CombatEnded": lambda d, s: f"Combat {d['combat']} is over: {d['reason']}.",
+    "CombatEnded": lambda d, s: f"Combat {d['combat']} is over: {d['reason']}."
+                                + _why("CR.NO_MORE_FOES"),
     "CombatRoundBegan": lambda d, s: f"Combat {d['combat']}, round {d['round']}."
                                      + _why("CC.ORDER"),
     "ChallengeIssued": _challenge,
