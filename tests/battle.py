@@ -119,3 +119,28 @@ def finish(g: Game, default: int = 1) -> list[Event]:
             out += g.submit(next(c for c in p.legal if c.name == "skip_reform"))
         else:
             return out
+
+
+def declare(g: Game, unit: str, target: str, reaction: str = "hold",
+            flee: tuple[int, ...] | None = None, by: str = "red", foe: str = "blue"
+            ) -> list[Event]:
+    """``unit`` declares a charge at ``target``, which reacts (and flees ``flee`` if so)."""
+    out = g.submit({"cmd": "declare_charge", "by": by, "unit": unit, "target": target})
+    out += g.submit({"cmd": "react", "by": foe, "unit": target, "reaction": reaction})
+    if flee is not None:
+        out += answer(g, {"flee": [flee]})
+    return out
+
+
+def charge(g: Game, unit: str, faces: tuple[int, ...], by: str = "red") -> list[Event]:
+    """End the declarations and move ``unit``, rolling ``faces`` for its range."""
+    out = g.submit({"cmd": "end_charges", "by": by})
+    out += g.submit({"cmd": "move_charger", "by": by, "unit": unit})
+    return out + answer(g, {"charge_range": [faces]})
+
+
+def next_turn(g: Game) -> None:
+    """End the phases that are left of the active player's turn."""
+    player = g.state.player
+    while g.state.player == player:
+        g.submit({"cmd": "end_phase", "by": player})

@@ -251,9 +251,7 @@ def test_ch_react_stand_and_shoot_is_resolved_at_once_at_minus_one():
 def test_ch_redirect_a_pass_declares_at_a_new_target_which_reacts():
     game = b.game([b.unit("a", "red", 30, 10, 0, profile={"Ld": 8}),
                    b.unit("x", "blue", 30, 20, 180), b.unit("y", "blue", 42, 20, 180)])
-    game.submit({"cmd": "declare_charge", "by": "red", "unit": "a", "target": "x"})
-    game.submit({"cmd": "react", "by": "blue", "unit": "x", "reaction": "flee"})
-    b.answer(game, {"flee": [(3, 3)]})
+    b.declare(game, "a", "x", "flee", (3, 3))
     assert game.pending.decision == "redirect"
     assert {(c.name, getattr(c, "target", None)) for c in game.pending.legal} == \
         {("redirect", "y"), ("decline_redirect", None)}
@@ -268,9 +266,7 @@ def test_ch_redirect_a_pass_declares_at_a_new_target_which_reacts():
 def test_ch_redirect_a_fail_keeps_the_first_target_and_it_is_once_a_turn():
     game = b.game([b.unit("a", "red", 30, 10, 0, profile={"Ld": 6}),
                    b.unit("x", "blue", 30, 20, 180), b.unit("y", "blue", 42, 20, 180)])
-    game.submit({"cmd": "declare_charge", "by": "red", "unit": "a", "target": "x"})
-    game.submit({"cmd": "react", "by": "blue", "unit": "x", "reaction": "flee"})
-    b.answer(game, {"flee": [(3, 3)]})
+    b.declare(game, "a", "x", "flee", (3, 3))
     game.submit({"cmd": "redirect", "by": "red", "unit": "a", "target": "y"})
     events = b.answer(game, {"redirect": [(4, 4)]})
     assert not b.one(events, "ChargeRedirected").passed
@@ -281,9 +277,7 @@ def test_ch_redirect_a_fail_keeps_the_first_target_and_it_is_once_a_turn():
 def test_ch_redirect_when_both_targets_fled_the_charger_chooses():
     game = b.game([b.unit("a", "red", 30, 10, 0, profile={"Ld": 8}),
                    b.unit("x", "blue", 30, 20, 180), b.unit("y", "blue", 42, 20, 180)])
-    game.submit({"cmd": "declare_charge", "by": "red", "unit": "a", "target": "x"})
-    game.submit({"cmd": "react", "by": "blue", "unit": "x", "reaction": "flee"})
-    b.answer(game, {"flee": [(1, 1)]})
+    b.declare(game, "a", "x", "flee", (1, 1))
     game.submit({"cmd": "redirect", "by": "red", "unit": "a", "target": "y"})
     b.answer(game, {"redirect": [(2, 2)]})
     game.submit({"cmd": "react", "by": "blue", "unit": "y", "reaction": "flee"})
@@ -298,11 +292,8 @@ def charge_at(side_x: float = 30, **a: object) -> Game:
 
 def test_ch_charge_move_lands_flush_and_begins_a_combat():
     game = charge_at(31)
-    game.submit({"cmd": "declare_charge", "by": "red", "unit": "a", "target": "x"})
-    game.submit({"cmd": "react", "by": "blue", "unit": "x", "reaction": "hold"})
-    game.submit({"cmd": "end_charges", "by": "red"})
-    game.submit({"cmd": "move_charger", "by": "red", "unit": "a"})
-    events = b.answer(game, {"charge_range": [(3, 3)]})
+    b.declare(game, "a", "x")
+    events = b.charge(game, "a", (3, 3))
     move = b.one(events, "UnitMoved")
     # fronts of equal width: the charger slides over to meet it edge to edge
     assert move.reason == "charge" and move.position == (30.0, 18.0) and move.facing == 0.0
@@ -315,41 +306,29 @@ def test_ch_charge_move_lands_flush_and_begins_a_combat():
 def test_ch_charge_move_needs_room_no_other_unit_in_the_way():
     game = b.game([b.unit("a", "red", 30, 10, 0), b.unit("x", "blue", 30, 20, 180),
                    b.unit("wall", "red", 30, 14.5, 0, models=5)])
-    game.submit({"cmd": "declare_charge", "by": "red", "unit": "a", "target": "x"})
-    game.submit({"cmd": "react", "by": "blue", "unit": "x", "reaction": "hold"})
-    game.submit({"cmd": "end_charges", "by": "red"})
-    game.submit({"cmd": "move_charger", "by": "red", "unit": "a"})
-    rolled = b.one(b.answer(game, {"charge_range": [(6, 6)]}), "ChargeRolled")
+    b.declare(game, "a", "x")
+    rolled = b.one(b.charge(game, "a", (6, 6)), "ChargeRolled")
     assert not rolled.success and "in the way" in rolled.why
 
 
 def test_ch_failed_moves_the_highest_die_straight_on_and_never_into_contact():
     game = charge_at(30)
-    game.submit({"cmd": "declare_charge", "by": "red", "unit": "a", "target": "x"})
-    game.submit({"cmd": "react", "by": "blue", "unit": "x", "reaction": "hold"})
-    game.submit({"cmd": "end_charges", "by": "red"})
-    game.submit({"cmd": "move_charger", "by": "red", "unit": "a"})
-    events = b.answer(game, {"charge_range": [(1, 2)]})   # 3 + 4 = 7 < 8
+    b.declare(game, "a", "x")
+    events = b.charge(game, "a", (1, 2))   # 3 + 4 = 7 < 8
     assert not b.one(events, "ChargeRolled").success
     move = b.one(events, "UnitMoved")
     assert (move.reason, move.distance, move.position) == ("failed_charge", 2.0, (30.0, 12.0))
     far = charge_at(30)
-    far.submit({"cmd": "declare_charge", "by": "red", "unit": "a", "target": "x"})
-    far.submit({"cmd": "react", "by": "blue", "unit": "x", "reaction": "hold"})
-    far.submit({"cmd": "end_charges", "by": "red"})
-    far.submit({"cmd": "move_charger", "by": "red", "unit": "a"})
-    b.answer(far, {"charge_range": [(1, 1), ]})  # 6: not enough; moves 1"
+    b.declare(far, "a", "x")
+    b.charge(far, "a", (1, 1))                     # 6: not enough; moves 1"
     assert far.state.units["a"].position == (30.0, 11.0)
 
 
 def test_ch_failed_stops_an_inch_short_of_any_unit():
     game = b.game([b.unit("a", "red", 30, 10, 0), b.unit("x", "blue", 30, 20, 180),
                    b.unit("wall", "red", 30, 14.5, 0, models=5)])
-    game.submit({"cmd": "declare_charge", "by": "red", "unit": "a", "target": "x"})
-    game.submit({"cmd": "react", "by": "blue", "unit": "x", "reaction": "hold"})
-    game.submit({"cmd": "end_charges", "by": "red"})
-    game.submit({"cmd": "move_charger", "by": "red", "unit": "a"})
-    events = b.answer(game, {"charge_range": [(6, 6)]})   # no room: a failed charge
+    b.declare(game, "a", "x")
+    events = b.charge(game, "a", (6, 6))   # no room: a failed charge
     move = b.one(events, "UnitMoved")
     wall_back = 14.5 - 20 / 25.4
     assert move.reason == "failed_charge"
@@ -358,13 +337,9 @@ def test_ch_failed_stops_an_inch_short_of_any_unit():
 
 def test_ch_catch_fleeing_a_charge_that_reaches_the_fled_unit_destroys_it():
     game = charge_at(30)
-    game.submit({"cmd": "declare_charge", "by": "red", "unit": "a", "target": "x"})
-    game.submit({"cmd": "react", "by": "blue", "unit": "x", "reaction": "flee"})
-    b.answer(game, {"flee": [(1, 2)]})                     # 3": now 11" away
+    b.declare(game, "a", "x", "flee", (1, 2))             # 3": now 11" away
     assert game.pending.decision == "declare_charge"       # no other target: no redirect
-    game.submit({"cmd": "end_charges", "by": "red"})
-    game.submit({"cmd": "move_charger", "by": "red", "unit": "a"})
-    events = b.answer(game, {"charge_range": [(4, 3)]})    # 7 + 4 = 11
+    events = b.charge(game, "a", (4, 3))                   # 7 + 4 = 11
     assert b.one(events, "UnitCaught").by == "a"
     assert game.state.units["x"].status == "destroyed"
     assert not b.of(events, "CombatBegan")

@@ -33,19 +33,14 @@ def test_panic_triggers_a_quarter_lost_to_stand_and_shoot():
     assert b.one(events, "PanicCaused").units == ("a",)
     assert g.state.units["a"].status == "fleeing"
     g.submit({"cmd": "end_charges", "by": "red"})
-    assert g.state.phase.endswith("rally")        # the panicked charger does not charge
+    assert g.state.phase.endswith("rally")   # no charge to move; the panicked unit rallies
 
 
 def test_rally_test_a_pass_rallies_and_faces_the_enemy():
     g = b.game([b.unit("a", "red", 36, 10, 0), b.unit("x", "blue", 36, 20, 180)])
-    g.submit({"cmd": "declare_charge", "by": "red", "unit": "a", "target": "x"})
-    g.submit({"cmd": "react", "by": "blue", "unit": "x", "reaction": "flee"})
-    b.answer(g, {"flee": [(2, 2)]})
-    g.submit({"cmd": "end_charges", "by": "red"})
-    g.submit({"cmd": "move_charger", "by": "red", "unit": "a"})
-    b.answer(g, {"charge_range": [(1, 1)]})
-    while g.state.player == "red":
-        g.submit({"cmd": "end_phase", "by": "red"})
+    b.declare(g, "a", "x", "flee", (2, 2))
+    b.charge(g, "a", (1, 1))
+    b.next_turn(g)
     g.submit({"cmd": "end_charges", "by": "blue"})
     events = b.answer(g, {"rally": [(3, 3)]})
     assert b.one(events, "UnitRallied").unit == "x"
@@ -54,14 +49,9 @@ def test_rally_test_a_pass_rallies_and_faces_the_enemy():
 
 def test_rally_test_a_fail_flees_again_and_a_quarter_left_needs_a_double_one():
     g = b.game([b.unit("a", "red", 36, 10, 0), b.unit("x", "blue", 36, 20, 180)])
-    g.submit({"cmd": "declare_charge", "by": "red", "unit": "a", "target": "x"})
-    g.submit({"cmd": "react", "by": "blue", "unit": "x", "reaction": "flee"})
-    b.answer(g, {"flee": [(1, 1)]})
-    g.submit({"cmd": "end_charges", "by": "red"})
-    g.submit({"cmd": "move_charger", "by": "red", "unit": "a"})
-    b.answer(g, {"charge_range": [(1, 1)]})
-    while g.state.player == "red":
-        g.submit({"cmd": "end_phase", "by": "red"})
+    b.declare(g, "a", "x", "flee", (1, 1))
+    b.charge(g, "a", (1, 1))
+    b.next_turn(g)
     g.submit({"cmd": "end_charges", "by": "blue"})
     events = b.answer(g, {"rally": [(5, 5)], "flee": [(2, 1)]})
     assert not b.one(events, "LeadershipTested").passed
