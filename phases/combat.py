@@ -123,8 +123,8 @@ def shield_bonus(u: UnitState) -> int:
     return 1 if carries(u, "shield") and not other and u.troop in ON_FOOT else 0
 
 
-def group(state: GameState, combat: Combat | None, u: UnitState, e: UnitState, attacks_n: int,
-          challenge: bool = False) -> dict[str, Any]:
+def group(u: UnitState, e: UnitState, attacks_n: int, challenge: bool = False
+          ) -> dict[str, Any]:
     """One group of close combat attacks from ``u`` at ``e``, with every need worked out."""
     s = strength(u)
     reroll = has(u, "always_strikes_first") and u.profile["I"] >= e.profile["I"]
@@ -157,11 +157,11 @@ def strikes(state: GameState, combat: Combat, step: str, fight: dict[str, Any]
             if side == "front":
                 total += supporting(u, n, u.charged)
             if total > 0:
-                out.append(group(state, combat, u, e, total))
+                out.append(group(u, e, total))
         if in_duel:
             foe = state.units[duel[uid]]
             a = u.profile["A"] + (1 if has_champion(u) else 0)
-            out.append(group(state, combat, u, foe, a, challenge=True))
+            out.append(group(u, foe, a, challenge=True))
     return out
 
 

@@ -107,3 +107,22 @@ def test_atk_casualties_wounds_stay_on_one_model():
              default=1, stop="break_test")
     troll = g.state.units["t"]
     assert (troll.models, troll.wounded) == (2, 1)
+
+
+def test_atk_to_wound_with_great_weapons_and_halberds_and_armour_with_a_shield():
+    from regiment.core.state import UnitState
+    from regiment.phases.combat import group, shield_bonus
+    from regiment.phases.units import strength
+
+    def u(**kw):
+        return UnitState.from_scenario(b.scenario([b.unit("u", "red", **kw)])["units"][0])
+
+    assert strength(u(equipment=["great_weapon"])) == 5
+    assert strength(u(equipment=["halberd"])) == 4
+    assert strength(u(equipment=["halberd"], troop="cavalry")) == 3    # on foot only
+    shielded = u(equipment=["hand_weapon", "shield"], armour=5)
+    assert shield_bonus(shielded) == 1
+    assert shield_bonus(u(equipment=["spear", "shield"], armour=5)) == 0
+    g = group(u(equipment=["great_weapon"]), shielded, 1)
+    # S5 against T3: 2+; armour 5+ worsened by 2 for S5, bettered by 1 for the shield: 6+
+    assert (g["wound"], g["armour"]) == (2, 6)

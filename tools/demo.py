@@ -61,20 +61,19 @@ def play(game: Game, console: Console | None = None, show_undo: bool = True) -> 
 
 
 def tell(console: Console, game: Game, start: int) -> None:
+    """Print what happened from record ``start`` on: the command, then each outcome."""
     state = game.state
-    lines = []
+    head = game.records[start]
+    if head.type == "CommandIssued":
+        console.print(f"[bold]{command_text(head)}[/]")
     for r in game.records[start:]:
         if r.type == "TurnBegan":
             console.rule(f"Game turn {r.data['turn']}: {r.data['player']}", style="dim")
-        if r.type in QUIET or r.type == "TurnBegan":
+            continue
+        if r.type in QUIET:
             continue
         text = sentence(r.type, r.data, state)
         if text:
-            lines.append(text)
-    if lines:
-        head = game.records[start]
-        console.print(f"[bold]{command_text(head)}[/]" if head.type == "CommandIssued" else "")
-        for text in lines:
             console.print(f"    {text}", highlight=False, markup=False)
 
 

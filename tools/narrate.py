@@ -63,9 +63,10 @@ def _attacks(d: dict[str, Any], s: GameState | None) -> str:
         saves.append(f"armour {n['armour']}+")
     if n.get("ward"):
         saves.append(f"ward {n['ward']}+")
-    text = (f"{who} ({where}): {d['attacks']} attacks at {at}, {d['hits']} hit ({hit}), "
+    what = "shots" if d["step"] == "stand_and_shoot" else "attacks"
+    text = (f"{who} ({where}): {d['attacks']} {what} at {at}, {d['hits']} hit ({hit}), "
             f"{d['wounds']} wound ({n['wound']}+" if n.get("wound") else
-            f"{who} ({where}): {d['attacks']} attacks at {at}, {d['hits']} hit ({hit}), "
+            f"{who} ({where}): {d['attacks']} {what} at {at}, {d['hits']} hit ({hit}), "
             "none can wound (")
     text += f"), {d['saved']} saved ({', '.join(saves) or 'no save'}), {d['unsaved']} unsaved"
     if d.get("slain"):

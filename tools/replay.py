@@ -34,9 +34,15 @@ def steps(records: Iterable[Record]) -> Iterator[list[Record]]:
         yield batch
 
 
+ORDER = ("unit", "target", "reaction", "combat", "files", "face", "faces")
+
+
 def command_text(r: Record) -> str:
+    """``red: declare_charge unit=boyz target=spears``: a step's command as it was sent."""
     d = r.data
-    args = " ".join(f"{k}={v}" for k, v in d["args"].items() if v not in ("", None))
+    given = d["args"]
+    keys = [k for k in ORDER if k in given] + sorted(k for k in given if k not in ORDER)
+    args = " ".join(f"{k}={given[k]}" for k in keys if given[k] not in ("", None))
     return f"{d['by']}: {d['command']}" + (f" {args}" if args else "")
 
 
