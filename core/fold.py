@@ -53,3 +53,25 @@ def fold(state: GameState, events: Iterable[Event], table: Mapping[str, Applier]
     for e in events:
         state = table[e.type](state, e)
     return state
+
+
+class Folded(list[Event]):
+    """Events that carry the state they lead to from the state they were decided on.
+
+    A preset folds its events as it decides them (its rules look at the state as it goes);
+    returning them as ``Folded`` spares the kernel folding them a second time. Nothing may be
+    added to a ``Folded`` list after it is made; code that extends one makes a plain list.
+    """
+
+    __slots__ = ("state",)
+
+    def __init__(self, events: Iterable[Event], state: GameState) -> None:
+        super().__init__(events)
+        self.state = state
+
+
+def folded(state: GameState, events: list[Event], table: Mapping[str, Applier]) -> GameState:
+    """The state ``events`` lead to from ``state``: the one they carry, or a fold."""
+    if type(events) is Folded:
+        return events.state
+    return fold(state, events, table)

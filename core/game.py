@@ -29,7 +29,7 @@ from .events import (
     UndoRefused,
     UndoRequested,
 )
-from .fold import appliers_for, fold
+from .fold import Folded, appliers_for, fold, folded
 from .history import Timeline
 from .pending import Decision, Over, Pending
 from .pending import Roll as RollPending
@@ -265,6 +265,7 @@ class Game:
 
     def _run(self, state: GameState, command: Command) -> tuple[list[Event], GameState]:
         aw = state.awaiting
+        events: list[Event]
         if isinstance(command, Roll):
             if aw is None:
                 raise self._illegal(command, "no roll is pending", "DICE.PENDING")
@@ -284,8 +285,8 @@ class Game:
             raise self._illegal(command, f"a {aw.purpose} roll must be made first", "DICE.PENDING")
         else:
             events = self.preset.decide(state, command)
-        state = fold(state, events, self.table)
-        return self._roll_while_awaiting(state, events)
+        state = folded(state, events, self.table)
+        return self._roll_while_awaiting(state, list(events))
 
     def _roll_while_awaiting(self, state: GameState, events: list[Event]
                              ) -> tuple[list[Event], GameState]:
@@ -298,15 +299,17 @@ class Game:
             if faces is None:
                 break
             more = self._roll(state, aw, faces)
-            state = fold(state, more, self.table)
+            state = more.state
             events.extend(more)
         return events, state
 
-    def _roll(self, state: GameState, aw: Awaiting, faces: tuple[int, ...]) -> list[Event]:
+    def _roll(self, state: GameState, aw: Awaiting, faces: tuple[int, ...]) -> Folded:
+        """A roll's faces and what the rules make of them, with the state they lead to."""
         rolled = DiceRolled(purpose=aw.purpose, unit=aw.unit, faces=tuple(faces),
                             index=state.dice_pos)
         after = self.table["DiceRolled"](state, rolled)
-        return [rolled, *self.preset.on_roll(after, aw, tuple(faces))]
+        outcome = self.preset.on_roll(after, aw, tuple(faces))
+        return Folded([rolled, *outcome], folded(after, outcome, self.table))
 
     def _known(self, index: int, count: int) -> tuple[int, ...] | None:
         """Faces the log already holds for these positions of the dice stream, if all are."""

@@ -14,7 +14,7 @@ from .commands import Command, parse_command
 from .dice import SeededDice
 from .errors import IllegalCommand
 from .events import DiceRolled, Event, GameStarted
-from .fold import appliers_for, fold
+from .fold import appliers_for, folded
 from .pending import Decision, Over, Pending
 from .pending import Roll as RollPending
 from .protocols import PRESETS, Preset
@@ -66,17 +66,19 @@ class Playout:
         events = self.preset.decide(self.state, command)
         return self._apply(events)
 
-    def _apply(self, events: list[Event]) -> list[Event]:
-        state = fold(self.state, events, self.table)
+    def _apply(self, decided: list[Event]) -> list[Event]:
+        state = folded(self.state, decided, self.table)
+        events = list(decided)
         while state.awaiting is not None and not state.over:
             aw = state.awaiting
             faces = self.dice.faces(state.dice_pos, aw.dice)
             rolled = DiceRolled(purpose=aw.purpose, unit=aw.unit, faces=faces,
                                 index=state.dice_pos)
             after = self.table["DiceRolled"](state, rolled)
-            more = [rolled, *self.preset.on_roll(after, aw, faces)]
-            state = fold(after, more[1:], self.table)
-            events.extend(more)
+            outcome = self.preset.on_roll(after, aw, faces)
+            state = folded(after, outcome, self.table)
+            events.append(rolled)
+            events.extend(outcome)
         self.state = state
         self.events += len(events)
         return events

@@ -9,7 +9,7 @@ from typing import Any
 from regiment.core.commands import Command
 from regiment.core.errors import IllegalCommand
 from regiment.core.events import Event, GameEnded, PhaseChanged
-from regiment.core.fold import fold
+from regiment.core.fold import Folded, fold
 from regiment.core.state import GameState, UnitState
 
 from . import charge
@@ -68,24 +68,27 @@ class Flow:
 
     # --- flow ------------------------------------------------------------------------------
 
-    def _move(self, state: GameState, trigger: str) -> list[Event]:
+    def _move(self, state: GameState, trigger: str) -> Folded:
         """Fire ``trigger`` on the compiled machine, then settle."""
         for edge in self.machine.edges.get(state.phase, {}).get(trigger, ()):
             if all(GUARDS[c](state) for c in edge.conditions):
-                events = self._enter(state, edge.dest)
-                return events + self._settle(fold(state, events, self.fold_table))
+                return self._finish(state, self._enter(state, edge.dest))
         raise IllegalCommand(f"{trigger} is not possible in {state.phase}", rule="TURN.ORDER",
                              phase=state.phase)
 
-    def _then(self, state: GameState, events: list[Event], trigger: str) -> list[Event]:
+    def _then(self, state: GameState, events: list[Event], trigger: str) -> Folded:
         """Rule events, then the machine's move for the command that caused them."""
-        return events + self._move(fold(state, events, self.fold_table), trigger)
+        tail = self._move(fold(state, events, self.fold_table), trigger)
+        return Folded(events + tail, tail.state)
 
-    def _finish(self, state: GameState, events: list[Event]) -> list[Event]:
-        return events + self._settle(fold(state, events, self.fold_table))
+    def _finish(self, state: GameState, events: list[Event]) -> Folded:
+        """Rule events, then whatever follows by itself."""
+        tail = self._settle(fold(state, events, self.fold_table))
+        return Folded(events + tail, tail.state)
 
-    def _settle(self, state: GameState) -> list[Event]:
-        """Do what needs no player: the phase's next automatic step, or an automatic edge."""
+    def _settle(self, state: GameState) -> Folded:
+        """Do what needs no player: the phase's next automatic step, or an automatic edge.
+        Returns the events with the state they lead to."""
         out: list[Event] = []
         while not state.over and state.awaiting is None:
             events = self._drive(state) or self._auto_edge(state)
@@ -93,7 +96,7 @@ class Flow:
                 break
             state = fold(state, events, self.fold_table)
             out.extend(events)
-        return out
+        return Folded(out, state)
 
     def _auto_edge(self, state: GameState) -> list[Event]:
         for edge in self.machine.autos.get(state.phase, ()):
