@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Sequence
+from typing import Any
 
 from .errors import IllegalCommand
 
@@ -27,15 +28,15 @@ def commitment(seed: bytes) -> str:
     return hashlib.blake2b(seed, digest_size=32, person=b"regiment-commit").hexdigest()
 
 
-def seeded_face(seed: bytes, index: int) -> int:
-    """Face ``index`` of the stream of ``seed``: uniform on 1..6 by rejection sampling."""
+def seeded_face(seed: bytes, index: int, keyed: Any = None) -> int:
+    """Face ``index`` of the stream of ``seed``: uniform on 1..6 by rejection sampling.
+    ``keyed`` is the hasher already keyed with ``seed`` (copying it is cheaper than keying)."""
+    base = keyed or hashlib.blake2b(key=seed, digest_size=16, person=_PERSON)
     block = 0
     while True:
-        digest = hashlib.blake2b(
-            index.to_bytes(8, "little") + block.to_bytes(4, "little"),
-            key=seed, digest_size=16, person=_PERSON,
-        ).digest()
-        for byte in digest:
+        h = base.copy()
+        h.update(index.to_bytes(8, "little") + block.to_bytes(4, "little"))
+        for byte in h.digest():
             if byte < 252:  # 252 = 6 * 42: keep only bytes that map evenly onto six faces
                 return byte % 6 + 1
         block += 1
@@ -63,9 +64,10 @@ class SeededDice(Dice):
         elif isinstance(seed, str):
             seed = bytes.fromhex(seed if len(seed) % 2 == 0 else "0" + seed)
         self.seed = seed
+        self._keyed = hashlib.blake2b(key=seed, digest_size=16, person=_PERSON)
 
     def faces(self, index: int, count: int) -> tuple[int, ...]:
-        return tuple(seeded_face(self.seed, index + i) for i in range(count))
+        return tuple(seeded_face(self.seed, index + i, self._keyed) for i in range(count))
 
     def commitment(self) -> str:
         return commitment(self.seed)

@@ -67,6 +67,17 @@ def corners(b: Box) -> tuple[Point, Point, Point, Point]:
         (fl[0] - fx * b.depth, fl[1] - fy * b.depth)
 
 
+def bounds(*boxes: Box) -> tuple[float, float, float, float]:
+    """The axis-aligned rectangle (min x, min y, max x, max y) around some boxes."""
+    xs = [x for b in boxes for x, _ in corners(b)]
+    ys = [y for b in boxes for _, y in corners(b)]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
 def polygon(b: Box) -> Polygon:
     return Polygon(corners(b))
 

@@ -144,9 +144,10 @@ def plan_charge(state: GameState, unit: UnitState, target: UnitState, side: str
     table = state.table
     if not geo.on_table(end, table["width"], table["depth"]):
         return None, "there is no room on the table"
-    swept = geo.polygon(start).union(geo.polygon(end)).convex_hull
-    for b in others(state, unit.id, target.id):
-        if swept.distance(geo.polygon(b)) < 1e-3:
+    around = others(state, unit.id, target.id)
+    if around:
+        swept = geo.polygon(start).union(geo.polygon(end)).convex_hull
+        if any(swept.distance(geo.polygon(b)) < 1e-3 for b in around):
             return None, "another unit is in the way"
     return end, ""
 
@@ -177,18 +178,23 @@ def flee_move(state: GameState, unit: UnitState, away_from: geo.Point, dist: flo
     if t <= dist:
         return geo.rounded(geo.moved(turned, t)), point, []
     end = geo.moved(turned, dist)
-    around = [(u.id, geo.polygon(box(u))) for u in state.units.values()
+    around = [(u.id, box(u)) for u in state.units.values()
               if u.id != unit.id and u.status in ALIVE]
     extra = 0.0
-    while any(geo.polygon(end).intersects(p) for _, p in around) and extra < 48:
+    while any(geo.gap(end, b) < 1e-9 for _, b in around) and extra < 48:
         extra += 0.5
         if t <= dist + extra:
             return geo.rounded(geo.moved(turned, t)), point, []
         end = geo.moved(turned, dist + extra)
+    path = geo.bounds(turned, end)
+    crossed = [(uid, b) for uid, b in around if geo.overlap(path, geo.bounds(b))]
+    if not crossed:
+        return geo.rounded(end), None, []
     origin = geo.polygon(turned)
     swept = origin.union(geo.polygon(end)).convex_hull
-    through = [uid for uid, p in around
-               if swept.intersection(p).area > 0.01 and not origin.intersects(p)]
+    through = [uid for uid, b in crossed
+               if swept.intersection(geo.polygon(b)).area > 0.01
+               and not origin.intersects(geo.polygon(b))]
     return geo.rounded(end), None, through
 
 

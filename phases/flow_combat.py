@@ -410,6 +410,18 @@ class CombatFlow(Flow):
 
     # --- combat reform (REF.*) ---------------------------------------------------------------
 
+    _reform_memo: tuple[GameState, str, list[Any]] | None = None
+
+    def _reforms(self, state: GameState, cmb: dict[str, Any], u: UnitState) -> list[Any]:
+        """REF.PLACEMENT: the reforms open to ``u`` (kept for the last state asked about: the
+        drive, the pending decision and the command all ask of the same state)."""
+        memo = self._reform_memo
+        if memo is not None and memo[0] is state and memo[1] == u.id:
+            return memo[2]
+        options = pursuit.reform_options(state, cmb, u)
+        self._reform_memo = (state, u.id, options)
+        return options
+
     def _reformers(self, state: GameState) -> list[UnitState]:
         """REF.WHO, REF.ORDER: units still in the combat, the active player's first."""
         fight = fight_of(state)
@@ -429,7 +441,7 @@ class CombatFlow(Flow):
         cmb = state.combats.get(fight["combat"])
         if left and cmb is not None:
             u = left[0]
-            if not pursuit.reform_options(state, cmb, u):
+            if not self._reforms(state, cmb, u):
                 return [ReformSkipped(unit=u.id, why="no reform is open to it")]
             return []
         return [CombatRoundEnded(combat=fight["combat"], round=fight["round"])]
@@ -446,7 +458,7 @@ class CombatFlow(Flow):
 
     def _reformed(self, state: GameState, u: UnitState, files: int, face: str) -> Event:
         cmb = state.combats[fight_of(state)["combat"]]
-        for f, fc, b in pursuit.reform_options(state, cmb, u):
+        for f, fc, b in self._reforms(state, cmb, u):
             if f == files and fc == face:
                 how = f"turn to face {state.units[face].name}" if face else \
                     f"reform {files} wide"
@@ -521,7 +533,7 @@ class CombatFlow(Flow):
             u = left[0]
             cmb = state.combats[fight["combat"]]
             reforms: list[Command] = [Reform(by=u.player, unit=u.id, files=f, face=fc)
-                                      for f, fc, _ in pursuit.reform_options(state, cmb, u)]
+                                      for f, fc, _ in self._reforms(state, cmb, u)]
             return Decision(player=u.player, decision="reform",
                             legal=(*reforms, SkipReform(by=u.player, unit=u.id)))
         return None
