@@ -192,18 +192,18 @@ def landing(charger: Box, target: Box, side: str) -> Box:
 def moved(b: Box, dist: float, heading: float | None = None) -> Box:
     """The box moved ``dist`` along ``heading`` (its own facing when None), facing unchanged."""
     (fx, fy), _ = axes(b.facing if heading is None else heading)
-    return b._replace(x=b.x + fx * dist, y=b.y + fy * dist)
+    return Box(b.x + fx * dist, b.y + fy * dist, b.facing, b.width, b.depth)
 
 
 def pivoted(b: Box, facing: float) -> Box:
     """The box turned about its centre to ``facing``."""
     cx, cy = centre(b)
     (fx, fy), _ = axes(facing)
-    return b._replace(x=cx + fx * b.depth / 2, y=cy + fy * b.depth / 2, facing=facing % 360)
+    return Box(cx + fx * b.depth / 2, cy + fy * b.depth / 2, facing % 360, b.width, b.depth)
 
 
 def rounded(b: Box) -> Box:
-    return b._replace(x=round(b.x, 4), y=round(b.y, 4), facing=round(b.facing % 360, 4))
+    return Box(round(b.x, 4), round(b.y, 4), round(b.facing % 360, 4), b.width, b.depth)
 
 
 def table_rect(width: float, depth: float) -> Polygon:

@@ -170,11 +170,12 @@ def step_began(s: GameState, e: ev.InitiativeStepBegan) -> GameState:
 
 
 def dice_rolled(s: GameState, e: Any) -> GameState:
+    at = s.awaiting.about if s.awaiting is not None else ""
     s = KERNEL_APPLIERS["DiceRolled"](s, e)
     batch = s.context.get("batch")
     if batch is None or e.purpose not in BATCH_PURPOSES:
         return s
-    return _ctx(s, batch={**batch, "groups": attacks.record(batch["groups"], e.faces)})
+    return _ctx(s, batch={**batch, "groups": attacks.record(batch["groups"], e.faces, at)})
 
 
 BATCH_PURPOSES = frozenset({"to_hit", "stand_and_shoot_hit", "to_wound", "armour", "ward"})

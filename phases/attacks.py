@@ -104,15 +104,19 @@ def next_roll(groups: list[Group]) -> tuple[int, str, int] | None:
     return None
 
 
-def record(groups: list[Group], faces: tuple[int, ...]) -> list[Group]:
-    """The groups with ``faces`` filed under the roll ``next_roll`` asked for."""
-    nxt = next_roll(groups)
-    if nxt is None:
-        return groups
-    i, stage, _ = nxt
+def record(groups: list[Group], faces: tuple[int, ...], at: str = "") -> list[Group]:
+    """The groups with ``faces`` filed under the roll they answer: ``at`` (``"group:stage"``,
+    as the roll was asked for), or else the one ``next_roll`` names."""
+    if at:
+        index, stage = at.split(":")
+        i = int(index)
+    else:
+        nxt = next_roll(groups)
+        if nxt is None:
+            return groups
+        i, stage, _ = nxt
     out = list(groups)
     out[i] = {**groups[i], "rolls": {**groups[i]["rolls"], stage: list(faces)}}
-    # stages a group skips (no dice) are filed empty, so the order stays stage by stage
     return out
 
 

@@ -163,7 +163,7 @@ class CombatFlow(Flow):
             g = batch["groups"][i]
             who = attacks.roller(g, stage)
             return [RollRequested(purpose=attacks.purpose(g, stage), unit=who,
-                                  player=state.units[who].player, dice=n)]
+                                  player=state.units[who].player, dice=n, about=f"{i}:{stage}")]
         events: list[Event] = []
         cur = state
         for g in batch["groups"]:
