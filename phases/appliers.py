@@ -170,12 +170,14 @@ def step_began(s: GameState, e: ev.InitiativeStepBegan) -> GameState:
 
 
 def dice_rolled(s: GameState, e: Any) -> GameState:
-    at = s.awaiting.about if s.awaiting is not None else ""
-    s = KERNEL_APPLIERS["DiceRolled"](s, e)
     batch = s.context.get("batch")
     if batch is None or e.purpose not in BATCH_PURPOSES:
-        return s
-    return _ctx(s, batch={**batch, "groups": attacks.record(batch["groups"], e.faces, at)})
+        return KERNEL_APPLIERS["DiceRolled"](s, e)
+    at = s.awaiting.about if s.awaiting is not None else ""
+    groups = attacks.record(batch["groups"], e.faces, at)
+    # what the kernel's DiceRolled does, and the faces filed, in one new state
+    return s.evolve(awaiting=None, dice_pos=e.index + len(e.faces),
+                    context={**s.context, "batch": {**batch, "groups": groups}})
 
 
 BATCH_PURPOSES = frozenset({"to_hit", "stand_and_shoot_hit", "to_wound", "armour", "ward"})
@@ -190,19 +192,20 @@ def attacks_resolved(s: GameState, e: ev.AttacksResolved) -> GameState:
     else:
         total = t.wounded + e.lost
         t = t.evolve(models=t.models - total // w, wounded=total % w)
-    s = s.with_unit(t)
-    fight = s.context.get("fight")
+    units = {**s.units, t.id: t}
+    ctx = dict(s.context)           # one new context and one new state for all of it
+    fight = ctx.get("fight")
     if e.combat is not None and fight is not None:
         caused = {**fight["caused"], e.unit: fight["caused"].get(e.unit, 0) + e.lost}
         over = {**fight["overkill"], e.unit: fight["overkill"].get(e.unit, 0) + e.overkill}
-        s = _fight(s, caused=caused, overkill=over)
-    batch = s.context["batch"]
+        ctx["fight"] = {**fight, "caused": caused, "overkill": over}
+    batch = ctx["batch"]
     done = batch["done"] + 1
     if done >= len(batch["groups"]):
-        ctx = dict(s.context)
         del ctx["batch"]
-        return s.evolve(context=ctx)
-    return _ctx(s, batch={**batch, "done": done})
+    else:
+        ctx["batch"] = {**batch, "done": done}
+    return s.evolve(units=units, context=ctx)
 
 
 def result_decided(s: GameState, e: ev.CombatResultDecided) -> GameState:

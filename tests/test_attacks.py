@@ -126,3 +126,23 @@ def test_atk_to_wound_with_great_weapons_and_halberds_and_armour_with_a_shield()
     g = group(u(equipment=["great_weapon"]), shielded, 1)
     # S5 against T3: 2+; armour 5+ worsened by 2 for S5, bettered by 1 for the shield: 6+
     assert (g["wound"], g["armour"]) == (2, 6)
+
+
+def test_atk_sequence_filing_attack_dice_does_what_the_kernel_does_with_a_roll():
+    """The preset files attack dice in the same new state the kernel's DiceRolled makes; it
+    must not drift from the kernel's applier."""
+    from regiment.core.events import DiceRolled
+    from regiment.core.fold import KERNEL_APPLIERS
+    from regiment.phases import appliers
+
+    a = b.unit("a", "red")
+    g = b.game([a, b.against(a, b.unit("x", "blue"))], phase="close_combat")
+    b.fight(g)
+    state = g.state
+    assert state.awaiting is not None and "batch" in state.context
+    rolled = DiceRolled(purpose="to_hit", unit="a", faces=(4,) * 10, index=state.dice_pos)
+    ours = appliers.dice_rolled(state, rolled)
+    theirs = KERNEL_APPLIERS["DiceRolled"](state, rolled)
+    assert {k: v for k, v in ours.__dict__.items() if k != "context"} == \
+        {k: v for k, v in theirs.__dict__.items() if k != "context"}
+    assert ours.context["batch"]["groups"][0]["rolls"] == {"hit": [4] * 10}
