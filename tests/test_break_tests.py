@@ -84,3 +84,16 @@ def test_bt_special_insane_courage_holds_whatever_the_penalty():
     g = lost_by(9)
     test = b.one(b.answer(g, {"break_test": [(1, 1)]}), "BreakTestTaken")
     assert test.passed and test.insane and test.needs < 2
+
+
+def test_bt_test_is_told_with_the_score_the_rule_and_its_page():
+    from regiment.tools.narrate import sentence
+
+    data = {"unit": "spearmen", "leadership": 7, "penalty": 7, "steadfast": False,
+            "faces": [3, 2], "passed": False, "needs": 0, "insane": False, "why": "",
+            "result": [2, 9]}
+    state = b.game([b.unit("spearmen", "blue", name="Empire Spearmen"),
+                    b.unit("boyz", "red", 36, 40, 180)]).state
+    assert sentence("BreakTestTaken", data, state) == (
+        "Empire Spearmen break test: Ld 7 - 7 (lost 2 to 9; BT.TEST, S1 p.55) needs 0; "
+        "rolled 3+2 = 5: they break.")
