@@ -224,6 +224,14 @@ class Reform(Command):
     face: str = ""
 
 
+@command("reform_order")
+class ReformOrder(Command):
+    """REF.ORDER: when both players may reform, the active player says who goes first."""
+
+    by: str
+    first: str
+
+
 @command("skip_reform")
 class SkipReform(Command):
     by: str

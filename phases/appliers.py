@@ -290,6 +290,7 @@ APPLIERS: dict[str, Any] = {
     "UnitReturned": unit_returned,
     "UnitReformed": unit_reformed,
     "ReformSkipped": skip_reform,
+    "ReformOrderChosen": lambda s, e: _fight(s, reform_first=e.first),
     "UnitRallied": unit_rallied,
     "DangerousTerrainTested": dangerous_terrain,
     "CombatBegan": combat_began,

@@ -250,6 +250,12 @@ class PursuitsCompleted(Event):
     combat: str
 
 
+@event("ReformOrderChosen", rules=("REF.ORDER",))
+class ReformOrderChosen(Event):
+    combat: str
+    first: str
+
+
 @event("ReformSkipped", rules=("REF.WHO",))
 class ReformSkipped(Event):
     unit: str

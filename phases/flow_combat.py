@@ -16,6 +16,7 @@ from regiment.core.commands import (
     Overrun,
     Pursue,
     Reform,
+    ReformOrder,
     RefuseChallenge,
     Restrain,
     SkipReform,
@@ -41,6 +42,7 @@ from .events import (
     PursuitDeclared,
     PursuitRolled,
     PursuitsCompleted,
+    ReformOrderChosen,
     ReformSkipped,
     UnitCaught,
     UnitDestroyed,
@@ -79,7 +81,8 @@ class CombatFlow(Flow):
                 "decline_challenge": self._decline_challenge,
                 "accept_challenge": self._answer, "refuse_challenge": self._answer,
                 "pursue": self._pursue, "overrun": self._pursue, "restrain": self._pursue,
-                "reform": self._reform, "skip_reform": self._skip_reform}
+                "reform": self._reform, "skip_reform": self._skip_reform,
+                "reform_order": self._reform_order}
 
     def combat_rolls(self) -> dict[str, Any]:
         return {"break_test": self._break_rolled, "restrain": self._restrain_rolled,
@@ -410,20 +413,35 @@ class CombatFlow(Flow):
 
     # --- combat reform (REF.*) ---------------------------------------------------------------
 
-    _reform_memo: tuple[GameState, str, list[Any]] | None = None
+    _reform_memo: tuple[GameState, dict[str, list[Any]]] | None = None
 
     def _reforms(self, state: GameState, cmb: dict[str, Any], u: UnitState) -> list[Any]:
         """REF.PLACEMENT: the reforms open to ``u`` (kept for the last state asked about: the
         drive, the pending decision and the command all ask of the same state)."""
         memo = self._reform_memo
-        if memo is not None and memo[0] is state and memo[1] == u.id:
-            return memo[2]
-        options = pursuit.reform_options(state, cmb, u)
-        self._reform_memo = (state, u.id, options)
-        return options
+        if memo is None or memo[0] is not state:
+            memo = self._reform_memo = (state, {})
+        if u.id not in memo[1]:
+            memo[1][u.id] = pursuit.reform_options(state, cmb, u)
+        return memo[1][u.id]
+
+    def _order_open(self, state: GameState, left: list[UnitState]) -> bool:
+        """REF.ORDER: both players have a reform open and no order was chosen yet."""
+        fight = fight_of(state)
+        if "reform_first" in fight:
+            return False
+        cmb = state.combats[fight["combat"]]
+        players = {u.player for u in left if self._reforms(state, cmb, u)}
+        return len(players) == 2
+
+    def _reform_order(self, state: GameState, cmd: ReformOrder) -> list[Event]:
+        self._offered(state, cmd, "REF.ORDER")
+        return self._then(state, [ReformOrderChosen(combat=fight_of(state)["combat"],
+                                                    first=cmd.first)], "reform_order")
 
     def _reformers(self, state: GameState) -> list[UnitState]:
-        """REF.WHO, REF.ORDER: units still in the combat, the active player's first."""
+        """REF.WHO, REF.ORDER: units still in the combat, those of the player who reforms
+        first (the active player's, unless he chose otherwise) first."""
         fight = fight_of(state)
         cmb = state.combats.get(fight["combat"])
         if cmb is None:
@@ -431,7 +449,8 @@ class CombatFlow(Flow):
         done = fight.get("reformed", ())
         units = [state.units[u] for u in cmb["units"] if state.units[u].status == "engaged"
                  and u not in done and combat.touching(state, cmb, u)]
-        return sorted(units, key=lambda u: u.player != state.player)
+        first = fight.get("reform_first") or state.player
+        return sorted(units, key=lambda u: u.player != first)
 
     def _drive_reform(self, state: GameState) -> list[Event]:
         fight = fight_of(state)
@@ -440,6 +459,8 @@ class CombatFlow(Flow):
         left = self._reformers(state)
         cmb = state.combats.get(fight["combat"])
         if left and cmb is not None:
+            if self._order_open(state, left):
+                return []   # the active player says who reforms first
             u = left[0]
             if not self._reforms(state, cmb, u):
                 return [ReformSkipped(unit=u.id, why="no reform is open to it")]
@@ -530,6 +551,10 @@ class CombatFlow(Flow):
             left = self._reformers(state)
             if not left:
                 return None
+            if self._order_open(state, left):
+                other = state.opponent(p)
+                return Decision(player=p, decision="reform_order",
+                                legal=(ReformOrder(by=p, first=p), ReformOrder(by=p, first=other)))
             u = left[0]
             cmb = state.combats[fight["combat"]]
             reforms: list[Command] = [Reform(by=u.player, unit=u.id, files=f, face=fc)

@@ -105,6 +105,7 @@ TRANSITIONS: list[dict[str, Any]] = [
     {"trigger": "restrain", "source": f"{COMBAT}.pursuit", "dest": f"{COMBAT}.pursuit"},
     {"trigger": "reform", "source": f"{COMBAT}.reform", "dest": f"{COMBAT}.reform"},
     {"trigger": "skip_reform", "source": f"{COMBAT}.reform", "dest": f"{COMBAT}.reform"},
+    {"trigger": "reform_order", "source": f"{COMBAT}.reform", "dest": f"{COMBAT}.reform"},
     {"trigger": "resolved", "source": f"{COMBAT}.initiative_steps", "dest": f"{COMBAT}.result",
      "auto": True, "conditions": ["steps_done"]},
     {"trigger": "resolved", "source": f"{COMBAT}.result", "dest": f"{COMBAT}.break_tests",

@@ -117,6 +117,8 @@ def finish(g: Game, default: int = 1) -> list[Event]:
             out += answer(g, default=default)
         elif p.kind == "decision" and p.decision == "reform":
             out += g.submit(next(c for c in p.legal if c.name == "skip_reform"))
+        elif p.kind == "decision" and p.decision == "reform_order":
+            out += g.submit(p.legal[0])
         else:
             return out
 
@@ -144,3 +146,10 @@ def next_turn(g: Game) -> None:
     player = g.state.player
     while g.state.player == player:
         g.submit({"cmd": "end_phase", "by": player})
+
+
+def reform_first(g: Game, player: str | None = None) -> None:
+    """Answer the active player's choice of who reforms first, if it is asked."""
+    p = g.pending
+    if p.kind == "decision" and p.decision == "reform_order":
+        g.submit(next(c for c in p.legal if c.first == (player or p.player)))

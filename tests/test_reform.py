@@ -17,6 +17,7 @@ def drawn(side="front", a_extra=None, b_extra=None, **top):
 
 def test_ref_who_units_still_fighting_the_active_players_first():
     g = drawn()
+    b.reform_first(g)
     assert g.pending.decision == "reform" and g.pending.player == "red"
     g.submit({"cmd": "skip_reform", "by": "red", "unit": "a"})
     assert g.pending.decision == "reform" and g.pending.player == "blue"
@@ -42,6 +43,7 @@ def test_ref_who_a_unit_fought_from_two_sides_may_not_reform():
 
 def test_ref_placement_turn_to_face_an_enemy_in_the_flank():
     g = drawn(side="right")          # blue's flank bonus wins it: red tests to reform
+    b.reform_first(g, "red")
     a = g.state.units["a"]
     faces = [c for c in g.pending.legal if getattr(c, "face", "")]
     assert [c.face for c in faces] == ["b"]
@@ -77,6 +79,7 @@ def test_ref_test_the_losers_test_with_their_break_test_penalty():
     b.answer(g, {"to_hit": [(1,) * 20, (6, 6)], "to_wound": [(6, 6)]}, default=1,
              stop="break_test")
     b.answer(g, {"break_test": [(3, 3)]})                   # Ld 9 - 2: holds on 6
+    b.reform_first(g, "blue")
     while g.pending.player != "red":
         g.submit(next(c for c in g.pending.legal if c.name == "skip_reform"))
     option = next(c for c in g.pending.legal if c.name == "reform")
@@ -87,10 +90,24 @@ def test_ref_test_the_losers_test_with_their_break_test_penalty():
     assert b.one(events, "ReformSkipped")
 
 
-def test_ref_order_the_active_player_reforms_first_then_the_other():
-    g = drawn()
-    order = []
-    while g.pending.kind == "decision" and g.pending.decision == "reform":
-        order.append(g.pending.player)
-        g.submit(next(c for c in g.pending.legal if c.name == "skip_reform"))
-    assert order == ["red", "blue"]
+def test_ref_order_the_active_player_says_who_reforms_first():
+    for first, then in (("red", "blue"), ("blue", "red")):
+        g = drawn()
+        assert g.pending.decision == "reform_order" and g.pending.player == "red"
+        assert {c.first for c in g.pending.legal} == {"red", "blue"}
+        b.reform_first(g, first)
+        order = []
+        while g.pending.kind == "decision" and g.pending.decision == "reform":
+            order.append(g.pending.player)
+            g.submit(next(c for c in g.pending.legal if c.name == "skip_reform"))
+        assert order == [first, then]
+
+
+def test_ref_order_is_not_asked_when_only_one_side_may_reform():
+    a = b.unit("a", "red")
+    g = b.game([a, b.against(a, b.unit("b", "blue", models=10, files=10))],
+               phase="close_combat")
+    b.fight(g)
+    b.answer(g, default=1)
+    # red, 5 wide against 10, has no reform open: no order to choose, blue decides at once
+    assert g.pending.decision == "reform" and g.pending.player == "blue"

@@ -18,6 +18,7 @@ PREFERRED = {
     "challenge": ("challenge", "decline_challenge"),
     "answer_challenge": ("accept_challenge", "refuse_challenge"),
     "pursue": ("pursue", "overrun", "restrain"),
+    "reform_order": ("reform_order",),
 }
 
 

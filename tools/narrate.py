@@ -209,6 +209,7 @@ TEMPLATES: dict[str, Callable[[dict[str, Any], GameState | None], str | None]] =
                                  + _why("FP.OFF_TABLE"),
     "UnitReformed": lambda d, s: f"{_name(s, d['unit'])} {d.get('how') or 'reform'}."
                                  + _why("REF.PLACEMENT", "REF.CONTACT"),
+    "ReformOrderChosen": lambda d, s: f"{d['first']} reform first." + _why("REF.ORDER"),
     "ReformSkipped": lambda d, s: f"{_name(s, d['unit'])} do not reform: {d.get('why')}."
                                   + _why("REF.WHO"),
     "DangerousTerrainTested": lambda d, s: (
