@@ -216,12 +216,14 @@ class Restrain(Command):
 
 @command("reform")
 class Reform(Command):
-    """Combat reform: ``files`` is the new frontage, ``face`` an enemy to turn to face."""
+    """Reform a unit: ``files`` is the new frontage, ``face`` an enemy to turn to face (combat
+    reform), ``turn`` degrees to turn about its centre (a winner with no foe left)."""
 
     by: str
     unit: str
     files: int
     face: str = ""
+    turn: int = 0
 
 
 @command("reform_order")

@@ -135,7 +135,9 @@ def combat_ended(s: GameState, e: ev.CombatEnded) -> GameState:
 
 
 def combat_round_began(s: GameState, e: ev.CombatRoundBegan) -> GameState:
+    units = list(s.combats[e.combat]["units"]) if e.combat in s.combats else []
     return _ctx(s, fight={"combat": e.combat, "round": e.round, "steps": list(e.steps),
+                          "units": units,
                           "caused": {}, "overkill": {},
                           "challenge": "open" if e.challenges else "done", "offers": [],
                           "duel": {}, "stood_back": [], "broken": [], "tests": [],

@@ -415,14 +415,17 @@ class CombatFlow(Flow):
 
     _reform_memo: tuple[GameState, dict[str, list[Any]]] | None = None
 
-    def _reforms(self, state: GameState, cmb: dict[str, Any], u: UnitState) -> list[Any]:
-        """REF.PLACEMENT: the reforms open to ``u`` (kept for the last state asked about: the
-        drive, the pending decision and the command all ask of the same state)."""
+    def _reforms(self, state: GameState, u: UnitState) -> list[Any]:
+        """REF.PLACEMENT, CR.NO_MORE_FOES: the reforms open to ``u`` as (files, face, turn,
+        box), kept for the last state asked about (the drive, the pending decision and the
+        command all ask of the same state)."""
         memo = self._reform_memo
         if memo is None or memo[0] is not state:
             memo = self._reform_memo = (state, {})
         if u.id not in memo[1]:
-            memo[1][u.id] = pursuit.reform_options(state, cmb, u)
+            cmb = state.combats.get(fight_of(state)["combat"])
+            memo[1][u.id] = (pursuit.reform_options(state, cmb, u) if cmb is not None
+                             else pursuit.free_reform_options(state, u))
         return memo[1][u.id]
 
     def _order_open(self, state: GameState, left: list[UnitState]) -> bool:
@@ -430,8 +433,9 @@ class CombatFlow(Flow):
         fight = fight_of(state)
         if "reform_first" in fight:
             return False
-        cmb = state.combats[fight["combat"]]
-        players = {u.player for u in left if self._reforms(state, cmb, u)}
+        if fight["combat"] not in state.combats:
+            return False
+        players = {u.player for u in left if self._reforms(state, u)}
         return len(players) == 2
 
     def _reform_order(self, state: GameState, cmd: ReformOrder) -> list[Event]:
@@ -441,12 +445,18 @@ class CombatFlow(Flow):
 
     def _reformers(self, state: GameState) -> list[UnitState]:
         """REF.WHO, REF.ORDER: units still in the combat, those of the player who reforms
-        first (the active player's, unless he chose otherwise) first."""
+        first (the active player's, unless he chose otherwise) first; once the combat is
+        over, the winners that stayed where they were (CR.NO_MORE_FOES)."""
         fight = fight_of(state)
+        done = fight.get("reformed", ())
         cmb = state.combats.get(fight["combat"])
         if cmb is None:
-            return []
-        done = fight.get("reformed", ())
+            winner = (fight.get("result") or {}).get("winner")
+            moved = {u for u, (kind, _) in fight.get("decided", {}).items()
+                     if kind in ("pursue", "overrun")}
+            return [state.units[u] for u in fight.get("units", ())
+                    if state.units[u].player == winner and state.units[u].status == "ready"
+                    and u not in done and u not in moved]
         units = [state.units[u] for u in cmb["units"] if state.units[u].status == "engaged"
                  and u not in done and combat.touching(state, cmb, u)]
         first = fight.get("reform_first") or state.player
@@ -457,12 +467,11 @@ class CombatFlow(Flow):
         if not fight or state.awaiting is not None:
             return []
         left = self._reformers(state)
-        cmb = state.combats.get(fight["combat"])
-        if left and cmb is not None:
+        if left:
             if self._order_open(state, left):
                 return []   # the active player says who reforms first
             u = left[0]
-            if not self._reforms(state, cmb, u):
+            if not self._reforms(state, u):
                 return [ReformSkipped(unit=u.id, why="no reform is open to it")]
             return []
         return [CombatRoundEnded(combat=fight["combat"], round=fight["round"])]
@@ -474,15 +483,15 @@ class CombatFlow(Flow):
         winner = fight["result"]["winner"]
         if winner is not None and winner != u.player:  # REF.TEST
             return [RollRequested(purpose="reform", unit=u.id, player=u.player, dice=2,
-                                  about=f"{cmd.files}:{cmd.face}")]
-        return self._finish(state, [self._reformed(state, u, cmd.files, cmd.face)])
+                                  about=f"{cmd.files}:{cmd.face}:{cmd.turn}")]
+        return self._finish(state, [self._reformed(state, u, cmd.files, cmd.face, cmd.turn)])
 
-    def _reformed(self, state: GameState, u: UnitState, files: int, face: str) -> Event:
-        cmb = state.combats[fight_of(state)["combat"]]
-        for f, fc, b in self._reforms(state, cmb, u):
-            if f == files and fc == face:
-                how = f"turn to face {state.units[face].name}" if face else \
-                    f"reform {files} wide"
+    def _reformed(self, state: GameState, u: UnitState, files: int, face: str, turn: int
+                  ) -> Event:
+        for f, fc, t, b in self._reforms(state, u):
+            if (f, fc, t) == (files, face, turn):
+                how = (f"turn to face {state.units[face].name}" if face else
+                       f"turn {t} degrees" if t else f"reform {files} wide")
                 return UnitReformed(unit=u.id, files=files, position=(b.x, b.y),
                                     facing=b.facing, how=how)
         return ReformSkipped(unit=u.id, why="that reform is no longer open")
@@ -496,8 +505,8 @@ class CombatFlow(Flow):
                                                 leadership=leadership(u), penalty=penalty,
                                                 faces=faces, passed=passed, needs=need,
                                                 insane=insane)]
-        files, face = aw.about.split(":")
-        events.append(self._reformed(state, u, int(files), face) if passed else
+        files, face, turn = aw.about.split(":")
+        events.append(self._reformed(state, u, int(files), face, int(turn)) if passed else
                       ReformSkipped(unit=u.id, why="it failed its reform test"))
         return self._finish(state, events)
 
@@ -556,9 +565,8 @@ class CombatFlow(Flow):
                 return Decision(player=p, decision="reform_order",
                                 legal=(ReformOrder(by=p, first=p), ReformOrder(by=p, first=other)))
             u = left[0]
-            cmb = state.combats[fight["combat"]]
-            reforms: list[Command] = [Reform(by=u.player, unit=u.id, files=f, face=fc)
-                                      for f, fc, _ in self._reforms(state, cmb, u)]
+            reforms: list[Command] = [Reform(by=u.player, unit=u.id, files=f, face=fc, turn=t)
+                                      for f, fc, t, _ in self._reforms(state, u)]
             return Decision(player=u.player, decision="reform",
                             legal=(*reforms, SkipReform(by=u.player, unit=u.id)))
         return None

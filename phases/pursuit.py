@@ -58,7 +58,7 @@ def pursue_move(state: GameState, unit: UnitState, heading: float, dist: float,
 
 
 def reform_options(state: GameState, combat: Combat, u: UnitState
-                   ) -> list[tuple[int, str, geo.Box]]:
+                   ) -> list[tuple[int, str, int, geo.Box]]:
     """REF.WHO, REF.PLACEMENT, REF.CONTACT: the reforms open to ``u``: turn to face an enemy in
     its flank or rear, or change frontage by up to two files either way, where the unit keeps
     at least as many models in contact, the enemy exactly as many, and touches no other unit.
@@ -69,7 +69,7 @@ def reform_options(state: GameState, combat: Combat, u: UnitState
     e, side = foes[0]
     mine, _ = models_in_contact(u, e)
     theirs, _ = models_in_contact(e, u)
-    out: list[tuple[int, str, geo.Box]] = []
+    out: list[tuple[int, str, int, geo.Box]] = []
     candidates: list[tuple[int, str, UnitState]] = []
     if side != "front":
         their_side = geo.contact(box(e), box(u))
@@ -91,5 +91,24 @@ def reform_options(state: GameState, combat: Combat, u: UnitState
             continue
         if models_in_contact(moved, e)[0] < mine or models_in_contact(e, moved)[0] != theirs:
             continue
-        out.append((files, face, geo.rounded(b)))
+        out.append((files, face, 0, geo.rounded(b)))
+    return out
+
+
+def free_reform_options(state: GameState, u: UnitState) -> list[tuple[int, str, int, geo.Box]]:
+    """CR.NO_MORE_FOES: a winner left with no foe may reform freely: turn about its centre by
+    90, 180 or 270 degrees, or change its frontage by up to two files. It must stay on the
+    table and may touch no unit, nor come within 1" of an enemy."""
+    turned = [(u.files, t, geo.pivoted(box(u), (u.facing + t) % 360)) for t in (90, 180, 270)]
+    widths = [(f, 0, box(u.evolve(files=f)))
+              for f in range(max(1, u.files - 2), min(u.models, u.files + 2) + 1) if f != u.files]
+    table = state.table
+    out: list[tuple[int, str, int, geo.Box]] = []
+    for files, turn, b in (*turned, *widths):
+        if not geo.on_table(b, table["width"], table["depth"]):
+            continue
+        if any(geo.gap(b, box(o)) < (1.0 if o.player != u.player else 1e-3)
+               for o in state.units.values() if o.id != u.id and o.status in ALIVE):
+            continue
+        out.append((files, "", turn, geo.rounded(b)))
     return out

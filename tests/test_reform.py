@@ -68,7 +68,7 @@ def test_ref_contact_no_reform_that_brings_more_enemy_models_into_contact():
     # red, 5 wide against 10: wider would touch more blue models, narrower fewer of its own
     assert pursuit.reform_options(state, combat, state.units["a"]) == []
     # blue may narrow while its models in contact stay as they are
-    assert {f for f, _, _ in pursuit.reform_options(state, combat, state.units["b"])} == {8, 9}
+    assert {f for f, _, _, _ in pursuit.reform_options(state, combat, state.units["b"])} == {8, 9}
 
 
 def test_ref_test_the_losers_test_with_their_break_test_penalty():
@@ -111,3 +111,28 @@ def test_ref_order_is_not_asked_when_only_one_side_may_reform():
     b.answer(g, default=1)
     # red, 5 wide against 10, has no reform open: no order to choose, blue decides at once
     assert g.pending.decision == "reform" and g.pending.player == "blue"
+
+
+def test_cr_no_more_foes_the_winner_may_reform_freely_without_a_test():
+    a = b.unit("a", "red", profile={"I": 5, "S": 6})
+    g = b.game([a, b.against(a, b.unit("x", "blue", models=5, profile={"I": 1}))],
+               phase="close_combat")
+    b.fight(g)
+    b.answer(g, default=6)                       # the blue unit is wiped out
+    assert g.state.units["x"].status == "destroyed" and not g.state.combats
+    assert g.pending.decision == "reform" and g.pending.player == "red"
+    turns = [c for c in g.pending.legal if getattr(c, "turn", 0)]
+    assert {c.turn for c in turns} == {90, 180, 270}
+    events = g.submit(next(c for c in turns if c.turn == 180))
+    assert not b.of(events, "LeadershipTested")  # a winner reforms without a test
+    assert g.state.units["a"].facing == 180.0
+    assert g.pending.decision == "end_phase"
+
+
+def test_ref_who_a_winner_that_pursued_does_not_reform():
+    from .test_pursuit import broken
+
+    g = broken()
+    g.submit({"cmd": "pursue", "by": "red", "unit": "a", "target": "b"})
+    b.answer(g, {"flee": [(6, 6)], "pursuit": [(1, 1)]})
+    assert g.pending.decision != "reform"
