@@ -16,6 +16,7 @@ from regiment.core.state import GameState, UnitState
 from . import attacks
 from .units import (
     ON_FOOT,
+    attacks_of,
     box,
     carries,
     has,
@@ -149,19 +150,21 @@ def strikes(state: GameState, combat: Combat, step: str, fight: dict[str, Any]
             n, side = models_in_contact(u, e)
             if n == 0:
                 continue
-            a = u.profile["A"]
-            total = n * a + (1 if has_champion(u) else 0)
-            if in_duel or uid in fight.get("stood_back", ()):
+            a = attacks_of(u)
+            # a champion stands in the front rank: one attack more when that rank fights
+            champion = has_champion(u) and side == "front"
+            total = n * a + (1 if champion else 0)
+            if side == "front" and (in_duel or uid in fight.get("stood_back", ())):
                 # the fighter attacks only the foe, or (refused) stands back and not at all
-                total -= a + 1 if has_champion(u) else a
+                total -= a + 1 if champion else a
             if side == "front":
                 total += supporting(u, n, u.charged)
             if total > 0:
                 out.append(group(u, e, total))
         if in_duel:
             foe = state.units[duel[uid]]
-            a = u.profile["A"] + (1 if has_champion(u) else 0)
-            out.append(group(u, foe, a, challenge=True))
+            out.append(group(u, foe, attacks_of(u) + (1 if has_champion(u) else 0),
+                             challenge=True))
     return out
 
 

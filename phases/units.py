@@ -81,13 +81,24 @@ def leadership(u: UnitState) -> int:
 
 
 def strength(u: UnitState) -> int:
-    """ATK.TO_WOUND with equipment: great weapon +2 S, halberd +1 S (on foot)."""
+    """ATK.TO_WOUND with weapons: great weapon +2 S, halberd +1 S (on foot); lance +2 S and
+    cavalry spear +1 S in a turn the unit charged."""
     s = u.profile["S"]
     if carries(u, "great_weapon"):
         return s + 2
     if carries(u, "halberd") and u.troop in ON_FOOT:
         return s + 1
+    if u.charged and u.troop not in ON_FOOT:
+        if carries(u, "lance"):
+            return s + 2
+        if carries(u, "spear"):
+            return s + 1
     return s
+
+
+def attacks_of(u: UnitState) -> int:
+    """CC.WHO_FIGHTS: a model's Attacks, one more with an additional hand weapon."""
+    return u.profile["A"] + (1 if carries(u, "additional_hand_weapon") else 0)
 
 
 def wounds_left(u: UnitState) -> int:

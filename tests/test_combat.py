@@ -171,3 +171,23 @@ def test_cc_challenge_only_with_a_fighter_on_each_side():
     events = b.fight(g)
     assert not b.of(events, "ChallengeIssued")
     assert g.pending.kind == "roll"
+
+
+def test_cc_who_fights_lances_on_the_charge_and_an_additional_hand_weapon():
+    from regiment.phases.units import strength
+
+    knights = duel({"troop": "cavalry", "equipment": ["lance"], "charged": True,
+                    "models": 5, "base": [25, 50]})
+    assert strength(knights.state.units["a"]) == 5
+    assert strength(knights.state.units["a"].evolve(charged=False)) == 3
+    g = duel({"equipment": ["additional_hand_weapon"]})
+    groups = combat.strikes(g.state, g.state.combats["0-a-b"], "initiative_3",
+                            {"duel": {}, "stood_back": []})
+    assert next(x for x in groups if x["unit"] == "a")["attacks"] == 5 * 2 + 5
+
+
+def test_cc_who_fights_no_champion_bonus_when_fought_in_the_flank():
+    g = duel({"command": ["champion"]}, side="right")
+    groups = combat.strikes(g.state, g.state.combats["0-a-b"], "initiative_3",
+                            {"duel": {}, "stood_back": []})
+    assert next(x for x in groups if x["unit"] == "a")["attacks"] == 4
