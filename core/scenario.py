@@ -156,7 +156,31 @@ def parse_scenario(data: Any, *, source: str = "<scenario>") -> dict[str, Any]:
             raise r.fail(f"units[{i}].id", f"duplicate unit id {unit['id']!r}")
         seen.add(unit["id"])
         out["units"].append(unit)
+    _placed(r, out["units"], out["table"])
     return out
+
+
+def _placed(r: _Reader, units: list[dict[str, Any]], table: dict[str, Any]) -> None:
+    """Every unit on the table, and no two standing on each other (touching is allowed: such
+    units start in combat)."""
+    from .geometry import Box, bounds, overlap, polygon, unit_size
+
+    boxes: list[tuple[int, Box]] = []
+    for i, u in enumerate(units):
+        w, d = unit_size(u["models"], u["files"], tuple(u["base"]))
+        b = Box(u["position"][0], u["position"][1], u["facing"], w, d)
+        x0, y0, x1, y1 = bounds(b)
+        if x0 < -1e-6 or y0 < -1e-6 or x1 > table["width"] + 1e-6 or y1 > table["depth"] + 1e-6:
+            raise r.fail(f"units[{i}].position",
+                         f"{u['id']} ({w:.1f}\" x {d:.1f}\") does not fit on the "
+                         f"{table['width']:g}\" x {table['depth']:g}\" table there: it reaches "
+                         f"x {x0:.1f} to {x1:.1f}, y {y0:.1f} to {y1:.1f}")
+        for j, other in boxes:
+            if overlap(bounds(b), bounds(other)) and \
+                    polygon(b).intersection(polygon(other)).area > 1e-3:
+                raise r.fail(f"units[{i}].position",
+                             f"{u['id']} stands on {units[j]['id']} (units[{j}])")
+        boxes.append((i, b))
 
 
 def _table(r: _Reader, data: Any) -> dict[str, Any]:

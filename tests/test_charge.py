@@ -193,7 +193,7 @@ def test_turn_order_the_turn_passes_and_game_turns_count_up():
 
 
 def test_ch_declare_the_target_must_be_in_the_front_arc():
-    game = b.game([b.unit("a", "red", 20, 10, 0), b.unit("behind", "blue", 20, 2, 0),
+    game = b.game([b.unit("a", "red", 20, 10, 0), b.unit("behind", "blue", 20, 4, 0),
                    b.unit("ahead", "blue", 40, 20, 180)])
     targets = {c.target for c in game.pending.legal if c.name == "declare_charge"}
     assert targets == {"ahead"}

@@ -99,3 +99,16 @@ def test_units_touching_at_the_start_are_in_combat_and_charged_marks_the_charger
     assert combat["units"] == ["a", "x"] and combat["chargers"] == ["a"]
     assert g.state.phase == "turn.close_combat.choose_combat"
     assert g.state.units["a"].charged and g.state.units["x"].status == "engaged"
+
+
+def test_a_unit_off_the_table_or_on_another_is_refused_with_its_field():
+    raw = dict(small_scenario())
+    raw["units"] = [dict(u) for u in raw["units"]]
+    raw["units"][1]["position"] = [71.0, 10.0]
+    with pytest.raises(InvalidScenario, match=r"at units\[1\]\.position: wolves .* does not "
+                                              r"fit on the 72\" x 48\" table"):
+        parse_scenario(raw, source="battle.toml")
+    raw["units"][1]["position"] = [21.0, 9.0]
+    with pytest.raises(InvalidScenario, match=r"at units\[1\]\.position: wolves stands on "
+                                              r"boyz \(units\[0\]\)"):
+        parse_scenario(raw, source="battle.toml")
