@@ -179,7 +179,7 @@ def dice_rolled(s: GameState, e: Any) -> GameState:
     groups = attacks.record(batch["groups"], e.faces, at)
     # what the kernel's DiceRolled does, and the faces filed, in one new state
     return s.evolve(awaiting=None, dice_pos=e.index + len(e.faces),
-                    context={**s.context, "batch": {**batch, "groups": groups}})
+                    context={**s.context, "batch": {**batch, "groups": groups, "last": at}})
 
 
 BATCH_PURPOSES = frozenset({"to_hit", "stand_and_shoot_hit", "to_wound", "armour", "ward"})

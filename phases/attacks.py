@@ -93,10 +93,18 @@ def dice_needed(g: Group, stage: str) -> int:
     return wounds - saved if g["ward"] else 0
 
 
-def next_roll(groups: list[Group]) -> tuple[int, str, int] | None:
-    """ATK.SEQUENCE: the next (group index, stage, dice) to roll, or None when all is known."""
-    for stage in STAGES:
-        for i, g in enumerate(groups):
+def next_roll(groups: list[Group], after: str = "") -> tuple[int, str, int] | None:
+    """ATK.SEQUENCE: the next (group index, stage, dice) to roll, or None when all is known.
+    ``after`` (``"group:stage"``) is the last roll filed: nothing before it is looked at
+    again."""
+    first_stage, first_group = 0, 0
+    if after:
+        index, stage = after.split(":")
+        first_stage, first_group = STAGES.index(stage), int(index) + 1
+    for s in range(first_stage, len(STAGES)):
+        stage = STAGES[s]
+        for i in range(first_group if s == first_stage else 0, len(groups)):
+            g = groups[i]
             if stage not in g["rolls"]:
                 n = dice_needed(g, stage)
                 if n:

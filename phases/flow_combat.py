@@ -160,7 +160,7 @@ class CombatFlow(Flow):
     def drive_batch(self, state: GameState) -> list[Event]:
         """ATK.SEQUENCE: the next roll of the batch, or its results once all dice are in."""
         batch = state.context["batch"]
-        nxt = attacks.next_roll(batch["groups"])
+        nxt = attacks.next_roll(batch["groups"], batch.get("last", ""))
         if nxt is not None:
             i, stage, n = nxt
             g = batch["groups"][i]
