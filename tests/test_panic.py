@@ -36,28 +36,28 @@ def test_panic_triggers_a_quarter_lost_to_stand_and_shoot():
     assert g.state.phase.endswith("rally")   # no charge to move; the panicked unit rallies
 
 
-def test_rally_test_a_pass_rallies_and_faces_the_enemy():
+def fled_last_turn(flee: tuple[int, int]):
+    """Blue's unit fled from a charge that fell short; now blue's turn comes to rallying."""
     g = b.game([b.unit("a", "red", 36, 10, 0), b.unit("x", "blue", 36, 20, 180)])
-    b.declare(g, "a", "x", "flee", (2, 2))
+    b.declare(g, "a", "x", "flee", flee)
     b.charge(g, "a", (1, 1))
     b.next_turn(g)
     g.submit({"cmd": "end_charges", "by": "blue"})
+    return g
+
+
+def test_rally_test_a_pass_rallies_and_faces_the_enemy():
+    g = fled_last_turn((2, 2))
     events = b.answer(g, {"rally": [(3, 3)]})
     assert b.one(events, "UnitRallied").unit == "x"
     assert g.state.units["x"].status == "ready" and g.state.units["x"].facing == 180.0
 
 
 def test_rally_test_a_fail_flees_again_and_a_quarter_left_needs_a_double_one():
-    g = b.game([b.unit("a", "red", 36, 10, 0), b.unit("x", "blue", 36, 20, 180)])
-    b.declare(g, "a", "x", "flee", (1, 1))
-    b.charge(g, "a", (1, 1))
-    b.next_turn(g)
-    g.submit({"cmd": "end_charges", "by": "blue"})
+    g = fled_last_turn((1, 1))
     events = b.answer(g, {"rally": [(5, 5)], "flee": [(2, 1)]})
     assert not b.one(events, "LeadershipTested").passed
     assert b.one(events, "UnitFled").distance == 3
-    from regiment.phases.flow_charge import ChargeFlow  # noqa: F401 - the rule's home
-
     worn = g.state.units["x"].evolve(models=5)         # 5 of 20: a quarter
     state = g.state.with_unit(worn)
     from regiment.core.state import Awaiting
