@@ -25,7 +25,7 @@ from .bot import choose
 from .narrate import sentence
 from .replay import QUIET, command_text
 
-DEFAULT_SEED = "007c"  # its battle shows stand and shoot, a challenge, three rounds, routs
+DEFAULT_SEED = "0004"  # its battle: stand and shoot, a redirect, a challenge, three rounds, routs
 
 
 def bundled_scenario() -> dict[str, Any]:
