@@ -65,6 +65,30 @@ def close_scenario(**top: Any) -> dict[str, Any]:
 SCENARIOS = {"small": small_scenario, "close": close_scenario}
 
 
+RULE_TESTS = {"test_charge", "test_attacks", "test_combat", "test_combat_result",
+              "test_break_tests", "test_pursuit", "test_reform", "test_panic"}
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Rule tests run under both fantasy presets, except those marked ``only(preset)``."""
+    module = metafunc.module.__name__.rsplit(".", 1)[-1]
+    if module in RULE_TESTS and "preset" in metafunc.fixturenames:
+        only = metafunc.definition.get_closest_marker("only")
+        names = [only.args[0]] if only else ["fantasy8", "fantasy-classic"]
+        metafunc.parametrize("preset", names, indirect=True)
+
+
+@pytest.fixture(autouse=True)
+def preset(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The preset a rule test plays under (tests/battle.py builds its games with it)."""
+    from . import battle
+
+    name = getattr(request, "param", "fantasy8")
+    battle.PRESET = name
+    yield name
+    battle.PRESET = "fantasy8"
+
+
 @pytest.fixture(autouse=True)
 def _reset_logging() -> Iterator[None]:
     """The CLI configures structlog in-process; each test starts from the library's default."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from regiment.core.state import UnitState
 from regiment.phases import result
 from regiment.phases.units import full_ranks
@@ -58,6 +60,7 @@ def test_cr_charge_plus_one_in_the_first_round_only():
     assert red["CR.CHARGE"] == 1
 
 
+@pytest.mark.only("fantasy8")
 def test_cr_charge_down_a_hill_is_plus_two():
     hill = [[20, 0], [52, 0], [52, 14], [20, 14]]
     g = b.game([b.unit("a", "red", 36, 13.5, 0), b.unit("x", "blue", 36, 22, 180)],
@@ -92,12 +95,35 @@ def test_cr_bsb_is_not_also_a_standard():
     assert red["CR.BSB"] == 1 and "CR.STANDARD" not in red
 
 
+@pytest.mark.only("fantasy8")
 def test_cr_flank_plus_two_from_a_ranked_unit():
     g = duel(side="right")          # blue (20 models, 4 full ranks) in red's right flank
     events = b.fight(g)
     events += b.answer(g, default=1, stop="break_test")
     blue, _ = parts(events, "blue")
     assert blue["CR.FLANK"] == 2
+
+
+@pytest.mark.only("fantasy-classic")
+def test_cr_flank_is_a_flat_one_under_fantasy_classic():
+    g = duel(side="right")
+    events = b.fight(g)
+    events += b.answer(g, default=1, stop="break_test")
+    assert parts(events, "blue")[0]["CR.FLANK"] == 1
+
+
+@pytest.mark.only("fantasy-classic")
+def test_cr_charge_from_a_hill_is_still_plus_one_under_fantasy_classic():
+    hill = [[20, 0], [52, 0], [52, 14], [20, 14]]
+    g = b.game([b.unit("a", "red", 36, 13.5, 0), b.unit("x", "blue", 36, 22, 180)],
+               table={"hills": [hill]})
+    b.declare(g, "a", "x")
+    b.charge(g, "a", (6, 6))
+    for _ in range(3):
+        g.submit({"cmd": "end_phase", "by": "red"})
+    events = b.fight(g)
+    events += b.answer(g, default=1, stop="break_test")
+    assert parts(events, "red")[0]["CR.CHARGE"] == 1
 
 
 def test_cr_flank_plus_one_without_a_full_rank():
@@ -108,6 +134,7 @@ def test_cr_flank_plus_one_without_a_full_rank():
     assert blue["CR.FLANK"] == 1
 
 
+@pytest.mark.only("fantasy8")
 def test_cr_rear_plus_three_and_classic_is_flat():
     g = duel(side="rear")
     events = b.fight(g)
@@ -132,6 +159,7 @@ def test_cr_flank_and_rear_the_s0_example_flank_and_rear_on_one_unit():
         state, [state.units["f"], state.units["r"]], [state.units["orcs"]], False)) >= 3
 
 
+@pytest.mark.only("fantasy8")  # it plays both presets itself
 def test_cr_high_ground_only_under_fantasy_classic():
     hill = [[20, 10], [52, 10], [52, 24], [20, 24]]
     for preset, expected in (("fantasy-classic", 1), ("fantasy8", None)):

@@ -118,6 +118,7 @@ def test_fp_off_table_a_fleeing_unit_touching_the_edge_is_destroyed():
     assert b.one(events, "UnitDestroyed").reason == "fled off the table"
 
 
+@pytest.mark.only("fantasy8")
 def test_fp_off_table_a_pursuer_leaves_and_returns_in_its_remaining_moves():
     a = b.unit("a", "red", 36, 38, 0, models=30)
     foe = b.against(a, b.unit("b", "blue", profile={"Ld": 2}))
@@ -183,6 +184,7 @@ def test_fp_multi_order_one_fleeing_unit_needs_no_choice():
     assert g.pending.kind == "roll"
 
 
+@pytest.mark.only("fantasy-classic")
 def test_fp_off_table_fantasy_classic_returns_at_the_start_of_the_movement_phase():
     a = b.unit("a", "red", 36, 38, 0, models=30)
     foe = b.against(a, b.unit("b", "blue", profile={"Ld": 2}))
