@@ -14,7 +14,6 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from shapely.geometry import LineString, Polygon
-from shapely.geometry import box as rect
 
 MM_PER_INCH = 25.4
 EPS = 1e-6
@@ -82,19 +81,9 @@ def polygon(b: Box) -> Polygon:
     return Polygon(corners(b))
 
 
-def footprint(position: Point, facing: float, width: float, depth: float) -> Polygon:
-    """The rectangle of a unit: ``width`` x ``depth`` inches behind its front-centre point."""
-    return polygon(Box(position[0], position[1], facing, width, depth))
-
-
 def centre(b: Box) -> Point:
     (fx, fy), _ = axes(b.facing)
     return (b.x - fx * b.depth / 2, b.y - fy * b.depth / 2)
-
-
-def distance(a: Polygon, b: Polygon) -> float:
-    """GEO.DISTANCE: the shortest distance between two footprints, 0 when they touch."""
-    return float(a.distance(b))
 
 
 @lru_cache(maxsize=8192)
@@ -204,10 +193,6 @@ def pivoted(b: Box, facing: float) -> Box:
 
 def rounded(b: Box) -> Box:
     return Box(round(b.x, 4), round(b.y, 4), round(b.facing % 360, 4), b.width, b.depth)
-
-
-def table_rect(width: float, depth: float) -> Polygon:
-    return rect(0.0, 0.0, width, depth)
 
 
 def on_table(b: Box, width: float, depth: float) -> bool:

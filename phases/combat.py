@@ -168,11 +168,6 @@ def strikes(state: GameState, combat: Combat, step: str, fight: dict[str, Any]
     return out
 
 
-def enemies_touching_all(state: GameState, combat: Combat) -> dict[str, list[str]]:
-    return {u: [e.id for e, _ in touching(state, combat, u)] for u in combat["units"]
-            if state.units[u].status == "engaged"}
-
-
 def in_contact_at_all(a: UnitState, b: UnitState) -> bool:
     c = contact(box(a), box(b))
     return c is not None and c[2] - c[1] > EPS

@@ -12,7 +12,7 @@ from regiment.core.geometry import area_share
 from regiment.core.state import GameState, UnitState
 
 from .combat import Combat, side_fought, touching
-from .units import box, full_ranks, has, leadership
+from .units import box, full_ranks, has
 
 Part = dict[str, Any]
 
@@ -142,6 +142,3 @@ def break_penalty(state: GameState, combat: Combat, uid: str, margin: int
         return 0, False, "stubborn (BT.SPECIAL)"
     return margin, False, why
 
-
-def tested_by(u: UnitState) -> int:
-    return leadership(u)

@@ -101,10 +101,6 @@ def attacks_of(u: UnitState) -> int:
     return u.profile["A"] + (1 if carries(u, "additional_hand_weapon") else 0)
 
 
-def wounds_left(u: UnitState) -> int:
-    return u.models * u.profile["W"] - u.wounded
-
-
 def has_champion(u: UnitState) -> bool:
     return "champion" in u.command and u.models > 1
 

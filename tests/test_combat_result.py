@@ -22,6 +22,23 @@ def duel(a_extra=None, b_extra=None, side="front", **top):
     return b.game([a, foe], phase="close_combat", **top)
 
 
+def one_round(g, default=1):
+    """Fight the waiting combat, every die showing ``default``, up to its break tests."""
+    return b.fight(g) + b.answer(g, default=default, stop="break_test")
+
+
+def charged_down_a_hill():
+    """Red charges from half on a hill to off it; the combat's first round is fought."""
+    hill = [[20, 0], [52, 0], [52, 14], [20, 14]]
+    g = b.game([b.unit("a", "red", 36, 13.5, 0), b.unit("x", "blue", 36, 22, 180)],
+               table={"hills": [hill]})
+    b.declare(g, "a", "x")
+    began = b.one(b.charge(g, "a", (6, 6)), "CombatBegan")
+    for _ in range(3):     # remaining moves, magic, shooting
+        g.submit({"cmd": "end_phase", "by": "red"})
+    return began, one_round(g)
+
+
 def test_cr_wounds_count_unsaved_wounds_caused_this_round():
     g = duel()
     events = b.fight(g)
@@ -54,43 +71,28 @@ def test_cr_ranks_only_the_best_unit_of_a_side_counts():
 
 def test_cr_charge_plus_one_in_the_first_round_only():
     g = duel({"charged": True})
-    events = b.fight(g)
-    events += b.answer(g, default=1, stop="break_test")
+    events = one_round(g)
     red, _ = parts(events, "red")
     assert red["CR.CHARGE"] == 1
 
 
 @pytest.mark.only("fantasy8")
 def test_cr_charge_down_a_hill_is_plus_two():
-    hill = [[20, 0], [52, 0], [52, 14], [20, 14]]
-    g = b.game([b.unit("a", "red", 36, 13.5, 0), b.unit("x", "blue", 36, 22, 180)],
-               table={"hills": [hill]})
-    g.submit({"cmd": "declare_charge", "by": "red", "unit": "a", "target": "x"})
-    g.submit({"cmd": "react", "by": "blue", "unit": "x", "reaction": "hold"})
-    g.submit({"cmd": "end_charges", "by": "red"})
-    g.submit({"cmd": "move_charger", "by": "red", "unit": "a"})
-    began = b.one(b.answer(g, {"charge_range": [(6, 6)]}), "CombatBegan")
+    began, events = charged_down_a_hill()
     assert began.hill == ("a",)
-    for _ in range(3):     # remaining moves, magic, shooting
-        g.submit({"cmd": "end_phase", "by": "red"})
-    events = b.fight(g)
-    events += b.answer(g, default=1, stop="break_test")
-    red, _ = parts(events, "red")
-    assert red["CR.CHARGE"] == 2
+    assert parts(events, "red")[0]["CR.CHARGE"] == 2
 
 
 def test_cr_standard_and_bsb_each_once():
     g = duel({"command": ["standard"], "battle_standard": True})
-    events = b.fight(g)
-    events += b.answer(g, default=1, stop="break_test")
+    events = one_round(g)
     red, _ = parts(events, "red")
     assert red["CR.STANDARD"] == 1 and red["CR.BSB"] == 1
 
 
 def test_cr_bsb_is_not_also_a_standard():
     g = duel({"battle_standard": True})
-    events = b.fight(g)
-    events += b.answer(g, default=1, stop="break_test")
+    events = one_round(g)
     red, _ = parts(events, "red")
     assert red["CR.BSB"] == 1 and "CR.STANDARD" not in red
 
@@ -98,8 +100,7 @@ def test_cr_bsb_is_not_also_a_standard():
 @pytest.mark.only("fantasy8")
 def test_cr_flank_plus_two_from_a_ranked_unit():
     g = duel(side="right")          # blue (20 models, 4 full ranks) in red's right flank
-    events = b.fight(g)
-    events += b.answer(g, default=1, stop="break_test")
+    events = one_round(g)
     blue, _ = parts(events, "blue")
     assert blue["CR.FLANK"] == 2
 
@@ -107,29 +108,19 @@ def test_cr_flank_plus_two_from_a_ranked_unit():
 @pytest.mark.only("fantasy-classic")
 def test_cr_flank_is_a_flat_one_under_fantasy_classic():
     g = duel(side="right")
-    events = b.fight(g)
-    events += b.answer(g, default=1, stop="break_test")
+    events = one_round(g)
     assert parts(events, "blue")[0]["CR.FLANK"] == 1
 
 
 @pytest.mark.only("fantasy-classic")
 def test_cr_charge_from_a_hill_is_still_plus_one_under_fantasy_classic():
-    hill = [[20, 0], [52, 0], [52, 14], [20, 14]]
-    g = b.game([b.unit("a", "red", 36, 13.5, 0), b.unit("x", "blue", 36, 22, 180)],
-               table={"hills": [hill]})
-    b.declare(g, "a", "x")
-    b.charge(g, "a", (6, 6))
-    for _ in range(3):
-        g.submit({"cmd": "end_phase", "by": "red"})
-    events = b.fight(g)
-    events += b.answer(g, default=1, stop="break_test")
+    _, events = charged_down_a_hill()
     assert parts(events, "red")[0]["CR.CHARGE"] == 1
 
 
 def test_cr_flank_plus_one_without_a_full_rank():
     g = duel(b_extra={"models": 4, "files": 4}, side="left")
-    events = b.fight(g)
-    events += b.answer(g, default=1, stop="break_test")
+    events = one_round(g)
     blue, _ = parts(events, "blue")
     assert blue["CR.FLANK"] == 1
 
@@ -137,12 +128,10 @@ def test_cr_flank_plus_one_without_a_full_rank():
 @pytest.mark.only("fantasy8")
 def test_cr_rear_plus_three_and_classic_is_flat():
     g = duel(side="rear")
-    events = b.fight(g)
-    events += b.answer(g, default=1, stop="break_test")
+    events = one_round(g)
     assert parts(events, "blue")[0]["CR.REAR"] == 3
     g = duel(side="rear", preset="fantasy-classic")
-    events = b.fight(g)
-    events += b.answer(g, default=1, stop="break_test")
+    events = one_round(g)
     assert parts(events, "blue")[0]["CR.REAR"] == 2
 
 
@@ -173,16 +162,14 @@ def test_cr_high_ground_only_under_fantasy_classic():
 
 def test_cr_winner_draw_when_equal():
     g = duel()
-    events = b.fight(g)
-    events += b.answer(g, default=1, stop="break_test")
+    events = one_round(g)
     decided = b.one(events, "CombatResultDecided")
     assert decided.winner is None and decided.margin == 0 and not decided.tests
 
 
 def test_cr_musician_breaks_a_draw():
     g = duel(b_extra={"command": ["musician"]})
-    events = b.fight(g)
-    events += b.answer(g, default=1, stop="break_test")
+    events = one_round(g)
     decided = b.one(events, "CombatResultDecided")
     assert (decided.winner, decided.margin, decided.musician) == ("blue", 1, "blue")
     assert decided.tests == ("a",)
@@ -231,8 +218,7 @@ def test_cr_no_more_foes_the_survivor_wins_and_takes_no_test():
 
 def test_cr_bookkeeping_each_unit_is_shown_beside_its_part():
     g = duel({"command": ["standard"]})
-    events = b.fight(g)
-    events += b.answer(g, default=1, stop="break_test")
+    events = one_round(g)
     decided = b.one(events, "CombatResultDecided")
     assert all(p["unit"] == "a" for p in decided.sides["red"]["parts"])
     assert decided.sides["red"]["total"] == sum(p["value"] for p in
