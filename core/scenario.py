@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from .errors import InvalidScenario
+from .geometry import Box, bounds, overlap, polygon, unit_size
 
 PRESETS = ("fantasy8", "fantasy-classic", "skirmish40k")
 DICE = ("seeded", "manual", "scripted")
@@ -163,8 +164,6 @@ def parse_scenario(data: Any, *, source: str = "<scenario>") -> dict[str, Any]:
 def _placed(r: _Reader, units: list[dict[str, Any]], table: dict[str, Any]) -> None:
     """Every unit on the table, and no two standing on each other (touching is allowed: such
     units start in combat)."""
-    from .geometry import Box, bounds, overlap, polygon, unit_size
-
     boxes: list[tuple[int, Box]] = []
     for i, u in enumerate(units):
         w, d = unit_size(u["models"], u["files"], tuple(u["base"]))

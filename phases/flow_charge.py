@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from shapely.geometry import Polygon
+
 from regiment.core import geometry as geo
 from regiment.core.commands import (
     Command,
@@ -376,8 +378,6 @@ class ChargeFlow(Flow):
 
 
 def hill_regions(state: GameState) -> list[Any]:
-    from shapely.geometry import Polygon
-
     return [Polygon(h) for h in state.table.get("hills", ())]
 
 

@@ -39,6 +39,7 @@ from .events import (
     CombatRoundEnded,
     InitiativeStepBegan,
     LeadershipTested,
+    PanicCaused,
     PursuitDeclared,
     PursuitRolled,
     PursuitsCompleted,
@@ -197,8 +198,6 @@ class CombatFlow(Flow):
         return events
 
     def _shot_panic(self, u: UnitState) -> Event:
-        from .events import PanicCaused
-
         return PanicCaused(units=(u.id,), cause=u.id, reason=f"{u.name} lost a quarter of its "
                            "models to shooting")
 

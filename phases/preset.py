@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from regiment.core.commands import Command
+from regiment.core.commands import Command, EndPhase
 from regiment.core.events import Event, GameStarted, PhaseChanged
 from regiment.core.fold import appliers_for, fold
+from regiment.core.geometry import contact
 from regiment.core.pending import Decision, Over
 from regiment.core.state import Awaiting, GameState, UnitState
 
@@ -71,8 +72,6 @@ class FantasyPreset(ChargeFlow, CombatFlow):
         return events + self._settle(fold(state, events, self.fold_table))
 
     def _touching_at_start(self, state: GameState) -> list[Event]:
-        from regiment.core.geometry import contact
-
         out: list[Event] = []
         taken: set[str] = set()
         units = list(state.units.values())
@@ -131,8 +130,6 @@ class FantasyPreset(ChargeFlow, CombatFlow):
         if ask is not None:
             return ask
         p = state.player
-        from regiment.core.commands import EndPhase
-
         return Decision(player=p, decision="end_phase", legal=(EndPhase(by=p),))
 
     def legal(self, state: GameState) -> list[Command]:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from regiment.core.state import GameState
+from regiment.phases.combat import describe_step
 from regiment.phases.sources import cite
 
 
@@ -49,8 +50,6 @@ def _attacks(d: dict[str, Any], s: GameState | None) -> str:
     if d["step"] == "stand_and_shoot":
         where, rules = "stand and shoot", ["CH.REACT", "ATK.TO_HIT_SHOOTING", "ATK.TO_WOUND"]
     else:
-        from regiment.phases.combat import describe_step
-
         where = describe_step(d["step"]) + (", in a challenge" if d.get("challenge") else "")
         rules = ["CC.INITIATIVE", "ATK.TO_HIT", "ATK.TO_WOUND"]
         if d.get("challenge"):
