@@ -112,3 +112,14 @@ def test_every_rule_event_is_told_with_its_rules_or_is_bookkeeping():
         text = sentence(r.type, r.data, game.state)
         if text is not None:
             assert re.search(r"[(; ][A-Z]+\.[A-Z_]+(, S[0-4] p\.\d+| \[G\])", text), (r.type, text)
+
+
+def test_replay_an_exported_file_tells_the_same_story(tmp_path, capsys):
+    db, game_id, _ = run_demo(tmp_path, capsys, seed="5eed")
+    out = tmp_path / "game.jsonl"
+    assert main(["export", str(db), "--game", game_id, "-o", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(db), "--game", game_id]) == 0
+    from_store = capsys.readouterr().out
+    assert main(["replay", str(out)]) == 0
+    assert capsys.readouterr().out == from_store
