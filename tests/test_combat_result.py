@@ -105,6 +105,20 @@ def test_cr_flank_plus_two_from_a_ranked_unit():
     assert blue["CR.FLANK"] == 2
 
 
+def test_cr_flank_the_s0_example_two_units_in_the_flanks_of_two_enemy_units():
+    """[S0]: two units fighting two different enemy units in their flanks give +1 for each
+    (at least +2): counted per enemy unit attacked."""
+    orcs = b.unit("o1", "red", 20, 30)
+    more = b.unit("o2", "red", 50, 30)
+    d1 = b.against(orcs, b.unit("d1", "blue", models=4, files=4), "right")
+    d2 = b.against(more, b.unit("d2", "blue", models=4, files=4), "left")
+    state = b.game([orcs, more, d1, d2], phase="close_combat").state
+    got = result.flank_rear(state, [state.units["d1"], state.units["d2"]],
+                            [state.units["o1"], state.units["o2"]], classic=True)
+    assert [(p["rule"], p["value"], p["against"]) for p in got] == [
+        ("CR.FLANK", 1, "o1"), ("CR.FLANK", 1, "o2")]
+
+
 @pytest.mark.only("fantasy-classic")
 def test_cr_flank_is_a_flat_one_under_fantasy_classic():
     g = duel(side="right")
