@@ -168,6 +168,11 @@ class CombatFlow(Flow):
             who = attacks.roller(g, stage)
             return [RollRequested(purpose=attacks.purpose(g, stage), unit=who,
                                   player=state.units[who].player, dice=n, about=f"{i}:{stage}")]
+        return self._resolve_batch(state, batch)
+
+    def _resolve_batch(self, state: GameState, batch: dict[str, Any]) -> list[Event]:
+        """ATK.SEQUENCE steps 5 and 6: every group's count, casualties removed at once, then
+        the units destroyed and the panic they cause (PANIC.TRIGGERS)."""
         events: list[Event] = []
         cur = state
         for g in batch["groups"]:
@@ -208,11 +213,10 @@ class CombatFlow(Flow):
         if "result" in fight:
             return []
         cmb = state.combats[fight["combat"]]
-        hills = frozenset(cmb.get("hill", ()))
         sides: dict[str, Any] = {}
         for p in state.players:
             parts = side_parts(state, cmb, p, fight["caused"], fight["overkill"],
-                               self.classic, hills, hill_regions(state))
+                               self.classic, hill_regions(state))
             sides[p] = {"total": sum(x["value"] for x in parts), "parts": parts}
         alive = {p: [state.units[u] for u in cmb["units"] if state.units[u].player == p
                      and state.units[u].status == "engaged"] for p in state.players}

@@ -63,8 +63,8 @@ def high_ground(mine: list[UnitState], theirs: list[UnitState], hills: list[Any]
 
 
 def side_parts(state: GameState, combat: Combat, player: str, caused: dict[str, int],
-               overkill: dict[str, int], classic: bool, hills: frozenset[str] = frozenset(),
-               hill_areas: list[Any] | None = None) -> list[Part]:
+               overkill: dict[str, int], classic: bool, hill_areas: list[Any] | None = None
+               ) -> list[Part]:
     """CR.WOUNDS, CR.OVERKILL, CR.CHARGE, CR.RANKS, CR.STANDARD, CR.BSB, CR.FLANK/REAR:
     one side's parts of the result, each with the unit that earned it."""
     mine = [state.units[u] for u in combat["units"] if state.units[u].player == player]
@@ -81,11 +81,11 @@ def side_parts(state: GameState, combat: Combat, player: str, caused: dict[str, 
     if combat["round"] == 1:
         chargers = [u for u in mine if u.id in combat.get("chargers", ()) and u.charged]
         if chargers:
-            hill = any(u.id in hills for u in chargers) and not classic
+            hill = any(u.id in combat.get("hill", ()) for u in chargers) and not classic
             parts.append({"rule": "CR.CHARGE", "unit": chargers[0].id, "value": 2 if hill else 1})
-    if classic and high_ground(fighting, theirs, hill_areas):
-        parts.append({"rule": "CR.HIGH_GROUND", "unit": high_ground(fighting, theirs,
-                                                                     hill_areas), "value": 1})
+    on_high = high_ground(fighting, theirs, hill_areas) if classic else ""
+    if on_high:
+        parts.append({"rule": "CR.HIGH_GROUND", "unit": on_high, "value": 1})
     if fighting:
         best = max(fighting, key=rank_bonus)
         if rank_bonus(best):

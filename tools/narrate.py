@@ -63,11 +63,10 @@ def _attacks(d: dict[str, Any], s: GameState | None) -> str:
     if n.get("ward"):
         saves.append(f"ward {n['ward']}+")
     what = "shots" if d["step"] == "stand_and_shoot" else "attacks"
+    wounded = f"{d['wounds']} wound ({n['wound']}+)" if n.get("wound") else "none can wound ()"
     text = (f"{who} ({where}): {d['attacks']} {what} at {at}, {d['hits']} hit ({hit}), "
-            f"{d['wounds']} wound ({n['wound']}+" if n.get("wound") else
-            f"{who} ({where}): {d['attacks']} {what} at {at}, {d['hits']} hit ({hit}), "
-            "none can wound (")
-    text += f"), {d['saved']} saved ({', '.join(saves) or 'no save'}), {d['unsaved']} unsaved"
+            f"{wounded}, {d['saved']} saved ({', '.join(saves) or 'no save'}), "
+            f"{d['unsaved']} unsaved")
     if d.get("slain"):
         text += f": {d['slain']} slain"
     if d.get("overkill"):
