@@ -226,6 +226,40 @@ class Reform(Command):
     turn: int = 0
 
 
+@command("allocate")
+class Allocate(Command):
+    """CC.ALLOCATE: split the attacks of models touching several enemy units among them:
+    ``attacks`` maps each of those units to how many attacks it takes."""
+
+    by: str
+    unit: str
+    attacks: dict[str, int]
+
+
+@command("break_test_order")
+class BreakTestOrder(Command):
+    """BT.WHO: the losing player picks which of his units takes its break test next."""
+
+    by: str
+    unit: str
+
+
+@command("flee_order")
+class FleeOrder(Command):
+    """FP.MULTI_ORDER: the losing player picks which of his broken units flees next."""
+
+    by: str
+    unit: str
+
+
+@command("pursuit_order")
+class PursuitOrder(Command):
+    """FP.MULTI_ORDER: the winning player picks which of his pursuers moves next."""
+
+    by: str
+    unit: str
+
+
 @command("reform_order")
 class ReformOrder(Command):
     """REF.ORDER: when both players may reform, the active player says who goes first."""

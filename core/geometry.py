@@ -178,6 +178,51 @@ def landing(charger: Box, target: Box, side: str) -> Box:
                charger.width, charger.depth)
 
 
+def overlaps(a: Box, b: Box) -> bool:
+    """Whether two footprints share area (touching along an edge is not overlapping)."""
+    if gap(a, b) > EPS:
+        return False
+    return float(polygon(a).intersection(polygon(b)).area) > 1e-4
+
+
+def landing_beside(charger: Box, target: Box, side: str, others: list[Box]) -> Box | None:
+    """CH.CHARGE_MOVE with other units already there (a multiple combat): the charger's front
+    flush against ``side`` of the target, overlapping none of ``others`` (it may touch them),
+    with as much front in contact as it can have and then as little sideways travel. None
+    when no place on that side is free."""
+    first = landing(charger, target, side)
+    near = [o for o in others if gap(first, o) < charger.width + charger.depth]
+    if not any(overlaps(first, o) for o in near):
+        return first
+    p, q = side_segment(target, side)
+    length = math.dist(p, q)
+    mid = ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)
+    ux, uy = (q[0] - p[0]) / length, (q[1] - p[1]) / length
+    half = charger.width / 2
+
+    def at(off: float) -> Box:
+        return first._replace(x=round(mid[0] + ux * off, 4), y=round(mid[1] + uy * off, 4))
+
+    natural = (first.x - mid[0]) * ux + (first.y - mid[1]) * uy
+    along = (charger.x - mid[0]) * ux + (charger.y - mid[1]) * uy
+    offsets = []
+    for o in near:  # flush beside each unit already there, on either side of it
+        ts = [(cx - mid[0]) * ux + (cy - mid[1]) * uy for cx, cy in corners(o)]
+        offsets += [max(ts) + half, min(ts) - half]
+    best: tuple[float, float, Box] | None = None
+    for off in offsets:
+        touch = min(off + half, length / 2) - max(off - half, -length / 2)
+        if touch <= 1e-3:
+            continue
+        b = at(off)
+        if any(overlaps(b, o) for o in near):
+            continue
+        key = (-round(touch, 4), abs(off - along) + abs(off - natural) * 1e-6)
+        if best is None or key < best[:2]:
+            best = (*key, b)
+    return None if best is None else best[2]
+
+
 def moved(b: Box, dist: float, heading: float | None = None) -> Box:
     """The box moved ``dist`` along ``heading`` (its own facing when None), facing unchanged."""
     (fx, fy), _ = axes(b.facing if heading is None else heading)

@@ -53,6 +53,8 @@ def charge_reacted(s: GameState, e: ev.ChargeReacted) -> GameState:
     ctx = dict(s.context)
     ctx.pop("declaring", None)
     ctx["last"] = (e.charger, e.unit, e.reaction)
+    if e.reaction == "stand_and_shoot":
+        ctx["volleys"] = [*ctx.get("volleys", ()), e.unit]
     return _unit(s.evolve(context=ctx), e.unit, reaction=e.reaction)
 
 
@@ -73,7 +75,24 @@ def unit_fled(s: GameState, e: ev.UnitFled) -> GameState:
 
 
 def unit_moved(s: GameState, e: ev.UnitMoved) -> GameState:
-    return _unit(s, e.unit, position=tuple(e.position), facing=e.facing)
+    s = _unit(s, e.unit, position=tuple(e.position), facing=e.facing)
+    if e.reason in ("pursuit", "overrun"):  # a pursuer leaves its combat (FP.PURSUE_MOVE)
+        s = _leave(s, e.unit)
+    fight = s.context.get("fight")
+    if fight is not None and e.reason in ("flee", "pursuit", "overrun"):
+        s = _fight(s, moved=[*fight.get("moved", ()), e.unit])
+    return s
+
+
+def _leave(s: GameState, *uids: str) -> GameState:
+    """Units leave whatever combat they were in, and are no longer engaged."""
+    combats = {k: {**c, "units": [u for u in c["units"] if u not in uids]}
+               if any(u in c["units"] for u in uids) else c for k, c in s.combats.items()}
+    units = dict(s.units)
+    for uid in uids:
+        if units[uid].status == "engaged":
+            units[uid] = units[uid].evolve(status="ready")
+    return s.evolve(combats=combats, units=units)
 
 
 def charge_rolled(s: GameState, e: ev.ChargeRolled) -> GameState:
@@ -122,6 +141,18 @@ def combat_began(s: GameState, e: ev.CombatBegan) -> GameState:
     if s.phase.startswith("turn.close_combat"):  # FP.FRESH_ENEMY: fought next phase
         s = _ctx(s, fought=[*s.context.get("fought", ()), e.combat])
     return s
+
+
+def combat_joined(s: GameState, e: ev.CombatJoined) -> GameState:
+    c = s.combats[e.combat]
+    combats = {**s.combats, e.combat: {
+        **c, "units": [*c["units"], *(u for u in e.units if u not in c["units"])],
+        "chargers": [*c.get("chargers", ()), *e.chargers], "hill": [*c.get("hill", ()),
+                                                                     *e.hill]}}
+    units = dict(s.units)
+    for uid in e.units:
+        units[uid] = units[uid].evolve(status="engaged")
+    return s.evolve(combats=combats, units=units)
 
 
 def combat_ended(s: GameState, e: ev.CombatEnded) -> GameState:
@@ -212,8 +243,23 @@ def attacks_resolved(s: GameState, e: ev.AttacksResolved) -> GameState:
 
 def result_decided(s: GameState, e: ev.CombatResultDecided) -> GameState:
     totals = {p: side["total"] for p, side in e.sides.items()}
-    return _fight(s, result={"winner": e.winner, "margin": e.margin, "totals": totals},
-                  tests=list(e.tests))
+    s = _leave(s, *e.no_more_foes)  # CR.NO_MORE_FOES: they leave the combat at once
+    return _fight(s, result={"winner": e.winner, "margin": e.margin, "totals": totals,
+                             "free": list(e.no_more_foes)}, tests=list(e.tests))
+
+
+def order_chosen(s: GameState, e: ev.OrderChosen) -> GameState:
+    fight = s.context["fight"]
+    changes: dict[str, Any] = {"next": {**fight.get("next", {}), e.what: e.unit}}
+    if e.what == "break_test":
+        changes["tests"] = [e.unit, *(u for u in fight["tests"] if u != e.unit)]
+    return _fight(s, **changes)
+
+
+def allocated(s: GameState, e: ev.AttacksAllocated) -> GameState:
+    fight = s.context["fight"]
+    done = fight.get("allocations", {})
+    return _fight(s, allocations={**done, e.unit: [*done.get(e.unit, ()), dict(e.attacks)]})
 
 
 def break_test(s: GameState, e: ev.BreakTestTaken) -> GameState:
@@ -259,8 +305,8 @@ def pursuit_rolled(s: GameState, e: ev.PursuitRolled) -> GameState:
     return _fight(s, rolled={**fight["rolled"], e.unit: e.distance})
 
 
-def pursuits_completed(s: GameState, e: Any) -> GameState:
-    return _fight(s, pursued=True)
+def pursuits_completed(s: GameState, e: ev.PursuitsCompleted) -> GameState:
+    return _fight(_leave(s, *e.left), pursued=True)
 
 
 def skip_reform(s: GameState, e: Any) -> GameState:
@@ -269,8 +315,9 @@ def skip_reform(s: GameState, e: Any) -> GameState:
 
 def round_ended(s: GameState, e: Any) -> GameState:
     combats = dict(s.combats)
-    if e.combat in combats:
-        combats[e.combat] = {**combats[e.combat], "round": combats[e.combat]["round"] + 1}
+    if e.combat in combats:  # the charge bonus (CR.CHARGE) lasts one round
+        combats[e.combat] = {**combats[e.combat], "round": combats[e.combat]["round"] + 1,
+                             "chargers": [], "hill": []}
     ctx = dict(s.context)
     ctx.pop("fight", None)
     return s.evolve(combats=combats, context=ctx)
@@ -297,6 +344,11 @@ APPLIERS: dict[str, Any] = {
     "DangerousTerrainTested": dangerous_terrain,
     "CombatBegan": combat_began,
     "CombatEnded": combat_ended,
+    "CombatJoined": combat_joined,
+    "AttacksAllocated": allocated,
+    "OrderChosen": order_chosen,
+    "FleeDirectionChosen": lambda s, e: _fight(s, away={**s.context["fight"].get("away", {}),
+                                                         e.unit: e.away_from}),
     "CombatRoundBegan": combat_round_began,
     "CombatRoundEnded": round_ended,
     "ChallengeIssued": challenge_issued,

@@ -37,13 +37,14 @@ def why_not_target(state: GameState, unit: UnitState, target: UnitState) -> str 
 
 def reactions(unit: UnitState) -> list[str]:
     """CH.REACT: an engaged unit may only hold; a fleeing unit must flee; Immune to Psychology
-    may not flee."""
+    may not flee, nor may a unit that already stood against another charge this turn."""
     if unit.status == "fleeing":
         return ["flee"]
     if unit.status == "engaged":
         return ["hold"]
     options = ["hold"]
-    if "immune_to_psychology" not in unit.rules:
+    stood = unit.reaction in ("hold", "stand_and_shoot")
+    if "immune_to_psychology" not in unit.rules and not stood:
         options.append("flee")
     return options
 
@@ -80,19 +81,9 @@ def why_hidden(state: GameState, unit: UnitState, target: UnitState) -> str | No
 
 def eligible_target(state: GameState, unit: UnitState, target: UnitState) -> str | None:
     """CH.DECLARE: why ``target`` cannot be charged by ``unit`` (None: it can). A unit already
-    fighting another combat cannot be charged by a second unit under these one-against-one
-    rules (multiple combats are not supported yet)."""
-    why = why_not_target(state, unit, target)
-    if why:
-        return why
-    if target.status == "engaged":
-        return f"{target.name} is already fighting (multiple combats are not supported yet)"
-    others = [u for u in state.context.get("targets", {}).items()
-              if u[0] != unit.id and target.id in u[1]]
-    if others:
-        return (f"{target.name} is already charged by {state.units[others[0][0]].name} "
-                "(multiple combats are not supported yet)")
-    return why_hidden(state, unit, target)
+    fighting, or already charged by another unit, may be charged too: the charger joins its
+    combat (a multiple combat)."""
+    return why_not_target(state, unit, target) or why_hidden(state, unit, target)
 
 
 def stand_and_shoot(state: GameState, target: UnitState, charger: UnitState) -> str | None:
@@ -115,8 +106,9 @@ def stand_and_shoot(state: GameState, target: UnitState, charger: UnitState) -> 
 def reaction_options(state: GameState, target: UnitState, charger: UnitState) -> list[str]:
     """CH.REACT: the reactions open to ``target``: hold, stand and shoot, flee."""
     options = reactions(target)
-    if "hold" in options and target.status == "ready" and not stand_and_shoot(state, target,
-                                                                              charger):
+    shot = target.id in state.context.get("volleys", ())  # one volley a turn
+    if "hold" in options and target.status == "ready" and not shot and \
+            not stand_and_shoot(state, target, charger):
         options.insert(1, "stand_and_shoot")
     return options
 
@@ -136,20 +128,37 @@ def others(state: GameState, *skip: str) -> list[geo.Box]:
 def plan_charge(state: GameState, unit: UnitState, target: UnitState, side: str
                 ) -> tuple[geo.Box | None, str]:
     """CH.CHARGE_MOVE: where the charger lands, or why it cannot get there: one wheel of at
-    most 90 degrees, room on the table, and no other unit in the way or at the end."""
+    most 90 degrees, room on the table, and no other unit in the way. Units already fighting
+    the target stay where they are; the charger lands beside them, and may touch them and
+    anything else in the target's combat, but no other unit."""
     start = box(unit)
-    end = geo.landing(start, box(target), side)
+    around = {u.id: box(u) for u in state.units.values()
+              if u.id not in (unit.id, target.id) and u.status in ALIVE}
+    end = geo.landing_beside(start, box(target), side, list(around.values()))
+    if end is None:
+        return None, f"there is no room left on {target.name}'s {side}"
     if geo.turn_between(start.facing, end.facing) > 90.0 + 1e-6:
         return None, f"it would have to wheel more than 90 degrees to reach its {side}"
     table = state.table
     if not geo.on_table(end, table["width"], table["depth"]):
         return None, "there is no room on the table"
-    around = others(state, unit.id, target.id)
     if around:
+        fighting = set(combat_of(state, target.id))
         swept = geo.polygon(start).union(geo.polygon(end)).convex_hull
-        if any(swept.distance(geo.polygon(b)) < 1e-3 for b in around):
-            return None, "another unit is in the way"
+        for uid, b in around.items():
+            if swept.distance(geo.polygon(b)) >= 1e-3:
+                continue
+            if uid not in fighting or swept.intersection(geo.polygon(b)).area > 0.01:
+                return None, f"{state.units[uid].name} is in the way"
     return end, ""
+
+
+def combat_of(state: GameState, uid: str) -> list[str]:
+    """The units of the combat ``uid`` fights in (none when it is not fighting)."""
+    for c in state.combats.values():
+        if uid in c["units"]:
+            return list(c["units"])
+    return []
 
 
 def failed_move(state: GameState, unit: UnitState, target: UnitState, faces: tuple[int, ...]

@@ -136,32 +136,126 @@ def group(u: UnitState, e: UnitState, attacks_n: int, challenge: bool = False
             "ward": attacks.ward_need(e.ward), "rolls": {}}
 
 
+def positions(u: UnitState, e: UnitState) -> tuple[str, list[int]]:
+    """CC.WHO_FIGHTS: the side of ``u`` that ``e`` touches and which of the models along that
+    side touch it (corner to corner counts), counted from the side's first corner."""
+    c = contact(box(u), box(e))
+    if c is None:
+        return "", []
+    side, lo, hi = c
+    along = (u.base[0] if side in ("front", "rear") else u.base[1]) / MM_PER_INCH
+    sizes = rank_sizes(u)
+    if side == "front":
+        present = sizes[0] if sizes else 0
+    elif side == "rear":
+        present = sizes[-1] if sizes else 0
+    else:
+        present = len(sizes)
+    return side, [i for i in range(present)
+                  if i * along <= hi + 1e-3 and (i + 1) * along >= lo - 1e-3]
+
+
+Key = str | frozenset[str]   # one enemy, or the enemies a pool of attacks may be split among
+
+
+def attack_shares(state: GameState, combat: Combat, uid: str, fight: dict[str, Any]
+                  ) -> dict[Key, int]:
+    """CC.WHO_FIGHTS, CC.ALLOCATE: ``uid``'s attacks this round (challenges aside), by the
+    enemy they must go to, or by the set of enemies a model touching several may split them
+    among (a pool, split by its player before any die is rolled).
+
+    With one enemy on a side: every model touching it, plus the supporting ranks (CC.WHO_FIGHTS).
+    With several on one side, each model (and the supporters behind it, a short rear rank
+    standing from the left) counts toward the enemies that model touches."""
+    u = state.units[uid]
+    by_side: dict[str, list[tuple[str, list[int]]]] = {}
+    for e, _ in touching(state, combat, uid):
+        side, at = positions(u, e)
+        if at:
+            by_side.setdefault(side, []).append((e.id, at))
+    a = attacks_of(u)
+    out: dict[Key, int] = {}
+    duel = fight.get("duel") or {}
+    for side, foes in by_side.items():
+        front = side == "front"
+        if len(foes) == 1:
+            (eid, at), = foes
+            shares: dict[Key, int] = {eid: len(at) * a + (supporting(u, len(at), u.charged)
+                                                          if front else 0)}
+            first: Key = eid
+        else:
+            touched: dict[int, set[str]] = {}
+            for eid, at in foes:
+                for i in at:
+                    touched.setdefault(i, set()).add(eid)
+            shares = {}
+            for i in sorted(touched):
+                key: Key = next(iter(touched[i])) if len(touched[i]) == 1 else \
+                    frozenset(touched[i])
+                shares[key] = shares.get(key, 0) + a + (support_at(u, i) if front else 0)
+            ids = touched[min(touched)]
+            first = next(iter(ids)) if len(ids) == 1 else frozenset(ids)
+        if front:
+            # a champion stands in the front rank: one attack more when that rank fights;
+            # the fighter in a challenge attacks only the foe, or (refused) not at all
+            champion = has_champion(u)
+            shares[first] += 1 if champion else 0
+            if uid in duel or uid in fight.get("stood_back", ()):
+                shares[first] -= a + 1 if champion else a
+        for key, n in shares.items():
+            out[key] = out.get(key, 0) + n
+    return {k: n for k, n in out.items() if n > 0}
+
+
+def support_at(u: UnitState, i: int) -> int:
+    """CC.WHO_FIGHTS: the supporting attacks behind the front-rank model at file ``i``."""
+    ranks = 1 + horde(u) + (carries(u, "spear") and u.troop in ON_FOOT and not u.charged)
+    each = min(3, u.profile["A"]) if u.troop == "monstrous_infantry" else 1
+    sizes = rank_sizes(u)
+    return sum(each for r in range(1, 1 + ranks) if r < len(sizes) and i < sizes[r])
+
+
+def pools(state: GameState, combat: Combat, uid: str, fight: dict[str, Any]
+          ) -> list[tuple[tuple[str, ...], int]]:
+    """CC.ALLOCATE: the attacks of ``uid`` its player must split, as (enemies, attacks)."""
+    return sorted((tuple(sorted(k)), n) for k, n in
+                  attack_shares(state, combat, uid, fight).items() if not isinstance(k, str))
+
+
+def to_allocate(state: GameState, combat: Combat, step: str, fight: dict[str, Any]
+                ) -> tuple[str, tuple[str, ...], int] | None:
+    """CC.ALLOCATE: the next unit striking in ``step`` with attacks to split and not yet split,
+    the active player's units first: (unit, enemies, attacks)."""
+    done = fight.get("allocations", {})
+    units = [state.units[u] for u in combat["units"]]
+    for u in sorted(units, key=lambda x: x.player != state.player):
+        if u.status != "engaged" or step_label(u) != step:
+            continue
+        left = pools(state, combat, u.id, fight)[len(done.get(u.id, ())):]
+        if left:
+            return u.id, *left[0]
+    return None
+
+
 def strikes(state: GameState, combat: Combat, step: str, fight: dict[str, Any]
             ) -> list[dict[str, Any]]:
-    """CC.WHO_FIGHTS, CC.CHALLENGE: the groups of attacks made in one initiative step."""
+    """CC.WHO_FIGHTS, CC.ALLOCATE, CC.CHALLENGE: the groups of attacks made in one initiative
+    step: one per attacking unit and target, split pools added as their player chose."""
     out = []
     duel = fight.get("duel") or {}
     for uid in combat["units"]:
         u = state.units[uid]
         if u.status != "engaged" or step_label(u) != step:
             continue
-        in_duel = uid in duel
-        for e, _side in touching(state, combat, uid):
-            n, side = models_in_contact(u, e)
-            if n == 0:
-                continue
-            a = attacks_of(u)
-            # a champion stands in the front rank: one attack more when that rank fights
-            champion = has_champion(u) and side == "front"
-            total = n * a + (1 if champion else 0)
-            if side == "front" and (in_duel or uid in fight.get("stood_back", ())):
-                # the fighter attacks only the foe, or (refused) stands back and not at all
-                total -= a + 1 if champion else a
-            if side == "front":
-                total += supporting(u, n, u.charged)
-            if total > 0:
-                out.append(group(u, e, total))
-        if in_duel:
+        shares = attack_shares(state, combat, uid, fight)
+        at: dict[str, int] = {k: n for k, n in shares.items() if isinstance(k, str)}
+        for split in fight.get("allocations", {}).get(uid, ()):
+            for eid, n in split.items():
+                at[eid] = at.get(eid, 0) + n
+        for eid, n in at.items():
+            if n > 0:
+                out.append(group(u, state.units[eid], n))
+        if uid in duel:
             foe = state.units[duel[uid]]
             out.append(group(u, foe, attacks_of(u) + (1 if has_champion(u) else 0),
                              challenge=True))

@@ -247,7 +247,11 @@ class PanicCaused(Event):
 
 @event("PursuitsCompleted", rules=("FP.PURSUE_MOVE",))
 class PursuitsCompleted(Event):
+    """All flee and pursuit moves are made; ``left`` are units of the combat that no longer
+    touch an enemy and leave it."""
+
     combat: str
+    left: tuple[str, ...] = ()
 
 
 @event("ReformOrderChosen", rules=("REF.ORDER",))
@@ -277,3 +281,44 @@ class DangerousTerrainTested(Event):
     through: str
     lost: int
     slain: int
+
+
+@event("CombatJoined", rules=("CH.CHARGE_MOVE", "CR.BOOKKEEPING"))
+class CombatJoined(Event):
+    """A unit charged (or pursued) into a unit already fighting: it joins that combat, which
+    becomes a multiple combat."""
+
+    combat: str
+    units: tuple[str, ...]
+    chargers: tuple[str, ...] = ()
+    hill: tuple[str, ...] = ()
+    reason: str = "charge"
+
+
+@event("AttacksAllocated", rules=("CC.ALLOCATE",))
+class AttacksAllocated(Event):
+    """A player split the attacks of models touching several enemy units among them."""
+
+    combat: str
+    unit: str
+    attacks: dict[str, int]
+
+
+@event("OrderChosen", rules=("BT.WHO", "FP.MULTI_ORDER"))
+class OrderChosen(Event):
+    """A player chose which of his units goes next: ``what`` is ``break_test``, ``flee`` or
+    ``pursuit``."""
+
+    combat: str
+    what: str
+    unit: str
+
+
+@event("FleeDirectionChosen", rules=("FP.FLEE_DIRECTION",))
+class FleeDirectionChosen(Event):
+    """Several enemy units tied for the most ranks five wide: a die chose the one fled from."""
+
+    unit: str
+    away_from: str
+    among: tuple[str, ...]
+    faces: tuple[int, ...]

@@ -31,6 +31,7 @@ from .events import (
     ChargeRedirected,
     ChargeRolled,
     CombatBegan,
+    CombatJoined,
     DangerousTerrainTested,
     InitiativeStepBegan,
     LeadershipTested,
@@ -251,10 +252,15 @@ class ChargeFlow(Flow):
             return self._finish(state, events + self._failed(state, unit, target, faces))
         hills = hill_regions(state)
         hill = (geo.area_share(box(unit), hills) >= 0.5 > geo.area_share(end, hills))
-        cid = f"{state.turn}-{unit.id}-{target.id}"
-        events = [ChargeRolled(**base, success=True), moved(unit.id, end, "charge", dist),
-                  CombatBegan(combat=cid, units=(unit.id, target.id), chargers=(unit.id,),
-                              hill=(unit.id,) if hill else ())]
+        joined = next((c for c in state.combats.values() if target.id in c["units"]), None)
+        events = [ChargeRolled(**base, success=True), moved(unit.id, end, "charge", dist)]
+        if joined is not None:  # into a unit already fighting: a multiple combat
+            events.append(CombatJoined(combat=joined["id"], units=(unit.id,),
+                                       chargers=(unit.id,), hill=(unit.id,) if hill else ()))
+        else:
+            events.append(CombatBegan(combat=f"{state.turn}-{unit.id}-{target.id}",
+                                      units=(unit.id, target.id), chargers=(unit.id,),
+                                      hill=(unit.id,) if hill else ()))
         return self._finish(state, events)
 
     def _failed(self, state: GameState, unit: UnitState, target: UnitState,

@@ -9,12 +9,16 @@ from typing import Any
 from regiment.core import geometry as geo
 from regiment.core.commands import (
     AcceptChallenge,
+    Allocate,
+    BreakTestOrder,
     Challenge,
     Command,
     DeclineChallenge,
     Fight,
+    FleeOrder,
     Overrun,
     Pursue,
+    PursuitOrder,
     Reform,
     ReformOrder,
     RefuseChallenge,
@@ -28,17 +32,21 @@ from regiment.core.state import Awaiting, GameState, UnitState
 
 from . import attacks, charge, combat, pursuit
 from .events import (
+    AttacksAllocated,
     AttacksResolved,
     BreakTestTaken,
     ChallengeAnswered,
     ChallengeIssued,
     CombatBegan,
     CombatEnded,
+    CombatJoined,
     CombatResultDecided,
     CombatRoundBegan,
     CombatRoundEnded,
+    FleeDirectionChosen,
     InitiativeStepBegan,
     LeadershipTested,
+    OrderChosen,
     PanicCaused,
     PursuitDeclared,
     PursuitRolled,
@@ -83,12 +91,14 @@ class CombatFlow(Flow):
                 "accept_challenge": self._answer, "refuse_challenge": self._answer,
                 "pursue": self._pursue, "overrun": self._pursue, "restrain": self._pursue,
                 "reform": self._reform, "skip_reform": self._skip_reform,
-                "reform_order": self._reform_order}
+                "reform_order": self._reform_order, "allocate": self._allocate,
+                "break_test_order": self._order, "flee_order": self._order,
+                "pursuit_order": self._order}
 
     def combat_rolls(self) -> dict[str, Any]:
         return {"break_test": self._break_rolled, "restrain": self._restrain_rolled,
                 "pursuit": self._pursuit_rolled, "overrun": self._pursuit_rolled,
-                "reform": self._reform_rolled}
+                "reform": self._reform_rolled, "random_choice": self._direction_rolled}
 
     def combat_drives(self) -> dict[str, Any]:
         return {"challenge": self._drive_challenge, "initiative_steps": self._drive_steps,
@@ -155,8 +165,35 @@ class CombatFlow(Flow):
             return []
         cmb = state.combats[fight["combat"]]
         step = fight["steps"][0]
+        if combat.to_allocate(state, cmb, step, fight) is not None:
+            return []   # a player splits attacks first (CC.ALLOCATE)
         return [InitiativeStepBegan(combat=cmb["id"], step=step,
                                     strikes=tuple(combat.strikes(state, cmb, step, fight)))]
+
+    def _allocate(self, state: GameState, cmd: Allocate) -> list[Event]:
+        """CC.ALLOCATE: the split must name exactly the enemy units the models touch and add
+        up to the attacks to split."""
+        fight = fight_of(state)
+        cmb = state.combats[fight["combat"]]
+        left = combat.to_allocate(state, cmb, fight["steps"][0], fight) if fight.get(
+            "steps") else None
+        if left is None or left[0] != cmd.unit:
+            self._offered(state, cmd, "CC.ALLOCATE")
+        assert left is not None
+        uid, foes, n = left
+        if cmd.by != state.units[uid].player:
+            raise self._illegal(state, cmd, f"{state.units[uid].name} is "
+                                f"{state.units[uid].player}'s unit", "CC.ALLOCATE")
+        if set(cmd.attacks) != set(foes) or any(type(v) is not int or v < 0
+                                                for v in cmd.attacks.values()):
+            raise self._illegal(state, cmd, f"the attacks must be split among "
+                                f"{', '.join(foes)}, none below 0", "CC.ALLOCATE")
+        if sum(cmd.attacks.values()) != n:
+            raise self._illegal(state, cmd, f"{state.units[uid].name} has {n} attacks to split; "
+                                f"these add up to {sum(cmd.attacks.values())}", "CC.ALLOCATE")
+        split = {f: cmd.attacks[f] for f in foes}
+        return self._then(state, [AttacksAllocated(combat=cmb["id"], unit=uid, attacks=split)],
+                          "allocate")
 
     def drive_batch(self, state: GameState) -> list[Event]:
         """ATK.SEQUENCE: the next roll of the batch, or its results once all dice are in."""
@@ -192,6 +229,10 @@ class CombatFlow(Flow):
                 if cur.units[uid].models <= 0]
         events += [UnitDestroyed(unit=uid, reason="slain") for uid in dead]
         cur = fold(cur, events[len(batch["groups"]):], self.fold_table)
+        if batch["combat"] is not None:
+            closing = close_ups(state, cur, batch["combat"])
+            cur = fold(cur, closing, self.fold_table)
+            events += closing
         events += self.panic_after(cur, dead, "was destroyed")
         if batch["combat"] is None:  # PANIC.TRIGGERS: 25% lost to shooting
             for g in batch["groups"]:
@@ -209,50 +250,67 @@ class CombatFlow(Flow):
     # --- the result and break tests (CR.*, BT.*) --------------------------------------------
 
     def _drive_result(self, state: GameState) -> list[Event]:
+        """CR.WINNER, CR.BOOKKEEPING, CR.NO_MORE_FOES, BT.WHO: every side's parts, unit by
+        unit; units left touching no enemy have won and leave the combat."""
         fight = fight_of(state)
         if "result" in fight:
             return []
         cmb = state.combats[fight["combat"]]
+        alive = {p: [state.units[u] for u in cmb["units"] if state.units[u].player == p
+                     and state.units[u].status == "engaged"] for p in state.players}
+        free = tuple(u.id for p in state.players for u in alive[p]
+                     if not combat.touching(state, cmb, u.id))
+        fighting = {p: [u for u in alive[p] if u.id not in free] for p in state.players}
         sides: dict[str, Any] = {}
         for p in state.players:
             parts = side_parts(state, cmb, p, fight["caused"], fight["overkill"],
-                               self.classic, hill_regions(state))
+                               self.classic, hill_regions(state), set(free))
             sides[p] = {"total": sum(x["value"] for x in parts), "parts": parts}
-        alive = {p: [state.units[u] for u in cmb["units"] if state.units[u].player == p
-                     and state.units[u].status == "engaged"] for p in state.players}
         a, b = state.players
         totals = {p: sides[p]["total"] for p in state.players}
         musician = None
-        no_more_foes: tuple[str, ...] = ()
-        if alive[a] and alive[b]:
-            music = {p: any("musician" in u.command for u in alive[p]) for p in state.players}
+        if fighting[a] and fighting[b]:
+            music = {p: any("musician" in u.command for u in fighting[p])
+                     for p in state.players}
             winner, margin, musician = decide(totals, music)
             if musician is not None:
                 sides[musician]["parts"].append({"rule": "CR.MUSICIAN", "unit": next(
-                    u.id for u in alive[musician] if "musician" in u.command), "value": 1})
+                    u.id for u in fighting[musician] if "musician" in u.command), "value": 1})
                 sides[musician]["total"] += 1
-        elif alive[a] or alive[b]:  # CR.NO_MORE_FOES: the survivors win whatever the count
-            winner = a if alive[a] else b
+        elif bool(alive[a]) != bool(alive[b]):
+            winner = a if alive[a] else b  # CR.NO_MORE_FOES: the survivors win whatever
             margin = max(0, totals[winner] - totals[state.opponent(winner)])
-            no_more_foes = tuple(u.id for u in alive[winner])
         else:
             winner, margin = None, 0
         tests: tuple[str, ...] = ()
         unbreakable: tuple[str, ...] = ()
         if winner is not None:  # BT.WHO, BT.SPECIAL
-            losers = alive[state.opponent(winner)]
+            losers = fighting[state.opponent(winner)]
             tests = tuple(u.id for u in losers if not has(u, "unbreakable"))
             unbreakable = tuple(u.id for u in losers if has(u, "unbreakable"))
         return [CombatResultDecided(combat=cmb["id"], sides=sides, winner=winner,
                                     margin=margin, musician=musician, tests=tests,
-                                    no_more_foes=no_more_foes, unbreakable=unbreakable)]
+                                    no_more_foes=free, unbreakable=unbreakable)]
 
     def _drive_tests(self, state: GameState) -> list[Event]:
-        tests = fight_of(state).get("tests")
+        """BT.WHO: each loser tests, in the order its player chooses."""
+        fight = fight_of(state)
+        tests = fight.get("tests")
         if not tests:
+            return []
+        if len(tests) > 1 and fight.get("next", {}).get("break_test") not in tests:
             return []
         u = state.units[tests[0]]
         return [RollRequested(purpose="break_test", unit=u.id, player=u.player, dice=2)]
+
+    def _order(self, state: GameState, cmd: BreakTestOrder | FleeOrder | PursuitOrder
+               ) -> list[Event]:
+        """BT.WHO, FP.MULTI_ORDER: which of a player's units goes next."""
+        rule = "BT.WHO" if cmd.name == "break_test_order" else "FP.MULTI_ORDER"
+        self._offered(state, cmd, rule)
+        what = cmd.name.removesuffix("_order")
+        return self._then(state, [OrderChosen(combat=fight_of(state)["combat"], what=what,
+                                              unit=cmd.unit)], cmd.name)
 
     def _break_rolled(self, state: GameState, aw: Awaiting, faces: tuple[int, ...]
                       ) -> list[Event]:
@@ -277,27 +335,28 @@ class CombatFlow(Flow):
 
     def _candidates(self, state: GameState) -> dict[str, tuple[str, list[str]]]:
         """FP.CHOOSE_PURSUIT, FP.OVERRUN: winners that may pursue (with the broken units they
-        touched) or overrun."""
+        touched: every enemy they touch must have broken) or overrun (they destroyed every
+        foe they touched in the round they charged in, CR.NO_MORE_FOES)."""
         fight = fight_of(state)
-        winner = (fight.get("result") or {}).get("winner")
-        if winner is None:
+        result = fight.get("result") or {}
+        winner = result.get("winner")
+        cmb = state.combats.get(fight["combat"])
+        if cmb is None:
             return {}
-        cmb = state.combats[fight["combat"]]
         out: dict[str, tuple[str, list[str]]] = {}
         broken = set(fight.get("broken", ()))
-        for uid in cmb["units"]:
-            u = state.units[uid]
-            if u.player != winner or u.status != "engaged":
-                continue
-            foes = [state.units[o] for o in cmb["units"] if state.units[o].player != winner
-                    and state.units[o].status in ("engaged", "fleeing")
-                    and combat.in_contact_at_all(u, state.units[o])]
-            if foes and all(f.id in broken for f in foes):
-                out[uid] = ("pursue", [f.id for f in foes])
-            elif (not foes and not broken and cmb["round"] == 1 and u.charged
-                  and uid in cmb.get("chargers", ())
-                  and not any(state.units[o].status == "engaged" for o in cmb["units"]
-                              if state.units[o].player != winner)):
+        if winner is not None:
+            for uid in cmb["units"]:
+                u = state.units[uid]
+                if u.player != winner or u.status != "engaged":
+                    continue
+                foes = [state.units[o] for o in cmb["units"] if state.units[o].player != winner
+                        and state.units[o].status in ("engaged", "fleeing")
+                        and combat.in_contact_at_all(u, state.units[o])]
+                if foes and all(f.id in broken for f in foes):
+                    out[uid] = ("pursue", [f.id for f in foes])
+        for uid in result.get("free", ()):
+            if state.units[uid].status == "ready" and uid in cmb.get("chargers", ()):
                 out[uid] = ("overrun", [])
         return out
 
@@ -306,6 +365,11 @@ class CombatFlow(Flow):
         return next((u for u in self._candidates(state) if u not in decided), None)
 
     def _pursue(self, state: GameState, cmd: Pursue | Overrun | Restrain) -> list[Event]:
+        options = self._candidates(state).get(cmd.unit)
+        if isinstance(cmd, Pursue) and options and cmd.target not in options[1]:
+            name = state.units[cmd.unit].name
+            raise self._illegal(state, cmd, f"{name} may only pursue a broken unit it touched: "
+                                f"{', '.join(options[1]) or 'none'}", "FP.CHOOSE_PURSUIT")
         self._offered(state, cmd, "FP.CHOOSE_PURSUIT")
         target = getattr(cmd, "target", "")
         if cmd.name == "restrain":
@@ -315,6 +379,8 @@ class CombatFlow(Flow):
                           cmd.name)
 
     def _drive_pursuit(self, state: GameState) -> list[Event]:
+        """FP.CHOOSE_PURSUIT, FP.FLEE_ROLL, FP.PURSUE_ROLL, FP.CAUGHT, then the moves: the
+        broken units in their player's order, then the pursuers in theirs (FP.MULTI_ORDER)."""
         fight = fight_of(state)
         if fight.get("pursued") or self._undecided(state) is not None:
             return []
@@ -334,7 +400,118 @@ class CombatFlow(Flow):
                 return [RollRequested(purpose="pursuit" if kind == "pursue" else "overrun",
                                       unit=uid, player=u.player, dice=charge.movement_dice(u),
                                       about=target)]
-        return self._pursuit_moves(state)
+        caught = self._caught(state)
+        if caught:
+            return caught
+        if self._left(state, "flee"):
+            fleeing = self._to_move(state, "flee")
+            return self._flee_move(state, fleeing) if fleeing else []
+        if self._left(state, "pursuit"):
+            pursuers = self._to_move(state, "pursuit")
+            return self._pursuer_move(state, pursuers) if pursuers else []
+        return self._pursuits_done(state)
+
+    def _left(self, state: GameState, what: str) -> list[str]:
+        """The broken units (``flee``) or pursuers (``pursuit``) that have still to move."""
+        fight = fight_of(state)
+        done = fight.get("moved", ())
+        if what == "flee":
+            return [b for b in fight.get("broken", ()) if state.units[b].status == "fleeing"
+                    and b in fight.get("fled", {}) and b not in done]
+        return [u for u, (kind, _) in fight.get("decided", {}).items()
+                if kind in ("pursue", "overrun") and u in fight.get("rolled", {})
+                and u not in done and state.units[u].status in ("engaged", "ready")]
+
+    def _to_move(self, state: GameState, what: str) -> list[str]:
+        """The next to move; empty while its player has to say which (FP.MULTI_ORDER)."""
+        left = self._left(state, what)
+        if len(left) > 1:
+            chosen = fight_of(state).get("next", {}).get(what)
+            return [chosen] if chosen in left else []
+        return left
+
+    def _order_needed(self, state: GameState) -> tuple[str, list[str]] | None:
+        """FP.MULTI_ORDER: the moves waiting for a player to order them, if any."""
+        for what in ("flee", "pursuit"):
+            left = self._left(state, what)
+            if left:
+                return (what, left) if not self._to_move(state, what) else None
+        return None
+
+    def _caught(self, state: GameState) -> list[Event]:
+        """FP.CAUGHT: a broken unit is destroyed if any of its pursuers rolled as far."""
+        fight = fight_of(state)
+        decided, rolled, fled = fight.get("decided", {}), fight.get("rolled", {}), \
+            fight.get("fled", {})
+        events: list[Event] = []
+        cur = state
+        for b in fight.get("broken", ()):
+            if cur.units[b].status != "fleeing" or b not in fled or b in fight.get("moved", ()):
+                continue
+            by = [p for p, (k, t) in decided.items() if k == "pursue" and t == b
+                  and rolled.get(p, 0) >= fled[b]]
+            if by:
+                more: list[Event] = [UnitCaught(unit=b, by=by[0]),
+                                     UnitDestroyed(unit=b, reason="caught")]
+                more += self.panic_after(fold(cur, more, self.fold_table), [b], "was destroyed")
+                cur = fold(cur, more, self.fold_table)
+                events += more
+        return events
+
+    def _flee_move(self, state: GameState, fleeing: list[str]) -> list[Event]:
+        """FP.FLEE_DIRECTION: away from the enemy unit of the combat with the most ranks five
+        models wide; a die chooses among equals."""
+        fight = fight_of(state)
+        u = state.units[fleeing[0]]
+        away_id = fight.get("away", {}).get(u.id)
+        if away_id is None:
+            foes = [state.units[o] for o in fight.get("units", ()) if state.units[o].player !=
+                    u.player and state.units[o].status in ("engaged", "ready")]
+            among = pursuit.flee_from(state, u, foes)
+            if len(among) > 1:
+                return [RollRequested(purpose="random_choice", unit=u.id, player=u.player,
+                                      dice=1, about="flee:" + "/".join(f.id for f in among))]
+            away_id = among[0].id if among else ""
+        away = state.units.get(away_id)
+        point = geo.centre(box(away)) if away else geo.centre(box(u))
+        return self.flee_events(state, u, point, fight["fled"][u.id], "flee")
+
+    def _direction_rolled(self, state: GameState, aw: Awaiting, faces: tuple[int, ...]
+                          ) -> list[Event]:
+        """FP.FLEE_DIRECTION: a D6 picks one of the tied enemy units (faces beyond the last
+        whole share are rolled again, so every unit is as likely)."""
+        among = tuple(aw.about.split(":", 1)[1].split("/"))
+        n = len(among)
+        if faces[0] > n * (6 // n):
+            return [RollRequested(purpose="random_choice", unit=aw.unit, player=aw.player,
+                                  dice=1, about=aw.about)]
+        pick = among[(faces[0] - 1) % n]
+        return self._finish(state, [FleeDirectionChosen(unit=aw.unit or "", away_from=pick,
+                                                        among=among, faces=faces)])
+
+    def _pursuer_move(self, state: GameState, pursuers: list[str]) -> list[Event]:
+        fight = fight_of(state)
+        uid = pursuers[0]
+        kind, target = fight["decided"][uid]
+        return self._pursuer_moves(state, state.units[uid], kind, target, fight["rolled"][uid])
+
+    def _pursuits_done(self, state: GameState) -> list[Event]:
+        """Units of the combat left touching no enemy leave it; a combat with one side left
+        ends."""
+        fight = fight_of(state)
+        cmb = state.combats.get(fight["combat"])
+        if cmb is None:
+            return [PursuitsCompleted(combat=fight["combat"])]
+        left = tuple(u for u in cmb["units"] if state.units[u].status == "engaged"
+                     and not combat.touching(state, cmb, u))
+        events: list[Event] = [PursuitsCompleted(combat=cmb["id"], left=left)]
+        cur = fold(state, events, self.fold_table)
+        cmb = cur.combats[cmb["id"]]
+        if not all(any(cur.units[o].status == "engaged" and cur.units[o].player == p
+                       for o in cmb["units"]) for p in cur.players):
+            events.append(CombatEnded(combat=cmb["id"],
+                                      reason="one side has no unit left fighting"))
+        return events
 
     def _restrain_rolled(self, state: GameState, aw: Awaiting, faces: tuple[int, ...]
                          ) -> list[Event]:
@@ -355,46 +532,6 @@ class CombatFlow(Flow):
                                                   dice=charge.counted(faces), distance=dist,
                                                   caught=caught)])
 
-    def _pursuit_moves(self, state: GameState) -> list[Event]:
-        """FP.FLEE_DIRECTION, FP.CAUGHT, FP.PURSUE_MOVE, FP.OFF_TABLE, FP.FRESH_ENEMY."""
-        fight = fight_of(state)
-        cmb = state.combats[fight["combat"]]
-        decided = fight.get("decided", {})
-        rolled, fled = fight.get("rolled", {}), fight.get("fled", {})
-        events: list[Event] = []
-        cur = state
-        for b in fight.get("broken", ()):
-            u = cur.units[b]
-            if u.status != "fleeing" or b not in fled:
-                continue
-            by = [p for p, (k, t) in decided.items() if k == "pursue" and t == b
-                  and rolled.get(p, 0) >= fled[b]]
-            if by:
-                more: list[Event] = [UnitCaught(unit=b, by=by[0]),
-                                     UnitDestroyed(unit=b, reason="caught")]
-                more += self.panic_after(fold(cur, more, self.fold_table), [b], "was destroyed")
-            else:
-                foes = [cur.units[o] for o in cmb["units"] if cur.units[o].player != u.player
-                        and cur.units[o].status == "engaged"]
-                away = pursuit.flee_from(cur, u, foes)
-                point = geo.centre(box(away)) if away else geo.centre(box(u))
-                more = self.flee_events(cur, u, point, fled[b], "flee")
-            cur = fold(cur, more, self.fold_table)
-            events += more
-        if cmb["id"] in cur.combats and not all(any(
-                cur.units[o].status == "engaged" and cur.units[o].player == p
-                for o in cmb["units"]) for p in cur.players):
-            end = CombatEnded(combat=cmb["id"], reason="one side has no unit left fighting")
-            cur = fold(cur, [end], self.fold_table)
-            events.append(end)
-        for uid, (kind, target) in decided.items():
-            if kind not in ("pursue", "overrun") or uid not in rolled:
-                continue
-            more = self._pursuer_moves(cur, cur.units[uid], kind, target, rolled[uid])
-            cur = fold(cur, more, self.fold_table)
-            events += more
-        return [*events, PursuitsCompleted(combat=cmb["id"])]
-
     def _pursuer_moves(self, state: GameState, u: UnitState, kind: str, target: str,
                        dist: int) -> list[Event]:
         if kind == "pursue" and target in state.units:
@@ -410,8 +547,13 @@ class CombatFlow(Flow):
         if edge is not None:
             events.append(UnitLeftTable(unit=u.id, point=edge))
         elif fresh is not None:  # FP.FRESH_ENEMY: a charge; fought next close combat phase
-            events.append(CombatBegan(combat=f"{state.turn}-{u.id}-{fresh}",
-                                      units=(u.id, fresh), chargers=(u.id,), reason=kind))
+            joined = next((c for c in state.combats.values() if fresh in c["units"]), None)
+            if joined is not None:  # into a unit already fighting: it joins that combat
+                events.append(CombatJoined(combat=joined["id"], units=(u.id,),
+                                           chargers=(u.id,), reason=kind))
+            else:
+                events.append(CombatBegan(combat=f"{state.turn}-{u.id}-{fresh}",
+                                          units=(u.id, fresh), chargers=(u.id,), reason=kind))
         return events
 
     # --- combat reform (REF.*) ---------------------------------------------------------------
@@ -480,6 +622,12 @@ class CombatFlow(Flow):
         return [CombatRoundEnded(combat=fight["combat"], round=fight["round"])]
 
     def _reform(self, state: GameState, cmd: Reform) -> list[Event]:
+        cmb = state.combats.get(fight_of(state)["combat"])
+        if cmd not in self.legal(state) and cmb is not None and cmd.unit in state.units:
+            for (f, fc, t, _), (rule, why) in pursuit.reform_checks(state, cmb,
+                                                                    state.units[cmd.unit]):
+                if (f, fc, t) == (cmd.files, cmd.face, cmd.turn) and rule:
+                    raise self._illegal(state, cmd, why, rule)
         self._offered(state, cmd, "REF.PLACEMENT")
         fight = fight_of(state)
         u = state.units[cmd.unit]
@@ -549,10 +697,37 @@ class CombatFlow(Flow):
             answers: list[Command] = [AcceptChallenge(by=who, unit=u) for u in near if u in able]
             answers += [RefuseChallenge(by=who, unit=u) for u in near]
             return Decision(player=who, decision="answer_challenge", legal=tuple(answers))
-        if leaf == "pursuit":
-            uid = self._undecided(state)
-            if uid is None:
+        if leaf == "initiative_steps" and fight.get("steps"):
+            cmb = state.combats[fight["combat"]]
+            pool = combat.to_allocate(state, cmb, fight["steps"][0], fight)
+            if pool is None:
                 return None
+            uid, foes, n = pool
+            who = state.units[uid].player
+            return Decision(player=who, decision="allocate", legal=tuple(
+                Allocate(by=who, unit=uid, attacks=dict(zip(foes, split, strict=True)))
+                for split in splits(n, len(foes))))
+        if leaf == "break_tests":
+            tests = fight.get("tests") or []
+            if len(tests) < 2 or fight.get("next", {}).get("break_test") in tests:
+                return None
+            who = state.units[tests[0]].player
+            return Decision(player=who, decision="break_test_order",
+                            legal=tuple(BreakTestOrder(by=who, unit=u) for u in tests))
+        if leaf == "pursuit" and self._undecided(state) is None:
+            order = self._order_needed(state)
+            if order is None:
+                return None
+            what, movers = order
+            who = state.units[movers[0]].player
+            cls = FleeOrder if what == "flee" else PursuitOrder
+            return Decision(player=who, decision=f"{what}_order",
+                            legal=tuple(cls(by=who, unit=u) for u in movers))
+        if leaf == "pursuit":
+            undecided = self._undecided(state)
+            if undecided is None:
+                return None
+            uid = undecided
             u = state.units[uid]
             kind, targets = self._candidates(state)[uid]
             choices: list[Command] = ([Pursue(by=u.player, unit=uid, target=t) for t in targets]
@@ -575,3 +750,33 @@ class CombatFlow(Flow):
         return None
 
 
+def splits(n: int, k: int) -> list[tuple[int, ...]]:
+    """CC.ALLOCATE: every way to split ``n`` attacks among ``k`` enemy units."""
+    if k == 1:
+        return [(n,)]
+    return [(i, *rest) for i in range(n, -1, -1) for rest in splits(n - i, k - 1)]
+
+
+def close_ups(before: GameState, after: GameState, cid: str) -> list[Event]:
+    """Casualties come off the rear ranks, so a unit's rear edge moves up. Enemies that fought
+    it from behind or beside and so lost contact move up with it, by the ground its ranks gave
+    up, as players keep units in contact on the table (one level: a unit behind the one that
+    moves up is not moved)."""
+    out: list[Event] = []
+    cmb = after.combats.get(cid)
+    if cmb is None:
+        return out
+    for uid in cmb["units"]:
+        old, new = before.units[uid], after.units[uid]
+        if new.status != "engaged" or box(new).depth >= box(old).depth - 1e-9:
+            continue
+        shift = box(old).depth - box(new).depth
+        for oid in cmb["units"]:
+            o = after.units[oid]
+            if o.player == new.player or o.status != "engaged":
+                continue
+            if geo.contact(box(old), box(o)) is None or geo.contact(box(new), box(o)):
+                continue
+            b = geo.rounded(geo.moved(box(o), shift, new.facing))
+            out.append(moved(oid, b, "close_up", shift))
+    return out

@@ -72,19 +72,33 @@ class FantasyPreset(ChargeFlow, CombatFlow):
         return events + self._settle(fold(state, events, self.fold_table))
 
     def _touching_at_start(self, state: GameState) -> list[Event]:
-        out: list[Event] = []
-        taken: set[str] = set()
+        """Units touching an enemy form combats; units linked through the enemies they touch
+        are one (multiple) combat, named after its first unit and that unit's first enemy."""
         units = list(state.units.values())
+        links: dict[str, set[str]] = {u.id: set() for u in units}
         for i, a in enumerate(units):
             for b in units[i + 1:]:
-                if a.player == b.player or a.id in taken or b.id in taken:
-                    continue
-                if contact(box(a), box(b)) is None and contact(box(b), box(a)) is None:
-                    continue
-                taken |= {a.id, b.id}
-                chargers = tuple(u.id for u in (a, b) if u.charged)
-                out.append(CombatBegan(combat=f"0-{a.id}-{b.id}", units=(a.id, b.id),
-                                       chargers=chargers, reason="scenario"))
+                if a.player != b.player and (contact(box(a), box(b)) is not None
+                                             or contact(box(b), box(a)) is not None):
+                    links[a.id].add(b.id)
+                    links[b.id].add(a.id)
+        out: list[Event] = []
+        seen: set[str] = set()
+        for u in units:
+            if u.id in seen or not links[u.id]:
+                continue
+            group, todo = [], [u.id]
+            while todo:
+                uid = todo.pop()
+                if uid not in seen:
+                    seen.add(uid)
+                    group.append(uid)
+                    todo.extend(sorted(links[uid] - seen))
+            members = tuple(x.id for x in units if x.id in group)  # the scenario's order
+            chargers = tuple(x for x in members if state.units[x].charged)
+            foe = next(x for x in members if state.units[x].player != u.player)
+            out.append(CombatBegan(combat=f"0-{members[0]}-{foe}", units=members,
+                                   chargers=chargers, reason="scenario"))
         return out
 
     # --- commands --------------------------------------------------------------------------

@@ -9,34 +9,35 @@ from .combat import Combat, models_in_contact, touching
 from .units import ALIVE, box, rank_sizes
 
 
-def flee_from(state: GameState, unit: UnitState, foes: list[UnitState]) -> UnitState | None:
-    """FP.FLEE_DIRECTION: flee from the enemy unit with the most ranks at least 5 models wide
-    (ties: the first in the scenario's order, a reading of "at random" that keeps replays
-    exact without another roll)."""
+def flee_from(state: GameState, unit: UnitState, foes: list[UnitState]) -> list[UnitState]:
+    """FP.FLEE_DIRECTION: the enemy units with the most ranks at least 5 models wide (the
+    unit flees from one of them; when several tie, a die chooses)."""
     if not foes:
-        return None
+        return []
 
     def wide_ranks(u: UnitState) -> int:
         return sum(1 for r in rank_sizes(u) if r >= 5)
 
-    return max(foes, key=wide_ranks)
+    most = max(wide_ranks(f) for f in foes)
+    return [f for f in foes if wide_ranks(f) == most]
 
 
 def pursue_move(state: GameState, unit: UnitState, heading: float, dist: float,
                 quarry: str | None, pivot: bool
                 ) -> tuple[geo.Box, geo.Point | None, str | None, float]:
     """FP.PURSUE_MOVE, FP.PIVOT_CONTACT, FP.FRESH_ENEMY, FP.OFF_TABLE: pivot (pursuit) to
-    ``heading``, then move up to ``dist``: stop 1" short of friends and of fleeing units not
-    caught, stop in contact with a fresh enemy (a charge), leave the table at its edge.
+    ``heading``, then move up to ``dist``: stop 1" short of friends and of fleeing units
+    (the one it pursues too, when it escaped), stop in contact with a fresh enemy (a charge;
+    one already fighting is joined in its combat), leave the table at its edge.
     Returns (box, the edge point if it left, the fresh enemy contacted, distance moved)."""
     start = geo.pivoted(box(unit), heading) if pivot else box(unit)
     table = state.table
     fresh: list[UnitState] = []
     blockers: list[geo.Box] = []
     for o in state.units.values():
-        if o.id == unit.id or o.id == quarry or o.status not in ALIVE:
+        if o.id == unit.id or o.status not in ALIVE:
             continue
-        if o.player != unit.player and o.status == "ready":
+        if o.player != unit.player and o.status in ("ready", "engaged"):
             fresh.append(o)
         else:
             blockers.append(box(o))
@@ -57,41 +58,66 @@ def pursue_move(state: GameState, unit: UnitState, heading: float, dist: float,
     return geo.rounded(geo.moved(start, run, heading)), None, None, run
 
 
-def reform_options(state: GameState, combat: Combat, u: UnitState
-                   ) -> list[tuple[int, str, int, geo.Box]]:
-    """REF.WHO, REF.PLACEMENT, REF.CONTACT: the reforms open to ``u``: turn to face an enemy in
-    its flank or rear, or change frontage by up to two files either way, where the unit keeps
-    at least as many models in contact, the enemy exactly as many, and touches no other unit.
-    A unit fought from two or more sides may not reform."""
+Reform = tuple[int, str, int, geo.Box]
+
+
+def reform_options(state: GameState, combat: Combat, u: UnitState) -> list[Reform]:
+    """REF.WHO, REF.PLACEMENT, REF.CONTACT: the reforms open to ``u``: turn to face the one
+    enemy in its flank or rear, or change frontage by up to two files either way."""
+    return [r for r, (rule, _) in reform_checks(state, combat, u) if not rule]
+
+
+def reform_checks(state: GameState, combat: Combat, u: UnitState
+                  ) -> list[tuple[Reform, tuple[str, str]]]:
+    """Every reform ``u`` might try, each with why it is not open: ("", "") when it is, or
+    (rule, reason). It must keep touching every enemy it touched, on the same side, with at
+    least as many of its models in contact and each enemy with exactly as many; it may touch
+    no unit it did not touch; it stays on the table. A unit fought from two or more sides
+    may not reform at all (REF.WHO)."""
     foes = touching(state, combat, u.id)
     if not foes or len({side for _, side in foes}) != 1:
         return []
-    e, side = foes[0]
-    mine, _ = models_in_contact(u, e)
-    theirs, _ = models_in_contact(e, u)
-    out: list[tuple[int, str, int, geo.Box]] = []
+    side = foes[0][1]
+    before = {e.id: (models_in_contact(u, e)[0], models_in_contact(e, u)[0]) for e, _ in foes}
     candidates: list[tuple[int, str, UnitState]] = []
     if side != "front":
-        their_side = geo.contact(box(e), box(u))
-        if their_side is not None:
-            b = geo.landing(box(u), box(e), their_side[0])
-            candidates.append((u.files, e.id, u.evolve(position=(b.x, b.y), facing=b.facing)))
+        if len(foes) == 1:
+            e = foes[0][0]
+            their_side = geo.contact(box(e), box(u))
+            if their_side is not None:
+                b = geo.landing(box(u), box(e), their_side[0])
+                candidates.append((u.files, e.id, u.evolve(position=(b.x, b.y),
+                                                           facing=b.facing)))
     else:
         for files in range(max(1, u.files - 2), min(u.models, u.files + 2) + 1):
             if files != u.files:
                 candidates.append((files, "", u.evolve(files=files)))
-    others = [box(o) for o in state.units.values()
-              if o.id not in (u.id, e.id) and o.status in ALIVE]
+    here = box(u)
+    near = [(o.id, box(o)) for o in state.units.values() if o.id != u.id and o.status in ALIVE]
+    touched = {i for i, o in near if geo.gap(here, o) < 1e-3}  # friends beside it too
+    others = [(i, o) for i, o in near if i not in touched]
     table = state.table
+    out: list[tuple[Reform, tuple[str, str]]] = []
     for files, face, moved in candidates:
         b = box(moved)
+        why = ("", "")
         if not geo.on_table(b, table["width"], table["depth"]):
-            continue
-        if any(geo.gap(b, o) < 1e-3 for o in others):
-            continue
-        if models_in_contact(moved, e)[0] < mine or models_in_contact(e, moved)[0] != theirs:
-            continue
-        out.append((files, face, 0, geo.rounded(b)))
+            why = ("REF.PLACEMENT", "it would not fit on the table")
+        elif any(geo.overlaps(b, o) for i, o in near if i in touched):
+            why = ("REF.PLACEMENT", "it would stand on a unit beside it")
+        elif any(geo.gap(b, o) < 1e-3 for _, o in others):
+            hit = next(state.units[i].name for i, o in others if geo.gap(b, o) < 1e-3)
+            why = ("REF.PLACEMENT", f"it would touch {hit}, which it was not touching")
+        else:
+            for e, _ in foes:
+                mine, theirs = before[e.id]
+                now_side = geo.contact(b, box(e))
+                now = models_in_contact(moved, e)[0], models_in_contact(e, moved)[0]
+                if now_side is None or now[0] < mine or now[1] != theirs:
+                    why = ("REF.CONTACT", f"{e.name} would have {now[1]} models in contact "
+                           f"instead of {theirs}, and {u.name} {now[0]} instead of {mine}")
+                    break
+        out.append(((files, face, 0, geo.rounded(b)), why))
     return out
 
 

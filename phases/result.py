@@ -63,14 +63,17 @@ def high_ground(mine: list[UnitState], theirs: list[UnitState], hills: list[Any]
 
 
 def side_parts(state: GameState, combat: Combat, player: str, caused: dict[str, int],
-               overkill: dict[str, int], classic: bool, hill_areas: list[Any] | None = None
-               ) -> list[Part]:
-    """CR.WOUNDS, CR.OVERKILL, CR.CHARGE, CR.RANKS, CR.STANDARD, CR.BSB, CR.FLANK/REAR:
-    one side's parts of the result, each with the unit that earned it."""
+               overkill: dict[str, int], classic: bool, hill_areas: list[Any] | None = None,
+               free: set[str] | frozenset[str] = frozenset()) -> list[Part]:
+    """CR.WOUNDS, CR.OVERKILL, CR.CHARGE, CR.RANKS, CR.STANDARD, CR.BSB, CR.FLANK/REAR,
+    CR.BOOKKEEPING: one side's parts of the result, each with the unit that earned it. The
+    wounds of every unit of the side add up, those of units that have left (``free``: they
+    destroyed their foes, CR.NO_MORE_FOES) too; the other bonuses come once a side from the
+    units still fighting."""
     mine = [state.units[u] for u in combat["units"] if state.units[u].player == player]
     theirs = [state.units[u] for u in combat["units"] if state.units[u].player != player
-              and state.units[u].status == "engaged"]
-    fighting = [u for u in mine if u.status == "engaged"]
+              and state.units[u].status == "engaged" and u not in free]
+    fighting = [u for u in mine if u.status == "engaged" and u.id not in free]
     hill_areas = hill_areas or []
     parts: list[Part] = [{"rule": "CR.WOUNDS", "unit": u.id, "value": caused[u.id]}
                          for u in mine if caused.get(u.id)]
@@ -78,11 +81,10 @@ def side_parts(state: GameState, combat: Combat, player: str, caused: dict[str, 
     if over:
         who = next(u.id for u in mine if overkill.get(u.id))
         parts.append({"rule": "CR.OVERKILL", "unit": who, "value": min(3, over)})
-    if combat["round"] == 1:
-        chargers = [u for u in mine if u.id in combat.get("chargers", ()) and u.charged]
-        if chargers:
-            hill = any(u.id in combat.get("hill", ()) for u in chargers) and not classic
-            parts.append({"rule": "CR.CHARGE", "unit": chargers[0].id, "value": 2 if hill else 1})
+    chargers = [u for u in mine if u.id in combat.get("chargers", ())]  # this round's
+    if chargers:
+        hill = any(u.id in combat.get("hill", ()) for u in chargers) and not classic
+        parts.append({"rule": "CR.CHARGE", "unit": chargers[0].id, "value": 2 if hill else 1})
     on_high = high_ground(fighting, theirs, hill_areas) if classic else ""
     if on_high:
         parts.append({"rule": "CR.HIGH_GROUND", "unit": on_high, "value": 1})

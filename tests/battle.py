@@ -156,3 +156,24 @@ def reform_first(g: Game, player: str | None = None) -> None:
     p = g.pending
     if p.kind == "decision" and p.decision == "reform_order":
         g.submit(next(c for c in p.legal if c.first == (player or p.player)))
+
+
+def blows(g: Game, hits: dict[str, int], wounds: dict[str, int] | None = None,
+          stop: str | None = "break_test") -> list[Event]:
+    """Roll a round's attack dice unit by unit: ``hits[u]`` of ``u``'s to-hit dice show 6,
+    the rest 1 (units not named roll all 1s); likewise ``wounds`` for the to-wound dice (all
+    6s when not named). Other rolls stop it (or ``stop``)."""
+    out: list[Event] = []
+    left_hits, left_wounds = dict(hits), dict(wounds or {})
+    while g.pending.kind == "roll" and g.pending.purpose in ("to_hit", "to_wound"):
+        p = g.pending
+        left = left_hits if p.purpose == "to_hit" else left_wounds
+        uid = p.unit or ""
+        n = left.get(uid, 0 if p.purpose == "to_hit" else p.dice)
+        six = min(n, p.dice)
+        if uid in left:
+            left[uid] = n - six
+        out += g.submit(Roll(by=p.player, faces=(6,) * six + (1,) * (p.dice - six)))
+    if stop is not None and g.pending.kind == "roll" and g.pending.purpose != stop:
+        out += answer(g, default=1, stop=stop)
+    return out

@@ -66,7 +66,8 @@ SCENARIOS = {"small": small_scenario, "close": close_scenario}
 
 
 RULE_TESTS = {"test_charge", "test_attacks", "test_combat", "test_combat_result",
-              "test_break_tests", "test_pursuit", "test_reform", "test_panic"}
+              "test_break_tests", "test_pursuit", "test_reform", "test_panic",
+              "test_multiple"}
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from regiment.core.commands import Roll
+from regiment.core.commands import DeclareCharge, Roll
 from regiment.core.dice import ManualDice
 from regiment.core.errors import IllegalCommand
 from regiment.core.game import Game
@@ -139,10 +139,8 @@ def test_ch_react_flee_rolls_and_a_fleeing_unit_must_flee():
     moved = game.state.units["spears"]
     assert moved.facing == 0.0 and moved.position[1] > 22  # turned away, 8" further off
     game.submit({"cmd": "decline_redirect", "by": "red", "unit": "boyz"})
-    # one charger a target (combats are one against one): the wolves may not join in
-    with pytest.raises(IllegalCommand, match="already charged"):
-        game.submit({"cmd": "declare_charge", "by": "red", "unit": "wolves",
-                     "target": "spears"})
+    # a unit already charged may be charged again (a multiple combat): the wolves could
+    assert DeclareCharge(by="red", unit="wolves", target="spears") in game.pending.legal
     game.submit({"cmd": "end_charges", "by": "red"})
     game.submit({"cmd": "move_charger", "by": "red", "unit": "boyz"})
     game.submit(Roll(by="red", faces=(1, 1)))

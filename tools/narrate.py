@@ -80,7 +80,20 @@ def _attacks(d: dict[str, Any], s: GameState | None) -> str:
 
 def _result(d: dict[str, Any], s: GameState | None) -> str:
     sides = []
+    rules = ["CR.WINNER"]
     for player, side in d["sides"].items():
+        by_unit: dict[str, list[dict[str, Any]]] = {}
+        for p in side["parts"]:
+            by_unit.setdefault(p["unit"], []).append(p)
+        if len(by_unit) > 1:  # CR.BOOKKEEPING: each unit's share beside the side's total
+            shares = " + ".join(
+                f"{_name(s, u)} {sum(p['value'] for p in ps)} ("
+                + ", ".join(f"{p['rule']} +{p['value']}" for p in ps) + ")"
+                for u, ps in by_unit.items())
+            sides.append(f"{player} {side['total']} = {shares}")
+            if "CR.BOOKKEEPING" not in rules:
+                rules.append("CR.BOOKKEEPING")
+            continue
         parts = ", ".join(f"{p['rule']} {_name(s, p['unit'])} +{p['value']}"
                           for p in side["parts"]) or "nothing"
         sides.append(f"{player} {side['total']} ({parts})")
@@ -95,8 +108,10 @@ def _result(d: dict[str, Any], s: GameState | None) -> str:
         extra += (f"; {', '.join(_name(s, u) for u in d['unbreakable'])} unbreakable, no break "
                   "test" + _why("BT.SPECIAL"))
     if d.get("no_more_foes"):
-        extra += "; no enemy is left in contact" + _why("CR.NO_MORE_FOES")
-    return f"Combat result: {'; '.join(sides)}: {verdict}{extra}." + _why("CR.WINNER")
+        free = ", ".join(_name(s, u) for u in d["no_more_foes"])
+        extra += (f"; {free}: no enemy left in contact, they win and leave the combat"
+                  + _why("CR.NO_MORE_FOES"))
+    return f"Combat result: {'; '.join(sides)}: {verdict}{extra}." + _why(*rules)
 
 
 def _break(d: dict[str, Any], s: GameState | None) -> str:
@@ -134,6 +149,9 @@ def _moved(d: dict[str, Any], s: GameState | None) -> str:
             "rally": "RALLY.TEST"}.get(d["reason"], "GEO.MOVE")
     x, y = d["position"]
     what = d["reason"].replace("_", " ")
+    if d["reason"] == "close_up":
+        return (f"{_name(s, d['unit'])} close up {d.get('distance', 0):.1f}\" to stay in "
+                "contact as casualties leave the rear ranks." + _why("CC.WHO_FIGHTS"))
     if d["reason"] == "rally":
         return (f"{_name(s, d['unit'])} turn to face the enemy ({d['facing']:.0f})."
                 + _why(rule))
@@ -177,7 +195,31 @@ def _declared_pursuit(d: dict[str, Any], s: GameState | None) -> str:
     return f"{who} will pursue {_name(s, d['target'])}." + _why("FP.CHOOSE_PURSUIT")
 
 
+def _allocated(d: dict[str, Any], s: GameState | None) -> str:
+    split = ", ".join(f"{n} at {_name(s, u)}" for u, n in d["attacks"].items())
+    return (f"{_name(s, d['unit'])} split the attacks of models touching several units: "
+            f"{split}." + _why("CC.ALLOCATE"))
+
+
+def _order(d: dict[str, Any], s: GameState | None) -> str:
+    what = {"break_test": "break test", "flee": "flee move", "pursuit": "pursuit move"}
+    rule = "BT.WHO" if d["what"] == "break_test" else "FP.MULTI_ORDER"
+    return (f"{_name(s, d['unit'])} go next ({what[d['what']]}, their player's choice)."
+            + _why(rule))
+
+
 TEMPLATES: dict[str, Callable[[dict[str, Any], GameState | None], str | None]] = {
+    "CombatJoined": lambda d, s: f"{', '.join(_name(s, u) for u in d['units'])} join combat "
+                                 f"{d['combat']}" + (" (charging down a hill)" if d.get("hill")
+                                                     else "") + ": a multiple combat."
+                                 + _why("CH.CHARGE_MOVE" if d.get("reason") == "charge"
+                                        else "FP.FRESH_ENEMY", "CR.BOOKKEEPING"),
+    "AttacksAllocated": _allocated,
+    "OrderChosen": _order,
+    "FleeDirectionChosen": lambda d, s: (
+        f"{_name(s, d['unit'])} flee from {_name(s, d['away_from'])}, chosen by a die "
+        f"({d['faces'][0]}) among {', '.join(_name(s, u) for u in d['among'])}, equal in "
+        "ranks five wide.") + _why("FP.FLEE_DIRECTION"),
     "GameStarted": lambda d, s: f"Game {d['game_id']} begins ({d['preset']}, "
                                 f"{d['dice']} dice, undo {d['undo']}).",
     "TurnBegan": lambda d, s: f"Game turn {d['turn']}: {d['player']} play." + _why("TURN.ORDER"),
