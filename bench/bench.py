@@ -11,6 +11,7 @@ on the same machine holds. Each figure is the best (or median) of several repeat
   SQLite inserts of the same bytes with the same fsync.
 - bytes per event; the median cost of creating a game.
 - whole combats per second, live and as a playout, and where the time goes (bench/combats.py).
+- multiple combats of 2, 4, 6 and 8 units: combats per second and the cost of a round per unit.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from regiment.store.logfile import END, HEADER, crc32c
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from combats import bench_combats  # noqa: E402
+from combats import bench_combats, bench_multiple  # noqa: E402
 
 
 def scenario(turns: int = 100) -> dict:
@@ -299,7 +300,8 @@ def main(argv: list[str] | None = None) -> int:
     for section in (lambda: bench_replay(out, events), lambda: bench_undo(out, sizes),
                     lambda: bench_appends(out, 100 if args.quick else 400),
                     lambda: bench_create(out),
-                    lambda: bench_combats(out, 100 if args.quick else 500)):
+                    lambda: bench_combats(out, 100 if args.quick else 500),
+                    lambda: bench_multiple(out, 50 if args.quick else 200)):
         gc.collect()
         section()
     print("\n".join(out))

@@ -38,17 +38,19 @@ def duel() -> dict[str, Any]:
 
 
 def play(game: Any) -> int:
-    """Bots play until the combat is over; the number of events it took."""
+    """Bots play until the combat is over; the number of combat rounds it took."""
     fought = False
+    rounds = 0
     while game.pending.kind != "over":
         events = game.submit(choose(game))
+        rounds += sum(1 for e in events if e.type == "CombatRoundBegan")
         fought = fought or bool(game.state.combats)
         if fought and not game.state.combats:
             break
         if any(e.type == "ChargeRolled" and not e.success for e in events) and \
                 not game.state.combats:
             break   # the charge failed: that combat never happened; it still counts as one
-    return 0
+    return rounds
 
 
 def live(scenario: dict[str, Any], seed: int) -> Game:
@@ -58,10 +60,9 @@ def live(scenario: dict[str, Any], seed: int) -> Game:
     return game
 
 
-def playout(scenario: dict[str, Any], seed: int) -> Playout:
-    p = Playout.new(scenario, seed=format(seed, "x"))
-    play(p)
-    return p
+def playout(scenario: dict[str, Any], seed: int) -> int:
+    """A playout of the scenario; the combat rounds it took."""
+    return play(Playout.new(scenario, seed=format(seed, "x")))
 
 
 AREAS = (("geometry", ("core/geometry.py", "lib:shapely", "lib:numpy")),
@@ -120,3 +121,53 @@ def bench_combats(out: list[str], n: int) -> None:
     split = shares(lambda: [live(scenario, 20_000 + s) for s in range(max(20, n // 5))])
     out.append("  where the time goes (live, self time): " +
                ", ".join(f"{k} {v * 100:.0f}%" for k, v in split.items()))
+
+
+def melee(per_side: int) -> dict[str, Any]:
+    """``per_side`` units of Orc Boyz side by side against as many Empire Spearmen, the lines
+    offset by half a unit so that every inner unit fights two (a model at each seam splits
+    its attacks): one multiple combat from the start of the close combat phase."""
+    width = 5 * 20 / 25.4
+
+    def unit(uid: str, player: str, x: float, y: float, facing: float, kind: str) -> dict:
+        return {"id": uid, "player": player, "catalogue": kind, "models": 20, "files": 5,
+                "base": [20, 20], "command": ["standard"], "position": [x, y],
+                "facing": facing}
+
+    left = 36.0 - per_side * width / 2
+    orcs = [unit(f"o{i}", "orcs", left + (i + 0.5) * width, 20.0, 0.0, "orc_boyz")
+            for i in range(per_side)]
+    empire = [unit(f"e{i}", "empire", left + (i + 1.0) * width, 20.0, 180.0,
+                   "empire_spearmen") for i in range(per_side)]
+    return parse_scenario({
+        "preset": "fantasy8", "first": "orcs", "dice": "seeded", "turns": 8,
+        "phase": "close_combat", "players": [{"id": "orcs"}, {"id": "empire"}],
+        "units": orcs + empire})
+
+
+def bench_multiple(out: list[str], n: int) -> None:
+    """Multiple combats of 2, 4, 6 and 8 units, from the first blow until the combat is over
+    (or eight game turns): combats a second, and the time a combat round costs per unit."""
+    out.append("multiple combats (bots, seeded dice; one combat from the start, until it ends)")
+    base = None
+    for per_side in (1, 2, 3, 4):
+        scenario = melee(per_side)
+        for seed in range(5):
+            playout(scenario, 30_000 + seed)
+        runs = max(20, n // per_side)
+        rounds = 0
+        start = time.perf_counter()
+        for seed in range(runs):
+            rounds += playout(scenario, seed)
+        t_play = time.perf_counter() - start
+        start = time.perf_counter()
+        for seed in range(runs // 4):
+            live(scenario, seed)
+        t_live = (time.perf_counter() - start) / max(1, runs // 4)
+        units = 2 * per_side
+        per_round_unit = t_play / rounds / units
+        base = base or per_round_unit
+        out.append(f"  {units} units: playout {runs / t_play:6.0f} combats/s, live "
+                   f"{1 / t_live:6.0f}/s, {rounds / runs:.1f} rounds a combat; a round costs "
+                   f"{per_round_unit * 1e6:5.0f} us a unit ({per_round_unit / base:.2f}x the "
+                   "2-unit figure)")

@@ -229,7 +229,8 @@ def to_allocate(state: GameState, combat: Combat, step: str, fight: dict[str, An
     done = fight.get("allocations", {})
     units = [state.units[u] for u in combat["units"]]
     for u in sorted(units, key=lambda x: x.player != state.player):
-        if u.status != "engaged" or step_label(u) != step:
+        if u.status != "engaged" or step_label(u) != step or \
+                len(touching(state, combat, u.id)) < 2:  # one foe: nothing to split
             continue
         left = pools(state, combat, u.id, fight)[len(done.get(u.id, ())):]
         if left:

@@ -333,10 +333,21 @@ class CombatFlow(Flow):
 
     # --- flee and pursuit (FP.*) -------------------------------------------------------------
 
+    _candidates_memo: tuple[GameState, dict[str, tuple[str, list[str]]]] | None = None
+
     def _candidates(self, state: GameState) -> dict[str, tuple[str, list[str]]]:
         """FP.CHOOSE_PURSUIT, FP.OVERRUN: winners that may pursue (with the broken units they
         touched: every enemy they touch must have broken) or overrun (they destroyed every
-        foe they touched in the round they charged in, CR.NO_MORE_FOES)."""
+        foe they touched in the round they charged in, CR.NO_MORE_FOES). Kept for the last
+        state asked about, as the drive and the pending decision both ask."""
+        memo = self._candidates_memo
+        if memo is not None and memo[0] is state:
+            return memo[1]
+        found = self._find_candidates(state)
+        self._candidates_memo = (state, found)
+        return found
+
+    def _find_candidates(self, state: GameState) -> dict[str, tuple[str, list[str]]]:
         fight = fight_of(state)
         result = fight.get("result") or {}
         winner = result.get("winner")

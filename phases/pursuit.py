@@ -42,7 +42,7 @@ def pursue_move(state: GameState, unit: UnitState, heading: float, dist: float,
         else:
             blockers.append(box(o))
     for e in fresh:  # FP.PIVOT_CONTACT: the pivot itself may bring the front into contact
-        if geo.polygon(start).distance(geo.polygon(box(e))) <= 1e-3:
+        if geo.gap(start, box(e)) <= 1e-3:
             return geo.rounded(start), None, e.id, 0.0
     run = geo.free_run(start, heading, dist, blockers, 1.0)
     hit: tuple[float, str] | None = None

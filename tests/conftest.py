@@ -62,7 +62,26 @@ def close_scenario(**top: Any) -> dict[str, Any]:
     return parse_scenario(copy.deepcopy(data))
 
 
-SCENARIOS = {"small": small_scenario, "close": close_scenario}
+def melee_scenario(**top: Any) -> dict[str, Any]:
+    """A multiple combat at the start (a wide unit against two side by side, one model at the
+    seam touching both) with units near enough to charge into it or each other."""
+    w = 5 * 20 / 25.4
+    data: dict[str, Any] = {
+        "preset": "fantasy8", "first": "blue", "dice": "seeded", "seed": "5ea5", "turns": 3,
+        "players": [{"id": "red"}, {"id": "blue"}],
+        "units": [unit("line", "blue", 36 + w / 4, 20, 0, models=30, files=10,
+                       command=["standard", "musician"]),
+                  unit("left", "red", 36 - w / 2, 20, 180, command=["champion"]),
+                  unit("right", "red", 36 + w / 2, 20, 180, models=15),
+                  unit("flank", "blue", 27, 22, 90, models=15),
+                  unit("boyz", "red", 20, 32, 90, models=15),
+                  unit("guard", "blue", 50, 30, 270, models=10)],
+    }
+    data.update(top)
+    return parse_scenario(copy.deepcopy(data))
+
+
+SCENARIOS = {"small": small_scenario, "close": close_scenario, "melee": melee_scenario}
 
 
 RULE_TESTS = {"test_charge", "test_attacks", "test_combat", "test_combat_result",

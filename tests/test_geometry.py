@@ -99,3 +99,29 @@ def test_geo_area_share_on_a_hill():
     hill = Polygon([(30, 10), (42, 10), (42, 18), (30, 18)])
     assert geo.area_share(A, [hill]) == pytest.approx(0.5)
     assert geo.area_share(geo.moved(A, 10), [hill]) == 0.0
+
+
+def test_geo_distance_and_overlaps_agree_with_shapely_touching_is_not_overlapping():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    boxes = st.builds(geo.Box, st.floats(0, 20), st.floats(0, 20),
+                      st.sampled_from([0.0, 30.0, 90.0, 135.0, 180.0, 271.0]),
+                      st.floats(1, 8), st.floats(1, 6))
+
+    @settings(max_examples=300, deadline=None)
+    @given(boxes, boxes)
+    def agree(a, b):
+        area = geo.polygon(a).intersection(geo.polygon(b)).area
+        if area > 1e-2:
+            assert geo.overlaps(a, b)
+        elif area == 0.0:
+            assert not geo.overlaps(a, b)
+        # GEO.DISTANCE in plain vector maths is shapely's distance
+        assert geo.distance(a, b) == pytest.approx(geo.polygon(a).distance(geo.polygon(b)),
+                                                   abs=1e-9)
+
+    agree()
+    beside = geo.Box(36.0 + 5.0, 20.0, 0.0, 5.0, 4.0)       # flush against A's right side
+    assert not geo.overlaps(A, beside) and geo.gap(A, beside) < 1e-9
+    assert geo.overlaps(A, geo.Box(37.0, 19.0, 45.0, 2.0, 2.0))

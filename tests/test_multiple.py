@@ -146,6 +146,51 @@ def test_cr_bookkeeping_wounds_add_up_and_the_other_bonuses_count_once_a_side(pr
     assert "CR.BOOKKEEPING" in text
 
 
+def result_of(g):
+    """Fight the waiting round, every die a 1 (nobody is hurt) and every split the first
+    offered, up to the break tests."""
+    events = b.fight(g) + b.answer(g, default=1, stop="break_test")
+    while g.pending.kind == "decision" and g.pending.decision == "allocate":
+        events += g.submit(g.pending.legal[0])
+        events += b.answer(g, default=1, stop="break_test")
+    return b.one(events, "CombatResultDecided")
+
+
+def test_cr_ranks_the_s0_example_goblins_beside_trolls_give_their_side_two():
+    """S0 p.57: goblins (+2 for ranks) fighting beside trolls (+1) give their side +2."""
+    gob = b.unit("gob", "red", 34.0, 20.0, 180.0, models=15, files=5)
+    trolls = b.unit("trolls", "red", 34.0 + W / 2 + 2.3622, 20.0, 180.0, models=6, files=3,
+                    base=[40, 40], troop="monstrous_infantry", profile={"A": 3, "W": 3})
+    dwarfs = b.unit("dwarfs", "blue", 36.0, 20.0, 0.0, models=30, files=10)
+    g = b.game([gob, trolls, dwarfs], phase="close_combat")
+    ranks = [p for p in result_of(g).sides["red"]["parts"] if p["rule"] == "CR.RANKS"]
+    assert ranks == [{"rule": "CR.RANKS", "unit": "gob", "value": 2}]
+
+
+def test_cr_flank_and_rear_the_s0_example_in_play_flank_and_rear_on_one_unit():
+    """S0 p.59: two units fighting one enemy unit in its flank and its rear give +1 and +2."""
+    orcs = b.unit("orcs", "red")
+    flank = b.against(orcs, b.unit("f", "blue", models=4, files=4), "right")
+    rear = b.against(orcs, b.unit("r", "blue", models=4, files=4), "rear")
+    g = b.game([orcs, flank, rear], phase="close_combat")
+    blue = {p["rule"]: (p["unit"], p["value"]) for p in result_of(g).sides["blue"]["parts"]}
+    assert blue["CR.FLANK"] == ("f", 1) and blue["CR.REAR"] == ("r", 2)
+
+
+def test_cr_flank_the_s0_example_in_play_two_units_in_the_flanks_of_two_units():
+    """S0 p.59: two units fighting two different enemy units in their flanks: +1 for each."""
+    o1 = b.unit("o1", "red", 36.0 - W / 2, 20.0)
+    o2 = b.unit("o2", "red", 36.0 + W / 2, 20.0)
+    front = b.unit("front", "blue", 36.0, 20.0, 180.0, files=10)
+    d1 = b.against(o1, b.unit("d1", "blue", models=4, files=4), "left")
+    d2 = b.against(o2, b.unit("d2", "blue", models=4, files=4), "right")
+    g = b.game([o1, o2, front, d1, d2], phase="close_combat")
+    assert len(g.state.combats) == 1                    # one combat, linked by the front unit
+    flank = [(p["unit"], p["against"], p["value"]) for p in result_of(g).sides["blue"]["parts"]
+             if p["rule"] == "CR.FLANK"]
+    assert flank == [("d1", "o1", 1), ("d2", "o2", 1)]
+
+
 def test_cr_no_more_foes_a_unit_that_destroys_its_foes_leaves_a_combat_that_goes_on():
     g = chain()
     events = b.fight(g) + b.blows(g, {"a": 10, "c": 10, "y": 10})
