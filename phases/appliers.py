@@ -110,6 +110,7 @@ def unit_left(s: GameState, e: ev.UnitLeftTable) -> GameState:
 
 
 def unit_returned(s: GameState, e: ev.UnitReturned) -> GameState:
+    s = _ctx(s, returned=[*s.context.get("returned", ()), e.unit])
     return _unit(s, e.unit, status="ready", left_at=None, position=tuple(e.position),
                  facing=e.facing)
 

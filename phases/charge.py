@@ -16,13 +16,16 @@ MOVABLE = ("ready",)
 
 
 def why_cannot_charge(state: GameState, unit: UnitState) -> str | None:
-    """CH.DECLARE: a unit declares one charge a turn, if it is neither engaged nor fleeing."""
+    """CH.DECLARE: a unit declares one charge a turn, if it is neither engaged nor fleeing, nor
+    just back on the table as reinforcements (FP.OFF_TABLE under fantasy-classic)."""
     if unit.player != state.player:
         return f"{unit.name} is not the active player's unit"
     if unit.status not in MOVABLE:
         return f"{unit.name} is {unit.status}"
     if unit.declared is not None:
         return f"{unit.name} already declared a charge this turn"
+    if unit.id in state.context.get("returned", ()):  # FP.OFF_TABLE (fantasy-classic)
+        return f"{unit.name} came back this turn as reinforcements and may not charge"
     return None
 
 

@@ -17,6 +17,7 @@ from .appliers import to_move
 from .events import TurnBegan
 from .machine import SEPARATOR, Compiled
 from .units import ALIVE
+from .variants import Variant
 
 
 def fight_of(s: GameState) -> dict[str, Any]:
@@ -61,7 +62,7 @@ class Flow:
     """The machinery; ``ChargeFlow`` and ``CombatFlow`` add the rules' steps to it."""
 
     name: str
-    classic: bool
+    variant: Variant
     machine: Compiled
     fold_table: dict[str, Any]
     drives: dict[str, Callable[[GameState], list[Event]]]

@@ -70,8 +70,7 @@ class ChargeFlow(Flow):
     def charge_drives(self) -> dict[str, Any]:
         # FP.OFF_TABLE: fantasy8 brings pursuers back in the remaining moves, as ambushers;
         # fantasy-classic at the start of the movement phase, as reinforcements
-        back = "declaration" if self.classic else "remaining"
-        return {"rally": self._drive_rally, back: self._drive_returns}
+        return {"rally": self._drive_rally, self.variant.returns_in: self._drive_returns}
 
     # --- declarations and reactions (CH.DECLARE, CH.REACT, CH.REDIRECT) ---------------------
 

@@ -264,7 +264,7 @@ class CombatFlow(Flow):
         sides: dict[str, Any] = {}
         for p in state.players:
             parts = side_parts(state, cmb, p, fight["caused"], fight["overkill"],
-                               self.classic, hill_regions(state), set(free))
+                               self.variant, hill_regions(state), set(free))
             sides[p] = {"total": sum(x["value"] for x in parts), "parts": parts}
         a, b = state.players
         totals = {p: sides[p]["total"] for p in state.players}

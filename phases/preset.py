@@ -26,6 +26,7 @@ from .flow_charge import ChargeFlow
 from .flow_combat import CombatFlow
 from .machine import SEPARATOR, Compiled, turn_table
 from .units import box
+from .variants import VARIANTS
 
 
 class FantasyPreset(ChargeFlow, CombatFlow):
@@ -33,7 +34,7 @@ class FantasyPreset(ChargeFlow, CombatFlow):
 
     def __init__(self, name: str = "fantasy8", table: Compiled | None = None) -> None:
         self.name = name
-        self.classic = name == "fantasy-classic"
+        self.variant = VARIANTS[name]
         self.machine = table or turn_table()
         self.appliers = APPLIERS
         self.fold_table = appliers_for(APPLIERS)

@@ -13,6 +13,7 @@ from regiment.core.state import GameState, UnitState
 
 from .combat import Combat, side_fought, touching
 from .units import box, full_ranks, has
+from .variants import Variant
 
 Part = dict[str, Any]
 
@@ -32,7 +33,7 @@ def rank_bonus(u: UnitState) -> int:
 
 
 def flank_rear(state: GameState, side_units: list[UnitState], enemy_units: list[UnitState],
-               classic: bool) -> list[Part]:
+               variant: Variant) -> list[Part]:
     """CR.FLANK, CR.REAR: per enemy unit fought in its flank (+1, +2 if an attacker there has
     a full rank) or rear (+2, +3); flat +1/+2 under fantasy-classic. Several attackers on the
     same facing of one enemy add nothing more."""
@@ -47,8 +48,7 @@ def flank_rear(state: GameState, side_units: list[UnitState], enemy_units: list[
                 facings.setdefault("rear", []).append(u)
         for facing, who in facings.items():
             ranked = any(full_ranks(u) >= 1 for u in who)
-            base = 1 if facing == "flank" else 2
-            value = base if classic or not ranked else base + 1
+            value = (variant.flank if facing == "flank" else variant.rear)[ranked]
             rule = "CR.FLANK" if facing == "flank" else "CR.REAR"
             parts.append({"rule": rule, "unit": who[0].id, "value": value, "against": e.id})
     return parts
@@ -63,7 +63,7 @@ def high_ground(mine: list[UnitState], theirs: list[UnitState], hills: list[Any]
 
 
 def side_parts(state: GameState, combat: Combat, player: str, caused: dict[str, int],
-               overkill: dict[str, int], classic: bool, hill_areas: list[Any] | None = None,
+               overkill: dict[str, int], variant: Variant, hill_areas: list[Any] | None = None,
                free: set[str] | frozenset[str] = frozenset()) -> list[Part]:
     """CR.WOUNDS, CR.OVERKILL, CR.CHARGE, CR.RANKS, CR.STANDARD, CR.BSB, CR.FLANK/REAR,
     CR.BOOKKEEPING: one side's parts of the result, each with the unit that earned it. The
@@ -83,9 +83,10 @@ def side_parts(state: GameState, combat: Combat, player: str, caused: dict[str, 
         parts.append({"rule": "CR.OVERKILL", "unit": who, "value": min(3, over)})
     chargers = [u for u in mine if u.id in combat.get("chargers", ())]  # this round's
     if chargers:
-        hill = any(u.id in combat.get("hill", ()) for u in chargers) and not classic
-        parts.append({"rule": "CR.CHARGE", "unit": chargers[0].id, "value": 2 if hill else 1})
-    on_high = high_ground(fighting, theirs, hill_areas) if classic else ""
+        hill = any(u.id in combat.get("hill", ()) for u in chargers)
+        parts.append({"rule": "CR.CHARGE", "unit": chargers[0].id,
+                      "value": variant.hill_charge if hill else 1})
+    on_high = high_ground(fighting, theirs, hill_areas) if variant.high_ground else ""
     if on_high:
         parts.append({"rule": "CR.HIGH_GROUND", "unit": on_high, "value": 1})
     if fighting:
@@ -98,7 +99,7 @@ def side_parts(state: GameState, combat: Combat, player: str, caused: dict[str, 
         bsb = next((u for u in fighting if u.battle_standard), None)
         if bsb is not None:
             parts.append({"rule": "CR.BSB", "unit": bsb.id, "value": 1})
-        parts += flank_rear(state, fighting, theirs, classic)
+        parts += flank_rear(state, fighting, theirs, variant)
     return parts
 
 

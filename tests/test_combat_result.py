@@ -7,8 +7,11 @@ import pytest
 from regiment.core.state import UnitState
 from regiment.phases import result
 from regiment.phases.units import full_ranks
+from regiment.phases.variants import VARIANTS
 
 from . import battle as b
+
+CLASSIC = VARIANTS["fantasy-classic"]
 
 
 def parts(events, player):
@@ -114,7 +117,7 @@ def test_cr_flank_the_s0_example_two_units_in_the_flanks_of_two_enemy_units():
     d2 = b.against(more, b.unit("d2", "blue", models=4, files=4), "left")
     state = b.game([orcs, more, d1, d2], phase="close_combat").state
     got = result.flank_rear(state, [state.units["d1"], state.units["d2"]],
-                            [state.units["o1"], state.units["o2"]], classic=True)
+                            [state.units["o1"], state.units["o2"]], CLASSIC)
     assert [(p["rule"], p["value"], p["against"]) for p in got] == [
         ("CR.FLANK", 1, "o1"), ("CR.FLANK", 1, "o2")]
 
@@ -156,10 +159,11 @@ def test_cr_flank_and_rear_the_s0_example_flank_and_rear_on_one_unit():
     rear = b.against(a, b.unit("r", "blue", models=4, files=4), "rear")
     state = b.game([a, flank, rear], phase="close_combat").state
     got = result.flank_rear(state, [state.units["f"], state.units["r"]], [state.units["orcs"]],
-                            classic=True)
+                            CLASSIC)
     assert sorted(p["value"] for p in got) == [1, 2]
     assert sum(p["value"] for p in result.flank_rear(
-        state, [state.units["f"], state.units["r"]], [state.units["orcs"]], False)) >= 3
+        state, [state.units["f"], state.units["r"]], [state.units["orcs"]],
+        VARIANTS["fantasy8"])) >= 3
 
 
 @pytest.mark.only("fantasy8")  # it plays both presets itself
@@ -214,7 +218,8 @@ def test_cr_overkill_is_capped_at_three():
     g = b.game([b.unit("lord", "red", catalogue="vampire_lord"),
                 b.unit("s", "blue", 60, 40)], phase="close_combat")
     combat = {"id": "c", "units": ["lord", "s"], "round": 2}
-    got = result.side_parts(g.state, combat, "red", {"lord": 1}, overkill, False)
+    got = result.side_parts(g.state, combat, "red", {"lord": 1}, overkill,
+                            VARIANTS["fantasy8"])
     assert {p["rule"]: p["value"] for p in got}["CR.OVERKILL"] == 3
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from regiment.core import geometry as geo
+from regiment.core.errors import IllegalCommand
 from regiment.phases.units import box
 
 from . import battle as b
@@ -202,3 +203,8 @@ def test_fp_off_table_fantasy_classic_returns_at_the_start_of_the_movement_phase
         g.submit(next(c for c in g.pending.legal if c.name in ("end_phase", "end_charges")))
     assert g.state.phase.endswith("declaration")
     assert g.state.units["a"].status == "ready"
+    # back as reinforcements: it may not charge this turn
+    assert not any(c.name == "declare_charge" and c.unit == "a" for c in g.pending.legal)
+    with pytest.raises(IllegalCommand, match="reinforcements") as info:
+        g.submit({"cmd": "declare_charge", "by": "red", "unit": "a", "target": "r"})
+    assert info.value.rule == "CH.DECLARE"
