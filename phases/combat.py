@@ -47,6 +47,21 @@ def touching(state: GameState, combat: Combat, uid: str) -> list[tuple[UnitState
     return out
 
 
+def contacts(state: GameState) -> dict[str, list[dict[str, Any]]]:
+    """GEO.ARCS, CC.WHO_FIGHTS: for every unit in a combat, each enemy it touches, the side of
+    the unit that enemy is on, and how many of the unit's models touch it (what a host draws,
+    and what ``regiment serve`` answers to ``{"query": "contacts"}``)."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for c in state.combats.values():
+        for uid in c["units"]:
+            if state.units[uid].status != "engaged":
+                continue
+            out[uid] = [{"enemy": e.id, "side": side,
+                         "models": models_in_contact(state.units[uid], e)[0]}
+                        for e, side in touching(state, c, uid)]
+    return out
+
+
 def side_fought(state: GameState, uid: str, enemy: str) -> str | None:
     """GEO.ARCS: the side of ``uid`` (front, left, right, rear) that ``enemy`` fights."""
     c = contact(box(state.units[uid]), box(state.units[enemy]))

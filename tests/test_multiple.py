@@ -75,6 +75,20 @@ def test_ch_charge_move_a_second_charger_lands_beside_the_first():
     assert st.combats[next(iter(st.combats))]["units"] == ["a", "x", "c"]
 
 
+def test_geo_arcs_each_unit_knows_the_enemies_it_touches_and_on_which_side():
+    import json
+
+    from regiment.tools.serve import answer
+
+    g = chain()
+    got = answer(g, json.dumps({"query": "contacts"}))["contacts"]
+    assert got["x"] == [{"enemy": "a", "side": "front", "models": 5},
+                        {"enemy": "c", "side": "rear", "models": 5}]
+    assert got["c"] == [{"enemy": "x", "side": "front", "models": 5},
+                        {"enemy": "y", "side": "rear", "models": 5}]
+    assert got["y"] == [{"enemy": "c", "side": "front", "models": 5}]
+
+
 def test_scenario_units_linked_through_enemies_form_one_combat():
     g = chain()
     assert g.state.combats == {"0-a-x": {"id": "0-a-x", "units": ["a", "x", "c", "y"],

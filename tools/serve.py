@@ -3,7 +3,8 @@
 One JSON object a line each way. The engine writes one line at start and one answer per line
 it reads: ``{"events": [...], "pending": {...}}`` after a command, or ``{"error": {...},
 "pending": {...}}`` when the line is rejected, in which case nothing changed. Besides
-commands, ``{"query": "state"}`` and ``{"query": "legal"}`` answer without changing anything.
+commands, ``{"query": "state"}``, ``{"query": "legal"}`` and ``{"query": "contacts"}`` (who
+touches whom in each combat, and on which side) answer without changing anything.
 """
 
 from __future__ import annotations
@@ -55,7 +56,11 @@ def _query(game: Game, what: Any) -> dict[str, Any]:
         return {"state": game.state.summary(), "pending": pending_json(game)}
     if what == "legal":
         return {"legal": [c.to_dict() for c in game.legal()], "pending": pending_json(game)}
-    raise BadRequest(f"unknown query {what!r}; known: state, legal")
+    if what == "contacts":
+        from regiment.phases.combat import contacts
+
+        return {"contacts": contacts(game.state), "pending": pending_json(game)}
+    raise BadRequest(f"unknown query {what!r}; known: state, legal, contacts")
 
 
 def serve(game: Game, stdin: IO[str], stdout: IO[str], opening: Sequence[Record]) -> int:
