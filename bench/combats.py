@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import collections
 import cProfile
+import math
 import pstats
 import time
 from typing import Any
@@ -155,11 +156,13 @@ def bench_multiple(out: list[str], n: int) -> None:
         for seed in range(5):
             playout(scenario, 30_000 + seed)
         runs = max(20, n // per_side)
-        rounds = 0
-        start = time.perf_counter()
-        for seed in range(runs):
-            rounds += playout(scenario, seed)
-        t_play = time.perf_counter() - start
+        t_play, rounds = math.inf, 0
+        for _ in range(3):  # the best of three passes: the machine is noisy
+            rounds = 0
+            start = time.perf_counter()
+            for seed in range(runs):
+                rounds += playout(scenario, seed)
+            t_play = min(t_play, time.perf_counter() - start)
         start = time.perf_counter()
         for seed in range(runs // 4):
             live(scenario, seed)

@@ -77,6 +77,20 @@ def overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, 
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
+def _grown(r: tuple[float, float, float, float], d: float) -> tuple[float, float, float, float]:
+    return r[0] - d, r[1] - d, r[2] + d, r[3] + d
+
+
+def within(a: Box, b: Box, d: float) -> bool:
+    """Whether two footprints are less than ``d`` apart (a cheap look at their bounding
+    rectangles first: most units on a table are nowhere near each other)."""
+    ax0, ay0, ax1, ay1 = bounds(a)
+    bx0, by0, bx1, by1 = bounds(b)
+    if ax0 - d > bx1 or bx0 - d > ax1 or ay0 - d > by1 or by0 - d > ay1:
+        return False
+    return distance(a, b) < d
+
+
 def polygon(b: Box) -> Polygon:
     return Polygon(corners(b))
 
@@ -304,6 +318,8 @@ def free_run(b: Box, heading: float, dist: float, blockers: list[Box], keep: flo
     anything, so it may always go on by its clearance beyond ``keep``; it never passes
     through a blocker, and it ends where the clearance is used up (to a millionth of an
     inch), or at ``dist``."""
+    path = bounds(b, moved(b, dist, heading))
+    blockers = [q for q in blockers if overlap(path, _grown(bounds(q), keep + EPS))]
     if not blockers:
         return dist
     t = 0.0

@@ -193,7 +193,7 @@ def flee_move(state: GameState, unit: UnitState, away_from: geo.Point, dist: flo
     around = [(u.id, box(u)) for u in state.units.values()
               if u.id != unit.id and u.status in ALIVE]
     extra = 0.0
-    while any(geo.gap(end, b) < 1e-9 for _, b in around) and extra < 48:
+    while any(geo.within(end, b, 1e-9) for _, b in around) and extra < 48:
         extra += 0.5
         if t <= dist + extra:
             return geo.rounded(geo.moved(turned, t)), point, []

@@ -159,13 +159,27 @@ class CombatFlow(Flow):
 
     # --- initiative steps (CC.INITIATIVE, ATK.SEQUENCE) -------------------------------------
 
+    _allocate_memo: tuple[GameState, tuple[str, tuple[str, ...], int] | None] | None = None
+
+    def _to_allocate(self, state: GameState) -> tuple[str, tuple[str, ...], int] | None:
+        """CC.ALLOCATE: the next split a player owes in this step, kept for the last state
+        asked about (the drive, the pending decision and the command all ask)."""
+        memo = self._allocate_memo
+        if memo is not None and memo[0] is state:
+            return memo[1]
+        fight = fight_of(state)
+        found = combat.to_allocate(state, state.combats[fight["combat"]], fight["steps"][0],
+                                   fight) if fight.get("steps") else None
+        self._allocate_memo = (state, found)
+        return found
+
     def _drive_steps(self, state: GameState) -> list[Event]:
         fight = fight_of(state)
         if not fight.get("steps"):
             return []
         cmb = state.combats[fight["combat"]]
         step = fight["steps"][0]
-        if combat.to_allocate(state, cmb, step, fight) is not None:
+        if self._to_allocate(state) is not None:
             return []   # a player splits attacks first (CC.ALLOCATE)
         return [InitiativeStepBegan(combat=cmb["id"], step=step,
                                     strikes=tuple(combat.strikes(state, cmb, step, fight)))]
@@ -173,10 +187,8 @@ class CombatFlow(Flow):
     def _allocate(self, state: GameState, cmd: Allocate) -> list[Event]:
         """CC.ALLOCATE: the split must name exactly the enemy units the models touch and add
         up to the attacks to split."""
-        fight = fight_of(state)
-        cmb = state.combats[fight["combat"]]
-        left = combat.to_allocate(state, cmb, fight["steps"][0], fight) if fight.get(
-            "steps") else None
+        cmb = state.combats[fight_of(state)["combat"]]
+        left = self._to_allocate(state)
         if left is None or left[0] != cmd.unit:
             self._offered(state, cmd, "CC.ALLOCATE")
         assert left is not None
@@ -709,8 +721,7 @@ class CombatFlow(Flow):
             answers += [RefuseChallenge(by=who, unit=u) for u in near]
             return Decision(player=who, decision="answer_challenge", legal=tuple(answers))
         if leaf == "initiative_steps" and fight.get("steps"):
-            cmb = state.combats[fight["combat"]]
-            pool = combat.to_allocate(state, cmb, fight["steps"][0], fight)
+            pool = self._to_allocate(state)
             if pool is None:
                 return None
             uid, foes, n = pool

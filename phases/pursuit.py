@@ -93,8 +93,12 @@ def reform_checks(state: GameState, combat: Combat, u: UnitState
             if files != u.files:
                 candidates.append((files, "", u.evolve(files=files)))
     here = box(u)
-    near = [(o.id, box(o)) for o in state.units.values() if o.id != u.id and o.status in ALIVE]
-    touched = {i for i, o in near if geo.gap(here, o) < 1e-3}  # friends beside it too
+    reach = 2 * (here.width + here.depth) + 1.0  # farther units cannot be touched by a reform
+    x0, y0, x1, y1 = geo.bounds(here)
+    around = (x0 - reach, y0 - reach, x1 + reach, y1 + reach)
+    near = [(o.id, b) for o in state.units.values() if o.id != u.id and o.status in ALIVE
+            for b in (box(o),) if geo.overlap(around, geo.bounds(b))]
+    touched = {i for i, o in near if geo.within(here, o, 1e-3)}  # friends beside it too
     others = [(i, o) for i, o in near if i not in touched]
     table = state.table
     out: list[tuple[Reform, tuple[str, str]]] = []
@@ -105,8 +109,8 @@ def reform_checks(state: GameState, combat: Combat, u: UnitState
             why = ("REF.PLACEMENT", "it would not fit on the table")
         elif any(geo.overlaps(b, o) for i, o in near if i in touched):
             why = ("REF.PLACEMENT", "it would stand on a unit beside it")
-        elif any(geo.gap(b, o) < 1e-3 for _, o in others):
-            hit = next(state.units[i].name for i, o in others if geo.gap(b, o) < 1e-3)
+        elif any(geo.within(b, o, 1e-3) for _, o in others):
+            hit = next(state.units[i].name for i, o in others if geo.within(b, o, 1e-3))
             why = ("REF.PLACEMENT", f"it would touch {hit}, which it was not touching")
         else:
             for e, _ in foes:
