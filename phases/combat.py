@@ -71,30 +71,24 @@ def side_fought(state: GameState, uid: str, enemy: str) -> str | None:
 def models_in_contact(u: UnitState, e: UnitState) -> tuple[int, str]:
     """CC.WHO_FIGHTS: how many of ``u``'s models touch ``e`` (corner to corner counts), and
     the side of ``u`` they are on."""
-    c = contact(box(u), box(e))
-    if c is None:
-        return 0, ""
-    side, lo, hi = c
-    along = (u.base[0] if side in ("front", "rear") else u.base[1]) / MM_PER_INCH
-    sizes = rank_sizes(u)
-    if side == "front":
-        present = sizes[0] if sizes else 0
-    elif side == "rear":
-        present = sizes[-1] if sizes else 0
-    else:
-        present = len(sizes)
-    n = sum(1 for i in range(present) if i * along <= hi + 1e-3 and (i + 1) * along >= lo - 1e-3)
-    return n, side
+    side, at = positions(u, e)
+    return len(at), side
 
 
 def supporting(u: UnitState, fighting: int, charged: bool) -> int:
     """CC.WHO_FIGHTS: supporting attacks from the ranks behind a unit fighting to its front:
     one rank, one more for a horde, one more for infantry with spears (not in a turn they
     charged); each model one attack (monstrous infantry up to 3)."""
-    ranks = 1 + horde(u) + (carries(u, "spear") and u.troop in ON_FOOT and not charged)
-    each = min(3, u.profile["A"]) if u.troop == "monstrous_infantry" else 1
+    ranks, each = support_ranks(u, charged)
     sizes = rank_sizes(u)
     return sum(min(fighting, sizes[r]) * each for r in range(1, 1 + ranks) if r < len(sizes))
+
+
+def support_ranks(u: UnitState, charged: bool) -> tuple[int, int]:
+    """CC.WHO_FIGHTS: how many ranks behind the front support, and with how many attacks a
+    model."""
+    ranks = 1 + horde(u) + (carries(u, "spear") and u.troop in ON_FOOT and not charged)
+    return ranks, min(3, u.profile["A"]) if u.troop == "monstrous_infantry" else 1
 
 
 def strike_order(u: UnitState) -> tuple[int, int]:
@@ -224,8 +218,7 @@ def attack_shares(state: GameState, combat: Combat, uid: str, fight: dict[str, A
 
 def support_at(u: UnitState, i: int) -> int:
     """CC.WHO_FIGHTS: the supporting attacks behind the front-rank model at file ``i``."""
-    ranks = 1 + horde(u) + (carries(u, "spear") and u.troop in ON_FOOT and not u.charged)
-    each = min(3, u.profile["A"]) if u.troop == "monstrous_infantry" else 1
+    ranks, each = support_ranks(u, u.charged)
     sizes = rank_sizes(u)
     return sum(each for r in range(1, 1 + ranks) if r < len(sizes) and i < sizes[r])
 

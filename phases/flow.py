@@ -3,8 +3,9 @@ no player, the guards of the machine's edges, and refusing a command with what i
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from regiment.core.commands import Command
 from regiment.core.errors import IllegalCommand
@@ -18,6 +19,25 @@ from .events import TurnBegan
 from .machine import SEPARATOR, Compiled
 from .units import ALIVE
 from .variants import Variant
+
+T = TypeVar("T")
+
+
+def per_state(method: Callable[[Any, GameState], T]) -> Callable[[Any, GameState], T]:
+    """Keep a method's answer for the last state it was asked about: states never change,
+    and the drive, the pending decision and the command check all ask of the same one."""
+    slot = f"_last_{method.__name__}"
+
+    @functools.wraps(method)
+    def wrapper(self: Any, state: GameState) -> T:
+        last = self.__dict__.get(slot)
+        if last is not None and last[0] is state:
+            return last[1]  # type: ignore[no-any-return]
+        answer = method(self, state)
+        self.__dict__[slot] = (state, answer)
+        return answer
+
+    return wrapper
 
 
 def fight_of(s: GameState) -> dict[str, Any]:

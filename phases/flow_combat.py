@@ -58,7 +58,7 @@ from .events import (
     UnitLeftTable,
     UnitReformed,
 )
-from .flow import Flow, fight_of
+from .flow import Flow, fight_of, per_state
 from .flow_charge import hill_regions, moved
 from .result import break_penalty, decide, ld_test, side_parts
 from .units import box, has, has_champion, is_character, leadership
@@ -159,19 +159,14 @@ class CombatFlow(Flow):
 
     # --- initiative steps (CC.INITIATIVE, ATK.SEQUENCE) -------------------------------------
 
-    _allocate_memo: tuple[GameState, tuple[str, tuple[str, ...], int] | None] | None = None
-
+    @per_state
     def _to_allocate(self, state: GameState) -> tuple[str, tuple[str, ...], int] | None:
-        """CC.ALLOCATE: the next split a player owes in this step, kept for the last state
-        asked about (the drive, the pending decision and the command all ask)."""
-        memo = self._allocate_memo
-        if memo is not None and memo[0] is state:
-            return memo[1]
+        """CC.ALLOCATE: the next split a player owes in this step."""
         fight = fight_of(state)
-        found = combat.to_allocate(state, state.combats[fight["combat"]], fight["steps"][0],
-                                   fight) if fight.get("steps") else None
-        self._allocate_memo = (state, found)
-        return found
+        if not fight.get("steps"):
+            return None
+        return combat.to_allocate(state, state.combats[fight["combat"]], fight["steps"][0],
+                                  fight)
 
     def _drive_steps(self, state: GameState) -> list[Event]:
         fight = fight_of(state)
@@ -345,21 +340,11 @@ class CombatFlow(Flow):
 
     # --- flee and pursuit (FP.*) -------------------------------------------------------------
 
-    _candidates_memo: tuple[GameState, dict[str, tuple[str, list[str]]]] | None = None
-
+    @per_state
     def _candidates(self, state: GameState) -> dict[str, tuple[str, list[str]]]:
         """FP.CHOOSE_PURSUIT, FP.OVERRUN: winners that may pursue (with the broken units they
         touched: every enemy they touch must have broken) or overrun (they destroyed every
-        foe they touched in the round they charged in, CR.NO_MORE_FOES). Kept for the last
-        state asked about, as the drive and the pending decision both ask."""
-        memo = self._candidates_memo
-        if memo is not None and memo[0] is state:
-            return memo[1]
-        found = self._find_candidates(state)
-        self._candidates_memo = (state, found)
-        return found
-
-    def _find_candidates(self, state: GameState) -> dict[str, tuple[str, list[str]]]:
+        foe they touched in the round they charged in, CR.NO_MORE_FOES)."""
         fight = fight_of(state)
         result = fight.get("result") or {}
         winner = result.get("winner")

@@ -21,7 +21,7 @@ from regiment.core.state import Awaiting, GameState, UnitState
 
 from .appliers import APPLIERS
 from .events import CombatBegan, TurnBegan
-from .flow import GUARDS
+from .flow import GUARDS, per_state
 from .flow_charge import ChargeFlow
 from .flow_combat import CombatFlow
 from .machine import SEPARATOR, Compiled, turn_table
@@ -45,7 +45,6 @@ class FantasyPreset(ChargeFlow, CombatFlow):
         self.rolls: dict[str, Callable[[GameState, Awaiting, tuple[int, ...]], list[Event]]] = {
             **self.charge_rolls(), **self.combat_rolls(),
         }
-        self._last_pending: tuple[GameState, Decision | Over] | None = None
         self.drives: dict[str, Callable[[GameState], list[Event]]] = {
             **self.charge_drives(), **self.combat_drives(),
         }
@@ -127,17 +126,10 @@ class FantasyPreset(ChargeFlow, CombatFlow):
 
     # --- what is pending -------------------------------------------------------------------
 
+    @per_state
     def pending(self, state: GameState) -> Decision | Over:
-        # states never change, so the answer for the last one asked about can be kept (an
-        # embedding program, the bot and the legality check all ask of the same state)
-        last = self._last_pending
-        if last is not None and last[0] is state:
-            return last[1]
-        answer = self._pending(state)
-        self._last_pending = (state, answer)
-        return answer
-
-    def _pending(self, state: GameState) -> Decision | Over:
+        # kept for the last state: an embedding program, the bot and the legality check all
+        # ask of the same one
         if state.over:
             return Over(winner=state.winner, reason="the game is over")
         leaf = state.phase.rsplit(SEPARATOR, 1)[-1]

@@ -267,11 +267,7 @@ def test_bt_steadfast_is_judged_unit_by_unit_against_the_enemies_it_faces():
 
 
 def test_fp_choose_pursuit_a_target_the_unit_never_touched_is_refused():
-    g = two_against_one()
-    b.fight(g)
-    blue_wins(g)
-    g.submit({"cmd": "break_test_order", "by": "red", "unit": "a"})
-    b.answer(g, {"break_test": [(6, 6), (6, 6)]})        # both break
+    g = both_break()
     p = g.pending
     assert p.decision == "pursue" and {c.target for c in p.legal if c.name == "pursue"} == \
         {"a", "c"}
@@ -291,12 +287,18 @@ def test_fp_choose_pursuit_a_unit_with_foes_still_fighting_may_not_pursue():
     assert g.state.units["x"].status == "engaged"
 
 
-def test_fp_multi_order_the_loser_orders_the_fleeing_and_the_winner_the_pursuing():
+def both_break():
+    """Blue wins against a and c, and both break."""
     g = two_against_one()
     b.fight(g)
     blue_wins(g)
     g.submit({"cmd": "break_test_order", "by": "red", "unit": "a"})
     b.answer(g, {"break_test": [(6, 6), (6, 6)]})
+    return g
+
+
+def test_fp_multi_order_the_loser_orders_the_fleeing_and_the_winner_the_pursuing():
+    g = both_break()
     g.submit({"cmd": "pursue", "by": "blue", "unit": "x", "target": "c"})
     b.answer(g, {"flee": [(6, 6), (6, 6)], "pursuit": [(1, 1)]})
     p = g.pending
@@ -308,11 +310,7 @@ def test_fp_multi_order_the_loser_orders_the_fleeing_and_the_winner_the_pursuing
 
 
 def test_fp_caught_a_broken_unit_must_outroll_every_pursuer():
-    g = two_against_one()
-    b.fight(g)
-    blue_wins(g)
-    g.submit({"cmd": "break_test_order", "by": "red", "unit": "a"})
-    b.answer(g, {"break_test": [(6, 6), (6, 6)]})
+    g = both_break()
     g.submit({"cmd": "pursue", "by": "blue", "unit": "x", "target": "a"})
     events = b.answer(g, {"flee": [(4, 4), (1, 1)], "pursuit": [(4, 4)]})
     assert b.one(events, "UnitCaught").unit == "a"       # 8 against 8: caught
