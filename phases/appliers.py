@@ -145,11 +145,12 @@ def combat_began(s: GameState, e: ev.CombatBegan) -> GameState:
 
 
 def combat_joined(s: GameState, e: ev.CombatJoined) -> GameState:
-    c = s.combats[e.combat]
-    combats = {**s.combats, e.combat: {
-        **c, "units": [*c["units"], *(u for u in e.units if u not in c["units"])],
-        "chargers": [*c.get("chargers", ()), *e.chargers], "hill": [*c.get("hill", ()),
-                                                                     *e.hill]}}
+    combats = dict(s.combats)
+    c = combats[e.combat]
+    parts = [c, {"units": list(e.units), "chargers": list(e.chargers), "hill": list(e.hill)},
+             *(combats.pop(m) for m in e.merged)]
+    combats[e.combat] = {**c, **{k: list(dict.fromkeys(x for p in parts for x in p.get(k, ())))
+                                 for k in ("units", "chargers", "hill")}}
     units = dict(s.units)
     for uid in e.units:
         units[uid] = units[uid].evolve(status="engaged")

@@ -132,8 +132,9 @@ def plan_charge(state: GameState, unit: UnitState, target: UnitState, side: str
                 ) -> tuple[geo.Box | None, str]:
     """CH.CHARGE_MOVE: where the charger lands, or why it cannot get there: one wheel of at
     most 90 degrees, room on the table, and no other unit in the way. Units already fighting
-    the target stay where they are; the charger lands beside them, and may touch them and
-    anything else in the target's combat, but no other unit."""
+    the target stay where they are; the charger lands beside them, and may touch them and any
+    other unit already fighting (whose combat it then links to its target's), but no other
+    unit."""
     start = box(unit)
     around = {u.id: box(u) for u in state.units.values()
               if u.id not in (unit.id, target.id) and u.status in ALIVE}
@@ -146,12 +147,14 @@ def plan_charge(state: GameState, unit: UnitState, target: UnitState, side: str
     if not geo.on_table(end, table["width"], table["depth"]):
         return None, "there is no room on the table"
     if around:
-        fighting = set(combat_of(state, target.id))
         swept = geo.polygon(start).union(geo.polygon(end)).convex_hull
         for uid, b in around.items():
             if swept.distance(geo.polygon(b)) >= 1e-3:
                 continue
-            if uid not in fighting or swept.intersection(geo.polygon(b)).area > 0.01:
+            # it may come to touch units already fighting (its target's combat, or another,
+            # which the charge then links), but pass through none and touch no other
+            if state.units[uid].status != "engaged" or \
+                    swept.intersection(geo.polygon(b)).area > 0.01:
                 return None, f"{state.units[uid].name} is in the way"
     return end, ""
 

@@ -286,13 +286,15 @@ class DangerousTerrainTested(Event):
 @event("CombatJoined", rules=("CH.CHARGE_MOVE", "CR.BOOKKEEPING"))
 class CombatJoined(Event):
     """A unit charged (or pursued) into a unit already fighting: it joins that combat, which
-    becomes a multiple combat."""
+    becomes a multiple combat. ``merged``: other combats it now touches, which become part of
+    this one."""
 
     combat: str
     units: tuple[str, ...]
     chargers: tuple[str, ...] = ()
     hill: tuple[str, ...] = ()
     reason: str = "charge"
+    merged: tuple[str, ...] = ()
 
 
 @event("AttacksAllocated", rules=("CC.ALLOCATE",))

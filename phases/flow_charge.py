@@ -251,16 +251,26 @@ class ChargeFlow(Flow):
             return self._finish(state, events + self._failed(state, unit, target, faces))
         hills = hill_regions(state)
         hill = (geo.area_share(box(unit), hills) >= 0.5 > geo.area_share(end, hills))
-        joined = next((c for c in state.combats.values() if target.id in c["units"]), None)
         events = [ChargeRolled(**base, success=True), moved(unit.id, end, "charge", dist)]
-        if joined is not None:  # into a unit already fighting: a multiple combat
-            events.append(CombatJoined(combat=joined["id"], units=(unit.id,),
-                                       chargers=(unit.id,), hill=(unit.id,) if hill else ()))
-        else:
-            events.append(CombatBegan(combat=f"{state.turn}-{unit.id}-{target.id}",
-                                      units=(unit.id, target.id), chargers=(unit.id,),
-                                      hill=(unit.id,) if hill else ()))
+        events.append(self._joined(state, unit, target, end, hill))
         return self._finish(state, events)
+
+    def _joined(self, state: GameState, unit: UnitState, target: UnitState, end: geo.Box,
+                hill: bool) -> CombatBegan | CombatJoined:
+        """A new combat, or (the target or another enemy the charger now touches already
+        fighting) the combat it joins, with any other combat it links to it."""
+        touched = [target.id] + [e.id for e in state.units.values() if e.status == "engaged"
+                                 and e.player != unit.player and e.id != target.id
+                                 and geo.within(end, box(e), 1e-3)]
+        linked = list(dict.fromkeys(c["id"] for uid in touched for c in state.combats.values()
+                                    if uid in c["units"]))
+        on_hill = (unit.id,) if hill else ()
+        if not linked:
+            return CombatBegan(combat=f"{state.turn}-{unit.id}-{target.id}",
+                               units=(unit.id, target.id), chargers=(unit.id,), hill=on_hill)
+        joining = (unit.id,) if target.status == "engaged" else (unit.id, target.id)
+        return CombatJoined(combat=linked[0], units=joining, chargers=(unit.id,), hill=on_hill,
+                            merged=tuple(linked[1:]))
 
     def _failed(self, state: GameState, unit: UnitState, target: UnitState,
                 faces: tuple[int, ...]) -> list[Event]:

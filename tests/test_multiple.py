@@ -89,6 +89,25 @@ def test_geo_arcs_each_unit_knows_the_enemies_it_touches_and_on_which_side():
     assert got["y"] == [{"enemy": "c", "side": "front", "models": 5}]
 
 
+def test_ch_charge_move_a_charger_touching_two_combats_links_them_into_one():
+    # two combats side by side: a1 against x1, a2 against x2; c charges x1's rear, and its
+    # wide front comes to touch x2's rear too
+    x1 = b.unit("x1", "blue", 34.0, 20.0, 0.0)
+    x2 = b.unit("x2", "blue", 34.0 + W, 20.0, 0.0)
+    a1 = b.against(x1, b.unit("a1", "red"), "front")
+    a2 = b.against(x2, b.unit("a2", "red"), "front")
+    c = b.unit("c", "red", 34.0 + W / 2, 10.0, 0.0, files=10)
+    g = b.game([x1, x2, a1, a2, c])
+    assert sorted(g.state.combats) == ["0-x1-a1", "0-x2-a2"]
+    b.declare(g, "c", "x1")
+    joined = b.one(b.charge(g, "c", (6, 6)), "CombatJoined")
+    assert joined.combat == "0-x1-a1" and joined.merged == ("0-x2-a2",)
+    assert list(g.state.combats) == ["0-x1-a1"]
+    assert g.state.combats["0-x1-a1"]["units"] == ["x1", "a1", "c", "x2", "a2"]
+    from regiment.tools.narrate import sentence
+    assert "takes in combat 0-x2-a2" in sentence("CombatJoined", to_plain(joined), g.state)
+
+
 def test_scenario_units_linked_through_enemies_form_one_combat():
     g = chain()
     assert g.state.combats == {"0-a-x": {"id": "0-a-x", "units": ["a", "x", "c", "y"],

@@ -211,7 +211,9 @@ def _order(d: dict[str, Any], s: GameState | None) -> str:
 TEMPLATES: dict[str, Callable[[dict[str, Any], GameState | None], str | None]] = {
     "CombatJoined": lambda d, s: f"{', '.join(_name(s, u) for u in d['units'])} join combat "
                                  f"{d['combat']}" + (" (charging down a hill)" if d.get("hill")
-                                                     else "") + ": a multiple combat."
+                                                     else "")
+                                 + (f", which takes in combat {', '.join(d['merged'])}"
+                                    if d.get("merged") else "") + ": a multiple combat."
                                  + _why("CH.CHARGE_MOVE" if d.get("reason") == "charge"
                                         else "FP.FRESH_ENEMY", "CR.BOOKKEEPING"),
     "AttacksAllocated": _allocated,
