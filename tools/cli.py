@@ -57,6 +57,18 @@ def build_parser() -> argparse.ArgumentParser:
                    "default: in memory")
     s.set_defaults(run=_serve)
 
+    s = sub.add_parser("record", help="a game as a record of its moves, to mail and import")
+    rec = s.add_subparsers(dest="action", required=True)
+    r = rec.add_parser("export", help="write a game's record (JSON lines: header, moves, end)")
+    r.add_argument("path", help="a store or an exported .jsonl log")
+    r.add_argument("--game", help="game id (default: the store's most recent game)")
+    r.add_argument("-o", "--output", help="file to write (default: stdout)")
+    r.set_defaults(run=_record_export)
+    r = rec.add_parser("import", help="play a record again and store the game it makes")
+    r.add_argument("record", help="a record file (from regiment record export)")
+    r.add_argument("--store", default=DEFAULT_STORE, help="store path (default %(default)s)")
+    r.set_defaults(run=_record_import)
+
     for name, helptext, run in (
         ("replay", "tell a game step by step, each outcome with its rules", _replay),
         ("inspect", "print a game's log as a table", _inspect),
@@ -129,6 +141,41 @@ def _export(args: argparse.Namespace) -> int:
     if args.output:
         print(f"wrote {len(records)} records of game {game_id} to {args.output}",
               file=sys.stderr)
+    return 0
+
+
+def _record_export(args: argparse.Namespace) -> int:
+    from .record import export_record
+
+    game_id, records, store = open_records(args.path, args.game)
+    seed = store.get_secret(game_id) if store is not None else None
+    lines = list(export_record(records, seed))
+    out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
+    try:
+        out.write("".join(line + "\n" for line in lines))
+    finally:
+        if args.output:
+            out.close()
+    if args.output:
+        print(f"wrote the record of game {game_id} ({len(lines) - 2} moves) to {args.output}",
+              file=sys.stderr)
+    return 0
+
+
+def _record_import(args: argparse.Namespace) -> int:
+    from .record import import_record
+
+    try:
+        handle = open(args.record, encoding="utf-8")  # noqa: SIM115 - closed below
+    except OSError as exc:
+        print(f"regiment record import: cannot read {args.record}: {exc.strerror}",
+              file=sys.stderr)
+        return 2
+    with handle:
+        game = import_record(handle, open_store(args.store))
+    print(f"imported game {game.game_id}: {len(game.records)} records, the same log and hashes "
+          f"as the record says; phase {game.state.phase}")
+    print(f"  regiment replay {args.store} --game {game.game_id}")
     return 0
 
 
