@@ -7,6 +7,7 @@ same rule functions the game uses, so the odds a player asks for are the game's 
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
 from functools import cache
 
@@ -49,3 +50,39 @@ def catch_odds(pursuer_dice: int = 2, flee_dice: int = 2) -> Fraction:
 
 def percent(p: Fraction) -> float:
     return round(float(p) * 100, 1)
+
+
+def break_odds(leadership: int, lost_by: int, steadfast: bool = False,
+               stubborn: bool = False) -> Fraction:
+    """BT.TEST, BT.STEADFAST, BT.SPECIAL, LD.INSANE: the chance a unit holds its break test:
+    a Leadership test less the margin it lost by (none if steadfast or stubborn)."""
+    penalty = 0 if steadfast or stubborn else lost_by
+    return leadership_odds(min(10, leadership) - penalty)
+
+
+def success(need: int) -> Fraction:
+    """The chance one D6 rolls ``need`` or more (0: it cannot be done)."""
+    return Fraction(7 - need, 6) if 2 <= need <= 6 else Fraction(0)
+
+
+def unsaved_chance(hit: int, wound: int, armour: int = 0, ward: int = 0,
+                   reroll_misses: bool = False) -> Fraction:
+    """ATK.SEQUENCE: the chance one attack ends as an unsaved wound: it hits (re-rolling a
+    miss, CC.ASF), wounds, and the armour (ATK.ARMOUR) and ward (ATK.WARD) saves both fail."""
+    p_hit = success(hit)
+    if reroll_misses:
+        p_hit = 1 - (1 - p_hit) ** 2
+    return p_hit * success(wound) * (1 - success(armour)) * (1 - success(ward))
+
+
+def attack_odds(attacks: int, hit: int, wound: int, armour: int = 0, ward: int = 0,
+                reroll_misses: bool = False) -> dict[int, Fraction]:
+    """ATK.SEQUENCE: the exact distribution of unsaved wounds from ``attacks`` attacks (each
+    attack is independent: the binomial of the chance of one)."""
+    p = unsaved_chance(hit, wound, armour, ward, reroll_misses)
+    return {k: math.comb(attacks, k) * p ** k * (1 - p) ** (attacks - k)
+            for k in range(attacks + 1)}
+
+
+def mean(dist: dict[int, Fraction]) -> Fraction:
+    return sum((k * p for k, p in dist.items()), Fraction(0))

@@ -29,6 +29,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logs.configure(args.verbose, args.log_json)
     try:
+        if args.command in ("odds", "simulate"):
+            return int(args.run(args, console()) or 0)
         return int(args.run(args) or 0)
     except RegimentError as exc:
         print(f"regiment {args.command}: {type(exc).__name__}: {exc}", file=sys.stderr)
@@ -56,6 +58,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--store", help="store path (.db/.sqlite: SQLite; else a log directory); "
                    "default: in memory")
     s.set_defaults(run=_serve)
+
+    from .chances import add_parsers
+
+    add_parsers(sub)
 
     s = sub.add_parser("record", help="a game as a record of its moves, to mail and import")
     rec = s.add_subparsers(dest="action", required=True)

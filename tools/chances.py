@@ -1,0 +1,212 @@
+"""``regiment odds`` (exact, by enumerating the dice) and ``regiment simulate`` (a scenario
+played many times by the bots, with 95 % intervals on what came out)."""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections import Counter
+from fractions import Fraction
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from regiment.core.playout import Playout
+from regiment.core.scenario import catalogue, load_scenario
+from regiment.core.state import UnitState
+from regiment.phases import odds
+from regiment.phases.combat import group
+
+from .bot import choose
+
+
+def pct(p: Fraction | float) -> str:
+    return f"{float(p) * 100:.1f} %"
+
+
+def add_parsers(sub: Any) -> None:
+    s = sub.add_parser("odds", help="exact odds: a charge, a break test, a pursuit, attacks")
+    kinds = s.add_subparsers(dest="kind", required=True)
+    k = kinds.add_parser("charge", help="the chance a charge reaches (CH.RANGE)")
+    k.add_argument("distance", type=float, nargs="?",
+                   help="inches to the target (without it: a table of what the dice reach)")
+    k.add_argument("--movement", "-m", type=int, default=0, help="the charger's Movement")
+    k.add_argument("--swiftstride", action="store_true", help="3D6, the lowest dropped")
+    k = kinds.add_parser("break", help="the chance a unit holds its break test (BT.TEST)")
+    k.add_argument("leadership", type=int, help="the unit's Leadership")
+    k.add_argument("--lost-by", type=int, default=0, help="the margin the combat was lost by")
+    k.add_argument("--steadfast", action="store_true", help="BT.STEADFAST: no penalty")
+    k.add_argument("--stubborn", action="store_true", help="BT.SPECIAL: no penalty")
+    k = kinds.add_parser("catch", help="the chance pursuers catch a broken unit (FP.CAUGHT)")
+    k.add_argument("--pursuer-swiftstride", action="store_true")
+    k.add_argument("--flee-swiftstride", action="store_true")
+    k = kinds.add_parser("attacks", help="the unsaved wounds attacks cause (ATK.SEQUENCE)")
+    k.add_argument("attacks", type=int, help="how many attacks")
+    k.add_argument("--attacker", help="a catalogue unit (orc_boyz, ...): needs from profiles")
+    k.add_argument("--target", help="a catalogue unit attacked")
+    k.add_argument("--charging", action="store_true", help="the attacker charged this turn")
+    for need in ("hit", "wound", "armour", "ward"):
+        k.add_argument(f"--{need}", type=int, help=f"the {need} need (2-6; 0: none)")
+    k.add_argument("--reroll-misses", action="store_true", help="CC.ASF re-rolls misses")
+    s.set_defaults(run=run_odds)
+
+    s = sub.add_parser("simulate", help="play a scenario many times with the bots: outcome "
+                       "rates with 95 %% intervals")
+    s.add_argument("scenario", help="scenario TOML file")
+    s.add_argument("-n", type=int, default=200, help="how many games (default %(default)s)")
+    s.add_argument("--seed", type=lambda v: int(v, 16), default=0,
+                   help="hex seed of the first game (the others follow it)")
+    s.set_defaults(run=run_simulate)
+
+
+def run_odds(args: argparse.Namespace, console: Console) -> int:
+    return {"charge": _charge, "break": _break, "catch": _catch,
+            "attacks": _attacks}[args.kind](args, console)
+
+
+def _charge(args: argparse.Namespace, console: Console) -> int:
+    dice = "3D6, the lowest dropped" if args.swiftstride else "2D6"
+    if args.distance is not None:
+        need = max(0, math.ceil(args.distance - args.movement - 1e-9))
+        p = odds.charge_odds(need, args.swiftstride)
+        console.print(f"A charge of {args.distance:g}\" with Movement {args.movement}: the dice "
+                      f"({dice}) must reach {need}: {pct(p)} (exactly {p}). (CH.RANGE)")
+        return 0
+    table = Table(title=f"Charge range: the dice ({dice}) reach at least (CH.RANGE)")
+    table.add_column("inches", justify="right")
+    table.add_column("chance", justify="right")
+    for k in range(2, 13):
+        table.add_row(str(k), pct(odds.charge_odds(k, args.swiftstride)))
+    console.print(table)
+    return 0
+
+
+def _break(args: argparse.Namespace, console: Console) -> int:
+    p = odds.break_odds(args.leadership, args.lost_by, args.steadfast, args.stubborn)
+    why = ("steadfast, no penalty (BT.STEADFAST)" if args.steadfast else
+           "stubborn, no penalty (BT.SPECIAL)" if args.stubborn else f"Ld - {args.lost_by}")
+    need = min(10, args.leadership) - (0 if args.steadfast or args.stubborn else args.lost_by)
+    console.print(f"Break test on Ld {args.leadership}, {why}: needs {need} or less on 2D6 "
+                  f"(a double 1 always holds): holds {pct(p)}, breaks {pct(1 - p)}. "
+                  "(BT.TEST, LD.TEST, LD.INSANE)")
+    return 0
+
+
+def _catch(args: argparse.Namespace, console: Console) -> int:
+    p = odds.catch_odds(3 if args.pursuer_swiftstride else 2, 3 if args.flee_swiftstride else 2)
+    console.print(f"A pursuer catches a fleeing unit (equal or higher roll): {pct(p)} "
+                  f"(exactly {p}). (FP.CAUGHT)")
+    return 0
+
+
+def _profile(key: str, uid: str) -> UnitState:
+    cat = catalogue()
+    if key not in cat:
+        raise SystemExit(f"regiment odds: no unit {key!r} in the catalogue; known: "
+                         f"{', '.join(sorted(cat))}")
+    u = cat[key]
+    return UnitState(id=uid, player=uid, name=u["name"], troop=u["troop"], models=10, files=5,
+                     base=tuple(u["base"]), profile=dict(u["profile"]), position=(0.0, 0.0),
+                     facing=0.0, armour=u.get("armour"), ward=u.get("ward"),
+                     equipment=tuple(u.get("equipment", ())), rules=tuple(u.get("rules", ())))
+
+
+def _attacks(args: argparse.Namespace, console: Console) -> int:
+    needs = {"hit": 4, "wound": 4, "armour": 0, "ward": 0, "reroll": False}
+    who = "attacks"
+    if args.attacker and args.target:
+        a, t = _profile(args.attacker, "a"), _profile(args.target, "t")
+        if args.charging:
+            a = a.evolve(charged=True)
+        g = group(a, t, args.attacks)
+        needs = {k: g[k] for k in needs}
+        who = f"{a.name} attacks at {t.name}"
+    for k in ("hit", "wound", "armour", "ward"):
+        if getattr(args, k) is not None:
+            needs[k] = getattr(args, k)
+    reroll = bool(needs["reroll"]) or args.reroll_misses
+    dist = odds.attack_odds(args.attacks, int(needs["hit"]), int(needs["wound"]),
+                            int(needs["armour"]), int(needs["ward"]), reroll)
+    saves = ", ".join(f"{k} {needs[k]}+" for k in ("armour", "ward") if needs[k]) or "no save"
+    table = Table(title=f"{args.attacks} {who}: hit {needs['hit']}+"
+                  f"{' re-rolling misses' if reroll else ''}, wound {needs['wound']}+, "
+                  f"{saves} (ATK.SEQUENCE)")
+    table.add_column("unsaved wounds", justify="right")
+    table.add_column("exactly", justify="right")
+    table.add_column("at least", justify="right")
+    tail = Fraction(1)
+    for k in sorted(dist):
+        if tail < Fraction(1, 10_000):
+            break
+        table.add_row(str(k), pct(dist[k]), pct(tail))
+        tail -= dist[k]
+    console.print(table)
+    console.print(f"Expected unsaved wounds: {float(odds.mean(dist)):.2f}")
+    return 0
+
+
+# --- simulate ----------------------------------------------------------------------------------
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a rate of ``k`` in ``n``."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def simulate(scenario: dict[str, Any], n: int, first_seed: int,
+             progress: Progress | None = None) -> dict[str, Any]:
+    """Play ``scenario`` ``n`` times with the bots and seeded dice (seeds from
+    ``first_seed`` on); count who won and how each unit ended."""
+    winners: Counter[str] = Counter()
+    ends: dict[str, Counter[str]] = {u["id"]: Counter() for u in scenario["units"]}
+    task = progress.add_task("playing", total=n) if progress is not None else None
+    for i in range(n):
+        game = Playout.new(scenario, seed=f"{first_seed + i:x}")
+        while game.pending.kind != "over":
+            game.submit(choose(game))  # type: ignore[arg-type]
+        winners[game.state.winner or "no one"] += 1
+        for uid, u in game.state.units.items():
+            ends[uid]["destroyed" if u.status == "destroyed" else
+                      "off the table" if u.status == "off_table" else
+                      "fleeing" if u.status == "fleeing" else "standing"] += 1
+        if progress is not None and task is not None:
+            progress.advance(task)
+    return {"n": n, "winners": winners, "ends": ends}
+
+
+def run_simulate(args: argparse.Namespace, console: Console) -> int:
+    scenario = load_scenario(args.scenario)
+    scenario["dice"] = "seeded"
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=Console(stderr=True), transient=True) as bar:
+        out = simulate(scenario, args.n, args.seed, bar)
+    n = out["n"]
+    names = {u["id"]: u.get("name", u["id"]) for u in scenario["units"]}
+    table = Table(title=f"{scenario.get('name') or args.scenario}: {n} games by the bots, "
+                  f"dice seeds 0x{args.seed:x} to 0x{args.seed + n - 1:x}")
+    table.add_column("outcome")
+    table.add_column("rate", justify="right")
+    table.add_column("95 % interval", justify="right")
+    for who in [p["id"] for p in scenario["players"]] + ["no one"]:
+        k = out["winners"][who]
+        lo, hi = wilson(k, n)
+        table.add_row(f"won by {who}" if who != "no one" else "no winner (turns ran out)",
+                      pct(k / n), f"{pct(lo)} - {pct(hi)}")
+    for uid, ends in out["ends"].items():
+        for how in ("destroyed", "fleeing", "off the table"):
+            k = ends[how]
+            if k:
+                lo, hi = wilson(k, n)
+                table.add_row(f"{names[uid]} {how} at the end", pct(k / n),
+                              f"{pct(lo)} - {pct(hi)}")
+    console.print(table)
+    console.print("Rates are of games by the bundled bots (tools/bot.py), which play plainly; "
+                  "the intervals are Wilson score intervals.")
+    return 0
