@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 STORE ?= regiment-demo.db
 
-.PHONY: test demo bench lint golden clean
+.PHONY: test demo bench lint golden clean browser
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "regiment needs Python 3.11 or newer")'
@@ -15,8 +15,24 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	@touch $(STAMP)
 
-test: $(STAMP) lint
+test: $(STAMP) lint browser
 	$(BIN)/python -m pytest
+
+# The replay page is tested in headless Chromium from Debian's packages (chromium and
+# chromium-driver), installed here when they are missing and apt-get can be used. Without
+# them, set REGIMENT_NO_BROWSER=1 to leave that one test out (it fails otherwise, saying so).
+browser:
+	@if [ -z "$$REGIMENT_NO_BROWSER" ] && ! { command -v chromium && command -v chromedriver; } \
+	    >/dev/null 2>&1; then \
+	  if command -v apt-get >/dev/null 2>&1; then \
+	    SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	    echo "installing Debian's chromium and chromium-driver for the browser test"; \
+	    $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	      $$SUDO apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	  else \
+	    echo "no chromium and no apt-get: the browser test will fail (REGIMENT_NO_BROWSER=1 skips it)"; \
+	  fi; \
+	fi
 
 demo: $(STAMP)
 	$(BIN)/regiment demo --store $(STORE)

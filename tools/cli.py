@@ -92,6 +92,9 @@ def build_parser() -> argparse.ArgumentParser:
             s.add_argument("--seed", help="the revealed dice seed (hex) to check every roll")
         if name in ("inspect", "verify", "replay"):
             s.add_argument("--json", action="store_true", help="machine-readable output")
+        if name == "replay":
+            s.add_argument("--html", metavar="OUT.html",
+                           help="write one self-contained page to step through the game")
     return p
 
 
@@ -130,6 +133,13 @@ def _replay(args: argparse.Namespace) -> int:
     from .replay import print_replay
 
     _, records, store = open_records(args.path, args.game)
+    if args.html:
+        from .html import page
+
+        Path(args.html).write_text(page(records), encoding="utf-8")
+        print(f"wrote {args.html}: {len(records)} records; open it in a browser (it needs no "
+              "network)")
+        return 0
     game = Game.from_records(records, store=store)
     print_replay(game, records, console(), args.json)
     return 0

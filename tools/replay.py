@@ -37,12 +37,21 @@ def steps(records: Iterable[Record]) -> Iterator[list[Record]]:
 ORDER = ("unit", "target", "reaction", "combat", "files", "face", "faces")
 
 
+def _plain(value: Any) -> str:
+    """A command argument as a player would write it: ``goblins:3,trolls:0``, ``6,5``."""
+    if isinstance(value, dict):
+        return ",".join(f"{k}:{v}" for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return ",".join(map(str, value))
+    return str(value)
+
+
 def command_text(r: Record) -> str:
     """``red: declare_charge unit=boyz target=spears``: a step's command as it was sent."""
     d = r.data
     given = d["args"]
     keys = [k for k in ORDER if k in given] + sorted(k for k in given if k not in ORDER)
-    args = " ".join(f"{k}={given[k]}" for k in keys if given[k] not in ("", None))
+    args = " ".join(f"{k}={_plain(given[k])}" for k in keys if given[k] not in ("", None))
     return f"{d['by']}: {d['command']}" + (f" {args}" if args else "")
 
 

@@ -1,0 +1,123 @@
+"""The replay page (`regiment replay --html`): its frames, its verdict, and the page itself
+driven in headless Chromium (Debian's chromium and chromium-driver, which `make test`
+installs): load it, click "next" to the end, read it, take a screenshot."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from regiment.core.record import Record
+from regiment.tools.cli import main
+from regiment.tools.demo import DEFAULT_SEED
+from regiment.tools.html import frames, page
+
+CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+
+
+@pytest.fixture(scope="module")
+def demo_db(tmp_path_factory) -> Path:
+    db = tmp_path_factory.mktemp("html") / "demo.db"
+    assert main(["demo", "--store", str(db), "--seed", DEFAULT_SEED]) == 0
+    return db
+
+
+def records_of(db: Path) -> list[Record]:
+    from regiment.store import open_store
+
+    store = open_store(db)
+    return list(store.read(store.games()[-1]))
+
+
+def data_of(text: str) -> dict:
+    blob = re.search(r'<script id="data" type="application/json">(.*?)</script>', text, re.S)
+    assert blob is not None
+    return json.loads(blob.group(1))
+
+
+def test_every_step_is_a_frame_with_its_table_and_its_story(demo_db):
+    records = records_of(demo_db)
+    shown = frames(records)
+    assert [f["step"] for f in shown] == sorted({r.step for r in records})
+    charge = next(f for f in shown if any(p["reason"] == "charge" for p in f["paths"]))
+    assert any("CH.RANGE" in line for line in charge["lines"])
+    unit = charge["units"][0]
+    assert len(unit["corners"]) == 4 and unit["front"] == unit["corners"][:2]
+    # the demo's charge made, taken back (meta) and made again: the first try is abandoned
+    assert {f["branch"] for f in shown} == {"live", "meta", "abandoned"}
+
+
+def test_the_page_is_self_contained_and_says_whether_the_log_verified(demo_db):
+    records = records_of(demo_db)
+    text = page(records)
+    urls = set(re.findall(r"https?://[^\s\"'<>`]+", text))
+    assert urls == {"http://www.w3.org/2000/svg"}        # an XML namespace, never fetched
+    assert data_of(text)["verdict"]["ok"] is True
+    # a changed outcome in the log: the page says so
+    i = next(i for i, r in enumerate(records) if r.type == "ChargeRolled")
+    bad = records[i]._replace(data={**records[i].data, "success": not records[i].data["success"]})
+    verdict = data_of(page([*records[:i], bad, *records[i + 1:]]))["verdict"]
+    assert verdict["ok"] is False and "NOT verified" in verdict["text"]
+
+
+def browser():
+    if os.environ.get("REGIMENT_NO_BROWSER"):
+        pytest.skip("REGIMENT_NO_BROWSER is set")
+    if not (shutil.which("chromium") or os.path.exists(CHROMIUM)) or \
+            not os.path.exists(DRIVER):
+        pytest.fail("headless Chromium is needed: `make test` installs Debian's chromium and "
+                    "chromium-driver (or set REGIMENT_NO_BROWSER=1 to leave this test out)")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    opts = webdriver.ChromeOptions()
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--window-size=1400,900"):
+        opts.add_argument(flag)
+    opts.binary_location = CHROMIUM
+    return webdriver.Chrome(service=Service(DRIVER), options=opts)
+
+
+def test_the_page_in_chromium_steps_to_the_end(demo_db, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    out = tmp_path / "replay.html"
+    assert main(["replay", str(demo_db), "--html", str(out)]) == 0
+    shown = data_of(out.read_text(encoding="utf-8"))["frames"]
+    driver = browser()
+    try:
+        driver.get(out.as_uri())
+        where = driver.find_element(By.ID, "where")
+        assert where.text.startswith("Step 0 of ")
+        assert "Verified" in driver.find_element(By.ID, "verdict").text
+        # every unit of the first frame is drawn as a polygon with its name
+        names = [t.text for t in driver.find_elements(By.CSS_SELECTOR, "svg text")]
+        assert len(names) == len(shown[0]["units"]) and all("(" in n for n in names)
+        nxt = driver.find_element(By.ID, "next")
+        seen_paths = 0
+        for _ in range(len(shown) - 1):
+            nxt.click()
+            seen_paths += len(driver.find_elements(By.CSS_SELECTOR, "svg line[marker-end]"))
+        last = shown[-1]
+        assert where.text.startswith(f"Step {last['step']} of {last['step']}")
+        assert "The game ends" in driver.find_element(By.ID, "now").text
+        assert seen_paths > 0                          # charge, flee, pursuit paths drawn
+        undone = driver.find_elements(By.CSS_SELECTOR, ".step.undone, .step.abandoned")
+        assert undone, "the undone step is shown apart"
+        # jump back by turn and phase
+        from selenium.webdriver.support.ui import Select
+        Select(driver.find_element(By.ID, "jump")).select_by_index(0)
+        assert where.text.startswith("Step 0 of ")
+        errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+        assert not errors, errors
+        shot = tmp_path / "replay.png"
+        assert driver.save_screenshot(str(shot))
+        assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
+    finally:
+        driver.quit()
