@@ -12,7 +12,7 @@ import structlog
 from rich.console import Console
 
 import regiment.phases  # noqa: F401 - registers the presets
-from regiment.core.errors import RegimentError, TamperedLog
+from regiment.core.errors import BadRequest, RegimentError, TamperedLog
 from regiment.core.game import Game
 from regiment.core.scenario import load_scenario
 from regiment.store import MemoryStore, open_store
@@ -50,6 +50,17 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--store", default="regiment-demo.db", help="store path (default %(default)s)")
     s.add_argument("--seed", default=None, help="hex seed for the dice (random if absent)")
     s.set_defaults(run=_demo)
+
+    s = sub.add_parser("play", help="run the turn for players at a table: decisions, real "
+                       "or seeded dice, undo, explanations")
+    s.add_argument("scenario", nargs="?", help="scenario TOML file (not with --resume)")
+    s.add_argument("--dice", choices=("seeded", "manual"),
+                   help="manual: you roll real dice and type the faces (default: the "
+                   "scenario's)")
+    s.add_argument("--seed", help="hex seed for seeded dice")
+    s.add_argument("--store", default=DEFAULT_STORE, help="store path (default %(default)s)")
+    s.add_argument("--resume", metavar="GAME", help="take up a saved game again")
+    s.set_defaults(run=_play)
 
     s = sub.add_parser("serve", help="speak the JSON-lines protocol on stdin/stdout")
     s.add_argument("scenario", help="scenario TOML file")
@@ -111,6 +122,32 @@ def _serve(args: argparse.Namespace) -> int:
     log.info("game_created", game_id=game.game_id, preset=game.preset.name,
              dice=game.dice.kind if game.dice else "none", store=args.store or "memory")
     return serve(game, sys.stdin, sys.stdout, game.records)
+
+
+def _play(args: argparse.Namespace) -> int:
+    from .play import Session
+
+    if bool(args.scenario) == bool(args.resume):
+        print("regiment play: name a scenario to start a game, or --resume GAME to take one "
+              "up again (not both)", file=sys.stderr)
+        return 2
+    if args.resume:
+        if not Path(args.store).exists():
+            raise BadRequest(f"no store at {args.store}")
+        store = open_store(args.store)
+        if args.resume not in store.games():
+            raise BadRequest(f"{args.store} has no game {args.resume!r}; it holds: "
+                             f"{', '.join(store.games()[-5:]) or 'none'}")
+        game = Game.load(args.resume, store)
+    else:
+        scenario = load_scenario(args.scenario)
+        if args.dice:
+            scenario["dice"] = args.dice
+        if args.seed:
+            scenario["seed"] = args.seed
+        game = Game.new(scenario, store=open_store(args.store))
+    con = Console(soft_wrap=False, highlight=False)
+    return Session(game, con, con.input, args.store).run()
 
 
 def _inspect(args: argparse.Namespace) -> int:

@@ -1,0 +1,179 @@
+"""`regiment play`, driven as a person would: through a pseudo-terminal, reading the screen and
+typing answers. Manual dice, a wrong key at each prompt, undo (the same dice must come out
+again), explain, log, quit, and taking the game up again from the store."""
+
+from __future__ import annotations
+
+import os
+import pty
+import re
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from regiment.core.game import Game
+from regiment.store import open_store
+from regiment.tools.verify import verify
+
+from .conftest import EXAMPLES
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\r")
+
+
+class Terminal:
+    """A child process on a pseudo-terminal: what it printed, and a keyboard."""
+
+    def __init__(self, *args: str) -> None:
+        self.master, slave = pty.openpty()
+        env = {**os.environ, "COLUMNS": "160", "LINES": "50", "TERM": "xterm"}
+        self.proc = subprocess.Popen([sys.executable, "-m", "regiment.tools.cli", *args],
+                                     stdin=slave, stdout=slave, stderr=slave, env=env,
+                                     close_fds=True)
+        os.close(slave)
+        self.seen = ""      # everything printed, ANSI stripped
+        self.mark = 0       # where the next expect starts looking
+
+    def expect(self, pattern: str, timeout: float = 20.0) -> re.Match[str]:
+        """Wait until ``pattern`` appears in what was printed since the last match."""
+        regex = re.compile(pattern)
+        end = time.monotonic() + timeout
+        while True:
+            m = regex.search(self.seen, self.mark)
+            if m:
+                self.mark = m.end()
+                return m
+            left = end - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"waited for {pattern!r}; the screen ends with:\n"
+                                     f"{self.seen[-1500:]}")
+            ready, _, _ = select.select([self.master], [], [], min(left, 0.5))
+            if ready:
+                try:
+                    chunk = os.read(self.master, 65536)
+                except OSError:
+                    chunk = b""
+                if not chunk and self.proc.poll() is not None:
+                    raise AssertionError(f"the program ended while waiting for {pattern!r}:\n"
+                                         f"{self.seen[-1500:]}")
+                self.seen += ANSI.sub("", chunk.decode("utf-8", "replace"))
+
+    def type(self, line: str) -> None:
+        os.write(self.master, (line + "\n").encode())
+
+    def option(self, words: str) -> str:
+        """The number of the option, shown since the last prompt, that contains ``words``."""
+        start = self.seen.rfind(":\n", 0, self.mark)
+        for m in re.finditer(r"^\s+(\d+)\. (.*)$", self.seen[start:self.mark], re.M):
+            if words in m.group(2):
+                return m.group(1)
+        raise AssertionError(f"no option with {words!r} in:\n{self.seen[start:self.mark]}")
+
+    def close(self) -> int:
+        try:
+            return self.proc.wait(timeout=20)
+        finally:
+            os.close(self.master)
+
+
+def records(db: Path, game: str) -> int:
+    return len(list(open_store(db).read(game)))
+
+
+@pytest.fixture
+def term():
+    made: list[Terminal] = []
+
+    def start(*args: str) -> Terminal:
+        t = Terminal(*args)
+        made.append(t)
+        return t
+
+    yield start
+    for t in made:
+        if t.proc.poll() is None:
+            t.proc.kill()
+        t.proc.wait()
+
+
+def test_play_a_charge_with_real_dice_undo_explain_and_resume(term, tmp_path):
+    db = tmp_path / "table.db"
+    t = term("play", str(EXAMPLES / "skirmish.toml"), "--dice", "manual", "--store", str(db))
+    game_id = t.expect(r"game ([0-9a-f]{16}), fantasy8, manual dice").group(1)
+    t.expect(r"Orc Boyz\s+.\s+red\s+.\s+25 .\s+5 x 5 .\s+ready")       # the table of units
+    t.expect(r"red> ")
+    t.type("9")                                                      # a wrong key
+    t.expect(r"'9' is not an answer here: type a number from 1 to \d+.*Nothing was changed")
+    t.expect(r"red> ")
+    t.type(t.option("Orc Boyz, target Empire Spearmen"))
+    t.expect(r"declare a charge against Empire Spearmen .*CH\.DECLARE")
+    t.expect(r"blue> ")
+    t.type(t.option("reaction hold"))
+    t.expect(r"Empire Spearmen hold")
+    t.expect(r"red> ")
+    t.type(t.option("end charges"))
+    t.expect(r"red> ")
+    t.type(t.option("move charger"))
+    t.expect(r"Roll 2D6 for Orc Boyz's charge \(red\): ")
+    before = records(db, game_id)
+    t.type("7 7")                                                    # not a die
+    t.expect(r"'7 7' is not an answer here: type the 2 faces you rolled.*Nothing was changed")
+    assert records(db, game_id) == before                            # the store untouched
+    t.expect(r"Roll 2D6 for Orc Boyz's charge")
+    t.type("6 5")
+    t.expect(r"charge range 6\+5 \+ M = 15\" .*the charge reaches")
+    t.expect(r"red> ")
+    t.type("explain")
+    t.expect(r"Step \d+: red: roll faces=6,5")
+    t.expect(r"CH\.RANGE: .*")
+    t.type("undo")
+    t.expect(r"red undoes step")
+    t.expect(r"must come out again: 6 5\): ")
+    t.type("1 1")                                                    # a re-roll is refused
+    t.expect(r"Not done: these dice were already rolled")
+    t.type("65")
+    t.expect(r"the charge reaches")
+    t.expect(r"red> ")
+    t.type("log")
+    t.expect(r"step 1 \[movement > charge > declaration\] red: declare_charge")
+    t.type("quit")
+    t.expect(rf"regiment play --resume {game_id} --store {re.escape(str(db))}")
+    assert t.close() == 0
+    # the game is in the store, whole and checkable
+    game = Game.load(game_id, open_store(db))
+    assert verify(game.records).steps == len(game.timeline.steps)
+    steps = len(game.timeline.steps)
+
+    t = term("play", "--resume", game_id, "--store", str(db))
+    t.expect(rf"taken up again at step {steps - 1}")
+    t.expect(r"red> ")
+    t.type("quit")
+    assert t.close() == 0
+    assert records(db, game_id) == len(game.records)
+
+
+def test_play_with_seeded_dice_to_a_decision_and_bad_starts(term, tmp_path):
+    db = tmp_path / "g.db"
+    t = term("play", str(EXAMPLES / "mill_race.toml"), "--store", str(db))
+    t.expect(r"seeded dice")
+    t.expect(r"join|Turn 1")
+    t.expect(r"empire> ")
+    t.type("help")
+    t.expect(r"explain\s+why the last outcome")
+    t.type("quit")
+    assert t.close() == 0
+    t = term("play", "--resume", "nosuchgame", "--store", str(db))
+    t.expect(r"has no game 'nosuchgame'")
+    assert t.close() == 2
+    t = term("play", str(EXAMPLES / "nothere.toml"), "--store", str(db))
+    t.expect(r"nothere\.toml")
+    assert t.close() == 2
+    typo = tmp_path / "typo.toml"
+    typo.write_text((EXAMPLES / "skirmish.toml").read_text().replace("models =", "modles =", 1))
+    t = term("play", str(typo), "--store", str(db))
+    t.expect(r"InvalidScenario: .*typo\.toml at units\[0\].*modles")
+    assert t.close() == 2
+    assert len(open_store(db).games()) == 1          # only the first game was ever stored

@@ -1,0 +1,275 @@
+"""``regiment play``: the turn sequence run for players at a real table.
+
+It shows the units, what happened with the rules behind it, and what the game waits for:
+a decision (numbered options) or, with ``--dice manual``, the faces of real dice ("Roll 2D6
+for Empire Spearmen's break test"). Between them a player may type ``undo``, ``redo``,
+``explain``, ``log``, ``help`` or ``quit``. Every step is in the store the moment it is made,
+so a game can be left and taken up again with ``--resume``. A wrong key never changes the
+game: it says what is expected, and asks again.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from regiment.core.commands import Command, Roll
+from regiment.core.errors import RegimentError
+from regiment.core.game import Game
+from regiment.core.pending import Decision
+from regiment.core.pending import Roll as RollPending
+from regiment.phases.combat import contacts
+
+from .narrate import sentence
+from .replay import QUIET, command_text, narrate, steps
+
+WORDS = ("undo", "redo", "explain", "log", "help", "quit")
+HELP = """Type the number of an option to choose it (with manual dice: the faces you rolled,
+such as "3 5" or "35"). Or one of:
+  undo     take back the last step (the dice it rolled come out again when it is redone)
+  redo     make the step just undone again
+  explain  why the last outcome came out as it did: the rules and the arithmetic
+  log      the whole game so far, step by step
+  help     this text
+  quit     leave; the game is saved, and "regiment play --resume GAME" takes it up again"""
+
+PURPOSES = {"to_hit": "to hit", "to_wound": "to wound", "armour": "armour saves",
+            "ward": "ward saves", "break_test": "break test", "charge_range": "charge",
+            "stand_and_shoot_hit": "stand and shoot (to hit)", "random_side": "which side",
+            "random_choice": "a random choice", "dangerous_terrain": "dangerous terrain"}
+
+
+class Session:
+    """One player's terminal (or two players sharing it) on one game."""
+
+    def __init__(self, game: Game, console: Console, ask: Callable[[str], str],
+                 store_path: str) -> None:
+        self.game = game
+        self.console = console
+        self.ask = ask
+        self.store_path = store_path
+        self.shown = len(game.records)   # records already told
+        self.table_key: Any = None
+
+    # --- the loop ----------------------------------------------------------------------------
+
+    def run(self) -> int:
+        self.header()
+        self.tell_units()
+        while True:
+            pending = self.game.pending
+            if pending.kind == "over":
+                self.console.print(f"[bold]The game is over: {self.winner()}.[/] Type log, "
+                                   "explain, undo or quit.")
+            prompt = self.prompt(pending)
+            try:
+                text = self.ask(prompt)
+            except EOFError:
+                text = "quit"
+            if not self.answer(text.strip(), pending):
+                return 0
+
+    def answer(self, text: str, pending: Any) -> bool:
+        """Handle one line; False when the player quits."""
+        word = text.lower()
+        if word in ("quit", "q", "exit"):
+            self.console.print(f"Saved. Take it up again with: regiment play --resume "
+                               f"{self.game.game_id} --store {self.store_path}")
+            return False
+        if word in ("help", "h", "?"):
+            self.console.print(HELP, markup=False, highlight=False)
+            return True
+        if word == "log":
+            for line in narrate(self.game, list(self.game.records)):
+                self.console.print(line, markup=False, highlight=False)
+            return True
+        if word == "explain":
+            self.explain()
+            return True
+        if word in ("undo", "redo"):
+            return self.submit({"cmd": word, "by": self.who_undoes(word)})
+        if pending.kind == "decision":
+            return self.choose(text, pending)
+        if pending.kind == "roll":
+            return self.roll(text, pending)
+        self.refuse(text, "the game is over: type log, explain, undo or quit")
+        return True
+
+    def choose(self, text: str, pending: Decision) -> bool:
+        n = len(pending.legal)
+        if not text.isdigit() or not 1 <= int(text) <= n:
+            self.refuse(text, f"type a number from 1 to {n}, or one of: {', '.join(WORDS)}")
+            return True
+        return self.submit(pending.legal[int(text) - 1])
+
+    def roll(self, text: str, pending: RollPending) -> bool:
+        digits = re.findall(r"[1-6]", text)
+        if not digits or re.search(r"[^1-6\s,]", text) or len(digits) != pending.dice:
+            self.refuse(text, f"type the {pending.dice} face{'s' if pending.dice > 1 else ''} "
+                        f"you rolled, each 1 to 6 (such as "
+                        f"{' '.join(['3', '5', '2', '6'][:min(pending.dice, 4)])})"
+                        + (", or one of: undo, explain, log, help, quit"))
+            return True
+        return self.submit(Roll(by=pending.player, faces=tuple(int(d) for d in digits)))
+
+    def submit(self, command: Command | dict[str, Any]) -> bool:
+        try:
+            self.game.submit(command)
+        except RegimentError as exc:
+            rule = getattr(exc, "rule", "")
+            self.console.print(f"[red]Not done: {_first_line(str(exc))}[/]"
+                               + (f" [dim]({rule})[/]" if rule else ""))
+            return True
+        self.tell_new()
+        return True
+
+    def refuse(self, text: str, what: str) -> None:
+        self.console.print(f"[yellow]{text!r} is not an answer here: {what}.[/] Nothing was "
+                           "changed.", highlight=False)
+
+    # --- what the players see ----------------------------------------------------------------
+
+    def header(self) -> None:
+        g = self.game
+        started = g.records[0].data
+        name = started["scenario"].get("name") or "a game"
+        self.console.print(f"[bold]{name}[/] - game {g.game_id}, {started['preset']}, "
+                           f"{started['dice']} dice, undo {started['undo']}. Type help for "
+                           "help.")
+        if len(g.records) > self.shown or len(g.timeline.steps) > 1:
+            self.console.print(f"(taken up again at step {len(g.timeline.steps) - 1})")
+
+    def tell_new(self) -> None:
+        """What the last command did, told with its rules; then the units, if they changed."""
+        records = self.game.records
+        new = [records[i] for i in range(self.shown, len(records))]
+        self.shown = len(records)
+        state = self.game.state
+        for r in new:
+            if r.type in QUIET:
+                continue
+            text = sentence(r.type, r.data, state)
+            if text:
+                self.console.print(f"  {text}", markup=False, highlight=False)
+        self.tell_units()
+
+    def tell_units(self) -> None:
+        state = self.game.state
+        key = (state.turn, state.player, tuple((u.id, u.models, u.status, u.position,
+                                                 u.facing, u.files)
+                                                for u in state.units.values()))
+        if key == self.table_key:
+            return
+        self.table_key = key
+        where = {uid: cid for cid, c in state.combats.items() for uid in c["units"]}
+        touching = contacts(state)
+        t = Table(title=f"Turn {state.turn}: {state.player} - "
+                  f"{state.phase.replace('turn.', '').replace('.', ' > ')}", title_justify="left")
+        for col in ("unit", "player", "models", "ranks", "status", "combat"):
+            t.add_column(col, justify="right" if col in ("models", "ranks") else "left")
+        for u in state.units.values():
+            ranks = f"{u.ranks} x {u.files}" if u.models > 0 else "-"
+            fights = ", ".join(f"{state.units[c['enemy']].name} ({c['side']})"
+                               for c in touching.get(u.id, ()))
+            fight = f"{where[u.id]}: {fights}" if u.id in where and fights else \
+                where.get(u.id, "")
+            t.add_row(u.name, u.player, str(u.models), ranks, u.status, fight)
+        self.console.print(t)
+
+    def prompt(self, pending: Any) -> str:
+        if pending.kind == "decision":
+            self.console.print(f"[bold]{pending.player}[/], {pending.decision.replace('_', ' ')}:")
+            for i, c in enumerate(pending.legal, 1):
+                self.console.print(f"  {i}. {describe(c, self.game)}", highlight=False)
+            return f"{pending.player}> "
+        if pending.kind == "roll":
+            unit = self.game.state.units.get(pending.unit or "")
+            whose = f"{unit.name}'s " if unit is not None else ""
+            what = PURPOSES.get(pending.purpose, pending.purpose.replace("_", " "))
+            known = ""
+            if pending.known and any(k is not None for k in pending.known):
+                known = (" (these dice were rolled before the undo and must come out again: "
+                         f"{' '.join(str(k) if k else '?' for k in pending.known)})")
+            return f"Roll {pending.dice}D6 for {whose}{what} ({pending.player}){known}: "
+        return "> "
+
+    def explain(self) -> None:
+        """The last outcome: the live step's sentences, and the rules they cite."""
+        g = self.game
+        status = g.timeline.status()
+        live = [b for b in steps(list(g.records)) if status.get(b[0].step) == "live"
+                and b[0].type == "CommandIssued"]
+        if not live:
+            self.console.print("Nothing has happened yet.")
+            return
+        batch = live[-1]
+        self.console.print(f"[bold]Step {batch[0].step}: {command_text(batch[0])}[/]",
+                           highlight=False)
+        cited: list[str] = []
+        for r in batch:
+            if r.type in QUIET:
+                continue
+            text = sentence(r.type, r.data, g.state)
+            if text:
+                self.console.print(f"  {text}", markup=False, highlight=False)
+                cited += [x for x in re.findall(r"\b[A-Z]{2,6}\.[A-Z][A-Z_]+\b", text)
+                          if x not in cited]
+        reference = rules_text()
+        for rule in cited:
+            if rule in reference:
+                self.console.print(f"  [dim]{rule}: {reference[rule]}[/]", highlight=False)
+
+    def winner(self) -> str:
+        w = self.game.state.winner
+        return f"{w} won" if w else "no winner"
+
+    def who_undoes(self, word: str) -> str:
+        """The player who made the last step undoes it; a redo is the active player's."""
+        g = self.game
+        if word == "undo":
+            step = g.timeline.last_live()
+            if step is not None and g.timeline.info[step].by:
+                return g.timeline.info[step].by
+        return g.state.player or g.state.players[0]
+
+
+def describe(c: Command, game: Game) -> str:
+    """An option as a player reads it: names, not ids."""
+    units = game.state.units
+    args = c.to_dict()
+    name = args.pop("cmd").replace("_", " ")
+    args.pop("by", None)
+    parts = []
+    for k, v in args.items():
+        if v in ("", None, 0) and k != "files":
+            continue
+        if isinstance(v, str) and v in units:
+            v = units[v].name
+        if isinstance(v, dict):
+            v = ", ".join(f"{units[x].name if x in units else x} {n}" for x, n in v.items())
+        parts.append(f"{k.replace('_', ' ')} {v}")
+    return name + (": " + ", ".join(parts) if parts else "")
+
+
+def rules_text() -> dict[str, str]:
+    """Each rule's statement from docs/rules.md, where the checkout has it (first sentence)."""
+    path = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
+    if not path.exists():
+        return {}
+    out: dict[str, str] = {}
+    for bullet in re.split(r"\n(?=- )", path.read_text(encoding="utf-8")):
+        m = re.match(r"- \*\*([A-Z]{2,6}\.[A-Z][A-Z_]+)\*\* \([a-z]+\)(?: `[^`]*`)?\. (.*)",
+                     bullet, re.S)
+        if m:
+            body = " ".join(m.group(2).split())
+            out[m.group(1)] = body.split(". ")[0].rstrip(".") + "."
+    return out
+
+
+def _first_line(text: str) -> str:
+    return text.split("\n", 1)[0].split(" Legal now:")[0]
