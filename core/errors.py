@@ -36,6 +36,7 @@ class IllegalCommand(RegimentError):
         phase: str = "",
         legal: list[dict[str, Any]] | None = None,
     ) -> None:
+        self.why = message
         self.rule = rule
         self.command = command
         self.phase = phase

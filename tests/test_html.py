@@ -121,3 +121,25 @@ def test_the_page_in_chromium_steps_to_the_end(demo_db, tmp_path):
         assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
     finally:
         driver.quit()
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in
+                                        (Path(__file__).parent.parent / "examples").glob("*.toml")))
+def test_every_example_battle_makes_a_page_a_record_and_a_simulation(name, capsys):
+    """Each tool on each bundled battle: the replay page, the record, a few simulated games."""
+    from regiment.core.game import Game
+    from regiment.core.scenario import load_scenario
+    from regiment.store import MemoryStore
+    from regiment.tools.demo import play
+    from regiment.tools.record import export_record, import_record
+
+    path = Path(__file__).parent.parent / "examples" / f"{name}.toml"
+    game = Game.new(load_scenario(path), store=MemoryStore())
+    play(game, show_undo=False)
+    text = page(game.records)
+    assert data_of(text)["verdict"]["ok"] and len(data_of(text)["frames"]) == \
+        len(game.timeline.steps)
+    again = import_record(export_record(game.records), MemoryStore())
+    assert again.records[-1].hash == game.records[-1].hash
+    assert main(["simulate", str(path), "-n", "3"]) == 0
+    assert "3 games by the bots" in capsys.readouterr().out

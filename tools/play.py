@@ -122,8 +122,9 @@ class Session:
             self.game.submit(command)
         except RegimentError as exc:
             rule = getattr(exc, "rule", "")
-            self.console.print(f"[red]Not done: {_first_line(str(exc))}[/]"
-                               + (f" [dim]({rule})[/]" if rule else ""))
+            why = getattr(exc, "why", None) or _first_line(str(exc))
+            self.console.print(f"[red]Not done: {why}[/]" + (f" ({rule})" if rule else ""),
+                               highlight=False)
             return True
         self.tell_new()
         return True
