@@ -26,6 +26,7 @@ def test_demo_plays_a_real_battle_on_sqlite_and_shows_how_to_check_it(tmp_path, 
                  "an undo never re-rolls dice", "The game ends", "How the units ended"):
         assert told in out, told
     assert f"regiment replay {db} --game {game_id}" in out
+    assert f"regiment replay {db} --game {game_id} --html replay.html" in out
     assert f"regiment verify {db} --game {game_id} --seed {DEFAULT_SEED}" in out
     assert main(["verify", str(db), "--game", game_id, "--seed", DEFAULT_SEED]) == 0
     assert "every die matches the revealed seed" in capsys.readouterr().out

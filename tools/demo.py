@@ -104,6 +104,7 @@ def run_demo(store_path: Path, seed: str | None, console: Console) -> int:
         exe = _executable()
         console.print("replay, verify and export it with:")
         console.print(f"  {exe} replay {store_path} --game {game.game_id}")
+        console.print(f"  {exe} replay {store_path} --game {game.game_id} --html replay.html")
         console.print(f"  {exe} verify {store_path} --game {game.game_id} "
                       f"--seed {scenario['seed']}")
         console.print(f"  {exe} export {store_path} --game {game.game_id} -o game.jsonl")
