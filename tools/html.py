@@ -15,11 +15,12 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+import regiment.phases  # noqa: F401 - registers the presets the pages are drawn with
 from regiment.core import geometry as geo
 from regiment.core.errors import RegimentError
 from regiment.core.fold import appliers_for
+from regiment.core.game import find_preset
 from regiment.core.history import Timeline
-from regiment.core.protocols import PRESETS
 from regiment.core.record import Record
 from regiment.core.state import GameState
 from regiment.core.upcast import decode_event
@@ -36,7 +37,7 @@ MOVES = ("charge", "failed_charge", "flee", "pursuit", "overrun", "return", "ref
 def frames(records: Sequence[Record]) -> list[dict[str, Any]]:
     """One frame a step: the table after it, what it did, and what the rules said."""
     first = decode_event(records[0].type, records[0].v, records[0].data)
-    preset = PRESETS[first.preset]  # type: ignore[attr-defined]
+    preset = find_preset(first.preset)  # type: ignore[attr-defined]
     timeline = Timeline(preset, appliers_for(preset.appliers))
     out: list[dict[str, Any]] = []
     before: GameState | None = None
