@@ -184,16 +184,8 @@ def _replay(args: argparse.Namespace) -> int:
 
 def _export(args: argparse.Namespace) -> int:
     game_id, records, _ = open_records(args.path, args.game)
-    out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
-    try:
-        for r in records:
-            out.write(json.dumps(r.to_json(), separators=(",", ":")) + "\n")
-    finally:
-        if args.output:
-            out.close()
-    if args.output:
-        print(f"wrote {len(records)} records of game {game_id} to {args.output}",
-              file=sys.stderr)
+    lines = [json.dumps(r.to_json(), separators=(",", ":")) for r in records]
+    _write(args.output, lines, f"{len(records)} records of game {game_id}")
     return 0
 
 
@@ -203,16 +195,20 @@ def _record_export(args: argparse.Namespace) -> int:
     game_id, records, store = open_records(args.path, args.game)
     seed = store.get_secret(game_id) if store is not None else None
     lines = list(export_record(records, seed))
-    out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
+    _write(args.output, lines, f"the record of game {game_id} ({len(lines) - 2} moves)")
+    return 0
+
+
+def _write(path: str | None, lines: list[str], what: str) -> None:
+    """Lines to a file (saying so on stderr) or to stdout."""
+    out = open(path, "w", encoding="utf-8") if path else sys.stdout  # noqa: SIM115
     try:
         out.write("".join(line + "\n" for line in lines))
     finally:
-        if args.output:
+        if path:
             out.close()
-    if args.output:
-        print(f"wrote the record of game {game_id} ({len(lines) - 2} moves) to {args.output}",
-              file=sys.stderr)
-    return 0
+    if path:
+        print(f"wrote {what} to {path}", file=sys.stderr)
 
 
 def _record_import(args: argparse.Namespace) -> int:
