@@ -545,11 +545,9 @@ class CombatFlow(Flow):
         if kind == "pursue" and target in state.units:
             heading = geo.bearing(geo.centre(box(u)),
                                   geo.centre(box(state.units[target])))
-            quarry = target
         else:
-            heading, quarry = u.facing, None
-        end, edge, fresh, run = pursuit.pursue_move(state, u, heading, dist, quarry,
-                                                    kind == "pursue")
+            heading = u.facing
+        end, edge, fresh, run = pursuit.pursue_move(state, u, heading, dist, kind == "pursue")
         events: list[Event] = [moved(u.id, end, "pursuit" if kind == "pursue" else "overrun",
                                      run)]
         if edge is not None:

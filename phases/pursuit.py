@@ -22,8 +22,7 @@ def flee_from(state: GameState, unit: UnitState, foes: list[UnitState]) -> list[
     return [f for f in foes if wide_ranks(f) == most]
 
 
-def pursue_move(state: GameState, unit: UnitState, heading: float, dist: float,
-                quarry: str | None, pivot: bool
+def pursue_move(state: GameState, unit: UnitState, heading: float, dist: float, pivot: bool
                 ) -> tuple[geo.Box, geo.Point | None, str | None, float]:
     """FP.PURSUE_MOVE, FP.PIVOT_CONTACT, FP.FRESH_ENEMY, FP.OFF_TABLE: pivot (pursuit) to
     ``heading``, then move up to ``dist``: stop 1" short of friends and of fleeing units

@@ -161,7 +161,7 @@ def test_fp_pivot_contact_the_turn_itself_can_touch_a_new_enemy():
     g = broken(others=[b.unit("c", "blue", 38.2, 17.6, 270, models=4, files=4)])
     state = g.state
     unit = state.units["a"]
-    _, _, fresh, run = pursuit.pursue_move(state, unit, 90.0, 6.0, "b", True)
+    _, _, fresh, run = pursuit.pursue_move(state, unit, 90.0, 6.0, True)
     assert fresh == "c" and run == 0.0
 
 
