@@ -159,14 +159,6 @@ def plan_charge(state: GameState, unit: UnitState, target: UnitState, side: str
     return end, ""
 
 
-def combat_of(state: GameState, uid: str) -> list[str]:
-    """The units of the combat ``uid`` fights in (none when it is not fighting)."""
-    for c in state.combats.values():
-        if uid in c["units"]:
-            return list(c["units"])
-    return []
-
-
 def failed_move(state: GameState, unit: UnitState, target: UnitState, faces: tuple[int, ...]
                 ) -> tuple[geo.Box, float]:
     """CH.FAILED: straight toward the target by the highest die rolled, never into contact

@@ -29,6 +29,11 @@ from .units import (
 Combat = dict[str, Any]
 
 
+def combat_holding(state: GameState, uid: str) -> Combat | None:
+    """The combat ``uid`` is in, if any."""
+    return next((c for c in state.combats.values() if uid in c["units"]), None)
+
+
 def enemies(state: GameState, combat: Combat, uid: str) -> list[UnitState]:
     """The enemy units of ``uid`` in its combat that are still on the table, fighting."""
     me = state.units[uid]

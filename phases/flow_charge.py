@@ -25,6 +25,7 @@ from regiment.core.state import Awaiting, GameState, UnitState
 
 from . import attacks, charge
 from .appliers import to_move
+from .combat import combat_holding
 from .events import (
     ChargeDeclared,
     ChargeReacted,
@@ -262,8 +263,8 @@ class ChargeFlow(Flow):
         touched = [target.id] + [e.id for e in state.units.values() if e.status == "engaged"
                                  and e.player != unit.player and e.id != target.id
                                  and geo.within(end, box(e), 1e-3)]
-        linked = list(dict.fromkeys(c["id"] for uid in touched for c in state.combats.values()
-                                    if uid in c["units"]))
+        linked = list(dict.fromkeys(c["id"] for uid in touched
+                                    for c in (combat_holding(state, uid),) if c is not None))
         on_hill = (unit.id,) if hill else ()
         if not linked:
             return CombatBegan(combat=f"{state.turn}-{unit.id}-{target.id}",

@@ -553,7 +553,7 @@ class CombatFlow(Flow):
         if edge is not None:
             events.append(UnitLeftTable(unit=u.id, point=edge))
         elif fresh is not None:  # FP.FRESH_ENEMY: a charge; fought next close combat phase
-            joined = next((c for c in state.combats.values() if fresh in c["units"]), None)
+            joined = combat.combat_holding(state, fresh)
             if joined is not None:  # into a unit already fighting: it joins that combat
                 events.append(CombatJoined(combat=joined["id"], units=(u.id,),
                                            chargers=(u.id,), reason=kind))
