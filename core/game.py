@@ -38,7 +38,7 @@ from .record import Draft, Record, RecordLog
 from .state import Awaiting, GameState
 from .upcast import decode_event
 
-ENGINE_VERSION = "0.3.0"
+ENGINE_VERSION = "0.4.0"
 
 
 def utc_now() -> str:
@@ -72,8 +72,14 @@ class Game:
     @classmethod
     def new(cls, scenario: dict[str, Any], *, store: EventStore, preset: Preset | None = None,
             dice: Dice | None = None, game_id: str | None = None,
-            clock: Callable[[], str] = utc_now) -> Game:
-        """Start a game from a validated scenario (see core.scenario) and write step 0."""
+            clock: Callable[[], str] = utc_now, started: GameStarted | None = None) -> Game:
+        """Start a game from a validated scenario (see core.scenario) and write step 0.
+
+        The scenario's ``seed`` is a secret: it goes to the store's secrets, never into
+        ``GameStarted``, which holds only the commitment to it (DICE.SECRET). ``started``
+        replays a recorded opening as it was written (``verify``, record import), so that a
+        log written by an earlier engine is re-derived from its own first record.
+        """
         if preset is None:
             preset = PRESETS.get(scenario["preset"])
             if preset is None:
@@ -83,11 +89,14 @@ class Game:
                     path="preset")
         if dice is None:
             dice = dice_for(scenario["dice"], scenario.get("seed"), scenario.get("script", ()))
-        game = cls(game_id=game_id or uuid.uuid4().hex[:16], preset=preset, store=store,
-                   dice=dice, undo_policy=scenario.get("undo", "free"), clock=clock)
-        started = GameStarted(game_id=game.game_id, scenario=scenario, preset=preset.name,
-                              engine_version=ENGINE_VERSION, dice_commitment=dice.commitment(),
-                              dice=dice.kind, undo=game.undo_policy)
+        if started is None:
+            public = {k: v for k, v in scenario.items() if k != "seed"}
+            started = GameStarted(game_id=game_id or uuid.uuid4().hex[:16], scenario=public,
+                                  preset=preset.name, engine_version=ENGINE_VERSION,
+                                  dice_commitment=dice.commitment(), dice=dice.kind,
+                                  undo=scenario.get("undo", "free"))
+        game = cls(game_id=started.game_id, preset=preset, store=store, dice=dice,
+                   undo_policy=started.undo, clock=clock)
         state = preset.initial_state(started)
         opening = preset.opening(state)
         events: list[Event] = [started, *opening]
@@ -136,9 +145,11 @@ class Game:
         preset = preset or find_preset(started.preset)
         if dice is None:
             scenario = started.scenario
-            seed = store.get_secret(started.game_id) if started.dice == "seeded" else None
-            dice = dice_for(started.dice, seed.hex() if seed else None,
-                            scenario.get("script", ()), require_seed=False)
+            seed: str | None = None
+            if started.dice == "seeded":
+                secret = store.get_secret(started.game_id)
+                seed = secret.hex() if secret else published_seed(started)
+            dice = dice_for(started.dice, seed, scenario.get("script", ()), require_seed=False)
         game = cls(game_id=started.game_id, preset=preset, store=store, dice=dice,
                    undo_policy=started.undo, clock=clock)
         game.records = RecordLog(decoder)
@@ -199,6 +210,11 @@ class Game:
     @property
     def version(self) -> int:
         return len(self.records)
+
+    @property
+    def head(self) -> str:
+        """The hash of the last record, in hex: the head of the last step (a receipt)."""
+        return self.records[-1].hash.hex() if len(self.records) else ""
 
     @property
     def pending(self) -> Pending:
@@ -383,6 +399,16 @@ def gc_paused() -> Iterator[None]:
 def _by(batch: Sequence[Event]) -> str:
     head = batch[0]
     return head.by if isinstance(head, CommandIssued) else ""
+
+
+def published_seed(started: GameStarted) -> str | None:
+    """The dice seed an engine before 0.4.0 wrote into the log with its scenario, if any.
+
+    Such a seed was public from the first record on: anyone holding the log could foresee
+    every die. The log still loads and verifies; the tools say that its seed was published.
+    """
+    seed = started.scenario.get("seed")
+    return seed if isinstance(seed, str) and seed else None
 
 
 def dice_for(kind: str, seed: str | None, script: Sequence[int],

@@ -95,3 +95,12 @@ class RecordLog(Sequence[Record]):
 
     def extend(self, items: Iterable[Record]) -> None:
         self._items.extend(items)
+
+
+def step_heads(records: Iterable[Record]) -> dict[int, bytes]:
+    """Each step's head: the hash of its last record. A player who notes a head (a receipt)
+    can later prove that a log holding his game was cut, forked or rewritten."""
+    heads: dict[int, bytes] = {}
+    for r in records:
+        heads[r.step] = r.hash
+    return heads

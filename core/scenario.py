@@ -96,24 +96,58 @@ def _names(kinds: tuple[type, ...]) -> str:
     return " or ".join(dict.fromkeys(names.get(k, k.__name__) for k in kinds))
 
 
+MAX_BYTES = 1 << 20   # a scenario of 200 units is about 60 KiB
+MAX_DEPTH = 8         # the deepest real field is a hill's corner: table.hills[i][j][k]
+
+
 def load_scenario(path: str | Path) -> dict[str, Any]:
-    """Read and validate a scenario file."""
+    """Read and validate a scenario file (at most 1 MiB, nested at most 8 deep)."""
     source = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_BYTES + 1)
     except OSError as exc:
         raise InvalidScenario(f"cannot read the file: {exc.strerror}", source=source) from None
-    except UnicodeDecodeError:
-        raise InvalidScenario("the file is not UTF-8 text", source=source) from None
+    if len(raw) > MAX_BYTES:
+        raise InvalidScenario(f"the file is larger than {MAX_BYTES // 1024} KiB",
+                              source=source)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidScenario(f"the file is not UTF-8 text (byte {exc.start})",
+                              source=source) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InvalidScenario(f"not valid TOML: {exc}", source=source) from None
+    except RecursionError:
+        raise InvalidScenario(f"arrays or tables nested deeper than {MAX_DEPTH}",
+                              source=source) from None
     return parse_scenario(data, source=source)
+
+
+def _depth(value: Any, path: str, limit: int) -> str | None:
+    """The path of the first value nested deeper than ``limit`` (iteratively: no recursion
+    for a hostile input to exhaust)."""
+    todo: list[tuple[Any, str, int]] = [(value, path, 0)]
+    while todo:
+        item, where, depth = todo.pop()
+        if depth > limit:
+            return where
+        if isinstance(item, dict):
+            todo.extend((v, f"{where}.{k}" if where else str(k), depth + 1)
+                        for k, v in item.items())
+        elif isinstance(item, list):
+            todo.extend((v, f"{where}[{i}]", depth + 1) for i, v in enumerate(item))
+    return None
 
 
 def parse_scenario(data: Any, *, source: str = "<scenario>") -> dict[str, Any]:
     """Validate a scenario given as a dict and return it normalised."""
+    deep = _depth(data, "", MAX_DEPTH)
+    if deep is not None:
+        raise InvalidScenario(f"nested deeper than {MAX_DEPTH} levels", source=source,
+                              path=deep)
     r = _Reader(source)
     top = r.table(data, "")
     r.known(top, "", ("preset", "first", "dice", "seed", "undo", "phase", "turns", "table",

@@ -159,6 +159,10 @@ class LogFileStore(Reading):
         w = self._writers[game_id] = _Writer(fd, path, s.whole_end, version, head)
         return w
 
+    def claim(self, game_id: str) -> None:
+        """Become the one writer of ``game_id`` now (appends claim by themselves)."""
+        self._writer(game_id)
+
     def append(self, game_id: str, drafts: Sequence[Draft], expected_version: int
                ) -> list[Record]:
         w = self._writer(game_id)

@@ -4,20 +4,42 @@ WAL journal; each step is one ``BEGIN IMMEDIATE`` transaction that reads the gam
 checks the expected version and inserts the step's records; the primary key ``(game_id, seq)``
 makes a racing second writer fail instead of forking the log. ``synchronous=FULL`` (the
 default, ``durable=True``) fsyncs the WAL at every commit.
+
+Beside the database (``GAMES.db``) live two things that must not be inside it:
+
+- ``GAMES.db.secrets``, the dice seeds, mode 600 (see ``store.secrets``); a 0.3.0 store's
+  ``secrets`` table is moved there when the store is opened;
+- ``GAMES.db.locks/``, one lock file a game: the first append (or ``claim``) takes an
+  exclusive ``flock`` on it, as the log-file store does on its log, so a second process that
+  writes the same game is refused (STORE.ONE_WRITER). The kernel drops the lock when the
+  process ends, however it ends, so a crashed writer never blocks the game.
+
+Every read treats the file as possibly damaged: ``PRAGMA quick_check`` runs when the store is
+opened, each game's records must be dense from 0 and chain onto each other, and any error
+SQLite raises on a damaged page is a ``CorruptLog``, never a crash or a shorter game.
 """
 
 from __future__ import annotations
 
+import errno
+import fcntl
+import os
 import sqlite3
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
+
+import structlog
 
 from regiment.core.errors import ConcurrencyConflict, CorruptLog, StoreError
 from regiment.core.record import Draft, Record
 
 from .base import Reading, check_append, check_game_id
 from .codec import GENESIS, decode_blob, encode_blob, seal
+from .secrets import SUFFIX as SECRETS
+from .secrets import SecretFile
+
+log = structlog.get_logger("regiment.store")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -38,33 +60,133 @@ CREATE TABLE IF NOT EXISTS snapshots (
     seq INTEGER NOT NULL,
     data BLOB NOT NULL
 );
-CREATE TABLE IF NOT EXISTS secrets (
-    game_id TEXT PRIMARY KEY,
-    seed BLOB NOT NULL
-);
 """
+MEMORY = ":memory:"
 
 
 class SqliteStore(Reading):
-    def __init__(self, path: str | Path, *, durable: bool = True) -> None:
+    def __init__(self, path: str | Path, *, durable: bool = True, check: bool = True) -> None:
         self.path = Path(path)
-        if str(path) != ":memory:":
+        self.memory = str(path) == MEMORY
+        self._secrets: SecretFile | dict[str, bytes]
+        self._locks: dict[str, int] = {}
+        if self.memory:
+            self._secrets = {}
+        else:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._secrets = SecretFile(self.path.with_name(self.path.name + SECRETS))
+        self.readonly = False
         try:
-            self.db = sqlite3.connect(str(path), isolation_level=None, timeout=10.0,
-                                      check_same_thread=False)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
-            self.db.executescript(SCHEMA)
-        except sqlite3.DatabaseError as exc:
-            raise CorruptLog(f"not a usable SQLite store: {exc}", where=str(path)) from None
+            self.db = self._open(durable, check)
+        except sqlite3.Error as exc:
+            fallback = self._read_only(exc)
+            if fallback is None:
+                raise self._failure(exc, "open the store") from None
+            self.db = fallback
+
+    def _open(self, durable: bool, check: bool) -> sqlite3.Connection:
+        db = sqlite3.connect(str(self.path), isolation_level=None, timeout=10.0,
+                             check_same_thread=False)
+        try:
+            self.db = db
+            if check:
+                self._check(db)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+            db.executescript(SCHEMA)
+            self._move_secrets()
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def _check(self, db: sqlite3.Connection) -> None:
+        row = db.execute("PRAGMA quick_check(1)").fetchone()
+        if row is None or row[0] != "ok":
+            raise CorruptLog(f"the database is damaged (quick_check: {row and row[0]})",
+                             where=str(self.path))
+
+    def _read_only(self, exc: sqlite3.Error) -> sqlite3.Connection | None:
+        """The store read as it is on disk when it cannot be opened for writing (a full
+        disk, a read-only file): only when no write waits in its WAL, since a read that
+        skipped one would be a shorter game."""
+        wal = self.path.with_name(self.path.name + "-wal")
+        if (self.memory or not isinstance(exc, sqlite3.OperationalError)
+                or not self.path.is_file() or (wal.exists() and wal.stat().st_size > 0)):
+            return None
+        try:
+            db = sqlite3.connect(f"{self.path.resolve().as_uri()}?immutable=1", uri=True,
+                                 isolation_level=None, check_same_thread=False)
+            self._check(db)
+            db.execute("SELECT 1 FROM events LIMIT 1").fetchall()
+        except sqlite3.Error:
+            return None
+        log.warning("store_read_only", path=str(self.path), why=str(exc))
+        self.readonly = True
+        return db
+
+    def _failure(self, exc: sqlite3.Error, doing: str) -> CorruptLog | StoreError:
+        """A SQLite error as the store's own: a full disk says so, damage is CorruptLog."""
+        code = getattr(exc, "sqlite_errorcode", None)
+        if code == sqlite3.SQLITE_FULL or "disk is full" in str(exc):
+            return StoreError(f"{self.path}: could not {doing}: the disk is full; the store is "
+                              "as it was before")
+        damaged = code in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
+        if damaged or type(exc) is sqlite3.DatabaseError:
+            return CorruptLog(f"the database is damaged or not a regiment store ({exc})",
+                              where=str(self.path))
+        return StoreError(f"{self.path}: could not {doing} ({exc})")
+
+    def _move_secrets(self) -> None:
+        """A 0.3.0 store kept seeds in a table of the shared file: move them beside it."""
+        old = self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND "
+                              "name = 'secrets'").fetchone()
+        if old is None:
+            return
+        for game_id, seed in self.db.execute("SELECT game_id, seed FROM secrets").fetchall():
+            if isinstance(game_id, str) and type(seed) is bytes:
+                self.put_secret(game_id, seed)
+        self.db.execute("DROP TABLE secrets")
 
     def __repr__(self) -> str:
         return f"SqliteStore({str(self.path)!r})"
 
+    def claim(self, game_id: str) -> None:
+        """Become the one writer of ``game_id`` (STORE.ONE_WRITER); appends claim by
+        themselves, ``claim`` lets a program be refused before its player makes a move."""
+        check_game_id(game_id)
+        if self.memory or game_id in self._locks:
+            return
+        folder = self.path.with_name(self.path.name + ".locks")
+        try:
+            folder.mkdir(mode=0o755, exist_ok=True)
+            fd = os.open(folder / f"{game_id}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise StoreError(f"{folder}: cannot take the game's writer lock "
+                             f"({exc.strerror})") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            os.close(fd)
+            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                raise ConcurrencyConflict(
+                    f"{self.path}: game {game_id} is open for writing in another process "
+                    "(one writer a game; it is free again when that process ends)") from None
+            raise StoreError(f"{folder}: cannot take the game's writer lock "
+                             f"({exc.strerror})") from None
+        self._locks[game_id] = fd
+
+    def release(self, game_id: str) -> None:
+        fd = self._locks.pop(game_id, None)
+        if fd is not None:
+            os.close(fd)   # closing the descriptor drops the flock
+
     def append(self, game_id: str, drafts: Sequence[Draft], expected_version: int
                ) -> list[Record]:
-        check_game_id(game_id)
+        if self.readonly:
+            raise StoreError(f"{self.path}: opened read-only (the disk was full, or the file "
+                             "cannot be written); nothing was written")
+        self.claim(game_id)
         db = self.db
         try:
             db.execute("BEGIN IMMEDIATE")
@@ -84,61 +206,87 @@ class SqliteStore(Reading):
                 )
                 db.execute("COMMIT")
             except BaseException:
-                db.execute("ROLLBACK")
+                if db.in_transaction:  # SQLite may have rolled back itself (a full disk)
+                    db.execute("ROLLBACK")
                 raise
         except sqlite3.IntegrityError:
             raise ConcurrencyConflict(f"game {game_id}: another writer appended first") from None
-        except sqlite3.OperationalError as exc:
+        except sqlite3.Error as exc:
             if "locked" in str(exc) or "busy" in str(exc):
                 raise ConcurrencyConflict(f"game {game_id}: the store is locked by another "
                                           f"writer ({exc})") from None
-            raise StoreError(f"{self.path}: could not append the step ({exc}); "
-                             "nothing was written") from None
+            raise self._failure(exc, "append the step") from None
         return records
 
     def _where(self, game_id: str, seq: int) -> str:
         return f"{self.path} {game_id} record {seq}"
 
     def _payloads(self, game_id: str, start: int) -> Iterator[tuple[int, bytes]]:
-        cursor = self.db.execute("SELECT seq, record FROM events WHERE game_id = ? AND seq >= ? "
-                                 "ORDER BY seq", (game_id, start))
-        for seq, blob in cursor:
-            if type(blob) is not bytes:
-                raise CorruptLog("the record is not a blob", where=self._where(game_id, seq))
-            yield seq, blob
+        expected = start
+        try:
+            cursor = self.db.execute("SELECT seq, record FROM events WHERE game_id = ? AND "
+                                     "seq >= ? ORDER BY seq", (game_id, start))
+            for seq, blob in cursor:
+                if seq != expected:  # a row lost to damage must not make a shorter game
+                    raise CorruptLog(f"record {expected} is missing (the next is {seq!r})",
+                                     where=self._where(game_id, expected))
+                if type(blob) is not bytes:
+                    raise CorruptLog("the record is not a blob", where=self._where(game_id, seq))
+                yield seq, blob
+                expected += 1
+        except sqlite3.Error as exc:
+            raise self._failure(exc, f"read game {game_id}") from None
+
+    def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
+        try:
+            return self.db.execute(sql, args).fetchall()
+        except sqlite3.Error as exc:
+            raise self._failure(exc, "read the store") from None
 
     def version(self, game_id: str) -> int:
-        row = self.db.execute("SELECT MAX(seq) FROM events WHERE game_id = ?",
-                              (game_id,)).fetchone()
-        return 0 if row[0] is None else row[0] + 1
+        row = self._query("SELECT MAX(seq) FROM events WHERE game_id = ?", (game_id,))[0]
+        return 0 if row[0] is None else int(row[0]) + 1
 
     def games(self) -> list[str]:
         """Game ids, oldest first."""
-        return [r[0] for r in self.db.execute("SELECT game_id FROM games ORDER BY rowid")]
+        return [r[0] for r in self._query("SELECT game_id FROM games ORDER BY rowid")
+                if isinstance(r[0], str)]
 
     def save_snapshot(self, game_id: str, seq: int, data: dict[str, Any]) -> None:
-        self.db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?)",
-                        (game_id, seq, encode_blob(data)))
+        try:
+            self.db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?)",
+                            (game_id, seq, encode_blob(data)))
+        except sqlite3.Error as exc:
+            raise self._failure(exc, "save a snapshot") from None
 
     def load_snapshot(self, game_id: str) -> tuple[int, dict[str, Any]] | None:
-        row = self.db.execute("SELECT seq, data FROM snapshots WHERE game_id = ?",
-                              (game_id,)).fetchone()
-        if row is None:
+        rows = self._query("SELECT seq, data FROM snapshots WHERE game_id = ?", (game_id,))
+        if not rows:
             return None
+        row = rows[0]
+        if type(row[0]) is not int or type(row[1]) is not bytes:
+            raise CorruptLog("not a snapshot", where=f"{self.path} {game_id} snapshot")
         value = decode_blob(row[1], f"{self.path} {game_id} snapshot")
         if not isinstance(value, dict):
             raise CorruptLog("not a snapshot", where=f"{self.path} {game_id} snapshot")
         return row[0], value
 
     def put_secret(self, game_id: str, seed: bytes) -> None:
-        self.db.execute("INSERT OR REPLACE INTO secrets VALUES (?, ?)", (game_id, bytes(seed)))
+        if isinstance(self._secrets, dict):
+            self._secrets[game_id] = bytes(seed)
+        else:
+            self._secrets.put(game_id, seed)
 
     def get_secret(self, game_id: str) -> bytes | None:
-        row = self.db.execute("SELECT seed FROM secrets WHERE game_id = ?",
-                              (game_id,)).fetchone()
-        return None if row is None else bytes(row[0])
+        if isinstance(self._secrets, dict):
+            return self._secrets.get(game_id)
+        return self._secrets.get(game_id)
 
     def close(self) -> None:
+        for game_id in list(self._locks):
+            self.release(game_id)
+        if isinstance(self._secrets, SecretFile):
+            self._secrets.close()
         self.db.close()
 
     def __enter__(self) -> SqliteStore:

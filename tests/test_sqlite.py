@@ -15,11 +15,14 @@ from .test_store_contract import drafts
 def test_two_writers_on_one_game_cannot_fork_it(tmp_path):
     a, b = SqliteStore(tmp_path / "g.db"), SqliteStore(tmp_path / "g.db")
     a.append("g1", drafts(0, 1, 0), 0)
+    with pytest.raises(ConcurrencyConflict, match="open for writing in another process"):
+        b.append("g1", drafts(1, 1, 1), 1)     # STORE.ONE_WRITER
+    b.append("g2", drafts(0, 1, 0), 0)         # another game of the same file is free
+    a.close()                                  # the writer leaves: the game is free again
     b.append("g1", drafts(1, 1, 1), 1)
-    with pytest.raises(ConcurrencyConflict):
-        a.append("g1", drafts(1, 1, 1), 1)
-    assert [r.seq for r in a.read("g1")] == [0, 1]
-    a.close()
+    with pytest.raises(ConcurrencyConflict, match="expected version 1"):
+        b.append("g1", drafts(1, 1, 1), 1)     # a stale version never forks it (STORE.VERSION)
+    assert [r.seq for r in b.read("g1")] == [0, 1]
     b.close()
 
 
@@ -36,7 +39,7 @@ def test_a_damaged_row_is_corrupt_log_naming_the_game_and_record(tmp_path):
 
 def test_a_file_that_is_not_sqlite_is_corrupt_log(tmp_path):
     (tmp_path / "x.db").write_bytes(b"garbage" * 1000)
-    with pytest.raises(CorruptLog, match="not a usable SQLite store"):
+    with pytest.raises(CorruptLog, match="not a regiment store"):
         SqliteStore(tmp_path / "x.db")
 
 
@@ -48,7 +51,7 @@ def test_a_full_database_is_a_store_error_and_loses_nothing(tmp_path):
     store.db.execute("PRAGMA max_page_count = " + str(
         store.db.execute("PRAGMA page_count").fetchone()[0]))  # the disk is now "full"
     big = [d._replace(data={"blob": "x" * 200_000}) for d in drafts(1, 3, 1)]
-    with pytest.raises(StoreError, match="nothing was written"):
+    with pytest.raises(StoreError, match="the disk is full; the store is as it was"):
         store.append("g1", big, 1)
     assert store.version("g1") == 1
     store.db.execute("PRAGMA max_page_count = 1073741823")

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -14,11 +16,12 @@ from rich.console import Console
 import regiment.phases  # noqa: F401 - registers the presets
 from regiment.core.errors import BadRequest, RegimentError, TamperedLog
 from regiment.core.game import Game
-from regiment.core.scenario import load_scenario
+from regiment.core.scenario import HEX, load_scenario
 from regiment.store import MemoryStore, open_store
 
 from . import logs
-from .source import open_records
+from .receipts import Receipt, parse_receipt
+from .source import closing_line, open_records, published_note
 
 DEFAULT_STORE = "regiment.db"
 log = structlog.get_logger("regiment.cli")
@@ -37,6 +40,42 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:
+        print(f"regiment {args.command}: interrupted; every step made is in the store",
+              file=sys.stderr)
+        return 130
+    except OSError as exc:  # a path that cannot be read or written, a full disk
+        what = "the disk is full" if exc.errno == errno.ENOSPC else exc.strerror or str(exc)
+        where = f" {exc.filename}" if exc.filename else ""
+        print(f"regiment {args.command}: cannot use{where}: {what}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # a bug: one line, and the traceback only when asked (-v)
+        if args.verbose:
+            raise
+        print(f"regiment {args.command}: internal error ({type(exc).__name__}: {exc}); this "
+              "is a bug in regiment: run again with -v for the details, and report it",
+              file=sys.stderr)
+        return 70
+
+
+def hex_seed(text: str) -> str:
+    """A dice seed as typed on the command line: hex digits, as in a scenario."""
+    if not HEX.match(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a hex seed (digits 0-9 and a-f, "
+                                         "at most 128)")
+    return text
+
+
+def receipt(text: str) -> Receipt:
+    try:
+        return parse_receipt(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def warn(command: str, notes: list[str]) -> None:
+    for note in notes:
+        print(f"regiment {command}: warning: {note}", file=sys.stderr)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -48,7 +87,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("demo", help="play the bundled battle with two bots and show the log")
     s.add_argument("--store", default="regiment-demo.db", help="store path (default %(default)s)")
-    s.add_argument("--seed", default=None, help="hex seed for the dice (random if absent)")
+    s.add_argument("--seed", type=hex_seed, default=None,
+                   help="hex seed for the dice (random if absent)")
     s.set_defaults(run=_demo)
 
     s = sub.add_parser("play", help="run the turn for players at a table: decisions, real "
@@ -57,7 +97,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--dice", choices=("seeded", "manual"),
                    help="manual: you roll real dice and type the faces (default: the "
                    "scenario's)")
-    s.add_argument("--seed", help="hex seed for seeded dice")
+    s.add_argument("--seed", type=hex_seed, help="hex seed for seeded dice (kept secret: "
+                   "it goes beside the store, never into the log)")
     s.add_argument("--store", default=DEFAULT_STORE, help="store path (default %(default)s)")
     s.add_argument("--resume", metavar="GAME", help="take up a saved game again")
     s.set_defaults(run=_play)
@@ -65,7 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("serve", help="speak the JSON-lines protocol on stdin/stdout")
     s.add_argument("scenario", help="scenario TOML file")
     s.add_argument("--dice", choices=("seeded", "manual", "scripted"))
-    s.add_argument("--seed", help="hex seed for seeded dice")
+    s.add_argument("--seed", type=hex_seed, help="hex seed for seeded dice (kept secret)")
     s.add_argument("--store", help="store path (.db/.sqlite: SQLite; else a log directory); "
                    "default: in memory")
     s.set_defaults(run=_serve)
@@ -80,6 +121,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("path", help="a store or an exported .jsonl log")
     r.add_argument("--game", help="game id (default: the store's most recent game)")
     r.add_argument("-o", "--output", help="file to write (default: stdout)")
+    r.add_argument("--reveal-seed", action="store_true",
+                   help="write the game's dice seed into the record (only once the players "
+                   "agree to reveal it: whoever holds it can foresee every die still to come)")
     r.set_defaults(run=_record_export)
     r = rec.add_parser("import", help="play a record again and store the game it makes")
     r.add_argument("record", help="a record file (from regiment record export)")
@@ -100,7 +144,13 @@ def build_parser() -> argparse.ArgumentParser:
         if name == "export":
             s.add_argument("-o", "--output", help="file to write (default: stdout)")
         if name == "verify":
-            s.add_argument("--seed", help="the revealed dice seed (hex) to check every roll")
+            s.add_argument("--seed", type=hex_seed,
+                           help="the revealed dice seed (hex) to check every roll")
+            s.add_argument("--head", type=receipt, action="append", default=[],
+                           metavar="[STEP:]CODE",
+                           help="a receipt: a step's head as serve or play gave it (the "
+                           "whole hash or its first 10+ hex digits, optionally after the step "
+                           "number); the log must hold it, at that step (repeatable)")
         if name in ("inspect", "verify", "replay"):
             s.add_argument("--json", action="store_true", help="machine-readable output")
         if name == "replay":
@@ -121,7 +171,10 @@ def _serve(args: argparse.Namespace) -> int:
     game = Game.new(scenario, store=store)
     log.info("game_created", game_id=game.game_id, preset=game.preset.name,
              dice=game.dice.kind if game.dice else "none", store=args.store or "memory")
-    return serve(game, sys.stdin, sys.stdout, game.records)
+    claim = getattr(store, "claim", None)
+    if claim is not None:
+        claim(game.game_id)
+    return serve(game, sys.stdin.buffer, sys.stdout, game.records)
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -138,7 +191,9 @@ def _play(args: argparse.Namespace) -> int:
         if args.resume not in store.games():
             raise BadRequest(f"{args.store} has no game {args.resume!r}; it holds: "
                              f"{', '.join(store.games()[-5:]) or 'none'}")
+        store.claim(args.resume)   # STORE.ONE_WRITER: refused now, not at the first move
         game = Game.load(args.resume, store)
+        warn("play", [n for n in (published_note(game.records[:1]),) if n])
     else:
         scenario = load_scenario(args.scenario)
         if args.dice:
@@ -153,7 +208,9 @@ def _play(args: argparse.Namespace) -> int:
 def _inspect(args: argparse.Namespace) -> int:
     from .inspect import print_table
 
-    game_id, records, store = open_records(args.path, args.game)
+    notes: list[str] = []
+    game_id, records, store = open_records(args.path, args.game, notes)
+    warn("inspect", notes)
     game = Game.from_records(records, store=store)
     status = game.timeline.status()
     if args.json:
@@ -169,7 +226,9 @@ def _inspect(args: argparse.Namespace) -> int:
 def _replay(args: argparse.Namespace) -> int:
     from .replay import print_replay
 
-    _, records, store = open_records(args.path, args.game)
+    notes: list[str] = []
+    _, records, store = open_records(args.path, args.game, notes)
+    warn("replay", notes)
     if args.html:
         from .html import page
 
@@ -183,8 +242,11 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    game_id, records, _ = open_records(args.path, args.game)
+    notes: list[str] = []
+    game_id, records, _ = open_records(args.path, args.game, notes)
+    warn("export", notes)
     lines = [json.dumps(r.to_json(), separators=(",", ":")) for r in records]
+    lines.append(json.dumps(closing_line(records), separators=(",", ":")))
     _write(args.output, lines, f"{len(records)} records of game {game_id}")
     return 0
 
@@ -192,23 +254,42 @@ def _export(args: argparse.Namespace) -> int:
 def _record_export(args: argparse.Namespace) -> int:
     from .record import export_record
 
-    game_id, records, store = open_records(args.path, args.game)
-    seed = store.get_secret(game_id) if store is not None else None
+    notes: list[str] = []
+    game_id, records, store = open_records(args.path, args.game, notes)
+    warn("record export", notes)
+    seed = None
+    if args.reveal_seed:
+        seed = store.get_secret(game_id) if store is not None else None
+        if seed is None:
+            raise BadRequest(f"{args.path} does not hold the dice seed of game {game_id} "
+                             "(only the store the game was played on does)")
     lines = list(export_record(records, seed))
-    _write(args.output, lines, f"the record of game {game_id} ({len(lines) - 2} moves)")
+    revealed = ("; it REVEALS the dice seed: whoever holds it can foresee every die still "
+                "to come" if seed is not None else "; the dice seed stays secret")
+    _write(args.output, lines, f"the record of game {game_id} ({len(lines) - 2} moves"
+           f"{revealed})")
     return 0
 
 
 def _write(path: str | None, lines: list[str], what: str) -> None:
-    """Lines to a file (saying so on stderr) or to stdout."""
-    out = open(path, "w", encoding="utf-8") if path else sys.stdout  # noqa: SIM115
+    """Lines to a file (saying so on stderr) or to stdout. A file is written whole or not
+    at all: a full disk leaves no half export behind to be mistaken for a cut one."""
+    text = "".join(line + "\n" for line in lines)
+    if not path:
+        sys.stdout.write(text)
+        return
+    target = Path(path)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
-        out.write("".join(line + "\n" for line in lines))
-    finally:
-        if path:
-            out.close()
-    if path:
-        print(f"wrote {what} to {path}", file=sys.stderr)
+        with open(tmp, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, target)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise
+    print(f"wrote {what} to {path}", file=sys.stderr)
 
 
 def _record_import(args: argparse.Namespace) -> int:
@@ -231,25 +312,36 @@ def _record_import(args: argparse.Namespace) -> int:
 def _verify(args: argparse.Namespace) -> int:
     from .verify import verify
 
-    game_id, records, _ = open_records(args.path, args.game)
-    seed = bytes.fromhex(args.seed) if args.seed else None
+    notes: list[str] = []
+    game_id, records, _ = open_records(args.path, args.game, notes)
+    warn("verify", notes)
+    seed = bytes.fromhex(args.seed if len(args.seed) % 2 == 0 else "0" + args.seed) \
+        if args.seed else None
     try:
-        report = verify(records, seed)
+        report = verify(records, seed, args.head)
     except TamperedLog as exc:
         if args.json:
             print(json.dumps({"game": game_id, "ok": False, "seq": exc.seq, "error": exc.reason}))
         else:
-            print(f"game {game_id}: FAILED at record {exc.seq}: {exc.reason}")
+            at = f" at record {exc.seq}" if exc.seq is not None else ""
+            print(f"game {game_id}: FAILED{at}: {exc.reason}")
         return 1
     if args.json:
         print(json.dumps({"game": game_id, "ok": True, "records": report.records,
                           "steps": report.steps, "dice": report.dice,
-                          "seed_checked": report.seed_checked}))
+                          "seed_checked": report.seed_checked, "seed": report.seed,
+                          "receipts": report.receipts, "head": records[-1].hash.hex(),
+                          "warnings": notes}))
     else:
-        seed_note = ("every die matches the revealed seed" if report.seed_checked
-                     else "dice not checked against a seed (pass --seed)")
+        seed_note = {"given": "every die matches the revealed seed",
+                     "published": "every die matches the seed published in the log",
+                     "": "dice not checked against a seed (pass --seed)"}[report.seed]
+        held = (f"; {report.receipts} receipt{'s' if report.receipts > 1 else ''} held"
+                if report.receipts else "; no receipt given (--head), so a cut tail or a "
+                "fork would not show")
         print(f"game {game_id}: OK: {report.records} records, {report.steps} steps, hash chain "
-              f"intact, every outcome re-derived; {report.dice} dice, {seed_note}")
+              f"intact, every outcome re-derived; {report.dice} dice, {seed_note}{held}; "
+              f"head {records[-1].hash.hex()[:10]}")
     return 0
 
 

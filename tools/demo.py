@@ -19,7 +19,7 @@ from rich.table import Table
 from regiment.core.game import Game
 from regiment.core.pending import Decision
 from regiment.core.scenario import parse_scenario
-from regiment.store import SqliteStore
+from regiment.store import open_store
 
 from .bot import choose
 from .narrate import sentence
@@ -89,7 +89,7 @@ def losses(game: Game, console: Console) -> None:
 def run_demo(store_path: Path, seed: str | None, console: Console) -> int:
     scenario = bundled_scenario()
     scenario["seed"] = seed or DEFAULT_SEED
-    with SqliteStore(store_path) as store:
+    with open_store(store_path) as store:
         game = Game.new(scenario, store=store)
         structlog.get_logger("regiment.demo").info("game_created", game_id=game.game_id,
                                                    store=str(store_path))

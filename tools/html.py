@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -117,8 +118,20 @@ def page(records: Sequence[Record], title: str = "") -> str:
             "title": title or scenario.get("name") or f"game {started['game_id']}",
             "game": started["game_id"], "preset": started["preset"],
             "engine": started["engine_version"]}
-    blob = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
-    return TEMPLATE.replace("__TITLE__", html.escape(data["title"])).replace("__DATA__", blob)
+    fill = {"TITLE": html.escape(str(data["title"])), "DATA": script_json(data)}
+    # one pass, so that a name holding "__DATA__" is not filled in itself
+    return re.sub(r"__(TITLE|DATA)__", lambda m: fill[m.group(1)], TEMPLATE)
+
+
+# Characters that could end or change an inline script's data, written as JSON escapes: the
+# HTML parser sees no "<", so "</script>", "<!--" and "<script" in a name stay text.
+_SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026",
+                              "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
+def script_json(value: Any) -> str:
+    """JSON to put inside ``<script type="application/json">``, whatever strings it holds."""
+    return json.dumps(value, separators=(",", ":")).translate(_SCRIPT_SAFE)
 
 
 TEMPLATE = """<!doctype html>

@@ -26,15 +26,17 @@ from regiment.core.pending import Roll as RollPending
 from regiment.phases.combat import contacts
 
 from .narrate import sentence
+from .receipts import short
 from .replay import QUIET, command_text, narrate, steps
 
-WORDS = ("undo", "redo", "explain", "log", "help", "quit")
+WORDS = ("undo", "redo", "explain", "log", "head", "help", "quit")
 HELP = """Type the number of an option to choose it (with manual dice: the faces you rolled,
 such as "3 5" or "35"). Or one of:
   undo     take back the last step (the dice it rolled come out again when it is redone)
   redo     make the step just undone again
   explain  why the last outcome came out as it did: the rules and the arithmetic
   log      the whole game so far, step by step
+  head     the code of the game as it stands (the head of the last step), to note down
   help     this text
   quit     leave; the game is saved, and "regiment play --resume GAME" takes it up again"""
 
@@ -90,6 +92,9 @@ class Session:
             return True
         if word == "explain":
             self.explain()
+            return True
+        if word == "head":
+            self.tell_head("The game stands")
             return True
         if word in ("undo", "redo"):
             return self.submit({"cmd": word, "by": self.who_undoes(word)})
@@ -157,7 +162,20 @@ class Session:
             text = sentence(r.type, r.data, state)
             if text:
                 self.console.print(f"  {text}", markup=False, highlight=False)
+        if any(r.type in ("TurnBegan", "GameEnded") for r in new):
+            self.tell_head("A turn ends")
         self.tell_units()
+
+    def tell_head(self, what: str) -> None:
+        """LOG.RECEIPT: the head code for the scoresheet; with it, either player can later
+        prove that a log of this game was cut or changed (regiment verify --head)."""
+        g = self.game
+        step = len(g.timeline.steps) - 1
+        code = short(g.head)
+        self.console.print(f"[bold]{what}: head code {step}:{code}[/] (note it on your "
+                           f"scoresheet; `regiment verify {self.store_path} --game "
+                           f"{g.game_id} --head {step}:{code}` checks a log against it)",
+                           highlight=False)
 
     def tell_units(self) -> None:
         state = self.game.state

@@ -18,10 +18,12 @@ from typing import Any
 
 from regiment.core.dice import Dice, SeededDice, commitment
 from regiment.core.errors import IllegalCommand, RegimentError
+from regiment.core.events import GameStarted
 from regiment.core.game import ENGINE_VERSION, Game
 from regiment.core.protocols import EventStore
 from regiment.core.record import Draft, Record
 from regiment.core.scenario import parse_scenario
+from regiment.store.base import check_game_id
 from regiment.store.memory import MemoryStore
 
 FORMAT = "regiment-record"
@@ -42,7 +44,11 @@ class RecordError(RegimentError):
 
 
 def export_record(records: Sequence[Record], seed: bytes | None = None) -> Iterator[str]:
-    """The lines of the record of a game's log (``seed``: the dice seed, when known)."""
+    """The lines of the record of a game's log.
+
+    ``seed``: the dice seed, only when the players have agreed to reveal it (``record export
+    --reveal-seed``); without it, each step carries the faces it rolled (DICE.SECRET).
+    """
     if not records or records[0].type != "GameStarted":
         raise RecordError("the log does not begin with GameStarted")
     started = records[0].data
@@ -105,15 +111,20 @@ class RecordedDice(Dice):
         return self._promised
 
 
-def parse_lines(lines: Iterable[str]) -> tuple[dict[str, Any], list[dict[str, Any]],
-                                                dict[str, Any]]:
-    """The header, the steps and the end line, each checked for its shape."""
+def parse_lines(lines: Iterable[str | bytes]) -> tuple[dict[str, Any], list[dict[str, Any]],
+                                                        dict[str, Any]]:
+    """The header, the steps and the end line, each checked for its shape. Lines may be
+    bytes as read from a file: each must be UTF-8."""
     rows: list[tuple[int, dict[str, Any]]] = []
-    for n, text in enumerate(lines, 1):
+    for n, line in enumerate(lines, 1):
         if n > MAX_LINES:
             raise RecordError(f"more than {MAX_LINES} lines", n)
-        if len(text) > MAX_LINE:
-            raise RecordError(f"a line of {len(text)} characters is too long", n)
+        if len(line) > MAX_LINE:
+            raise RecordError(f"a line of {len(line)} characters is too long", n)
+        try:
+            text = line.decode("utf-8") if isinstance(line, bytes) else line
+        except UnicodeDecodeError as exc:
+            raise RecordError(f"not UTF-8 text (byte {exc.start + 1} of the line)", n) from None
         if not text.strip():
             continue
         try:
@@ -132,14 +143,8 @@ def parse_lines(lines: Iterable[str]) -> tuple[dict[str, Any], list[dict[str, An
     if header.get("version") != VERSION:
         raise RecordError(f"record format version {header.get('version')!r}; this engine "
                           f"reads version {VERSION}", n)
-    engine = header.get("engine")
-    if engine != ENGINE_VERSION:
-        raise RecordError(f"the game was played by engine {engine!r}; this is engine "
-                          f"{ENGINE_VERSION}, whose rules may decide the same moves "
-                          "differently. Import its exported log instead (regiment export), "
-                          "which any later engine reads", n)
-    for key, kind in (("game_id", str), ("at", str), ("undo", str), ("dice", dict),
-                      ("scenario", dict)):
+    for key, kind in (("engine", str), ("game_id", str), ("at", str), ("undo", str),
+                      ("dice", dict), ("scenario", dict)):
         if not isinstance(header.get(key), kind):
             raise RecordError(f"the header's {key!r} is missing or not a {kind.__name__}", n)
     end_n, end = rows[-1]
@@ -159,31 +164,44 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number a record may hold")
 
 
-def import_record(lines: Iterable[str], store: EventStore) -> Game:
+def import_record(lines: Iterable[str | bytes], store: EventStore) -> Game:
     """Play a record again and, if it arrives at the recorded log hash for hash, write that
     log to ``store``. Nothing is written otherwise."""
     header, steps, end = parse_lines(lines)
     try:
         scenario = parse_scenario(dict(header["scenario"]))
+        check_game_id(header["game_id"])
     except RegimentError as exc:
-        raise RecordError(f"the scenario: {exc}", 1) from None
+        raise RecordError(f"the header: {exc}", 1) from None
     dice = _dice(header, steps)
+    # the opening exactly as recorded (an earlier engine's version and scenario included)
+    started = GameStarted(game_id=header["game_id"], scenario=header["scenario"],
+                          preset=scenario["preset"], engine_version=header["engine"],
+                          dice_commitment=dice.commitment(), dice=dice.kind,
+                          undo=header["undo"])
     times = iter([header["at"], *(s["at"] for s in steps)])
     clock: Callable[[], str] = lambda: next(times)  # noqa: E731 - the recorded times, in turn
+    other = "" if header["engine"] == ENGINE_VERSION else (
+        f" (the game was played by engine {header['engine']}, this is {ENGINE_VERSION}: if its "
+        "rules decide this differently, import the game's exported log instead, which every "
+        "later engine reads)")
     scratch = MemoryStore()
-    game = Game.new(scenario, store=scratch, dice=dice, game_id=header["game_id"], clock=clock)
+    try:
+        game = Game.new(scenario, store=scratch, dice=dice, clock=clock, started=started)
+    except RegimentError as exc:
+        raise RecordError(f"the game does not start: {exc}{other}", 1) from None
     for s in steps:
         try:
             game.submit(s["cmd"])
         except RegimentError as exc:
-            raise RecordError(f"step {s.get('step', '?')} was refused: {exc}", s["line"]) \
-                from None
+            raise RecordError(f"step {s.get('step', '?')} was refused: {exc}{other}",
+                              s["line"]) from None
     records = game.records
     if len(records) != end["records"] or records[-1].hash.hex() != end["hash"]:
         raise RecordError("played again, the record does not arrive at the log it closes with "
                           f"({len(records)} records ending {records[-1].hash.hex()[:16]}..., "
                           f"not {end['records']} ending {end['hash'][:16]}...): it was "
-                          "changed, or is not whole")
+                          f"changed, or is not whole{other}")
     if game.game_id in store.games():
         raise RecordError(f"the store already holds a game {game.game_id}")
     drafts = [Draft(seq=r.seq, step=r.step, type=r.type, v=r.v, data=r.data, at=r.at)
@@ -194,9 +212,12 @@ def import_record(lines: Iterable[str], store: EventStore) -> Game:
     return Game.load(game.game_id, store)
 
 
-def _dice(header: dict[str, Any], steps: list[dict[str, Any]]) -> Dice | None:
+def _dice(header: dict[str, Any], steps: list[dict[str, Any]]) -> Dice:
     d = header["dice"]
     kind, promised = d.get("kind"), d.get("commitment", "")
+    if kind not in ("seeded", "manual", "scripted") or not isinstance(promised, str):
+        raise RecordError("the header's dice need a kind (seeded, manual or scripted) and a "
+                          "commitment", 1)
     if kind == "seeded" and isinstance(d.get("seed"), str):
         try:
             seed = bytes.fromhex(d["seed"])

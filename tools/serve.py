@@ -1,8 +1,10 @@
 """``regiment serve``: the engine as a child process speaking JSON lines (DESIGN's protocol).
 
 One JSON object a line each way. The engine writes one line at start and one answer per line
-it reads: ``{"events": [...], "pending": {...}}`` after a command, or ``{"error": {...},
-"pending": {...}}`` when the line is rejected, in which case nothing changed. Besides
+it reads: ``{"events": [...], "pending": {...}, "head": HEX}`` after a command, or
+``{"error": {...}, "pending": {...}, "head": HEX}`` when the line is rejected, in which case
+nothing changed. ``head`` is the hash of the log's last record: a receipt that the program may
+keep, and later check a log against with ``regiment verify --head``. Besides
 commands, ``{"query": "state"}``, ``{"query": "legal"}`` and ``{"query": "contacts"}`` (who
 touches whom in each combat, and on which side) answer without changing anything.
 """
@@ -10,7 +12,7 @@ touches whom in each combat, and on which side) answer without changing anything
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import IO, Any
 
 from regiment.core.errors import BadRequest, RegimentError
@@ -32,12 +34,17 @@ def pending_json(game: Game) -> dict[str, Any]:
     return out
 
 
-def answer(game: Game, line: str) -> dict[str, Any]:
+def answer(game: Game, line: str | bytes) -> dict[str, Any]:
     """One request line in, one answer out; a failure changes nothing."""
     before = game.version
     try:
         if len(line) > MAX_LINE:
             raise BadRequest(f"a line of {len(line)} characters is longer than {MAX_LINE}")
+        if isinstance(line, bytes):
+            try:
+                line = line.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise BadRequest(f"the line is not UTF-8 (byte {exc.start + 1})") from None
         try:
             request = json.loads(line)
         except (ValueError, RecursionError) as exc:
@@ -46,31 +53,49 @@ def answer(game: Game, line: str) -> dict[str, Any]:
             return _query(game, request["query"])
         game.submit(request)
     except RegimentError as exc:
-        return {"error": exc.to_dict(), "pending": pending_json(game)}
+        return {"error": exc.to_dict(), "pending": pending_json(game), "head": game.head}
     return {"events": [event_json(r) for r in game.records[before:]],
-            "pending": pending_json(game)}
+            "pending": pending_json(game), "head": game.head}
 
 
 def _query(game: Game, what: Any) -> dict[str, Any]:
     if what == "state":
-        return {"state": game.state.summary(), "pending": pending_json(game)}
+        return {"state": game.state.summary(), "pending": pending_json(game), "head": game.head}
     if what == "legal":
-        return {"legal": [c.to_dict() for c in game.legal()], "pending": pending_json(game)}
+        return {"legal": [c.to_dict() for c in game.legal()], "pending": pending_json(game),
+                "head": game.head}
     if what == "contacts":
         from regiment.phases.combat import contacts
 
-        return {"contacts": contacts(game.state), "pending": pending_json(game)}
+        return {"contacts": contacts(game.state), "pending": pending_json(game),
+                "head": game.head}
     raise BadRequest(f"unknown query {what!r}; known: state, legal, contacts")
 
 
-def serve(game: Game, stdin: IO[str], stdout: IO[str], opening: Sequence[Record]) -> int:
+def serve(game: Game, stdin: IO[str] | IO[bytes], stdout: IO[str],
+          opening: Sequence[Record]) -> int:
     def write(obj: dict[str, Any]) -> None:
         stdout.write(json.dumps(obj, separators=(",", ":")) + "\n")
         stdout.flush()
 
     write({"game_id": game.game_id, "events": [event_json(r) for r in opening],
-           "pending": pending_json(game)})
-    for line in stdin:
+           "pending": pending_json(game), "head": game.head})
+    for line in bounded_lines(stdin, MAX_LINE):
         if line.strip():
             write(answer(game, line))
     return 0
+
+
+def bounded_lines(stream: IO[str] | IO[bytes], limit: int) -> Iterator[str | bytes]:
+    """The stream's lines, never holding more than ``limit`` + 1 characters of one: a longer
+    line is given as its first part (which ``answer`` refuses) and the rest is skipped."""
+    while True:
+        line = stream.readline(limit + 1)
+        if not line:
+            return
+        if len(line) > limit:
+            while line and line[-1:] not in (b"\n", "\n"):
+                line = stream.readline(limit + 1)
+            yield "x" * (limit + 1)   # refused by its length, without keeping it
+            continue
+        yield line

@@ -9,6 +9,7 @@ from typing import Any
 from regiment.core.errors import BadRequest, CorruptLog
 from regiment.core.record import Record
 from regiment.store import open_store
+from regiment.store.base import check_game_id
 from regiment.store.codec import MAX_FRAME, record_from_map
 from regiment.store.memory import MemoryStore
 
@@ -23,26 +24,59 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number a log may hold")
 
 
-def read_export(path: str | Path) -> list[Record]:
-    """Records from an exported JSON-lines file, each checked like a record from disk."""
-    records = []
+def closing_line(records: list[Record]) -> dict[str, Any]:
+    """The last line of an export: how many records it holds and the last head, so that a
+    file cut at a step boundary is refused instead of read as a shorter game."""
+    return {"end": True, "records": len(records),
+            "head": records[-1].hash.hex() if records else ""}
+
+
+def predates_closing_lines(engine: Any) -> bool:
+    """Engines before 0.4.0 wrote exports without a closing line."""
     try:
-        handle = open(path, encoding="utf-8")  # noqa: SIM115 - closed below
+        major, minor = (int(part) for part in str(engine).split(".")[:2])
+    except ValueError:
+        return False
+    return (major, minor) < (0, 4)
+
+
+def read_export(path: str | Path, notes: list[str] | None = None) -> list[Record]:
+    """Records from an exported JSON-lines file, each checked like a record from disk, and
+    the file checked against its closing line. ``notes`` gathers warnings for the reader."""
+    records: list[Record] = []
+    end: tuple[int, dict[str, Any]] | None = None
+    try:
+        handle = open(path, "rb")  # noqa: SIM115 - closed below
     except OSError as exc:
         raise CorruptLog(f"cannot read: {exc.strerror}", where=str(path)) from None
     with handle:
-        for n, line in enumerate(handle, 1):
+        n = 0
+        while True:
+            raw = handle.readline(MAX_FRAME + 1)
+            if not raw:
+                break
+            n += 1
             where = f"{path} line {n}"
             if n > MAX_LINES:
                 raise CorruptLog(f"more than {MAX_LINES} lines", where=where)
-            if len(line) > MAX_FRAME:
-                raise CorruptLog(f"a line of {len(line)} characters is too long", where=where)
+            if len(raw) > MAX_FRAME:
+                raise CorruptLog(f"a line longer than {MAX_FRAME} bytes", where=where)
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise CorruptLog(f"not UTF-8 text (byte {exc.start + 1} of the line)",
+                                 where=where) from None
             if not line.strip():
                 continue
+            if end is not None:
+                raise CorruptLog(f"a line after the closing line (line {end[0]})", where=where)
             try:
                 m = json.loads(line, parse_constant=_no_constant)
             except (ValueError, RecursionError) as exc:
                 raise CorruptLog(f"not JSON: {exc}", where=where) from None
+            if isinstance(m, dict) and m.get("end") is True:
+                end = (n, m)
+                continue
             if isinstance(m, dict):
                 for key in ("prev", "hash"):
                     value = m.get(key)
@@ -51,27 +85,68 @@ def read_export(path: str | Path) -> list[Record]:
                     except ValueError:
                         raise CorruptLog(f"{key} is not hex", where=where) from None
             records.append(record_from_map(m, where))
+    _check_end(path, records, end, notes)
     return records
 
 
-def open_records(path: str | Path, game: str | None) -> tuple[str, list[Record], Any]:
-    """(game id, records, store) for a store path or an export file."""
+def _check_end(path: str | Path, records: list[Record], end: tuple[int, dict[str, Any]] | None,
+               notes: list[str] | None) -> None:
+    if end is None:
+        engine = records[0].data.get("engine_version") if records else None
+        if records and records[0].type == "GameStarted" and predates_closing_lines(engine):
+            if notes is not None:
+                notes.append(f"{path} was written by engine {engine}, before exports had a "
+                             "closing line: that it is whole cannot be proved without a "
+                             "receipt (verify --head)")
+            return
+        raise CorruptLog("the export is cut: it has no closing line (a whole export ends "
+                         "with {\"end\": true, \"records\": N, \"head\": ...})", where=str(path))
+    n, m = end
+    expected = closing_line(records)
+    if m.get("records") != expected["records"] or m.get("head") != expected["head"]:
+        raise CorruptLog(f"the closing line says {m.get('records')!r} records ending "
+                         f"{str(m.get('head'))[:16]}..., the file holds {expected['records']} "
+                         f"ending {expected['head'][:16]}...: records were cut or added",
+                         where=f"{path} line {n}")
+
+
+def published_note(records: list[Record]) -> str | None:
+    """A warning for a log whose dice seed was written into it (engines before 0.4.0)."""
+    if not records or records[0].type != "GameStarted":
+        return None
+    scenario = records[0].data.get("scenario")
+    seed = scenario.get("seed") if isinstance(scenario, dict) else None
+    if not isinstance(seed, str) or not seed:
+        return None
+    return (f"this game's dice seed ({seed}) was published in its own log by engine "
+            f"{records[0].data.get('engine_version')}: anyone who held the log could foresee "
+            "every die (verify checks the dice against it)")
+
+
+def open_records(path: str | Path, game: str | None, notes: list[str] | None = None
+                 ) -> tuple[str, list[Record], Any]:
+    """(game id, records, store) for a store path or an export file; ``notes`` gathers
+    what the reader should be warned of."""
     if is_export(path):
-        records = read_export(path)
+        records = read_export(path, notes)
         if not records:
             raise CorruptLog("the export holds no records", where=str(path))
         game_id = records[0].data.get("game_id", "")
         if game and game != game_id:
             raise BadRequest(f"{path} holds game {game_id!r}, not {game!r}")
-        return str(game_id), records, MemoryStore()
-    if not Path(path).exists():
-        raise BadRequest(f"no store at {path}")
-    store = open_store(path)
-    game_id = game or latest_game(store, path)
-    records = list(store.read(game_id))
-    if not records:
-        raise BadRequest(f"{path} has no game {game_id!r}")
-    return game_id, records, store
+        store: Any = MemoryStore()
+    else:
+        if not Path(path).exists():
+            raise BadRequest(f"no store at {path}")
+        store = open_store(path)
+        game_id = check_game_id(game) if game else latest_game(store, path)
+        records = list(store.read(game_id))
+        if not records:
+            raise BadRequest(f"{path} has no game {game_id!r}")
+    note = published_note(records)
+    if note and notes is not None:
+        notes.append(note)
+    return str(game_id), records, store
 
 
 def latest_game(store: Any, path: str | Path) -> str:

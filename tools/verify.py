@@ -6,7 +6,10 @@
    the log's own dice, and must produce exactly the recorded events (an outcome edited and
    re-hashed shows here).
 3. With ``--seed``: the seed matches the commitment in GameStarted, and every recorded die
-   face is the one the seed gives (a re-rolled or edited die shows here).
+   face is the one the seed gives (a re-rolled or edited die shows here). A log written
+   before 0.4.0 may hold its own seed in its scenario; its dice are checked against that.
+4. With receipts (``--head``): the log holds every head a player noted, each at its step (a
+   log cut at a step boundary, or forked and re-hashed, shows here; see ``receipts``).
 
 The first record that disagrees is named; nothing else is trusted after it.
 """
@@ -20,11 +23,13 @@ from regiment.core.commands import command_from_record
 from regiment.core.dice import Dice, commitment, seeded_face
 from regiment.core.errors import BadRequest, IllegalCommand, RegimentError, TamperedLog
 from regiment.core.events import CommandIssued, DiceRolled, Event, GameStarted
-from regiment.core.game import Game, find_preset
+from regiment.core.game import Game, find_preset, published_seed
 from regiment.core.record import Record
 from regiment.core.upcast import decode_event
 from regiment.store.codec import GENESIS, check_link, encode_canonical
 from regiment.store.memory import MemoryStore
+
+from .receipts import Receipt, check_receipts
 
 
 @dataclass
@@ -33,6 +38,8 @@ class Report:
     steps: int = 0
     dice: int = 0
     seed_checked: bool = False
+    seed: str = ""          # "given" (--seed), "published" (in a pre-0.4.0 log), or ""
+    receipts: int = 0
     notes: list[str] = field(default_factory=list)
 
 
@@ -72,16 +79,27 @@ def _key(e: Event) -> bytes:
     return encode_canonical([e.type, e.v, e.to_data()])
 
 
-def verify(records: Sequence[Record], seed: bytes | None = None) -> Report:
+def verify(records: Sequence[Record], seed: bytes | None = None,
+           receipts: Sequence[Receipt] = ()) -> Report:
     """Raise TamperedLog naming the first record that disagrees; else a report of what held."""
     if not records:
         raise TamperedLog("the log is empty")
     check_chain(records)
+    check_receipts(records, receipts)
     events = [decode_event(r.type, r.v, r.data, f"record {r.seq}") for r in records]
     started = events[0]
     if not isinstance(started, GameStarted):
         raise TamperedLog("the log does not open with GameStarted", seq=0)
-    report = Report(records=len(records))
+    report = Report(records=len(records), receipts=len(receipts))
+    published = published_seed(started) if started.dice == "seeded" else None
+    if seed is None and published is not None:
+        try:
+            seed = bytes.fromhex(published if len(published) % 2 == 0 else "0" + published)
+        except ValueError:
+            raise TamperedLog("the seed published in the scenario is not hex", seq=0) from None
+        report.seed = "published"
+    elif seed is not None:
+        report.seed = "given"
     if seed is not None:
         if commitment(seed) != started.dice_commitment:
             raise TamperedLog("the seed does not match the dice commitment in GameStarted",
@@ -113,7 +131,7 @@ def _rederive(records: Sequence[Record], events: Sequence[Event], started: GameS
     try:
         preset = find_preset(started.preset)
         game = Game.new(started.scenario, store=MemoryStore(), preset=preset, dice=dice,
-                        game_id=started.game_id)
+                        started=started)
     except RegimentError as exc:
         raise TamperedLog(f"the scenario does not start a game: {exc}", seq=0) from None
     _compare(game.records, records, events, steps[0])
