@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 STORE ?= regiment-demo.db
 
-.PHONY: test demo bench lint golden clean browser
+.PHONY: test demo bench lint golden clean browser faults
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "regiment needs Python 3.11 or newer")'
@@ -40,6 +40,10 @@ demo: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/bench.py
 
+# The long round of the fault suite (make test runs a short one): prints its figures.
+faults: $(STAMP)
+	$(BIN)/python -m tests.faults 25
+
 golden: $(STAMP)
 	REGIMENT_GOLDEN=update $(BIN)/python -m pytest -q tests/test_golden.py
 	git --no-pager diff --stat -- tests/golden
@@ -49,4 +53,5 @@ lint: $(STAMP)
 	$(BIN)/mypy core phases store tools
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis $(STORE) $(STORE)-wal $(STORE)-shm
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis $(STORE) $(STORE)-wal $(STORE)-shm \
+	  $(STORE).secrets $(STORE).locks

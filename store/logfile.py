@@ -225,6 +225,24 @@ class LogFileStore(Reading):
         payloads = scan(data, str(path)).payloads
         yield from zip(range(start, len(payloads)), payloads[start:], strict=True)
 
+    def torn(self, game_id: str) -> str | None:
+        """Why the game's file ends with bytes that are not a whole step, if it does: a write
+        cut short by a crash (cut back when the game is next opened for writing), or damage
+        to the last frame. Readers leave those bytes out and should say so."""
+        if game_id in self._writers:
+            return None
+        path = self.path(game_id)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            return None
+        s = scan(data, str(path))
+        if not s.why_torn:
+            return None
+        return (f"{path} ends with {s.size - s.whole_end} bytes that are not a whole step "
+                f"({s.why_torn}): a write cut short by a crash, or damage; they are left out, "
+                f"and the game read ends at record {len(s.payloads) - 1}")
+
     def version(self, game_id: str) -> int:
         w = self._writers.get(game_id)
         if w is not None:

@@ -44,7 +44,9 @@ log = structlog.get_logger("regiment.store")
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     game_id TEXT PRIMARY KEY,
-    created TEXT NOT NULL
+    created TEXT NOT NULL,
+    records INTEGER,
+    head BLOB
 );
 CREATE TABLE IF NOT EXISTS events (
     game_id TEXT NOT NULL,
@@ -94,7 +96,7 @@ class SqliteStore(Reading):
             db.execute("PRAGMA journal_mode=WAL")
             db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
             db.executescript(SCHEMA)
-            self._move_secrets()
+            self._migrate()
         except BaseException:
             db.close()
             raise
@@ -137,16 +139,30 @@ class SqliteStore(Reading):
                               where=str(self.path))
         return StoreError(f"{self.path}: could not {doing} ({exc})")
 
-    def _move_secrets(self) -> None:
-        """A 0.3.0 store kept seeds in a table of the shared file: move them beside it."""
-        old = self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND "
-                              "name = 'secrets'").fetchone()
-        if old is None:
-            return
-        for game_id, seed in self.db.execute("SELECT game_id, seed FROM secrets").fetchall():
-            if isinstance(game_id, str) and type(seed) is bytes:
-                self.put_secret(game_id, seed)
-        self.db.execute("DROP TABLE secrets")
+    def _migrate(self) -> None:
+        """Bring a 0.3.0 store up to date; its logs are never rewritten.
+
+        - Its seeds were in a table of the shared file: they move beside it.
+        - Its games rows gain the record count and head that every read checks the game's
+          records against (so that damage cannot make a shorter game).
+        """
+        db = self.db
+        columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
+        if "records" not in columns:
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("ALTER TABLE games ADD COLUMN records INTEGER")
+            db.execute("ALTER TABLE games ADD COLUMN head BLOB")
+            db.execute("UPDATE games SET records = (SELECT COUNT(*) FROM events e WHERE "
+                       "e.game_id = games.game_id), head = (SELECT hash FROM events e WHERE "
+                       "e.game_id = games.game_id ORDER BY seq DESC LIMIT 1)")
+            db.execute("COMMIT")
+        old = db.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND "
+                         "name = 'secrets'").fetchone()
+        if old is not None:
+            for game_id, seed in db.execute("SELECT game_id, seed FROM secrets").fetchall():
+                if isinstance(game_id, str) and type(seed) is bytes:
+                    self.put_secret(game_id, seed)
+            db.execute("DROP TABLE secrets")
 
     def __repr__(self) -> str:
         return f"SqliteStore({str(self.path)!r})"
@@ -191,19 +207,22 @@ class SqliteStore(Reading):
         try:
             db.execute("BEGIN IMMEDIATE")
             try:
-                row = db.execute("SELECT seq, hash FROM events WHERE game_id = ? "
-                                 "ORDER BY seq DESC LIMIT 1", (game_id,)).fetchone()
-                version, head = (row[0] + 1, row[1]) if row else (0, GENESIS)
+                version, head = self._head(game_id)
                 check_append(game_id, drafts, expected_version, version)
                 records, frames = seal(drafts, head)
-                if version == 0 and records:
-                    db.execute("INSERT OR IGNORE INTO games VALUES (?, ?)",
+                if not records:
+                    db.execute("COMMIT")
+                    return records
+                if version == 0:
+                    db.execute("INSERT INTO games VALUES (?, ?, 0, NULL)",
                                (game_id, records[0].at))
                 db.executemany(
                     "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)",
                     [(game_id, r.seq, r.step, r.type, f, r.hash)
                      for r, f in zip(records, frames, strict=True)],
                 )
+                db.execute("UPDATE games SET records = ?, head = ? WHERE game_id = ?",
+                           (version + len(records), records[-1].hash, game_id))
                 db.execute("COMMIT")
             except BaseException:
                 if db.in_transaction:  # SQLite may have rolled back itself (a full disk)
@@ -218,22 +237,59 @@ class SqliteStore(Reading):
             raise self._failure(exc, "append the step") from None
         return records
 
+    def _head(self, game_id: str) -> tuple[int, bytes]:
+        """(records, head) of a game inside an append's transaction, the games row and the
+        last event agreeing (a store damaged since it was read must not be appended to)."""
+        row = self.db.execute("SELECT seq, hash FROM events WHERE game_id = ? "
+                              "ORDER BY seq DESC LIMIT 1", (game_id,)).fetchone()
+        version, head = (row[0] + 1, row[1]) if row else (0, GENESIS)
+        kept = self._kept(game_id)
+        if kept is not None and kept != (version, head) and row is not None:
+            raise CorruptLog(f"the games row says {kept[0]} records, the events end at "
+                             f"{version}", where=self._where(game_id, version - 1))
+        return version, head
+
+    def _kept(self, game_id: str) -> tuple[int, bytes] | None:
+        """The record count and head the games row keeps (None: not known, or no game)."""
+        row = self.db.execute("SELECT records, head FROM games WHERE game_id = ?",
+                              (game_id,)).fetchone()
+        if row is None or row[0] is None:
+            return None
+        if type(row[0]) is not int or type(row[1]) is not bytes:
+            raise CorruptLog("the games row is damaged", where=f"{self.path} {game_id}")
+        return row[0], row[1]
+
     def _where(self, game_id: str, seq: int) -> str:
         return f"{self.path} {game_id} record {seq}"
 
     def _payloads(self, game_id: str, start: int) -> Iterator[tuple[int, bytes]]:
+        """The game's payloads, checked against the games row: dense from 0, as many as it
+        says, the last with its head. A row or page lost to damage is a CorruptLog, never a
+        shorter game. Records appended while this reads are left for the next read."""
         expected = start
         try:
-            cursor = self.db.execute("SELECT seq, record FROM events WHERE game_id = ? AND "
-                                     "seq >= ? ORDER BY seq", (game_id, start))
-            for seq, blob in cursor:
-                if seq != expected:  # a row lost to damage must not make a shorter game
+            kept = self._kept(game_id)
+            limit = kept[0] if kept is not None else 2**62
+            cursor = self.db.execute("SELECT seq, record, hash FROM events WHERE game_id = ? "
+                                     "AND seq >= ? AND seq < ? ORDER BY seq",
+                                     (game_id, start, limit))
+            last = None
+            for seq, blob, digest in cursor:
+                if seq != expected:
                     raise CorruptLog(f"record {expected} is missing (the next is {seq!r})",
                                      where=self._where(game_id, expected))
                 if type(blob) is not bytes:
                     raise CorruptLog("the record is not a blob", where=self._where(game_id, seq))
                 yield seq, blob
                 expected += 1
+                last = digest
+            if kept is not None and expected > start and (expected, last) != kept:
+                raise CorruptLog(f"the game holds {expected} records ending {_hex(last)}, its "
+                                 f"games row says {kept[0]} ending {_hex(kept[1])}",
+                                 where=self._where(game_id, expected - 1))
+            if kept is not None and expected == start < kept[0]:
+                raise CorruptLog(f"records from {start} on are missing (the games row says "
+                                 f"{kept[0]})", where=self._where(game_id, start))
         except sqlite3.Error as exc:
             raise self._failure(exc, f"read game {game_id}") from None
 
@@ -246,6 +302,7 @@ class SqliteStore(Reading):
     def version(self, game_id: str) -> int:
         row = self._query("SELECT MAX(seq) FROM events WHERE game_id = ?", (game_id,))[0]
         return 0 if row[0] is None else int(row[0]) + 1
+
 
     def games(self) -> list[str]:
         """Game ids, oldest first."""
@@ -294,3 +351,7 @@ class SqliteStore(Reading):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _hex(digest: object) -> str:
+    return digest.hex()[:16] + "..." if isinstance(digest, bytes) else repr(digest)

@@ -143,3 +143,60 @@ def test_every_example_battle_makes_a_page_a_record_and_a_simulation(name, capsy
     assert again.records[-1].hash == game.records[-1].hash
     assert main(["simulate", str(path), "-n", "3"]) == 0
     assert "3 games by the bots" in capsys.readouterr().out
+
+
+HOSTILE = ["<!--<script>", "</script><img src=x onerror=\"document.title='pwned'\">",
+           "]]><svg onload=alert(1)>", "__DATA__ & __TITLE__", "\u2028'\"`${x}\\"]
+
+
+def hostile_game():
+    """A battle whose scenario, units and players are named to break a page that trusted them."""
+    from regiment.core.game import Game
+    from regiment.core.scenario import load_scenario
+    from regiment.store import MemoryStore
+    from regiment.tools.demo import play
+
+    scenario = load_scenario(Path(__file__).parent.parent / "examples" / "skirmish.toml")
+    scenario["name"] = HOSTILE[0] + " " + HOSTILE[1]
+    for u, name in zip(scenario["units"], HOSTILE[1:], strict=False):
+        u["name"] = name
+    game = Game.new(scenario, store=MemoryStore())
+    play(game, show_undo=False)
+    return game
+
+
+def test_the_page_escapes_every_name_from_the_scenario_and_the_log():
+    text = page(hostile_game().records)
+    blob = re.search(r'<script id="data" type="application/json">(.*?)</script>', text, re.S)
+    assert blob is not None and "<" not in blob.group(1) and "&" not in blob.group(1)
+    assert text.count("<script") == 2 and text.count("</script>") == 2
+    data = data_of(text)
+    assert data["verdict"]["ok"] and data["title"].startswith("<!--<script>")
+    units = data["frames"][0]["units"]
+    assert {u["name"] for u in units} == set(HOSTILE[1:1 + len(units)])
+
+
+def test_a_page_with_hostile_names_shows_them_as_text_in_chromium(tmp_path):
+    from selenium.webdriver.common.by import By
+
+    out = tmp_path / "hostile.html"
+    out.write_text(page(hostile_game().records), encoding="utf-8")
+    driver = browser()
+    try:
+        driver.get(out.as_uri())
+        assert driver.title.startswith("<!--<script>")             # the name, as text
+        assert "Verified" in driver.find_element(By.ID, "verdict").text
+        assert driver.find_element(By.ID, "where").text.startswith("Step 0 of ")
+        driver.find_element(By.ID, "next").click()
+        assert driver.find_element(By.ID, "now").text
+        names = [t.text for t in driver.find_elements(By.CSS_SELECTOR, "svg text")]
+        assert any(HOSTILE[1] in n for n in names) and any(HOSTILE[2] in n for n in names)
+        # nothing the names hold became a node or ran
+        assert driver.find_elements(By.TAG_NAME, "img") == []
+        assert len(driver.find_elements(By.TAG_NAME, "script")) == 2
+        assert len(driver.find_elements(By.CSS_SELECTOR, "svg svg")) == 0
+        assert driver.execute_script("return document.title") != "pwned"
+        errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+        assert not errors, errors
+    finally:
+        driver.quit()

@@ -14,7 +14,7 @@ import structlog
 from rich.console import Console
 
 import regiment.phases  # noqa: F401 - registers the presets
-from regiment.core.errors import BadRequest, RegimentError, TamperedLog
+from regiment.core.errors import BadRequest, RegimentError, StoreError, TamperedLog
 from regiment.core.game import Game
 from regiment.core.scenario import HEX, load_scenario
 from regiment.store import MemoryStore, open_store
@@ -286,23 +286,25 @@ def _write(path: str | None, lines: list[str], what: str) -> None:
             out.flush()
             os.fsync(out.fileno())
         os.replace(tmp, target)
-    except OSError:
+    except OSError as exc:
         tmp.unlink(missing_ok=True)
-        raise
+        why = "the disk is full" if exc.errno == errno.ENOSPC else exc.strerror or str(exc)
+        raise StoreError(f"cannot write {path}: {why}; nothing was written") from None
     print(f"wrote {what} to {path}", file=sys.stderr)
 
 
 def _record_import(args: argparse.Namespace) -> int:
-    from .record import import_record
+    from .record import MAX_LINE, import_record
+    from .serve import bounded_lines
 
     try:
-        handle = open(args.record, encoding="utf-8")  # noqa: SIM115 - closed below
+        handle = open(args.record, "rb")  # noqa: SIM115 - closed below; lines checked as UTF-8
     except OSError as exc:
         print(f"regiment record import: cannot read {args.record}: {exc.strerror}",
               file=sys.stderr)
         return 2
     with handle:
-        game = import_record(handle, open_store(args.store))
+        game = import_record(bounded_lines(handle, MAX_LINE), lambda: open_store(args.store))
     print(f"imported game {game.game_id}: {len(game.records)} records, the same log and hashes "
           f"as the record says; phase {game.state.phase}")
     print(f"  regiment replay {args.store} --game {game.game_id}")

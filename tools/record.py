@@ -164,9 +164,11 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number a record may hold")
 
 
-def import_record(lines: Iterable[str | bytes], store: EventStore) -> Game:
+def import_record(lines: Iterable[str | bytes],
+                  store: EventStore | Callable[[], EventStore]) -> Game:
     """Play a record again and, if it arrives at the recorded log hash for hash, write that
-    log to ``store``. Nothing is written otherwise."""
+    log to ``store``. Nothing is written otherwise: ``store`` may be a function that opens
+    the store, called only then (so that a refused record does not even create one)."""
     header, steps, end = parse_lines(lines)
     try:
         scenario = parse_scenario(dict(header["scenario"]))
@@ -202,6 +204,8 @@ def import_record(lines: Iterable[str | bytes], store: EventStore) -> Game:
                           f"({len(records)} records ending {records[-1].hash.hex()[:16]}..., "
                           f"not {end['records']} ending {end['hash'][:16]}...): it was "
                           f"changed, or is not whole{other}")
+    if callable(store):
+        store = store()
     if game.game_id in store.games():
         raise RecordError(f"the store already holds a game {game.game_id}")
     drafts = [Draft(seq=r.seq, step=r.step, type=r.type, v=r.v, data=r.data, at=r.at)

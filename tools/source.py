@@ -143,6 +143,10 @@ def open_records(path: str | Path, game: str | None, notes: list[str] | None = N
         records = list(store.read(game_id))
         if not records:
             raise BadRequest(f"{path} has no game {game_id!r}")
+        torn = getattr(store, "torn", None)
+        damage = torn(game_id) if torn is not None else None
+        if damage and notes is not None:
+            notes.append(damage)
     note = published_note(records)
     if note and notes is not None:
         notes.append(note)
