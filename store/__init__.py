@@ -14,12 +14,13 @@ __all__ = ["LogFileStore", "MemoryStore", "SqliteStore", "open_store"]
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
-def open_store(path: str | Path) -> LogFileStore | SqliteStore:
+def open_store(path: str | Path, *, readonly: bool = False) -> LogFileStore | SqliteStore:
     """DESIGN's rule: a path ending in .db or .sqlite is SQLite, anything else a log directory.
 
     A path that already exists is taken for what it is: a directory is a log-file store, a
     file that begins as SQLite does is an SQLite store whatever its name, and any other file is
-    refused (it would otherwise be made into a directory, or overwritten).
+    refused (it would otherwise be made into a directory, or overwritten). ``readonly``
+    opens an SQLite store to read it as it is (see ``SqliteStore``).
     """
     p = Path(path)
     sqlite_name = str(path).endswith((".db", ".sqlite"))
@@ -34,7 +35,7 @@ def open_store(path: str | Path) -> LogFileStore | SqliteStore:
         except OSError as exc:
             raise BadRequest(f"cannot read the store {p}: {exc.strerror}") from None
         if magic == SQLITE_MAGIC or sqlite_name:
-            return SqliteStore(p)   # a damaged .db file is CorruptLog from its check
+            return SqliteStore(p, readonly=readonly)   # a damaged file: CorruptLog
         raise BadRequest(f"{p} is a file that is not a store (a store is an SQLite file, or a "
                          "directory of game logs)")
     if sqlite_name:

@@ -64,10 +64,16 @@ CREATE TABLE IF NOT EXISTS snapshots (
 );
 """
 MEMORY = ":memory:"
+# what SQLite raises on a damaged file: its errors, and Python's when its message quotes bytes
+# that are not UTF-8
+FAILURES = (sqlite3.Error, UnicodeDecodeError)
 
 
 class SqliteStore(Reading):
-    def __init__(self, path: str | Path, *, durable: bool = True, check: bool = True) -> None:
+    def __init__(self, path: str | Path, *, durable: bool = True, check: bool = True,
+                 readonly: bool = False) -> None:
+        """``readonly``: read the store as it is, changing nothing (no schema, no migration,
+        no side files): what ``verify``, ``replay`` and ``export`` do."""
         self.path = Path(path)
         self.memory = str(path) == MEMORY
         self._secrets: SecretFile | dict[str, bytes]
@@ -75,20 +81,48 @@ class SqliteStore(Reading):
         if self.memory:
             self._secrets = {}
         else:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if not readonly:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
             self._secrets = SecretFile(self.path.with_name(self.path.name + SECRETS))
-        self.readonly = False
+        self.readonly = readonly
         try:
-            self.db = self._open(durable, check)
-        except sqlite3.Error as exc:
+            self.db = self._open_ro(check) if readonly else self._open(durable, check)
+        except FAILURES as exc:
             fallback = self._read_only(exc)
             if fallback is None:
                 raise self._failure(exc, "open the store") from None
             self.db = fallback
+        try:
+            tables = {r[0] for r in self.db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            self._counted = "records" in {r[1] for r in self.db.execute(
+                "PRAGMA table_info(games)")}
+        except FAILURES as exc:
+            self.db.close()
+            raise self._failure(exc, "open the store") from None
+        if not {"games", "events"} <= tables:
+            self.db.close()
+            raise CorruptLog("not a regiment store (no games and events tables)",
+                             where=str(self.path))
+        self._legacy = "secrets" in tables   # a 0.3.0 store read without migrating it
+
+    def _open_ro(self, check: bool) -> sqlite3.Connection:
+        db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
+                             isolation_level=None, timeout=10.0, check_same_thread=False)
+        db.text_factory = _text
+        try:
+            if check:
+                self._check(db)
+            db.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+        except BaseException:
+            db.close()
+            raise
+        return db
 
     def _open(self, durable: bool, check: bool) -> sqlite3.Connection:
         db = sqlite3.connect(str(self.path), isolation_level=None, timeout=10.0,
                              check_same_thread=False)
+        db.text_factory = _text
         try:
             self.db = db
             if check:
@@ -108,7 +142,7 @@ class SqliteStore(Reading):
             raise CorruptLog(f"the database is damaged (quick_check: {row and row[0]})",
                              where=str(self.path))
 
-    def _read_only(self, exc: sqlite3.Error) -> sqlite3.Connection | None:
+    def _read_only(self, exc: Exception) -> sqlite3.Connection | None:
         """The store read as it is on disk when it cannot be opened for writing (a full
         disk, a read-only file): only when no write waits in its WAL, since a read that
         skipped one would be a shorter game."""
@@ -119,22 +153,26 @@ class SqliteStore(Reading):
         try:
             db = sqlite3.connect(f"{self.path.resolve().as_uri()}?immutable=1", uri=True,
                                  isolation_level=None, check_same_thread=False)
+            db.text_factory = _text
             self._check(db)
             db.execute("SELECT 1 FROM events LIMIT 1").fetchall()
-        except sqlite3.Error:
+        except FAILURES:
             return None
         log.warning("store_read_only", path=str(self.path), why=str(exc))
         self.readonly = True
         return db
 
-    def _failure(self, exc: sqlite3.Error, doing: str) -> CorruptLog | StoreError:
+    def _failure(self, exc: Exception, doing: str) -> CorruptLog | StoreError:
         """A SQLite error as the store's own: a full disk says so, damage is CorruptLog."""
+        if isinstance(exc, UnicodeDecodeError):  # SQLite's message quoted a damaged name
+            return CorruptLog("the database is damaged (text that is not UTF-8)",
+                              where=str(self.path))
         code = getattr(exc, "sqlite_errorcode", None)
         if code == sqlite3.SQLITE_FULL or "disk is full" in str(exc):
             return StoreError(f"{self.path}: could not {doing}: the disk is full; the store is "
                               "as it was before")
         damaged = code in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
-        if damaged or type(exc) is sqlite3.DatabaseError:
+        if damaged or type(exc) in (sqlite3.DatabaseError, sqlite3.DataError):
             return CorruptLog(f"the database is damaged or not a regiment store ({exc})",
                               where=str(self.path))
         return StoreError(f"{self.path}: could not {doing} ({exc})")
@@ -230,7 +268,7 @@ class SqliteStore(Reading):
                 raise
         except sqlite3.IntegrityError:
             raise ConcurrencyConflict(f"game {game_id}: another writer appended first") from None
-        except sqlite3.Error as exc:
+        except FAILURES as exc:
             if "locked" in str(exc) or "busy" in str(exc):
                 raise ConcurrencyConflict(f"game {game_id}: the store is locked by another "
                                           f"writer ({exc})") from None
@@ -251,6 +289,8 @@ class SqliteStore(Reading):
 
     def _kept(self, game_id: str) -> tuple[int, bytes] | None:
         """The record count and head the games row keeps (None: not known, or no game)."""
+        if not self._counted:
+            return None
         row = self.db.execute("SELECT records, head FROM games WHERE game_id = ?",
                               (game_id,)).fetchone()
         if row is None or row[0] is None:
@@ -290,13 +330,13 @@ class SqliteStore(Reading):
             if kept is not None and expected == start < kept[0]:
                 raise CorruptLog(f"records from {start} on are missing (the games row says "
                                  f"{kept[0]})", where=self._where(game_id, start))
-        except sqlite3.Error as exc:
+        except FAILURES as exc:
             raise self._failure(exc, f"read game {game_id}") from None
 
     def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
         try:
             return self.db.execute(sql, args).fetchall()
-        except sqlite3.Error as exc:
+        except FAILURES as exc:
             raise self._failure(exc, "read the store") from None
 
     def version(self, game_id: str) -> int:
@@ -313,7 +353,7 @@ class SqliteStore(Reading):
         try:
             self.db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?)",
                             (game_id, seq, encode_blob(data)))
-        except sqlite3.Error as exc:
+        except FAILURES as exc:
             raise self._failure(exc, "save a snapshot") from None
 
     def load_snapshot(self, game_id: str) -> tuple[int, dict[str, Any]] | None:
@@ -329,6 +369,8 @@ class SqliteStore(Reading):
         return row[0], value
 
     def put_secret(self, game_id: str, seed: bytes) -> None:
+        if self.readonly:
+            raise StoreError(f"{self.path}: opened read-only; the seed was not kept")
         if isinstance(self._secrets, dict):
             self._secrets[game_id] = bytes(seed)
         else:
@@ -337,7 +379,11 @@ class SqliteStore(Reading):
     def get_secret(self, game_id: str) -> bytes | None:
         if isinstance(self._secrets, dict):
             return self._secrets.get(game_id)
-        return self._secrets.get(game_id)
+        seed = self._secrets.get(game_id)
+        if seed is None and self._legacy:
+            rows = self._query("SELECT seed FROM secrets WHERE game_id = ?", (game_id,))
+            seed = rows[0][0] if rows and type(rows[0][0]) is bytes else None
+        return seed
 
     def close(self) -> None:
         for game_id in list(self._locks):
@@ -355,3 +401,11 @@ class SqliteStore(Reading):
 
 def _hex(digest: object) -> str:
     return digest.hex()[:16] + "..." if isinstance(digest, bytes) else repr(digest)
+
+
+def _text(raw: bytes) -> str:
+    """TEXT as SQLite gives it, checked: a damaged byte is the store's error, not Python's."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise sqlite3.DataError(f"text that is not UTF-8 (byte {exc.start})") from None

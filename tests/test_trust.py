@@ -144,12 +144,15 @@ def test_dice_secret_a_030_store_loads_verifies_and_says_its_seed_was_published(
     assert code == 0, err
     assert "every die matches the seed published in the log" in out
     assert "dice seed (0badc0de) was published in its own log by engine 0.3.0" in err
-    # its seeds left the shared file for the file beside it; its log is as it was
-    secrets = old / "store.db.secrets"
-    assert stat.S_IMODE(secrets.stat().st_mode) == 0o600
+    # reading changed nothing; opened to write, its seeds leave the shared file for the file
+    # beside it, and its log is as it was
+    assert (old / "store.db").read_bytes() == (OLD / "store.db").read_bytes()
+    assert not (old / "store.db.secrets").exists()
     with SqliteStore(old / "store.db") as store:
         assert store.get_secret("secret") is not None
         records = list(store.read("published"))
+    secrets = old / "store.db.secrets"
+    assert stat.S_IMODE(secrets.stat().st_mode) == 0o600
     tables = {r[0] for r in sqlite3.connect(old / "store.db").execute(
         "SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert "secrets" not in tables
@@ -165,6 +168,11 @@ def test_dice_secret_030_exports_and_records_still_verify_and_import(tmp_path, c
     code, out, err = cli(capsys, "verify", str(OLD / "secret.jsonl"))
     assert code == 0 and "OK" in out
     assert "before exports had a closing line" in err and "receipt" in err
+    # a record is read as the log it arrives at: verify and replay take it as they take a store
+    code, out, err = cli(capsys, "verify", str(OLD / "secret.record"))
+    assert code == 0 and "every die matches the revealed seed" in out, err
+    code, out, err = cli(capsys, "replay", str(OLD / "published.record"))
+    assert code == 0 and "The game ends" in out and "was published" in err
     for name in ("published", "secret"):
         db = tmp_path / f"{name}.db"
         code, out, err = cli(capsys, "record", "import", str(OLD / f"{name}.record"),

@@ -315,10 +315,12 @@ def _verify(args: argparse.Namespace) -> int:
     from .verify import verify
 
     notes: list[str] = []
-    game_id, records, _ = open_records(args.path, args.game, notes)
+    game_id, records, store = open_records(args.path, args.game, notes)
     warn("verify", notes)
     seed = bytes.fromhex(args.seed if len(args.seed) % 2 == 0 else "0" + args.seed) \
         if args.seed else None
+    if seed is None and isinstance(store, MemoryStore):
+        seed = store.get_secret(game_id)   # a record whose players revealed the seed
     try:
         report = verify(records, seed, args.head)
     except TamperedLog as exc:

@@ -29,6 +29,7 @@ from regiment.phases.units import box
 
 from .narrate import sentence
 from .replay import QUIET, command_text, steps
+from .source import published_note
 from .verify import verify
 
 MOVES = ("charge", "failed_charge", "flee", "pursuit", "overrun", "return", "reform",
@@ -98,11 +99,15 @@ def page(records: Sequence[Record], title: str = "") -> str:
     shown = frames(records)
     try:
         report = verify(records)
-        verdict = {"ok": True, "text": f"Verified: the hash chain of {report.records} records "
-                   f"is intact and every outcome was re-derived from its command "
-                   f"({report.steps} steps, {report.dice} dice)."}
+        ok, text = True, (f"Verified: the hash chain of {report.records} records is intact "
+                          f"and every outcome was re-derived from its command "
+                          f"({report.steps} steps, {report.dice} dice).")
     except RegimentError as exc:
-        verdict = {"ok": False, "text": f"NOT verified: {exc}"}
+        ok, text = False, f"NOT verified: {exc}"
+    published = published_note(list(records[:1]))
+    if published:
+        text += f" Beware: {published}."
+    verdict = {"ok": ok, "text": text}
     started = records[0].data
     scenario = started["scenario"]
     width, depth = scenario["table"]["width"], scenario["table"]["depth"]

@@ -20,6 +20,28 @@ def is_export(path: str | Path) -> bool:
     return str(path).endswith((".jsonl", ".ndjson", ".json"))
 
 
+def is_record(path: str | Path) -> bool:
+    """A game record (``record export``): its first line says so, whatever its name."""
+    try:
+        with open(path, "rb") as handle:
+            first = handle.readline(1 << 20)
+    except OSError:
+        return False
+    return b'"format":"regiment-record"' in first
+
+
+def read_record(path: str | Path) -> tuple[list[Record], MemoryStore]:
+    """The log a record arrives at, played again in memory (a record that does not arrive at
+    the log it closes with is refused); the store holds the seed if the record reveals it."""
+    from .record import MAX_LINE, import_record
+    from .serve import bounded_lines
+
+    store = MemoryStore()
+    with open(path, "rb") as handle:
+        game = import_record(bounded_lines(handle, MAX_LINE), store)
+    return list(game.records), store
+
+
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number a log may hold")
 
@@ -127,18 +149,24 @@ def open_records(path: str | Path, game: str | None, notes: list[str] | None = N
                  ) -> tuple[str, list[Record], Any]:
     """(game id, records, store) for a store path or an export file; ``notes`` gathers
     what the reader should be warned of."""
-    if is_export(path):
+    if not is_export(path) and Path(path).is_file() and is_record(path):
+        records, memory = read_record(path)
+        game_id = records[0].data.get("game_id", "")
+        if game and game != game_id:
+            raise BadRequest(f"{path} holds game {game_id!r}, not {game!r}")
+        store: Any = memory
+    elif is_export(path):
         records = read_export(path, notes)
         if not records:
             raise CorruptLog("the export holds no records", where=str(path))
         game_id = records[0].data.get("game_id", "")
         if game and game != game_id:
             raise BadRequest(f"{path} holds game {game_id!r}, not {game!r}")
-        store: Any = MemoryStore()
+        store = MemoryStore()
     else:
         if not Path(path).exists():
             raise BadRequest(f"no store at {path}")
-        store = open_store(path)
+        store = open_store(path, readonly=True)
         game_id = check_game_id(game) if game else latest_game(store, path)
         records = list(store.read(game_id))
         if not records:
