@@ -213,6 +213,12 @@ def test_log_receipt_verify_head_catches_a_cut_and_names_the_step(tmp_path, caps
     code, out, _ = cli(capsys, "verify", str(tmp_path / "cut.jsonl"), "--head",
                        heads[last - 4].hex())
     assert code == 0                                      # an earlier receipt still holds
+    # the cut game mailed as a record, closed anew: importing it with the receipt refuses it
+    assert cli(capsys, "record", "export", str(db), "-o", str(tmp_path / "cut.record"))[0] == 0
+    code, _, err = cli(capsys, "record", "import", str(tmp_path / "cut.record"), "--store",
+                       str(tmp_path / "mine.db"), "--head", f"{last}:{heads[last].hex()[:10]}")
+    assert code == 2 and "does not hold a receipt" in err and f"step {last}" in err
+    assert not (tmp_path / "mine.db").exists()
 
 
 def test_log_receipt_a_fork_and_a_head_at_another_step_are_caught():

@@ -128,6 +128,8 @@ def build_parser() -> argparse.ArgumentParser:
     r = rec.add_parser("import", help="play a record again and store the game it makes")
     r.add_argument("record", help="a record file (from regiment record export)")
     r.add_argument("--store", default=DEFAULT_STORE, help="store path (default %(default)s)")
+    r.add_argument("--head", type=receipt, action="append", default=[], metavar="[STEP:]CODE",
+                   help="a receipt the record must hold (as for verify; repeatable)")
     r.set_defaults(run=_record_import)
 
     for name, helptext, run in (
@@ -304,7 +306,8 @@ def _record_import(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     with handle:
-        game = import_record(bounded_lines(handle, MAX_LINE), lambda: open_store(args.store))
+        game = import_record(bounded_lines(handle, MAX_LINE), lambda: open_store(args.store),
+                             args.head)
     print(f"imported game {game.game_id}: {len(game.records)} records, the same log and hashes "
           f"as the record says; phase {game.state.phase}")
     print(f"  regiment replay {args.store} --game {game.game_id}")

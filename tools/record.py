@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from regiment.core.dice import Dice, SeededDice, commitment
-from regiment.core.errors import IllegalCommand, RegimentError
+from regiment.core.errors import IllegalCommand, RegimentError, TamperedLog
 from regiment.core.events import GameStarted
 from regiment.core.game import ENGINE_VERSION, Game
 from regiment.core.protocols import EventStore
@@ -25,6 +25,8 @@ from regiment.core.record import Draft, Record
 from regiment.core.scenario import parse_scenario
 from regiment.store.base import check_game_id
 from regiment.store.memory import MemoryStore
+
+from .receipts import Receipt, check_receipts
 
 FORMAT = "regiment-record"
 VERSION = 1
@@ -165,7 +167,8 @@ def _no_constant(name: str) -> Any:
 
 
 def import_record(lines: Iterable[str | bytes],
-                  store: EventStore | Callable[[], EventStore]) -> Game:
+                  store: EventStore | Callable[[], EventStore],
+                  receipts: Sequence[Receipt] = ()) -> Game:
     """Play a record again and, if it arrives at the recorded log hash for hash, write that
     log to ``store``. Nothing is written otherwise: ``store`` may be a function that opens
     the store, called only then (so that a refused record does not even create one)."""
@@ -204,6 +207,10 @@ def import_record(lines: Iterable[str | bytes],
                           f"({len(records)} records ending {records[-1].hash.hex()[:16]}..., "
                           f"not {end['records']} ending {end['hash'][:16]}...): it was "
                           f"changed, or is not whole{other}")
+    try:
+        check_receipts(records, receipts)   # LOG.RECEIPT: a record cut or forked and closed anew
+    except TamperedLog as exc:
+        raise RecordError(f"the record does not hold a receipt: {exc}") from None
     if callable(store):
         store = store()
     if game.game_id in store.games():
