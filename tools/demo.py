@@ -23,6 +23,7 @@ from regiment.store import open_store
 
 from .bot import choose
 from .narrate import sentence
+from .receipts import short
 from .replay import QUIET, command_text
 
 DEFAULT_SEED = "0004"  # its battle: stand and shoot, a redirect, a challenge, three rounds, routs
@@ -100,13 +101,17 @@ def run_demo(store_path: Path, seed: str | None, console: Console) -> int:
         losses(game, console)
         console.print(f"game id: [bold]{game.game_id}[/] ({len(game.records)} records, "
                       f"{len(game.timeline.steps)} steps, stored in {store_path})")
-        console.print(f"dice seed (reveal it to let anyone check every roll): {scenario['seed']}")
+        console.print(f"dice seed (the game is over, so it may be revealed: anyone can then "
+                      f"check every roll): {scenario['seed']}")
+        receipt = f"{len(game.timeline.steps) - 1}:{short(game.head)}"
+        console.print(f"head code of the last step (a receipt: a log that lacks it was cut or "
+                      f"changed): {receipt}")
         exe = _executable()
         console.print("replay, verify and export it with:")
         console.print(f"  {exe} replay {store_path} --game {game.game_id}")
         console.print(f"  {exe} replay {store_path} --game {game.game_id} --html replay.html")
         console.print(f"  {exe} verify {store_path} --game {game.game_id} "
-                      f"--seed {scenario['seed']}")
+                      f"--seed {scenario['seed']} --head {receipt}")
         console.print(f"  {exe} export {store_path} --game {game.game_id} -o game.jsonl")
     return 0
 
