@@ -397,9 +397,19 @@ def test_hostile_bytes_and_arguments_get_a_clear_error_and_exit_2(tmp_path, caps
     for args, says in cases:
         code, _, err = cli(capsys, *args)
         assert code == 2 and says in err and "Traceback" not in err, (args, err)
-    with pytest.raises(SystemExit) as exit_:
-        main(["verify", str(db), "--seed", "zz"])
-    assert exit_.value.code == 2 and "is not a hex seed" in capsys.readouterr().err
+    for args, says in ((["verify", str(db), "--seed", "zz"], "is not a hex seed"),
+                       (["simulate", str(EXAMPLES / "skirmish.toml"), "-n", "-1"],
+                        "the number of games is 1 to 10,000,000, not -1"),
+                       (["odds", "break", "99"], "Leadership is 1 to 10, not 99"),
+                       (["odds", "attacks", "100000000"], "the number of attacks is 0 to 500")):
+        with pytest.raises(SystemExit) as exit_:
+            main(args)
+        assert exit_.value.code == 2 and says in capsys.readouterr().err
+    for args, says in ((["verify", str(db), "--game", ""], "a game id is"),
+                       (["replay", ""], "no path given"),
+                       (["export", str(db), "-o", str(tmp_path)], "is a directory")):
+        code, _, err = cli(capsys, *args)
+        assert code == 2 and says in err
     assert not (tmp_path / "i.db").exists()                 # a refused import wrote nothing
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 from collections import Counter
 from fractions import Fraction
 from typing import Any
@@ -26,37 +27,63 @@ def pct(p: Fraction | float) -> str:
     return f"{float(p) * 100:.1f} %"
 
 
+def bounded(kind: type, low: float, high: float, what: str) -> Any:
+    """An argparse type: a number of ``kind`` from ``low`` to ``high`` (a usage error, exit 2,
+    otherwise: a Leadership of 99 or a million attacks is a typing slip, not a question)."""
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} must be a number, not {text!r}") from None
+        if not low <= value <= high or value != value:
+            raise argparse.ArgumentTypeError(f"{what} is {low:,} to {high:,}, not {text}")
+        return value
+    return parse
+
+
+def hex_number(text: str) -> int:
+    if not re.fullmatch(r"[0-9a-fA-F]{1,32}", text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a hex seed (digits 0-9 and a-f)")
+    return int(text, 16)
+
+
 def add_parsers(sub: Any) -> None:
     s = sub.add_parser("odds", help="exact odds: a charge, a break test, a pursuit, attacks")
     kinds = s.add_subparsers(dest="kind", required=True)
     k = kinds.add_parser("charge", help="the chance a charge reaches (CH.RANGE)")
-    k.add_argument("distance", type=float, nargs="?",
+    k.add_argument("distance", type=bounded(float, 0, 100, "the distance"), nargs="?",
                    help="inches to the target (without it: a table of what the dice reach)")
-    k.add_argument("--movement", "-m", type=int, default=0, help="the charger's Movement")
+    k.add_argument("--movement", "-m", type=bounded(int, 0, 20, "Movement"), default=0,
+                   help="the charger's Movement")
     k.add_argument("--swiftstride", action="store_true", help="3D6, the lowest dropped")
     k = kinds.add_parser("break", help="the chance a unit holds its break test (BT.TEST)")
-    k.add_argument("leadership", type=int, help="the unit's Leadership")
-    k.add_argument("--lost-by", type=int, default=0, help="the margin the combat was lost by")
+    k.add_argument("leadership", type=bounded(int, 1, 10, "Leadership"),
+                   help="the unit's Leadership")
+    k.add_argument("--lost-by", type=bounded(int, 0, 100, "the margin"), default=0,
+                   help="the margin the combat was lost by")
     k.add_argument("--steadfast", action="store_true", help="BT.STEADFAST: no penalty")
     k.add_argument("--stubborn", action="store_true", help="BT.SPECIAL: no penalty")
     k = kinds.add_parser("catch", help="the chance pursuers catch a broken unit (FP.CAUGHT)")
     k.add_argument("--pursuer-swiftstride", action="store_true")
     k.add_argument("--flee-swiftstride", action="store_true")
     k = kinds.add_parser("attacks", help="the unsaved wounds attacks cause (ATK.SEQUENCE)")
-    k.add_argument("attacks", type=int, help="how many attacks")
+    k.add_argument("attacks", type=bounded(int, 0, 500, "the number of attacks"),
+                   help="how many attacks (up to 500)")
     k.add_argument("--attacker", help="a catalogue unit (orc_boyz, ...): needs from profiles")
     k.add_argument("--target", help="a catalogue unit attacked")
     k.add_argument("--charging", action="store_true", help="the attacker charged this turn")
     for need in ("hit", "wound", "armour", "ward"):
-        k.add_argument(f"--{need}", type=int, help=f"the {need} need (2-6; 0: none)")
+        k.add_argument(f"--{need}", type=bounded(int, 0, 7, f"the {need} need"),
+                       help=f"the {need} need (2-6; 0: none)")
     k.add_argument("--reroll-misses", action="store_true", help="CC.ASF re-rolls misses")
     s.set_defaults(run=run_odds)
 
     s = sub.add_parser("simulate", help="play a scenario many times with the bots: outcome "
                        "rates with 95 %% intervals")
     s.add_argument("scenario", help="scenario TOML file")
-    s.add_argument("-n", type=int, default=200, help="how many games (default %(default)s)")
-    s.add_argument("--seed", type=lambda v: int(v, 16), default=0,
+    s.add_argument("-n", type=bounded(int, 1, 10_000_000, "the number of games"), default=200,
+                   help="how many games (default %(default)s)")
+    s.add_argument("--seed", type=hex_number, default=0,
                    help="hex seed of the first game (the others follow it)")
     s.set_defaults(run=run_simulate)
 

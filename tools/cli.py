@@ -281,6 +281,8 @@ def _write(path: str | None, lines: list[str], what: str) -> None:
         sys.stdout.write(text)
         return
     target = Path(path)
+    if target.is_dir() or not target.name:
+        raise BadRequest(f"{path} is a directory: name the file to write")
     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
         with open(tmp, "w", encoding="utf-8") as out:

@@ -149,10 +149,12 @@ def open_records(path: str | Path, game: str | None, notes: list[str] | None = N
                  ) -> tuple[str, list[Record], Any]:
     """(game id, records, store) for a store path or an export file; ``notes`` gathers
     what the reader should be warned of."""
+    if not str(path):
+        raise BadRequest("no path given: name a store, an export or a record")
     if not is_export(path) and Path(path).is_file() and is_record(path):
         records, memory = read_record(path)
         game_id = records[0].data.get("game_id", "")
-        if game and game != game_id:
+        if game is not None and game != game_id:
             raise BadRequest(f"{path} holds game {game_id!r}, not {game!r}")
         store: Any = memory
     elif is_export(path):
@@ -160,14 +162,14 @@ def open_records(path: str | Path, game: str | None, notes: list[str] | None = N
         if not records:
             raise CorruptLog("the export holds no records", where=str(path))
         game_id = records[0].data.get("game_id", "")
-        if game and game != game_id:
+        if game is not None and game != game_id:
             raise BadRequest(f"{path} holds game {game_id!r}, not {game!r}")
         store = MemoryStore()
     else:
         if not Path(path).exists():
             raise BadRequest(f"no store at {path}")
         store = open_store(path, readonly=True)
-        game_id = check_game_id(game) if game else latest_game(store, path)
+        game_id = check_game_id(game) if game is not None else latest_game(store, path)
         records = list(store.read(game_id))
         if not records:
             raise BadRequest(f"{path} has no game {game_id!r}")
