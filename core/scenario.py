@@ -1,42 +1,33 @@
-"""Scenarios: the TOML contract of DESIGN.md, validated into plain data.
+"""Scenarios: reading and checking the TOML a game starts from, for any rulebook.
 
-``load_scenario`` reads a file, ``parse_scenario`` a dict. Either returns the scenario as a
-plain, normalised dict (defaults filled in), which ``GameStarted`` records verbatim so that a
-log carries everything needed to rebuild its game. Errors name the file, the field path
-(``units[2].profile.Ld``) and what was expected.
+``load_scenario`` reads a file (at most 1 MiB, UTF-8, TOML nested at most 8 deep) and
+``parse_scenario`` checks a dict: the kernel reads what every turn-based game has (the preset,
+the players, the dice and their seed, the undo policy, the number of turns) and hands the rest
+to the schema the preset's rulebook registered (``register_schema``). Either returns the
+scenario as a plain, normalised dict (defaults filled in), which ``GameStarted`` records (less
+its secret seed) so that a log carries everything needed to rebuild its game. Errors name the
+file, the field path (``units[2].profile.Ld``) and what was expected.
 """
 
 from __future__ import annotations
 
 import re
 import tomllib
-from functools import cache
-from importlib.resources import files
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
 from .errors import InvalidScenario
-from .geometry import Box, bounds, overlap, polygon, unit_size
 
-PRESETS = ("fantasy8", "fantasy-classic", "skirmish40k")
 DICE = ("seeded", "manual", "scripted")
 UNDO = ("free", "consent", "off")
-TROOPS = (
-    "infantry", "cavalry", "monstrous_infantry", "monstrous_cavalry",
-    "monstrous_beast", "monster", "chariot",
-)
-PROFILE = ("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld")
-EQUIPMENT = (
-    "hand_weapon", "shield", "spear", "halberd", "great_weapon", "bow", "crossbow", "handgun",
-    "light_armour", "heavy_armour", "lance", "additional_hand_weapon",
-)
-COMMAND_GROUP = ("champion", "standard", "musician")
 ID = re.compile(r"^[a-z0-9_-]{1,40}$")
 HEX = re.compile(r"^[0-9a-fA-F]{1,128}$")
-MAX_UNITS = 200
+COMMON = ("preset", "first", "dice", "seed", "undo", "phase", "turns", "players", "name",
+          "description", "script")
 
 
-class _Reader:
+class Reader:
     """Pulls typed fields out of nested tables, raising with the full field path."""
 
     def __init__(self, source: str) -> None:
@@ -142,19 +133,40 @@ def _depth(value: Any, path: str, limit: int) -> str | None:
     return None
 
 
+Schema = Callable[["Reader", dict[str, Any], dict[str, Any]], dict[str, Any]]
+SCHEMAS: dict[str, tuple[Schema, tuple[str, ...]]] = {}
+
+
+def register_schema(presets: tuple[str, ...], schema: Schema, fields: tuple[str, ...]) -> None:
+    """A rulebook's scenario schema: ``schema(reader, top, common)`` checks the top-level
+    ``fields`` it adds to the kernel's and returns the whole scenario."""
+    for name in presets:
+        SCHEMAS[name] = (schema, fields)
+
+
 def parse_scenario(data: Any, *, source: str = "<scenario>") -> dict[str, Any]:
     """Validate a scenario given as a dict and return it normalised."""
     deep = _depth(data, "", MAX_DEPTH)
     if deep is not None:
         raise InvalidScenario(f"nested deeper than {MAX_DEPTH} levels", source=source,
                               path=deep)
-    r = _Reader(source)
+    r = Reader(source)
     top = r.table(data, "")
-    r.known(top, "", ("preset", "first", "dice", "seed", "undo", "phase", "turns", "table",
-                      "players", "units", "name", "description", "script"))
+    registered = ", ".join(sorted(SCHEMAS)) or "none (import regiment.phases)"
+    preset = r.get(top, "preset", "", str, next(iter(SCHEMAS), ""))
+    if preset not in SCHEMAS:
+        raise r.fail("preset", f"the preset {preset!r} is not available; registered: "
+                     f"{registered}")
+    schema, fields = SCHEMAS[preset]
+    r.known(top, "", COMMON + fields)
+    return schema(r, top, common(r, top, preset))
+
+
+def common(r: Reader, top: dict[str, Any], preset: str) -> dict[str, Any]:
+    """What every turn-based game's scenario says: who plays, with what dice, how long."""
     out: dict[str, Any] = {
         "name": r.get(top, "name", "", str, ""),
-        "preset": r.get(top, "preset", "", str, "fantasy8", PRESETS),
+        "preset": preset,
         "dice": r.get(top, "dice", "", str, "seeded", DICE),
         "undo": r.get(top, "undo", "", str, "free", UNDO),
         "turns": r.get(top, "turns", "", int, 6),
@@ -171,7 +183,6 @@ def parse_scenario(data: Any, *, source: str = "<scenario>") -> dict[str, Any]:
         if type(face) is not int or not 1 <= face <= 6:
             raise r.fail(f"script[{i}]", f"expected a die face 1-6, got {face!r}")
     out["script"] = script
-    out["table"] = _table(r, top.get("table", {}))
     players = r.get(top, "players", "", list)
     if len(players) != 2:
         raise r.fail("players", f"expected exactly two players, got {len(players)}")
@@ -180,148 +191,13 @@ def parse_scenario(data: Any, *, source: str = "<scenario>") -> dict[str, Any]:
     if ids[0] == ids[1]:
         raise r.fail("players[1].id", f"duplicate player id {ids[1]!r}")
     out["first"] = r.get(top, "first", "", str, ids[0], tuple(ids))
-    units = r.get(top, "units", "", list)
-    if not units or len(units) > MAX_UNITS:
-        raise r.fail("units", f"expected 1 to {MAX_UNITS} units, got {len(units)}")
-    out["units"] = []
-    seen: set[str] = set()
-    for i, u in enumerate(units):
-        unit = _unit(r, u, f"units[{i}]", tuple(ids))
-        if unit["id"] in seen:
-            raise r.fail(f"units[{i}].id", f"duplicate unit id {unit['id']!r}")
-        seen.add(unit["id"])
-        out["units"].append(unit)
-    _placed(r, out["units"], out["table"])
     return out
 
 
-def _placed(r: _Reader, units: list[dict[str, Any]], table: dict[str, Any]) -> None:
-    """Every unit on the table, and no two standing on each other (touching is allowed: such
-    units start in combat)."""
-    boxes: list[tuple[int, Box]] = []
-    for i, u in enumerate(units):
-        w, d = unit_size(u["models"], u["files"], tuple(u["base"]))
-        b = Box(u["position"][0], u["position"][1], u["facing"], w, d)
-        x0, y0, x1, y1 = bounds(b)
-        if x0 < -1e-6 or y0 < -1e-6 or x1 > table["width"] + 1e-6 or y1 > table["depth"] + 1e-6:
-            raise r.fail(f"units[{i}].position",
-                         f"{u['id']} ({w:.1f}\" x {d:.1f}\") does not fit on the "
-                         f"{table['width']:g}\" x {table['depth']:g}\" table there: it reaches "
-                         f"x {x0:.1f} to {x1:.1f}, y {y0:.1f} to {y1:.1f}")
-        for j, other in boxes:
-            if overlap(bounds(b), bounds(other)) and \
-                    polygon(b).intersection(polygon(other)).area > 1e-3:
-                raise r.fail(f"units[{i}].position",
-                             f"{u['id']} stands on {units[j]['id']} (units[{j}])")
-        boxes.append((i, b))
-
-
-def _table(r: _Reader, data: Any) -> dict[str, Any]:
-    t = r.table(data, "table")
-    r.known(t, "table", ("width", "depth", "hills"))
-    hills = []
-    for i, poly in enumerate(r.get(t, "hills", "table", list, [])):
-        where = f"table.hills[{i}]"
-        if not isinstance(poly, list) or len(poly) < 3:
-            raise r.fail(where, "expected a polygon of at least three [x, y] points")
-        hills.append([r.point(p, f"{where}[{j}]") for j, p in enumerate(poly)])
-    return {
-        "width": r.number(t, "width", "table", 72.0, 6, 1000),
-        "depth": r.number(t, "depth", "table", 48.0, 6, 1000),
-        "hills": hills,
-    }
-
-
-def _player(r: _Reader, data: Any, path: str) -> dict[str, Any]:
+def _player(r: Reader, data: Any, path: str) -> dict[str, Any]:
     p = r.table(data, path)
     r.known(p, path, ("id", "name"))
     pid = r.get(p, "id", path, str)
     if not ID.match(pid):
         raise r.fail(f"{path}.id", f"expected [a-z0-9_-], at most 40 characters, got {pid!r}")
     return {"id": pid, "name": r.get(p, "name", path, str, pid)}
-
-
-@cache
-def catalogue() -> dict[str, dict[str, Any]]:
-    """The bundled catalogue of units the rule pages name (core/data/catalogue.toml)."""
-    text = files("regiment.core").joinpath("data/catalogue.toml").read_text(encoding="utf-8")
-    return tomllib.loads(text)
-
-
-def _from_catalogue(r: _Reader, u: dict[str, Any], path: str) -> dict[str, Any]:
-    """A unit entry with its ``catalogue`` entry's fields filled in underneath it."""
-    name = u.get("catalogue")
-    if name is None:
-        return u
-    known = catalogue()
-    if name not in known:
-        raise r.fail(f"{path}.catalogue",
-                     f"expected one of {', '.join(sorted(known))}, got {name!r}")
-    merged = {**known[name], **{k: v for k, v in u.items() if k != "catalogue"}}
-    if isinstance(u.get("profile"), dict):
-        merged["profile"] = {**known[name].get("profile", {}), **u["profile"]}
-    return merged
-
-
-def _unit(r: _Reader, data: Any, path: str, players: tuple[str, ...]) -> dict[str, Any]:
-    u = _from_catalogue(r, r.table(data, path), path)
-    r.known(u, path, ("id", "player", "name", "troop", "models", "files", "base", "profile",
-                      "armour", "ward", "equipment", "command", "battle_standard", "rules",
-                      "position", "facing", "charged"))
-    uid = r.get(u, "id", path, str)
-    if not ID.match(uid):
-        raise r.fail(f"{path}.id", f"expected [a-z0-9_-], at most 40 characters, got {uid!r}")
-    models = r.get(u, "models", path, int)
-    if not 1 <= models <= 1000:
-        raise r.fail(f"{path}.models", f"expected 1 to 1000 models, got {models}")
-    files = r.get(u, "files", path, int, min(models, 5))
-    if not 1 <= files <= models:
-        raise r.fail(f"{path}.files", f"expected 1 to {models} files (the models), got {files}")
-    base = r.get(u, "base", path, list, [25, 25])
-    if (len(base) != 2 or not all(isinstance(b, (int, float)) and not isinstance(b, bool)
-                                  and 5 <= b <= 300 for b in base)):
-        raise r.fail(f"{path}.base", f"expected [width, depth] in mm (5-300), got {base!r}")
-    prof = r.table(u.get("profile"), f"{path}.profile")
-    r.known(prof, f"{path}.profile", PROFILE)
-    profile = {}
-    for key in PROFILE:
-        value = r.get(prof, key, f"{path}.profile", int)
-        if not 0 <= value <= 10:
-            raise r.fail(f"{path}.profile.{key}", f"expected 0 to 10, got {value}")
-        profile[key] = value
-    saves = {}
-    for key in ("armour", "ward"):
-        value = r.get(u, key, path, int, None)
-        if value is not None and not 2 <= value <= 6:
-            raise r.fail(f"{path}.{key}", f"expected a save of 2 to 6 (2+ to 6+), got {value}")
-        saves[key] = value
-    lists = {}
-    for key, allowed in (("equipment", EQUIPMENT), ("command", COMMAND_GROUP)):
-        items = r.get(u, key, path, list, [])
-        for i, item in enumerate(items):
-            if item not in allowed:
-                raise r.fail(f"{path}.{key}[{i}]",
-                             f"expected one of {', '.join(allowed)}, got {item!r}")
-        lists[key] = list(items)
-    rules = r.get(u, "rules", path, list, [])
-    for i, rule in enumerate(rules):
-        if not isinstance(rule, str) or not ID.match(rule):
-            raise r.fail(f"{path}.rules[{i}]", f"expected a special rule name, got {rule!r}")
-    facing = r.number(u, "facing", path, 0.0, -360, 360) % 360.0
-    return {
-        "id": uid,
-        "player": r.get(u, "player", path, str, choices=players),
-        "name": r.get(u, "name", path, str, uid),
-        "troop": r.get(u, "troop", path, str, "infantry", TROOPS),
-        "models": models,
-        "files": files,
-        "base": [float(base[0]), float(base[1])],
-        "profile": profile,
-        **saves,
-        **lists,
-        "battle_standard": r.get(u, "battle_standard", path, bool, False),
-        "rules": list(rules),
-        "position": r.point(r.get(u, "position", path, list), f"{path}.position"),
-        "facing": facing,
-        "charged": r.get(u, "charged", path, bool, False),
-    }

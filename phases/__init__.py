@@ -12,13 +12,15 @@ from typing import Any
 from regiment.core.dice import Dice
 from regiment.core.game import Game
 from regiment.core.protocols import PRESETS, EventStore, register_preset
-from regiment.core.scenario import load_scenario, parse_scenario
+from regiment.core.scenario import load_scenario, parse_scenario, register_schema
 
 from .machine import build_machine, compile_machine, turn_table
 from .preset import FantasyPreset
+from .scenario import FIELDS, parse_fantasy
 
 register_preset(FantasyPreset("fantasy8"))
 register_preset(FantasyPreset("fantasy-classic"))
+register_schema(("fantasy8", "fantasy-classic"), parse_fantasy, FIELDS)
 
 __all__ = ["PRESETS", "FantasyPreset", "build_machine", "compile_machine", "load_game",
            "new_game", "turn_table"]

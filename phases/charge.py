@@ -10,6 +10,7 @@ from __future__ import annotations
 from regiment.core import geometry as geo
 from regiment.core.state import GameState, UnitState
 
+from .specials import IMMUNE_TO_PSYCHOLOGY, SWIFTSTRIDE, has
 from .units import ALIVE, box, missile
 
 MOVABLE = ("ready",)
@@ -47,14 +48,14 @@ def reactions(unit: UnitState) -> list[str]:
         return ["hold"]
     options = ["hold"]
     stood = unit.reaction in ("hold", "stand_and_shoot")
-    if "immune_to_psychology" not in unit.rules and not stood:
+    if not has(unit, IMMUNE_TO_PSYCHOLOGY) and not stood:
         options.append("flee")
     return options
 
 
 def movement_dice(unit: UnitState) -> int:
     """CH.RANGE, FP.FLEE_ROLL: 2D6, or 3D6 dropping the lowest with Swiftstride."""
-    return 3 if "swiftstride" in unit.rules else 2
+    return 3 if has(unit, SWIFTSTRIDE) else 2
 
 
 def counted(faces: tuple[int, ...]) -> tuple[int, ...]:

@@ -14,17 +14,17 @@ from regiment.core.geometry import EPS, MM_PER_INCH, contact
 from regiment.core.state import GameState, UnitState
 
 from . import attacks
-from .units import (
-    ON_FOOT,
-    attacks_of,
-    box,
+from .specials import (
+    ALWAYS_STRIKES_FIRST,
+    ALWAYS_STRIKES_LAST,
+    GREAT_WEAPON,
+    HALBERD,
+    SHIELD,
+    SPEAR,
     carries,
     has,
-    has_champion,
-    horde,
-    rank_sizes,
-    strength,
 )
+from .units import ON_FOOT, attacks_of, box, has_champion, horde, rank_sizes, strength
 
 Combat = dict[str, Any]
 
@@ -92,15 +92,15 @@ def supporting(u: UnitState, fighting: int, charged: bool) -> int:
 def support_ranks(u: UnitState, charged: bool) -> tuple[int, int]:
     """CC.WHO_FIGHTS: how many ranks behind the front support, and with how many attacks a
     model."""
-    ranks = 1 + horde(u) + (carries(u, "spear") and u.troop in ON_FOOT and not charged)
+    ranks = 1 + horde(u) + (carries(u, SPEAR) and u.troop in ON_FOOT and not charged)
     return ranks, min(3, u.profile["A"]) if u.troop == "monstrous_infantry" else 1
 
 
 def strike_order(u: UnitState) -> tuple[int, int]:
     """CC.INITIATIVE, CC.ASF: Always Strikes First before everyone, Always Strikes Last (and
     great weapons) after; both, or neither: by Initiative."""
-    first = has(u, "always_strikes_first")
-    last = has(u, "always_strikes_last") or carries(u, "great_weapon")
+    first = has(u, ALWAYS_STRIKES_FIRST)
+    last = has(u, ALWAYS_STRIKES_LAST) or carries(u, GREAT_WEAPON)
     tier = 2 if first and not last else 0 if last and not first else 1
     return tier, u.profile["I"]
 
@@ -134,15 +134,15 @@ def describe_step(label: str) -> str:
 
 def shield_bonus(u: UnitState) -> int:
     """ATK.ARMOUR: hand weapon and shield, on foot: +1 to the armour save in close combat."""
-    other = any(carries(u, w) for w in ("great_weapon", "halberd", "spear"))
-    return 1 if carries(u, "shield") and not other and u.troop in ON_FOOT else 0
+    other = any(carries(u, w) for w in (GREAT_WEAPON, HALBERD, SPEAR))
+    return 1 if carries(u, SHIELD) and not other and u.troop in ON_FOOT else 0
 
 
 def group(u: UnitState, e: UnitState, attacks_n: int, challenge: bool = False
           ) -> dict[str, Any]:
     """One group of close combat attacks from ``u`` at ``e``, with every need worked out."""
     s = strength(u)
-    reroll = has(u, "always_strikes_first") and u.profile["I"] >= e.profile["I"]
+    reroll = has(u, ALWAYS_STRIKES_FIRST) and u.profile["I"] >= e.profile["I"]
     return {"unit": u.id, "target": e.id, "attacks": attacks_n, "challenge": challenge,
             "hit": attacks.to_hit(u.profile["WS"], e.profile["WS"]), "hit2": 0,
             "reroll": reroll, "wound": attacks.to_wound(s, e.profile["T"]),

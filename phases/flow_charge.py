@@ -46,7 +46,8 @@ from .events import (
 )
 from .flow import Flow
 from .result import ld_test
-from .units import ALIVE, box, has, leadership, missile
+from .specials import IMMUNE_TO_PSYCHOLOGY, has
+from .units import ALIVE, box, leadership, missile
 
 PANIC_RANGE = 6.0
 
@@ -288,7 +289,7 @@ class ChargeFlow(Flow):
             cause = state.units[cid]
             near = [u.id for u in state.units.values()
                     if u.player == cause.player and u.id != cid and u.status == "ready"
-                    and u.id not in queued and not has(u, "immune_to_psychology")
+                    and u.id not in queued and not has(u, IMMUNE_TO_PSYCHOLOGY)
                     and charge.gap(u, cause) <= PANIC_RANGE]
             if near:
                 queued |= set(near)

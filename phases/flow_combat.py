@@ -61,7 +61,8 @@ from .events import (
 from .flow import Flow, fight_of, per_state
 from .flow_charge import hill_regions, moved
 from .result import break_penalty, decide, ld_test, side_parts
-from .units import box, has, has_champion, is_character, leadership
+from .specials import IMMUNE_TO_PSYCHOLOGY, UNBREAKABLE, has
+from .units import box, has_champion, is_character, leadership
 
 
 def casualties(target: UnitState, unsaved: int, challenge: bool) -> tuple[int, int, int]:
@@ -246,7 +247,7 @@ class CombatFlow(Flow):
                 before = state.units[g["target"]].models
                 u = cur.units[g["target"]]
                 if u.status == "ready" and 4 * (before - u.models) >= before and before and \
-                        not has(u, "immune_to_psychology"):
+                        not has(u, IMMUNE_TO_PSYCHOLOGY):
                     events.append(self._shot_panic(u))
         return events
 
@@ -293,8 +294,8 @@ class CombatFlow(Flow):
         unbreakable: tuple[str, ...] = ()
         if winner is not None:  # BT.WHO, BT.SPECIAL
             losers = fighting[state.opponent(winner)]
-            tests = tuple(u.id for u in losers if not has(u, "unbreakable"))
-            unbreakable = tuple(u.id for u in losers if has(u, "unbreakable"))
+            tests = tuple(u.id for u in losers if not has(u, UNBREAKABLE))
+            unbreakable = tuple(u.id for u in losers if has(u, UNBREAKABLE))
         return [CombatResultDecided(combat=cmb["id"], sides=sides, winner=winner,
                                     margin=margin, musician=musician, tests=tests,
                                     no_more_foes=free, unbreakable=unbreakable)]

@@ -12,7 +12,8 @@ from regiment.core.geometry import area_share
 from regiment.core.state import GameState, UnitState
 
 from .combat import Combat, side_fought, touching
-from .units import box, full_ranks, has
+from .specials import STUBBORN, has
+from .units import box, full_ranks
 from .variants import Variant
 
 Part = dict[str, Any]
@@ -141,7 +142,7 @@ def break_penalty(state: GameState, combat: Combat, uid: str, margin: int
     firm, why = steadfast(state, combat, uid)
     if firm:
         return 0, True, why
-    if has(u, "stubborn"):
+    if has(u, STUBBORN):
         return 0, False, "stubborn (BT.SPECIAL)"
     return margin, False, why
 

@@ -7,6 +7,17 @@ from functools import lru_cache
 from regiment.core.geometry import Box, unit_size
 from regiment.core.state import UnitState
 
+from .specials import (
+    ADDITIONAL_HAND_WEAPON,
+    CHARACTER,
+    GREAT_WEAPON,
+    HALBERD,
+    LANCE,
+    SPEAR,
+    carries,
+    has,
+)
+
 MONSTROUS = ("monstrous_infantry", "monstrous_cavalry", "monstrous_beast")
 ON_FOOT = ("infantry", "monstrous_infantry")
 # ATK.TO_HIT_SHOOTING: missile weapons a unit may stand and shoot with: range, Strength, and
@@ -59,14 +70,6 @@ def horde(u: UnitState) -> bool:
         bool(rank_sizes(u)) and rank_sizes(u)[0] >= u.files
 
 
-def has(u: UnitState, rule: str) -> bool:
-    return rule in u.rules
-
-
-def carries(u: UnitState, item: str) -> bool:
-    return item in u.equipment
-
-
 def missile(u: UnitState) -> tuple[str, float, int, int] | None:
     """CH.REACT: the missile weapon a unit could stand and shoot with, if any."""
     for item in u.equipment:
@@ -84,21 +87,21 @@ def strength(u: UnitState) -> int:
     """ATK.TO_WOUND with weapons: great weapon +2 S, halberd +1 S (on foot); lance +2 S and
     cavalry spear +1 S in a turn the unit charged."""
     s = u.profile["S"]
-    if carries(u, "great_weapon"):
+    if carries(u, GREAT_WEAPON):
         return s + 2
-    if carries(u, "halberd") and u.troop in ON_FOOT:
+    if carries(u, HALBERD) and u.troop in ON_FOOT:
         return s + 1
     if u.charged and u.troop not in ON_FOOT:
-        if carries(u, "lance"):
+        if carries(u, LANCE):
             return s + 2
-        if carries(u, "spear"):
+        if carries(u, SPEAR):
             return s + 1
     return s
 
 
 def attacks_of(u: UnitState) -> int:
     """CC.WHO_FIGHTS: a model's Attacks, one more with an additional hand weapon."""
-    return u.profile["A"] + (1 if carries(u, "additional_hand_weapon") else 0)
+    return u.profile["A"] + (1 if carries(u, ADDITIONAL_HAND_WEAPON) else 0)
 
 
 def has_champion(u: UnitState) -> bool:
@@ -106,5 +109,5 @@ def has_champion(u: UnitState) -> bool:
 
 
 def is_character(u: UnitState) -> bool:
-    return "character" in u.rules or (u.models == 1 and u.troop in ("infantry", "cavalry")
+    return has(u, CHARACTER) or (u.models == 1 and u.troop in ("infantry", "cavalry")
                                        and u.profile["W"] >= 2)

@@ -85,7 +85,7 @@ def test_a_changed_record_is_refused_and_nothing_is_written(change):
     with pytest.raises(RecordError) as info:
         import_record(lines, store)
     assert store.games() == []
-    words = {"a move": "refused|does not arrive", "a face": "does not arrive",
+    words = {"a move": "refused|does not arrive", "a face": "refused|does not arrive",
              "cut": "cut short", "engine": "engine", "not a record": "not a game record",
              "seed": "commitment"}[change]
     import re

@@ -21,7 +21,7 @@ def test_parsing_is_idempotent():
 
 
 @pytest.mark.parametrize("change, path, expected", [
-    (lambda d: d.update(preset="chess"), "preset", "one of fantasy8"),
+    (lambda d: d.update(preset="chess"), "preset", "registered: fantasy-classic, fantasy8"),
     (lambda d: d["units"][1]["profile"].update(Ld="7"), "units[1].profile.Ld", "an integer"),
     (lambda d: d["units"][0].update(player="green"), "units[0].player", "one of red, blue"),
     (lambda d: d["units"][2].update(position=[1]), "units[2].position", "[x, y]"),

@@ -12,6 +12,7 @@ from regiment.core.game import Game
 from regiment.core.pending import Decision
 from regiment.phases.charge import gap
 from regiment.phases.odds import charge_odds
+from regiment.phases.specials import SWIFTSTRIDE, has
 
 PREFERRED = {
     "redirect": ("redirect", "decline_redirect"),
@@ -35,7 +36,7 @@ def choose(game: Game) -> Command:
                 continue
             unit, target = state.units[c.unit], state.units[c.target]  # type: ignore[attr-defined]
             need = int(-(-(gap(unit, target) - unit.profile["M"]) // 1))
-            odds = float(charge_odds(need, "swiftstride" in unit.rules))
+            odds = float(charge_odds(need, has(unit, SWIFTSTRIDE)))
             if odds > best_odds:
                 best, best_odds = c, odds
         return best

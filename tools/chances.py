@@ -15,10 +15,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from regiment.core.playout import Playout
-from regiment.core.scenario import catalogue, load_scenario
+from regiment.core.scenario import load_scenario
 from regiment.core.state import UnitState
 from regiment.phases import odds
 from regiment.phases.combat import group
+from regiment.phases.scenario import catalogue
 
 from .bot import choose
 

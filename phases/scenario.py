@@ -1,0 +1,172 @@
+"""The fantasy rulebook's scenario schema: the table (size, hills) and the units (profile,
+troop type, models and files, bases, saves, equipment, command group, special rules, position
+and facing). The kernel (``core.scenario``) reads the rest and calls ``parse_fantasy``, which
+``phases`` registers for ``fantasy8`` and ``fantasy-classic``. Equipment and special rules are
+the registry's (``phases.specials``): an unknown name is refused with the known ones.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from functools import cache
+from importlib.resources import files
+from typing import Any
+
+from regiment.core.geometry import Box, bounds, overlap, polygon, unit_size
+from regiment.core.scenario import ID, Reader
+
+from .specials import known
+
+TROOPS = (
+    "infantry", "cavalry", "monstrous_infantry", "monstrous_cavalry",
+    "monstrous_beast", "monster", "chariot",
+)
+PROFILE = ("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld")
+COMMAND_GROUP = ("champion", "standard", "musician")
+MAX_UNITS = 200
+FIELDS = ("table", "units")
+
+
+def parse_fantasy(r: Reader, top: dict[str, Any], out: dict[str, Any]) -> dict[str, Any]:
+    """The fantasy rulebook's part of a scenario: the table and the units."""
+    out["table"] = _table(r, top.get("table", {}))
+    ids = tuple(p["id"] for p in out["players"])
+    units = r.get(top, "units", "", list)
+    if not units or len(units) > MAX_UNITS:
+        raise r.fail("units", f"expected 1 to {MAX_UNITS} units, got {len(units)}")
+    out["units"] = []
+    seen: set[str] = set()
+    for i, u in enumerate(units):
+        unit = _unit(r, u, f"units[{i}]", ids)
+        if unit["id"] in seen:
+            raise r.fail(f"units[{i}].id", f"duplicate unit id {unit['id']!r}")
+        seen.add(unit["id"])
+        out["units"].append(unit)
+    _placed(r, out["units"], out["table"])
+    return out
+
+
+def _placed(r: Reader, units: list[dict[str, Any]], table: dict[str, Any]) -> None:
+    """Every unit on the table, and no two standing on each other (touching is allowed: such
+    units start in combat)."""
+    boxes: list[tuple[int, Box]] = []
+    for i, u in enumerate(units):
+        w, d = unit_size(u["models"], u["files"], tuple(u["base"]))
+        b = Box(u["position"][0], u["position"][1], u["facing"], w, d)
+        x0, y0, x1, y1 = bounds(b)
+        if x0 < -1e-6 or y0 < -1e-6 or x1 > table["width"] + 1e-6 or y1 > table["depth"] + 1e-6:
+            raise r.fail(f"units[{i}].position",
+                         f"{u['id']} ({w:.1f}\" x {d:.1f}\") does not fit on the "
+                         f"{table['width']:g}\" x {table['depth']:g}\" table there: it reaches "
+                         f"x {x0:.1f} to {x1:.1f}, y {y0:.1f} to {y1:.1f}")
+        for j, other in boxes:
+            if overlap(bounds(b), bounds(other)) and \
+                    polygon(b).intersection(polygon(other)).area > 1e-3:
+                raise r.fail(f"units[{i}].position",
+                             f"{u['id']} stands on {units[j]['id']} (units[{j}])")
+        boxes.append((i, b))
+
+
+def _table(r: Reader, data: Any) -> dict[str, Any]:
+    t = r.table(data, "table")
+    r.known(t, "table", ("width", "depth", "hills"))
+    hills = []
+    for i, poly in enumerate(r.get(t, "hills", "table", list, [])):
+        where = f"table.hills[{i}]"
+        if not isinstance(poly, list) or len(poly) < 3:
+            raise r.fail(where, "expected a polygon of at least three [x, y] points")
+        hills.append([r.point(p, f"{where}[{j}]") for j, p in enumerate(poly)])
+    return {
+        "width": r.number(t, "width", "table", 72.0, 6, 1000),
+        "depth": r.number(t, "depth", "table", 48.0, 6, 1000),
+        "hills": hills,
+    }
+
+
+@cache
+def catalogue() -> dict[str, dict[str, Any]]:
+    """The bundled catalogue of units the rule pages name (phases/data/catalogue.toml)."""
+    text = files("regiment.phases").joinpath("data/catalogue.toml").read_text(encoding="utf-8")
+    return tomllib.loads(text)
+
+
+def _from_catalogue(r: Reader, u: dict[str, Any], path: str) -> dict[str, Any]:
+    """A unit entry with its ``catalogue`` entry's fields filled in underneath it."""
+    name = u.get("catalogue")
+    if name is None:
+        return u
+    known = catalogue()
+    if name not in known:
+        raise r.fail(f"{path}.catalogue",
+                     f"expected one of {', '.join(sorted(known))}, got {name!r}")
+    merged = {**known[name], **{k: v for k, v in u.items() if k != "catalogue"}}
+    if isinstance(u.get("profile"), dict):
+        merged["profile"] = {**known[name].get("profile", {}), **u["profile"]}
+    return merged
+
+
+def _unit(r: Reader, data: Any, path: str, players: tuple[str, ...]) -> dict[str, Any]:
+    u = _from_catalogue(r, r.table(data, path), path)
+    r.known(u, path, ("id", "player", "name", "troop", "models", "files", "base", "profile",
+                      "armour", "ward", "equipment", "command", "battle_standard", "rules",
+                      "position", "facing", "charged"))
+    uid = r.get(u, "id", path, str)
+    if not ID.match(uid):
+        raise r.fail(f"{path}.id", f"expected [a-z0-9_-], at most 40 characters, got {uid!r}")
+    models = r.get(u, "models", path, int)
+    if not 1 <= models <= 1000:
+        raise r.fail(f"{path}.models", f"expected 1 to 1000 models, got {models}")
+    files = r.get(u, "files", path, int, min(models, 5))
+    if not 1 <= files <= models:
+        raise r.fail(f"{path}.files", f"expected 1 to {models} files (the models), got {files}")
+    base = r.get(u, "base", path, list, [25, 25])
+    if (len(base) != 2 or not all(isinstance(b, (int, float)) and not isinstance(b, bool)
+                                  and 5 <= b <= 300 for b in base)):
+        raise r.fail(f"{path}.base", f"expected [width, depth] in mm (5-300), got {base!r}")
+    prof = r.table(u.get("profile"), f"{path}.profile")
+    r.known(prof, f"{path}.profile", PROFILE)
+    profile = {}
+    for key in PROFILE:
+        value = r.get(prof, key, f"{path}.profile", int)
+        if not 0 <= value <= 10:
+            raise r.fail(f"{path}.profile.{key}", f"expected 0 to 10, got {value}")
+        profile[key] = value
+    saves = {}
+    for key in ("armour", "ward"):
+        value = r.get(u, key, path, int, None)
+        if value is not None and not 2 <= value <= 6:
+            raise r.fail(f"{path}.{key}", f"expected a save of 2 to 6 (2+ to 6+), got {value}")
+        saves[key] = value
+    lists = {}
+    for key, allowed in (("equipment", known("equipment")), ("command", COMMAND_GROUP)):
+        items = r.get(u, key, path, list, [])
+        for i, item in enumerate(items):
+            if item not in allowed:
+                raise r.fail(f"{path}.{key}[{i}]",
+                             f"expected one of {', '.join(allowed)}, got {item!r}")
+        lists[key] = list(items)
+    rules = r.get(u, "rules", path, list, [])
+    allowed_rules = known("rule")
+    for i, rule in enumerate(rules):   # SPECIAL.REGISTRY: a misspelt rule is refused
+        if rule not in allowed_rules:
+            names = ", ".join(allowed_rules)
+            raise r.fail(f"{path}.rules[{i}]",
+                         f"expected a special rule (one of {names}), got {rule!r}")
+    facing = r.number(u, "facing", path, 0.0, -360, 360) % 360.0
+    return {
+        "id": uid,
+        "player": r.get(u, "player", path, str, choices=players),
+        "name": r.get(u, "name", path, str, uid),
+        "troop": r.get(u, "troop", path, str, "infantry", TROOPS),
+        "models": models,
+        "files": files,
+        "base": [float(base[0]), float(base[1])],
+        "profile": profile,
+        **saves,
+        **lists,
+        "battle_standard": r.get(u, "battle_standard", path, bool, False),
+        "rules": list(rules),
+        "position": r.point(r.get(u, "position", path, list), f"{path}.position"),
+        "facing": facing,
+        "charged": r.get(u, "charged", path, bool, False),
+    }

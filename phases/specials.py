@@ -1,0 +1,125 @@
+"""Special rules and equipment, each declared once (SPECIAL.REGISTRY).
+
+A declaration says what a scenario calls it, the rule IDs whose functions read it, the source
+page, what it changes and how the narration names it. Scenarios are checked against this
+registry (an unknown name is refused with the known ones), and rule functions ask for a
+declaration, never a bare string: ``has(unit, STUBBORN)``, ``carries(unit, GREAT_WEAPON)``, so a
+misspelt name is an error that ruff and mypy see, not a rule that silently does nothing.
+
+Adding a special rule is this declaration, the rule function that reads it, and its test:
+see docs/presets.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+
+@dataclass(frozen=True)
+class Special:
+    name: str                       # as a scenario writes it
+    kind: Literal["rule", "equipment"]
+    rules: tuple[str, ...]          # the rule IDs whose functions read it
+    source: str                     # the page it comes from, or [G]
+    changes: str                    # what it changes, in one sentence
+    told: str                       # how the narration names it
+
+
+SPECIALS: dict[str, Special] = {}
+
+
+def special(name: str, rules: tuple[str, ...], source: str, changes: str, told: str,
+            kind: Literal["rule", "equipment"] = "rule") -> Special:
+    if name in SPECIALS:
+        raise ValueError(f"the special rule {name!r} is declared twice")
+    declared = SPECIALS[name] = Special(name, kind, rules, source, changes, told)
+    return declared
+
+
+def known(kind: Literal["rule", "equipment"]) -> tuple[str, ...]:
+    """The names a scenario may use in a unit's ``rules`` or ``equipment``, in order."""
+    return tuple(s.name for s in SPECIALS.values() if s.kind == kind)
+
+
+class Bearer(Protocol):
+    rules: tuple[str, ...]
+    equipment: tuple[str, ...]
+
+
+def has(u: Bearer, rule: Special) -> bool:
+    """The unit has this special rule."""
+    return rule.name in u.rules
+
+
+def carries(u: Bearer, item: Special) -> bool:
+    """The unit carries this equipment."""
+    return item.name in u.equipment
+
+
+# --- special rules ------------------------------------------------------------------------------
+
+STUBBORN = special(
+    "stubborn", ("BT.SPECIAL",), "[G]",
+    "takes its break tests on its Leadership without the combat's penalty", "Stubborn")
+UNBREAKABLE = special(
+    "unbreakable", ("BT.SPECIAL", "BT.WHO"), "[G]",
+    "never takes a break test and never flees from combat", "Unbreakable")
+SWIFTSTRIDE = special(
+    "swiftstride", ("CH.RANGE", "CH.REACT", "FP.FLEE_ROLL", "FP.PURSUE_ROLL"), "[G]",
+    "rolls 3D6 and drops the lowest for its charge, flee and pursuit distances",
+    "Swiftstride")
+ALWAYS_STRIKES_FIRST = special(
+    "always_strikes_first", ("CC.INITIATIVE", "CC.ASF"), "[G]",
+    "strikes before every unit without it, and re-rolls misses against a foe of no higher "
+    "Initiative", "Always Strikes First")
+ALWAYS_STRIKES_LAST = special(
+    "always_strikes_last", ("CC.INITIATIVE",), "[G]",
+    "strikes after every unit without it", "Always Strikes Last")
+IMMUNE_TO_PSYCHOLOGY = special(
+    "immune_to_psychology", ("CH.REACT", "PANIC.TRIGGERS"), "[G]",
+    "may not flee as a charge reaction and takes no panic tests", "Immune to Psychology")
+CHARACTER = special(
+    "character", ("CC.CHALLENGE",), "[G]",
+    "is a character: it may issue and accept challenges", "a character")
+
+# --- equipment ------------------------------------------------------------------------------------
+
+HAND_WEAPON = special(
+    "hand_weapon", ("ATK.ARMOUR",), "[G]",
+    "with a shield, +1 to its armour save in close combat", "hand weapon",
+    kind="equipment")
+SHIELD = special(
+    "shield", ("ATK.ARMOUR",), "[G]",
+    "with a hand weapon, +1 to its armour save in close combat", "shield", kind="equipment")
+SPEAR = special(
+    "spear", ("CC.WHO_FIGHTS", "ATK.TO_WOUND"), "[G]",
+    "on foot, one more rank fights; mounted, +1 Strength in a turn it charged", "spears",
+    kind="equipment")
+HALBERD = special(
+    "halberd", ("ATK.TO_WOUND",), "[G]", "+1 Strength on foot", "halberds", kind="equipment")
+GREAT_WEAPON = special(
+    "great_weapon", ("ATK.TO_WOUND", "CC.INITIATIVE"), "[G]",
+    "+2 Strength, and the unit strikes last", "great weapons", kind="equipment")
+LANCE = special(
+    "lance", ("ATK.TO_WOUND",), "[G]", "+2 Strength in a turn the unit charged", "lances",
+    kind="equipment")
+ADDITIONAL_HAND_WEAPON = special(
+    "additional_hand_weapon", ("CC.WHO_FIGHTS",), "[G]", "one more Attack a model",
+    "additional hand weapons", kind="equipment")
+BOW = special(
+    "bow", ("CH.REACT",), "[G]", "stand and shoot at 24\"", "bows", kind="equipment")
+CROSSBOW = special(
+    "crossbow", ("CH.REACT",), "[G]", "stand and shoot at 30\", Strength 4", "crossbows",
+    kind="equipment")
+HANDGUN = special(
+    "handgun", ("CH.REACT",), "[G]", "stand and shoot at 24\", Strength 4, armour piercing",
+    "handguns", kind="equipment")
+LIGHT_ARMOUR = special(
+    "light_armour", ("ATK.ARMOUR",), "[G]",
+    "worn armour (the roster's armour save already counts it)", "light armour",
+    kind="equipment")
+HEAVY_ARMOUR = special(
+    "heavy_armour", ("ATK.ARMOUR",), "[G]",
+    "worn armour (the roster's armour save already counts it)", "heavy armour",
+    kind="equipment")
