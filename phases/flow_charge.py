@@ -9,15 +9,7 @@ from typing import Any
 from shapely.geometry import Polygon
 
 from regiment.core import geometry as geo
-from regiment.core.commands import (
-    Command,
-    DeclareCharge,
-    DeclineRedirect,
-    EndCharges,
-    MoveCharger,
-    React,
-    Redirect,
-)
+from regiment.core.commands import Command
 from regiment.core.events import Event, RollRequested
 from regiment.core.fold import fold
 from regiment.core.pending import Decision
@@ -26,6 +18,7 @@ from regiment.core.state import Awaiting, GameState, UnitState
 from . import attacks, charge
 from .appliers import to_move
 from .combat import combat_holding
+from .commands import DeclareCharge, DeclineRedirect, EndCharges, MoveCharger, React, Redirect
 from .events import (
     ChargeDeclared,
     ChargeReacted,

@@ -7,12 +7,18 @@ from __future__ import annotations
 from typing import Any
 
 from regiment.core import geometry as geo
-from regiment.core.commands import (
+from regiment.core.commands import Command
+from regiment.core.events import Event, RollRequested
+from regiment.core.fold import fold
+from regiment.core.pending import Decision
+from regiment.core.state import Awaiting, GameState, UnitState
+
+from . import attacks, charge, combat, pursuit
+from .commands import (
     AcceptChallenge,
     Allocate,
     BreakTestOrder,
     Challenge,
-    Command,
     DeclineChallenge,
     Fight,
     FleeOrder,
@@ -25,12 +31,6 @@ from regiment.core.commands import (
     Restrain,
     SkipReform,
 )
-from regiment.core.events import Event, RollRequested
-from regiment.core.fold import fold
-from regiment.core.pending import Decision
-from regiment.core.state import Awaiting, GameState, UnitState
-
-from . import attacks, charge, combat, pursuit
 from .events import (
     AttacksAllocated,
     AttacksResolved,

@@ -6,12 +6,13 @@ import itertools
 
 import pytest
 
-from regiment.core.commands import DeclareCharge, Roll
+from regiment.core.commands import Roll
 from regiment.core.dice import ManualDice
 from regiment.core.errors import IllegalCommand
 from regiment.core.game import Game
 from regiment.core.state import UnitState
 from regiment.phases import charge
+from regiment.phases.commands import DeclareCharge
 from regiment.store import MemoryStore
 
 from . import battle as b

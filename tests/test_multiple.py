@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from regiment.core.commands import Allocate, Roll
+from regiment.core.commands import Roll
 from regiment.core.errors import IllegalCommand
 from regiment.core.geometry import gap, overlaps
 from regiment.core.schema import to_plain
+from regiment.phases.commands import Allocate
 from regiment.phases.units import box
 
 from . import battle as b
