@@ -1,7 +1,8 @@
-"""regiment.phases: the turn's state machine and the rules of each step, per preset.
+"""regiment.phases: the rulebooks, one package each, and the registry of presets by name.
 
-Importing this package registers the presets by name, so that ``Game.load`` can find the
-rules a log was played under.
+Importing this package registers every rulebook's presets and scenario schema, so that
+``Game.load`` can find the rules a log was played under. ``phases.fantasy`` holds
+``fantasy8`` and ``fantasy-classic``.
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ from regiment.core.game import Game
 from regiment.core.protocols import PRESETS, EventStore, register_preset
 from regiment.core.scenario import load_scenario, parse_scenario, register_schema
 
-from .machine import build_machine, compile_machine, turn_table
-from .preset import FantasyPreset
-from .scenario import FIELDS, parse_fantasy
+from .fantasy.machine import build_machine, compile_machine, turn_table
+from .fantasy.preset import FantasyPreset
+from .fantasy.scenario import FIELDS, parse_fantasy
 
 register_preset(FantasyPreset("fantasy8"))
 register_preset(FantasyPreset("fantasy-classic"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from regiment.phases import attacks
+from regiment.phases.fantasy import attacks
 
 from . import battle as b
 
@@ -111,8 +111,8 @@ def test_atk_casualties_wounds_stay_on_one_model():
 
 def test_atk_to_wound_with_great_weapons_and_halberds_and_armour_with_a_shield():
     from regiment.core.state import UnitState
-    from regiment.phases.combat import group, shield_bonus
-    from regiment.phases.units import strength
+    from regiment.phases.fantasy.combat import group, shield_bonus
+    from regiment.phases.fantasy.units import strength
 
     def u(**kw):
         return UnitState.from_scenario(b.scenario([b.unit("u", "red", **kw)])["units"][0])
@@ -133,7 +133,7 @@ def test_atk_sequence_filing_attack_dice_does_what_the_kernel_does_with_a_roll()
     must not drift from the kernel's applier."""
     from regiment.core.events import DiceRolled
     from regiment.core.fold import KERNEL_APPLIERS
-    from regiment.phases import appliers
+    from regiment.phases.fantasy import appliers
 
     a = b.unit("a", "red")
     g = b.game([a, b.against(a, b.unit("x", "blue"))], phase="close_combat")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 
-from regiment.phases.result import ld_test
+from regiment.phases.fantasy.result import ld_test
 
 from . import battle as b
 

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from regiment.phases import odds
+from regiment.phases.fantasy import odds
 from regiment.tools.chances import wilson
 from regiment.tools.cli import main
 

@@ -88,7 +88,7 @@ def test_every_rule_event_is_told_with_its_rules_or_is_bookkeeping():
     """Explanations: every outcome event renders as a sentence citing a rule ID."""
     import re
 
-    import regiment.phases.events  # noqa: F401 - registers the preset's events
+    import regiment.phases.fantasy.events  # noqa: F401 - registers the preset's events
     from regiment.core.events import EVENTS
     from regiment.tools.narrate import TEMPLATES
     from regiment.tools.replay import QUIET

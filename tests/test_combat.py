@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from regiment.core.errors import IllegalCommand
-from regiment.phases import combat
+from regiment.phases.fantasy import combat
 
 from . import battle as b
 
@@ -174,7 +174,7 @@ def test_cc_challenge_only_with_a_fighter_on_each_side():
 
 
 def test_cc_who_fights_lances_on_the_charge_and_an_additional_hand_weapon():
-    from regiment.phases.units import strength
+    from regiment.phases.fantasy.units import strength
 
     knights = duel({"troop": "cavalry", "equipment": ["lance"], "charged": True,
                     "models": 5, "base": [25, 50]})

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from regiment.core.state import UnitState
-from regiment.phases import result
-from regiment.phases.units import full_ranks
-from regiment.phases.variants import VARIANTS
+from regiment.phases.fantasy import result
+from regiment.phases.fantasy.units import full_ranks
+from regiment.phases.fantasy.variants import VARIANTS
 
 from . import battle as b
 

@@ -9,8 +9,8 @@ from transitions import MachineError
 
 from regiment.core.commands import COMMANDS
 from regiment.core.game import Game
-from regiment.phases import machine as m
-from regiment.phases.preset import GUARDS, FantasyPreset
+from regiment.phases.fantasy import machine as m
+from regiment.phases.fantasy.preset import GUARDS, FantasyPreset
 from regiment.store import MemoryStore
 
 from .conftest import small_scenario
@@ -103,6 +103,6 @@ def test_the_machine_is_built_once_and_shared_between_games(monkeypatch):
     ("turn.magic", "turn.magic"),
 ])
 def test_a_scenario_phase_names_a_state_of_the_turn(name, leaf):
-    from regiment.phases.preset import state_phase
+    from regiment.phases.fantasy.preset import state_phase
 
     assert state_phase(m.turn_table(), name) == leaf

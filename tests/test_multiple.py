@@ -10,8 +10,8 @@ from regiment.core.commands import Roll
 from regiment.core.errors import IllegalCommand
 from regiment.core.geometry import gap, overlaps
 from regiment.core.schema import to_plain
-from regiment.phases.commands import Allocate
-from regiment.phases.units import box
+from regiment.phases.fantasy.commands import Allocate
+from regiment.phases.fantasy.units import box
 
 from . import battle as b
 
@@ -54,7 +54,7 @@ def test_ch_declare_a_unit_already_fighting_may_be_charged_and_the_charger_joins
     assert joined.combat == "0-x-a" and joined.units == ("c",) and joined.chargers == ("c",)
     combat = g.state.combats["0-x-a"]
     assert combat["units"] == ["x", "a", "c"] and g.state.units["c"].status == "engaged"
-    from regiment.phases.combat import side_fought
+    from regiment.phases.fantasy.combat import side_fought
     assert side_fought(g.state, "x", "c") == "left"
 
 
@@ -276,7 +276,7 @@ def test_bt_steadfast_is_judged_unit_by_unit_against_the_enemies_it_faces():
     a = b.against(x, b.unit("a", "red", models=30), "front")
     c = b.against(x, b.unit("c", "red", models=10), "left")
     g = b.game([x, a, c], phase="close_combat")
-    from regiment.phases.result import steadfast
+    from regiment.phases.fantasy.result import steadfast
     st = g.state
     combat = st.combats["0-x-a"]
     assert steadfast(st, combat, "a")[0] is True

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from regiment.phases import odds
+from regiment.phases.fantasy import odds
 
 
 def test_ch_range_odds_of_two_dice_reaching_k():

@@ -6,7 +6,7 @@ import pytest
 
 from regiment.core import geometry as geo
 from regiment.core.errors import IllegalCommand
-from regiment.phases.units import box
+from regiment.phases.fantasy.units import box
 
 from . import battle as b
 
@@ -155,7 +155,7 @@ def test_fp_fresh_enemy_a_pursuit_into_a_new_enemy_is_a_charge():
 
 
 def test_fp_pivot_contact_the_turn_itself_can_touch_a_new_enemy():
-    from regiment.phases import pursuit
+    from regiment.phases.fantasy import pursuit
 
     # a small unit just off red's right flank: red's pivot to face it brings its front on
     g = broken(others=[b.unit("c", "blue", 38.2, 17.6, 270, models=4, files=4)])

@@ -27,7 +27,7 @@ def test_ref_who_a_unit_fought_from_two_sides_may_not_reform():
     a = b.unit("a", "red")
     g = b.game([a, b.against(a, b.unit("f", "blue", models=4, files=4), "front")],
                phase="close_combat")
-    from regiment.phases import pursuit
+    from regiment.phases.fantasy import pursuit
 
     state = g.state
     combat = state.combats["0-a-f"]
@@ -51,7 +51,7 @@ def test_ref_placement_turn_to_face_an_enemy_in_the_flank():
     b.answer(g, {"reform": [(2, 2)]})
     turned = g.state.units["a"]
     assert turned.facing == 90.0 and turned.position != a.position
-    from regiment.phases.combat import side_fought
+    from regiment.phases.fantasy.combat import side_fought
 
     assert side_fought(g.state, "a", "b") == "front"
     assert side_fought(g.state, "b", "a") == "front"
@@ -61,7 +61,7 @@ def test_ref_contact_no_reform_that_brings_more_enemy_models_into_contact():
     a = b.unit("a", "red")
     g = b.game([a, b.against(a, b.unit("b", "blue", models=10, files=10))],
                phase="close_combat")
-    from regiment.phases import pursuit
+    from regiment.phases.fantasy import pursuit
 
     state = g.state
     combat = state.combats["0-a-b"]

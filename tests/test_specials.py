@@ -10,8 +10,8 @@ import pytest
 
 from regiment.core.errors import InvalidScenario
 from regiment.core.scenario import parse_scenario
-from regiment.phases import specials
-from regiment.phases.units import MISSILES
+from regiment.phases.fantasy import specials
+from regiment.phases.fantasy.units import MISSILES
 
 from .conftest import small_scenario
 from .test_rules_reference import reference

@@ -10,9 +10,9 @@ from __future__ import annotations
 from regiment.core.commands import Command
 from regiment.core.game import Game
 from regiment.core.pending import Decision
-from regiment.phases.charge import gap
-from regiment.phases.odds import charge_odds
-from regiment.phases.specials import SWIFTSTRIDE, has
+from regiment.phases.fantasy.charge import gap
+from regiment.phases.fantasy.odds import charge_odds
+from regiment.phases.fantasy.specials import SWIFTSTRIDE, has
 
 PREFERRED = {
     "redirect": ("redirect", "decline_redirect"),

@@ -17,9 +17,9 @@ from rich.table import Table
 from regiment.core.playout import Playout
 from regiment.core.scenario import load_scenario
 from regiment.core.state import UnitState
-from regiment.phases import odds
-from regiment.phases.combat import group
-from regiment.phases.scenario import catalogue
+from regiment.phases.fantasy import odds
+from regiment.phases.fantasy.combat import group
+from regiment.phases.fantasy.scenario import catalogue
 
 from .bot import choose
 

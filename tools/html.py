@@ -25,7 +25,7 @@ from regiment.core.history import Timeline
 from regiment.core.record import Record
 from regiment.core.state import GameState
 from regiment.core.upcast import decode_event
-from regiment.phases.units import box
+from regiment.phases.fantasy.units import box
 
 from .narrate import sentence
 from .replay import QUIET, command_text, steps

@@ -11,8 +11,8 @@ from collections.abc import Callable
 from typing import Any
 
 from regiment.core.state import GameState
-from regiment.phases.combat import describe_step
-from regiment.phases.sources import cite
+from regiment.phases.fantasy.combat import describe_step
+from regiment.phases.fantasy.sources import cite
 
 
 def _name(state: GameState | None, uid: Any) -> str:

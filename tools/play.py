@@ -23,7 +23,7 @@ from regiment.core.errors import RegimentError
 from regiment.core.game import Game
 from regiment.core.pending import Decision
 from regiment.core.pending import Roll as RollPending
-from regiment.phases.combat import contacts
+from regiment.phases.fantasy.combat import contacts
 
 from .narrate import sentence
 from .receipts import short

@@ -65,7 +65,7 @@ def _query(game: Game, what: Any) -> dict[str, Any]:
         return {"legal": [c.to_dict() for c in game.legal()], "pending": pending_json(game),
                 "head": game.head}
     if what == "contacts":
-        from regiment.phases.combat import contacts
+        from regiment.phases.fantasy.combat import contacts
 
         return {"contacts": contacts(game.state), "pending": pending_json(game),
                 "head": game.head}

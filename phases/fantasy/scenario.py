@@ -85,8 +85,9 @@ def _table(r: Reader, data: Any) -> dict[str, Any]:
 
 @cache
 def catalogue() -> dict[str, dict[str, Any]]:
-    """The bundled catalogue of units the rule pages name (phases/data/catalogue.toml)."""
-    text = files("regiment.phases").joinpath("data/catalogue.toml").read_text(encoding="utf-8")
+    """The bundled catalogue of units the rule pages name (phases/fantasy/data/catalogue.toml)."""
+    text = files("regiment.phases.fantasy").joinpath("data/catalogue.toml").read_text(
+        encoding="utf-8")
     return tomllib.loads(text)
 
 
