@@ -7,10 +7,13 @@ read), so replay is a dict lookup and one call per event. Appliers are pure: sta
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import TypeVar, cast
 
 from .events import DiceRolled, Event, GameEnded, PhaseChanged, RollRequested
 from .protocols import Applier
 from .state import Awaiting, GameState
+
+S = TypeVar("S", bound=GameState)
 
 
 def _phase_changed(state: GameState, e: PhaseChanged) -> GameState:
@@ -49,7 +52,7 @@ def appliers_for(preset_appliers: Mapping[str, Applier]) -> dict[str, Applier]:
     return table
 
 
-def fold(state: GameState, events: Iterable[Event], table: Mapping[str, Applier]) -> GameState:
+def fold(state: S, events: Iterable[Event], table: Mapping[str, Applier]) -> S:
     for e in events:
         state = table[e.type](state, e)
     return state
@@ -70,8 +73,8 @@ class Folded(list[Event]):
         self.state = state
 
 
-def folded(state: GameState, events: list[Event], table: Mapping[str, Applier]) -> GameState:
+def folded(state: S, events: list[Event], table: Mapping[str, Applier]) -> S:
     """The state ``events`` lead to from ``state``: the one they carry, or a fold."""
     if type(events) is Folded:
-        return events.state
+        return cast(S, events.state)   # a preset folds its own state type
     return fold(state, events, table)

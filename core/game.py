@@ -45,7 +45,7 @@ def utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
-def find_preset(name: str) -> Preset:
+def find_preset(name: str) -> Preset[Any]:
     try:
         return PRESETS[name]
     except KeyError:
@@ -55,7 +55,7 @@ def find_preset(name: str) -> Preset:
 class Game:
     """One game on one store. Make it with ``Game.new`` or ``Game.load``."""
 
-    def __init__(self, *, game_id: str, preset: Preset, store: EventStore, dice: Dice | None,
+    def __init__(self, *, game_id: str, preset: Preset[Any], store: EventStore, dice: Dice | None,
                  undo_policy: str, clock: Callable[[], str] = utc_now) -> None:
         self.game_id = game_id
         self.preset = preset
@@ -70,7 +70,7 @@ class Game:
     # --- making and loading ----------------------------------------------------------------
 
     @classmethod
-    def new(cls, scenario: dict[str, Any], *, store: EventStore, preset: Preset | None = None,
+    def new(cls, scenario: dict[str, Any], *, store: EventStore, preset: Preset[Any] | None = None,
             dice: Dice | None = None, game_id: str | None = None,
             clock: Callable[[], str] = utc_now, started: GameStarted | None = None) -> Game:
         """Start a game from a validated scenario (see core.scenario) and write step 0.
@@ -108,7 +108,7 @@ class Game:
         return game
 
     @classmethod
-    def load(cls, game_id: str, store: EventStore, *, preset: Preset | None = None,
+    def load(cls, game_id: str, store: EventStore, *, preset: Preset[Any] | None = None,
              dice: Dice | None = None, clock: Callable[[], str] = utc_now) -> Game:
         """Rebuild a game from its log: a fold of its records, no rules and no dice re-run."""
         fast = getattr(store, "read_events", None)
@@ -120,7 +120,7 @@ class Game:
 
     @classmethod
     def from_records(cls, records: Iterable[Record], *, store: EventStore,
-                     preset: Preset | None = None, dice: Dice | None = None,
+                     preset: Preset[Any] | None = None, dice: Dice | None = None,
                      clock: Callable[[], str] = utc_now) -> Game:
         """Rebuild a game from records (an export, or a store without ``read_events``)."""
         return cls._from_items(((r.seq, r.step, None, r) for r in records), store, preset,
@@ -128,7 +128,7 @@ class Game:
 
     @classmethod
     def _from_items(cls, items: Iterable[tuple[int, int, Event | None, Record | bytes]],
-                    store: EventStore, preset: Preset | None, dice: Dice | None,
+                    store: EventStore, preset: Preset[Any] | None, dice: Dice | None,
                     clock: Callable[[], str], decoder: Callable[[bytes], Record] | None
                     ) -> Game:
         """Rebuild a game from (seq, step, event or None, record or its stored bytes)."""

@@ -10,7 +10,7 @@ undo and redo cost the same at step 10 and at step 100,000.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import NamedTuple, overload
+from typing import Any, NamedTuple, overload
 
 from .errors import TamperedLog
 from .events import META_EVENTS, Event, GameStarted
@@ -52,7 +52,7 @@ class Steps(Sequence[list[Event]]):
 
 
 class Timeline:
-    def __init__(self, preset: Preset, table: Mapping[str, Applier]) -> None:
+    def __init__(self, preset: Preset[Any], table: Mapping[str, Applier]) -> None:
         self.preset = preset
         self.table = table
         self.loader: Callable[[int, int], list[Event]] | None = None  # (first seq, size)

@@ -24,7 +24,7 @@ from .state import GameState
 class Playout:
     """One game in memory. ``Playout.new(scenario)`` as with ``Game.new``, minus the store."""
 
-    def __init__(self, preset: Preset, state: GameState, dice: SeededDice) -> None:
+    def __init__(self, preset: Preset[Any], state: GameState, dice: SeededDice) -> None:
         self.preset = preset
         self.state = state
         self.dice = dice
@@ -33,7 +33,7 @@ class Playout:
 
     @classmethod
     def new(cls, scenario: dict[str, Any], *, seed: str | None = None,
-            preset: Preset | None = None) -> Playout:
+            preset: Preset[Any] | None = None) -> Playout:
         preset = preset or PRESETS[scenario["preset"]]
         dice = SeededDice(seed or scenario.get("seed"))
         started = GameStarted(game_id="playout", scenario=scenario, preset=preset.name,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from .commands import Command
 from .events import Event, GameStarted
@@ -11,32 +11,39 @@ from .pending import Decision, Over
 from .record import Draft, Record
 from .state import Awaiting, GameState
 
-Applier = Callable[[GameState, Any], GameState]
+# An applier folds one event into a state. Each rulebook's appliers take and give its own state
+# type (a subclass of GameState), so the kernel's tables hold them as plain callables.
+Applier = Callable[[Any, Any], Any]
+S = TypeVar("S", bound=GameState)
 
 
-class Preset(Protocol):
-    """A rule set: its turn machine, its rule functions, what is legal and pending."""
+class Preset(Protocol[S]):
+    """A rule set over its own state type ``S``: its turn machine, its rule functions, what is
+    legal and pending. The kernel only hands a preset back the states it made."""
 
-    name: str
-    appliers: Mapping[str, Applier]
+    @property
+    def name(self) -> str: ...
 
-    def initial_state(self, started: GameStarted) -> GameState: ...
+    @property
+    def appliers(self) -> Mapping[str, Applier]: ...
 
-    def opening(self, state: GameState) -> list[Event]:
+    def initial_state(self, started: GameStarted) -> S: ...
+
+    def opening(self, state: S) -> list[Event]:
         """Events that follow GameStarted in step 0 (entering the first phase)."""
         ...
 
-    def decide(self, state: GameState, command: Command) -> list[Event]:
+    def decide(self, state: S, command: Command) -> list[Event]:
         """The events a legal command causes; IllegalCommand (with the rule ID) otherwise."""
         ...
 
-    def on_roll(self, state: GameState, roll: Awaiting, faces: tuple[int, ...]) -> list[Event]:
+    def on_roll(self, state: S, roll: Awaiting, faces: tuple[int, ...]) -> list[Event]:
         """The outcome of a requested roll, once its faces are known."""
         ...
 
-    def pending(self, state: GameState) -> Decision | Over: ...
+    def pending(self, state: S) -> Decision | Over: ...
 
-    def legal(self, state: GameState) -> list[Command]: ...
+    def legal(self, state: S) -> list[Command]: ...
 
 
 class EventStore(Protocol):
@@ -62,8 +69,8 @@ class EventStore(Protocol):
     def close(self) -> None: ...
 
 
-PRESETS: dict[str, Preset] = {}
+PRESETS: dict[str, Preset[Any]] = {}
 
 
-def register_preset(preset: Preset) -> None:
+def register_preset(preset: Preset[Any]) -> None:
     PRESETS[preset.name] = preset

@@ -10,9 +10,9 @@ from regiment.core.commands import Roll
 from regiment.core.dice import ManualDice
 from regiment.core.errors import IllegalCommand
 from regiment.core.game import Game
-from regiment.core.state import UnitState
 from regiment.phases.fantasy import charge
 from regiment.phases.fantasy.commands import DeclareCharge
+from regiment.phases.fantasy.state import UnitState
 from regiment.store import MemoryStore
 
 from . import battle as b

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from regiment.core.state import UnitState
 from regiment.phases.fantasy import result
+from regiment.phases.fantasy.state import UnitState
 from regiment.phases.fantasy.units import full_ranks
 from regiment.phases.fantasy.variants import VARIANTS
 

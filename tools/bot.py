@@ -13,6 +13,7 @@ from regiment.core.pending import Decision
 from regiment.phases.fantasy.charge import gap
 from regiment.phases.fantasy.odds import charge_odds
 from regiment.phases.fantasy.specials import SWIFTSTRIDE, has
+from regiment.phases.fantasy.state import fantasy
 
 PREFERRED = {
     "redirect": ("redirect", "decline_redirect"),
@@ -28,7 +29,7 @@ def choose(game: Game) -> Command:
     if not isinstance(pending, Decision):
         raise ValueError(f"the bot only makes decisions, not {pending.kind}")
     legal = list(pending.legal)
-    state = game.state
+    state = fantasy(game.state)
     if pending.decision == "declare_charge":
         best, best_odds = legal[-1], 0.4
         for c in legal:

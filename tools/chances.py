@@ -16,10 +16,10 @@ from rich.table import Table
 
 from regiment.core.playout import Playout
 from regiment.core.scenario import load_scenario
-from regiment.core.state import UnitState
 from regiment.phases.fantasy import odds
 from regiment.phases.fantasy.combat import group
 from regiment.phases.fantasy.scenario import catalogue
+from regiment.phases.fantasy.state import UnitState, fantasy
 
 from .bot import choose
 
@@ -165,11 +165,11 @@ def _attacks(args: argparse.Namespace, console: Console) -> int:
     table.add_column("exactly", justify="right")
     table.add_column("at least", justify="right")
     tail = Fraction(1)
-    for k in sorted(dist):
+    for wounds in sorted(dist):
         if tail < Fraction(1, 10_000):
             break
-        table.add_row(str(k), pct(dist[k]), pct(tail))
-        tail -= dist[k]
+        table.add_row(str(wounds), pct(dist[wounds]), pct(tail))
+        tail -= dist[wounds]
     console.print(table)
     console.print(f"Expected unsaved wounds: {float(odds.mean(dist)):.2f}")
     return 0
@@ -200,7 +200,7 @@ def simulate(scenario: dict[str, Any], n: int, first_seed: int,
         while game.pending.kind != "over":
             game.submit(choose(game))  # type: ignore[arg-type]
         winners[game.state.winner or "no one"] += 1
-        for uid, u in game.state.units.items():
+        for uid, u in fantasy(game.state).units.items():
             ends[uid]["destroyed" if u.status == "destroyed" else
                       "off the table" if u.status == "off_table" else
                       "fleeing" if u.status == "fleeing" else "standing"] += 1

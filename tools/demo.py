@@ -19,6 +19,7 @@ from rich.table import Table
 from regiment.core.game import Game
 from regiment.core.pending import Decision
 from regiment.core.scenario import parse_scenario
+from regiment.phases.fantasy.state import fantasy
 from regiment.store import open_store
 
 from .bot import choose
@@ -63,7 +64,7 @@ def play(game: Game, console: Console | None = None, show_undo: bool = True) -> 
 
 def tell(console: Console, game: Game, start: int) -> None:
     """Print what happened from record ``start`` on: the command, then each outcome."""
-    state = game.state
+    state = fantasy(game.state)
     head = game.records[start]
     if head.type == "CommandIssued":
         console.print(f"[bold]{command_text(head)}[/]")
@@ -82,7 +83,7 @@ def losses(game: Game, console: Console) -> None:
     table = Table(title="How the units ended", title_justify="left")
     for col in ("unit", "player", "models", "left", "status"):
         table.add_column(col)
-    for u in game.state.units.values():
+    for u in fantasy(game.state).units.values():
         table.add_row(u.name, u.player, str(u.start_models), str(u.models), u.status)
     console.print(table)
 

@@ -23,8 +23,8 @@ from regiment.core.fold import appliers_for
 from regiment.core.game import find_preset
 from regiment.core.history import Timeline
 from regiment.core.record import Record
-from regiment.core.state import GameState
 from regiment.core.upcast import decode_event
+from regiment.phases.fantasy.state import State, fantasy
 from regiment.phases.fantasy.units import box
 
 from .narrate import sentence
@@ -42,14 +42,14 @@ def frames(records: Sequence[Record]) -> list[dict[str, Any]]:
     preset = find_preset(first.preset)  # type: ignore[attr-defined]
     timeline = Timeline(preset, appliers_for(preset.appliers))
     out: list[dict[str, Any]] = []
-    before: GameState | None = None
+    before: State | None = None
     for batch in steps(records):
         events = [decode_event(r.type, r.v, r.data, f"record {r.seq}") for r in batch]
         head = batch[0]
         by = head.data.get("by", "") if head.type == "CommandIssued" else ""
         phase = (before.phase if before is not None else "") or "set-up"
         timeline.feed(head.step, events, by, head.seq)
-        after = timeline.state
+        after = fantasy(timeline.state)
         lines = [text for r in batch if r.type not in QUIET
                  for text in (sentence(r.type, r.data, after),) if text]
         paths = []
@@ -80,7 +80,7 @@ def _point(p: tuple[float, float]) -> list[float]:
     return [round(p[0], 3), round(p[1], 3)]
 
 
-def _units(state: GameState) -> list[dict[str, Any]]:
+def _units(state: State) -> list[dict[str, Any]]:
     """The units on the table as drawn: corners, front edge, centre, name, models."""
     out = []
     for u in state.units.values():

@@ -24,6 +24,7 @@ from regiment.core.game import Game
 from regiment.core.pending import Decision
 from regiment.core.pending import Roll as RollPending
 from regiment.phases.fantasy.combat import contacts
+from regiment.phases.fantasy.state import fantasy
 
 from .narrate import sentence
 from .receipts import short
@@ -155,7 +156,7 @@ class Session:
         records = self.game.records
         new = [records[i] for i in range(self.shown, len(records))]
         self.shown = len(records)
-        state = self.game.state
+        state = fantasy(self.game.state)
         for r in new:
             if r.type in QUIET:
                 continue
@@ -178,7 +179,7 @@ class Session:
                            highlight=False)
 
     def tell_units(self) -> None:
-        state = self.game.state
+        state = fantasy(self.game.state)
         key = (state.turn, state.player, tuple((u.id, u.models, u.status, u.position,
                                                  u.facing, u.files)
                                                 for u in state.units.values()))
@@ -207,7 +208,7 @@ class Session:
                 self.console.print(f"  {i}. {describe(c, self.game)}", highlight=False)
             return f"{pending.player}> "
         if pending.kind == "roll":
-            unit = self.game.state.units.get(pending.unit or "")
+            unit = fantasy(self.game.state).units.get(pending.unit or "")
             whose = f"{unit.name}'s " if unit is not None else ""
             what = PURPOSES.get(pending.purpose, pending.purpose.replace("_", " "))
             known = ""
@@ -233,7 +234,7 @@ class Session:
         for r in batch:
             if r.type in QUIET:
                 continue
-            text = sentence(r.type, r.data, g.state)
+            text = sentence(r.type, r.data, fantasy(g.state))
             if text:
                 self.console.print(f"  {text}", markup=False, highlight=False)
                 cited += [x for x in re.findall(r"\b[A-Z]{2,6}\.[A-Z][A-Z_]+\b", text)
@@ -259,7 +260,7 @@ class Session:
 
 def describe(c: Command, game: Game) -> str:
     """An option as a player reads it: names, not ids."""
-    units = game.state.units
+    units = fantasy(game.state).units
     args = c.to_dict()
     name = args.pop("cmd").replace("_", " ")
     args.pop("by", None)

@@ -15,6 +15,7 @@ from rich.console import Console
 
 from regiment.core.game import Game
 from regiment.core.record import Record
+from regiment.phases.fantasy.state import fantasy
 
 from .narrate import sentence
 
@@ -58,7 +59,7 @@ def command_text(r: Record) -> str:
 def narrate(game: Game, records: list[Record]) -> Iterator[str]:
     """Lines of the story of a game: a header a step, its outcomes indented below."""
     status = game.timeline.status()
-    state = game.state
+    state = fantasy(game.state)
     phase = "set-up"
     for batch in steps(records):
         mark = MARK.get(status.get(batch[0].step, "live"), "")
@@ -81,7 +82,7 @@ def print_replay(game: Game, records: list[Record], console: Console, as_json: b
         status = game.timeline.status()
         for r in records:
             row: dict[str, Any] = {**r.to_json(), "branch": status.get(r.step, "live")}
-            text = sentence(r.type, r.data, game.state)
+            text = sentence(r.type, r.data, fantasy(game.state))
             if text:
                 row["text"] = text
             print(json.dumps(row))

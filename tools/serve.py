@@ -18,6 +18,7 @@ from typing import IO, Any
 from regiment.core.errors import BadRequest, RegimentError
 from regiment.core.game import Game
 from regiment.core.record import Record
+from regiment.phases.fantasy.state import fantasy
 
 MAX_LINE = 1024 * 1024
 
@@ -67,7 +68,7 @@ def _query(game: Game, what: Any) -> dict[str, Any]:
     if what == "contacts":
         from regiment.phases.fantasy.combat import contacts
 
-        return {"contacts": contacts(game.state), "pending": pending_json(game),
+        return {"contacts": contacts(fantasy(game.state)), "pending": pending_json(game),
                 "head": game.head}
     raise BadRequest(f"unknown query {what!r}; known: state, legal, contacts")
 

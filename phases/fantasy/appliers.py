@@ -9,31 +9,31 @@ from __future__ import annotations
 from typing import Any
 
 from regiment.core.fold import KERNEL_APPLIERS
-from regiment.core.state import GameState
 
 from . import attacks
 from . import events as ev
+from .state import State
 
 Ctx = dict[str, Any]
 
 
-def _ctx(s: GameState, **changes: Any) -> GameState:
+def _ctx(s: State, **changes: Any) -> State:
     return s.evolve(context={**s.context, **changes})
 
 
-def _fight(s: GameState, **changes: Any) -> GameState:
+def _fight(s: State, **changes: Any) -> State:
     return _ctx(s, fight={**s.context["fight"], **changes})
 
 
-def _unit(s: GameState, uid: str, **changes: Any) -> GameState:
+def _unit(s: State, uid: str, **changes: Any) -> State:
     return s.with_unit(s.units[uid].evolve(**changes))
 
 
-def to_move(s: GameState) -> tuple[str, ...]:
+def to_move(s: State) -> tuple[str, ...]:
     return tuple(s.context.get("to_move", ()))
 
 
-def turn_began(s: GameState, e: ev.TurnBegan) -> GameState:
+def turn_began(s: State, e: ev.TurnBegan) -> State:
     if s.turn == 0:  # the opening keeps what the scenario set up (a charge already made)
         return s.evolve(context={})
     units = {k: u.evolve(declared=None, reaction=None, charged=False, redirected=False)
@@ -42,14 +42,14 @@ def turn_began(s: GameState, e: ev.TurnBegan) -> GameState:
     return s.evolve(units=units, context={})
 
 
-def charge_declared(s: GameState, e: ev.ChargeDeclared) -> GameState:
+def charge_declared(s: State, e: ev.ChargeDeclared) -> State:
     targets = {**s.context.get("targets", {}), e.unit: [e.target]}
     s = _ctx(s, declaring=(e.unit, e.target), to_move=(*to_move(s), e.unit), targets=targets,
              sides={**s.context.get("sides", {}), e.unit: e.side})
     return _unit(s, e.unit, declared=e.target)
 
 
-def charge_reacted(s: GameState, e: ev.ChargeReacted) -> GameState:
+def charge_reacted(s: State, e: ev.ChargeReacted) -> State:
     ctx = dict(s.context)
     ctx.pop("declaring", None)
     ctx["last"] = (e.charger, e.unit, e.reaction)
@@ -58,7 +58,7 @@ def charge_reacted(s: GameState, e: ev.ChargeReacted) -> GameState:
     return _unit(s.evolve(context=ctx), e.unit, reaction=e.reaction)
 
 
-def charge_redirected(s: GameState, e: ev.ChargeRedirected) -> GameState:
+def charge_redirected(s: State, e: ev.ChargeRedirected) -> State:
     s = _unit(s, e.unit, redirected=True)
     if not e.passed:
         return s
@@ -66,7 +66,7 @@ def charge_redirected(s: GameState, e: ev.ChargeRedirected) -> GameState:
     return _unit(_ctx(s, declaring=(e.unit, e.to), targets=targets), e.unit, declared=e.to)
 
 
-def unit_fled(s: GameState, e: ev.UnitFled) -> GameState:
+def unit_fled(s: State, e: ev.UnitFled) -> State:
     s = _unit(s, e.unit, status="fleeing")
     fight = s.context.get("fight")
     if fight is not None and e.unit in fight.get("broken", ()):
@@ -74,7 +74,7 @@ def unit_fled(s: GameState, e: ev.UnitFled) -> GameState:
     return s
 
 
-def unit_moved(s: GameState, e: ev.UnitMoved) -> GameState:
+def unit_moved(s: State, e: ev.UnitMoved) -> State:
     s = _unit(s, e.unit, position=tuple(e.position), facing=e.facing)
     if e.reason in ("pursuit", "overrun"):  # a pursuer leaves its combat (FP.PURSUE_MOVE)
         s = _leave(s, e.unit)
@@ -84,7 +84,7 @@ def unit_moved(s: GameState, e: ev.UnitMoved) -> GameState:
     return s
 
 
-def _leave(s: GameState, *uids: str) -> GameState:
+def _leave(s: State, *uids: str) -> State:
     """Units leave whatever combat they were in, and are no longer engaged."""
     combats = {k: {**c, "units": [u for u in c["units"] if u not in uids]}
                if any(u in c["units"] for u in uids) else c for k, c in s.combats.items()}
@@ -95,43 +95,43 @@ def _leave(s: GameState, *uids: str) -> GameState:
     return s.evolve(combats=combats, units=units)
 
 
-def charge_rolled(s: GameState, e: ev.ChargeRolled) -> GameState:
+def charge_rolled(s: State, e: ev.ChargeRolled) -> State:
     s = _ctx(s, to_move=tuple(u for u in to_move(s) if u != e.unit))
     return _unit(s, e.unit, charged=True) if e.success else s
 
 
-def unit_destroyed(s: GameState, e: ev.UnitDestroyed) -> GameState:
+def unit_destroyed(s: State, e: ev.UnitDestroyed) -> State:
     return _unit(s, e.unit, status="destroyed", models=0 if e.reason != "fled off the table"
                  else s.units[e.unit].models)
 
 
-def unit_left(s: GameState, e: ev.UnitLeftTable) -> GameState:
+def unit_left(s: State, e: ev.UnitLeftTable) -> State:
     return _unit(s, e.unit, status="off_table", left_at=tuple(e.point))
 
 
-def unit_returned(s: GameState, e: ev.UnitReturned) -> GameState:
+def unit_returned(s: State, e: ev.UnitReturned) -> State:
     s = _ctx(s, returned=[*s.context.get("returned", ()), e.unit])
     return _unit(s, e.unit, status="ready", left_at=None, position=tuple(e.position),
                  facing=e.facing)
 
 
-def unit_reformed(s: GameState, e: ev.UnitReformed) -> GameState:
+def unit_reformed(s: State, e: ev.UnitReformed) -> State:
     s = _unit(s, e.unit, files=e.files, position=tuple(e.position), facing=e.facing)
     return _fight(s, reformed=[*s.context["fight"].get("reformed", ()), e.unit])
 
 
-def dangerous_terrain(s: GameState, e: ev.DangerousTerrainTested) -> GameState:
+def dangerous_terrain(s: State, e: ev.DangerousTerrainTested) -> State:
     u = s.units[e.unit]
     total = u.wounded + e.lost
     w = u.profile["W"]
     return _unit(s, e.unit, models=u.models - total // w, wounded=total % w)
 
 
-def unit_rallied(s: GameState, e: ev.UnitRallied) -> GameState:
+def unit_rallied(s: State, e: ev.UnitRallied) -> State:
     return _unit(s, e.unit, status="ready")
 
 
-def combat_began(s: GameState, e: ev.CombatBegan) -> GameState:
+def combat_began(s: State, e: ev.CombatBegan) -> State:
     combats = dict(s.combats)
     combats[e.combat] = {"id": e.combat, "units": list(e.units), "round": 1,
                          "chargers": list(e.chargers), "hill": list(e.hill)}
@@ -144,7 +144,7 @@ def combat_began(s: GameState, e: ev.CombatBegan) -> GameState:
     return s
 
 
-def combat_joined(s: GameState, e: ev.CombatJoined) -> GameState:
+def combat_joined(s: State, e: ev.CombatJoined) -> State:
     combats = dict(s.combats)
     c = combats[e.combat]
     parts = [c, {"units": list(e.units), "chargers": list(e.chargers), "hill": list(e.hill)},
@@ -157,7 +157,7 @@ def combat_joined(s: GameState, e: ev.CombatJoined) -> GameState:
     return s.evolve(combats=combats, units=units)
 
 
-def combat_ended(s: GameState, e: ev.CombatEnded) -> GameState:
+def combat_ended(s: State, e: ev.CombatEnded) -> State:
     combats = dict(s.combats)
     combat = combats.pop(e.combat)
     units = dict(s.units)
@@ -167,7 +167,7 @@ def combat_ended(s: GameState, e: ev.CombatEnded) -> GameState:
     return s.evolve(combats=combats, units=units)
 
 
-def combat_round_began(s: GameState, e: ev.CombatRoundBegan) -> GameState:
+def combat_round_began(s: State, e: ev.CombatRoundBegan) -> State:
     units = list(s.combats[e.combat]["units"]) if e.combat in s.combats else []
     return _ctx(s, fight={"combat": e.combat, "round": e.round, "steps": list(e.steps),
                           "units": units,
@@ -178,7 +178,7 @@ def combat_round_began(s: GameState, e: ev.CombatRoundBegan) -> GameState:
                 fought=[*s.context.get("fought", ()), e.combat])
 
 
-def challenge_issued(s: GameState, e: ev.ChallengeIssued) -> GameState:
+def challenge_issued(s: State, e: ev.ChallengeIssued) -> State:
     fight = s.context["fight"]
     if not e.unit:
         offers = [*fight["offers"], e.player]
@@ -186,7 +186,7 @@ def challenge_issued(s: GameState, e: ev.ChallengeIssued) -> GameState:
     return _fight(s, challenge="answer", challenger=e.unit)
 
 
-def challenge_answered(s: GameState, e: ev.ChallengeAnswered) -> GameState:
+def challenge_answered(s: State, e: ev.ChallengeAnswered) -> State:
     fight = s.context["fight"]
     if e.accepted:
         duel = {fight["challenger"]: e.unit, e.unit: fight["challenger"]}
@@ -194,7 +194,7 @@ def challenge_answered(s: GameState, e: ev.ChallengeAnswered) -> GameState:
     return _fight(s, challenge="done", stood_back=[e.unit])
 
 
-def step_began(s: GameState, e: ev.InitiativeStepBegan) -> GameState:
+def step_began(s: State, e: ev.InitiativeStepBegan) -> State:
     if e.combat is not None:
         fight = s.context["fight"]
         s = _fight(s, steps=[x for x in fight["steps"] if x != e.step])
@@ -204,7 +204,7 @@ def step_began(s: GameState, e: ev.InitiativeStepBegan) -> GameState:
                           "done": 0})
 
 
-def dice_rolled(s: GameState, e: Any) -> GameState:
+def dice_rolled(s: State, e: Any) -> State:
     batch = s.context.get("batch")
     if batch is None or e.purpose not in BATCH_PURPOSES:
         return KERNEL_APPLIERS["DiceRolled"](s, e)
@@ -218,7 +218,7 @@ def dice_rolled(s: GameState, e: Any) -> GameState:
 BATCH_PURPOSES = frozenset({"to_hit", "stand_and_shoot_hit", "to_wound", "armour", "ward"})
 
 
-def attacks_resolved(s: GameState, e: ev.AttacksResolved) -> GameState:
+def attacks_resolved(s: State, e: ev.AttacksResolved) -> State:
     t = s.units[e.target]
     w = t.profile["W"]
     if e.challenge and "champion" in t.command and t.models > 1:
@@ -243,14 +243,14 @@ def attacks_resolved(s: GameState, e: ev.AttacksResolved) -> GameState:
     return s.evolve(units=units, context=ctx)
 
 
-def result_decided(s: GameState, e: ev.CombatResultDecided) -> GameState:
+def result_decided(s: State, e: ev.CombatResultDecided) -> State:
     totals = {p: side["total"] for p, side in e.sides.items()}
     s = _leave(s, *e.no_more_foes)  # CR.NO_MORE_FOES: they leave the combat at once
     return _fight(s, result={"winner": e.winner, "margin": e.margin, "totals": totals,
                              "free": list(e.no_more_foes)}, tests=list(e.tests))
 
 
-def order_chosen(s: GameState, e: ev.OrderChosen) -> GameState:
+def order_chosen(s: State, e: ev.OrderChosen) -> State:
     fight = s.context["fight"]
     changes: dict[str, Any] = {"next": {**fight.get("next", {}), e.what: e.unit}}
     if e.what == "break_test":
@@ -258,13 +258,13 @@ def order_chosen(s: GameState, e: ev.OrderChosen) -> GameState:
     return _fight(s, **changes)
 
 
-def allocated(s: GameState, e: ev.AttacksAllocated) -> GameState:
+def allocated(s: State, e: ev.AttacksAllocated) -> State:
     fight = s.context["fight"]
     done = fight.get("allocations", {})
     return _fight(s, allocations={**done, e.unit: [*done.get(e.unit, ()), dict(e.attacks)]})
 
 
-def break_test(s: GameState, e: ev.BreakTestTaken) -> GameState:
+def break_test(s: State, e: ev.BreakTestTaken) -> State:
     fight = s.context["fight"]
     tests = [u for u in fight["tests"] if u != e.unit]
     pens = {**fight.get("penalties", {}), e.unit: e.penalty}
@@ -274,7 +274,7 @@ def break_test(s: GameState, e: ev.BreakTestTaken) -> GameState:
     return _fight(s, tests=tests, penalties=pens, broken=[*fight["broken"], e.unit])
 
 
-def leadership_tested(s: GameState, e: ev.LeadershipTested) -> GameState:
+def leadership_tested(s: State, e: ev.LeadershipTested) -> State:
     if e.purpose == "panic":
         return _ctx(s, panic=[u for u in s.context.get("panic", ()) if u != e.unit],
                     panicked=[*s.context.get("panicked", ()), e.unit])
@@ -292,30 +292,30 @@ def leadership_tested(s: GameState, e: ev.LeadershipTested) -> GameState:
     return s
 
 
-def panic_caused(s: GameState, e: Any) -> GameState:
+def panic_caused(s: State, e: Any) -> State:
     return _ctx(s, panic=[*s.context.get("panic", ()), *e.units])
 
 
-def pursuit_declared(s: GameState, e: ev.PursuitDeclared) -> GameState:
+def pursuit_declared(s: State, e: ev.PursuitDeclared) -> State:
     fight = s.context["fight"]
     kind = "restraining" if e.kind == "restrain" else e.kind
     return _fight(s, decided={**fight["decided"], e.unit: (kind, e.target)})
 
 
-def pursuit_rolled(s: GameState, e: ev.PursuitRolled) -> GameState:
+def pursuit_rolled(s: State, e: ev.PursuitRolled) -> State:
     fight = s.context["fight"]
     return _fight(s, rolled={**fight["rolled"], e.unit: e.distance})
 
 
-def pursuits_completed(s: GameState, e: ev.PursuitsCompleted) -> GameState:
+def pursuits_completed(s: State, e: ev.PursuitsCompleted) -> State:
     return _fight(_leave(s, *e.left), pursued=True)
 
 
-def skip_reform(s: GameState, e: Any) -> GameState:
+def skip_reform(s: State, e: Any) -> State:
     return _fight(s, reformed=[*s.context["fight"].get("reformed", ()), e.unit])
 
 
-def round_ended(s: GameState, e: Any) -> GameState:
+def round_ended(s: State, e: Any) -> State:
     combats = dict(s.combats)
     if e.combat in combats:  # the charge bonus (CR.CHARGE) lasts one round
         combats[e.combat] = {**combats[e.combat], "round": combats[e.combat]["round"] + 1,

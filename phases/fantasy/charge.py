@@ -8,15 +8,15 @@ charger lands or why it cannot, failed charges and flee moves. Geometry comes fr
 from __future__ import annotations
 
 from regiment.core import geometry as geo
-from regiment.core.state import GameState, UnitState
 
 from .specials import IMMUNE_TO_PSYCHOLOGY, SWIFTSTRIDE, has
+from .state import State, UnitState
 from .units import ALIVE, box, missile
 
 MOVABLE = ("ready",)
 
 
-def why_cannot_charge(state: GameState, unit: UnitState) -> str | None:
+def why_cannot_charge(state: State, unit: UnitState) -> str | None:
     """CH.DECLARE: a unit declares one charge a turn, if it is neither engaged nor fleeing, nor
     just back on the table as reinforcements (FP.OFF_TABLE under fantasy-classic)."""
     if unit.player != state.player:
@@ -30,7 +30,7 @@ def why_cannot_charge(state: GameState, unit: UnitState) -> str | None:
     return None
 
 
-def why_not_target(state: GameState, unit: UnitState, target: UnitState) -> str | None:
+def why_not_target(state: State, unit: UnitState, target: UnitState) -> str | None:
     """CH.DECLARE: the target must be an enemy unit still on the table."""
     if target.player == unit.player:
         return f"{target.name} is not an enemy unit"
@@ -76,21 +76,21 @@ def gap(a: UnitState, b: UnitState) -> float:
 # --- the charge rules proper ---------------------------------------------------------------
 
 
-def why_hidden(state: GameState, unit: UnitState, target: UnitState) -> str | None:
+def why_hidden(state: State, unit: UnitState, target: UnitState) -> str | None:
     """CH.DECLARE: the target must be at least partly inside the charger's front arc."""
     if not geo.sees(box(unit), box(target)):
         return f"{target.name} is not in {unit.name}'s front arc"
     return None
 
 
-def eligible_target(state: GameState, unit: UnitState, target: UnitState) -> str | None:
+def eligible_target(state: State, unit: UnitState, target: UnitState) -> str | None:
     """CH.DECLARE: why ``target`` cannot be charged by ``unit`` (None: it can). A unit already
     fighting, or already charged by another unit, may be charged too: the charger joins its
     combat (a multiple combat)."""
     return why_not_target(state, unit, target) or why_hidden(state, unit, target)
 
 
-def stand_and_shoot(state: GameState, target: UnitState, charger: UnitState) -> str | None:
+def stand_and_shoot(state: State, target: UnitState, charger: UnitState) -> str | None:
     """CH.REACT: why ``target`` may not stand and shoot (None: it may): it needs a missile
     weapon, must not be engaged, and the charger must be further away than its own Movement
     and within the weapon's range."""
@@ -107,7 +107,7 @@ def stand_and_shoot(state: GameState, target: UnitState, charger: UnitState) -> 
     return None
 
 
-def reaction_options(state: GameState, target: UnitState, charger: UnitState) -> list[str]:
+def reaction_options(state: State, target: UnitState, charger: UnitState) -> list[str]:
     """CH.REACT: the reactions open to ``target``: hold, stand and shoot, flee."""
     options = reactions(target)
     shot = target.id in state.context.get("volleys", ())  # one volley a turn
@@ -117,7 +117,7 @@ def reaction_options(state: GameState, target: UnitState, charger: UnitState) ->
     return options
 
 
-def redirect_targets(state: GameState, unit: UnitState) -> list[UnitState]:
+def redirect_targets(state: State, unit: UnitState) -> list[UnitState]:
     """CH.REDIRECT: the other targets a charger could redirect to (once a turn)."""
     if unit.redirected or unit.status != "ready":
         return []
@@ -125,11 +125,11 @@ def redirect_targets(state: GameState, unit: UnitState) -> list[UnitState]:
             and not eligible_target(state, unit, t)]
 
 
-def others(state: GameState, *skip: str) -> list[geo.Box]:
+def others(state: State, *skip: str) -> list[geo.Box]:
     return [box(u) for u in state.units.values() if u.id not in skip and u.status in ALIVE]
 
 
-def plan_charge(state: GameState, unit: UnitState, target: UnitState, side: str
+def plan_charge(state: State, unit: UnitState, target: UnitState, side: str
                 ) -> tuple[geo.Box | None, str]:
     """CH.CHARGE_MOVE: where the charger lands, or why it cannot get there: one wheel of at
     most 90 degrees, room on the table, and no other unit in the way. Units already fighting
@@ -160,7 +160,7 @@ def plan_charge(state: GameState, unit: UnitState, target: UnitState, side: str
     return end, ""
 
 
-def failed_move(state: GameState, unit: UnitState, target: UnitState, faces: tuple[int, ...]
+def failed_move(state: State, unit: UnitState, target: UnitState, faces: tuple[int, ...]
                 ) -> tuple[geo.Box, float]:
     """CH.FAILED: straight toward the target by the highest die rolled, never into contact
     (it stops 1" away, as the spacing rule keeps units apart)."""
@@ -172,7 +172,7 @@ def failed_move(state: GameState, unit: UnitState, target: UnitState, faces: tup
     return geo.rounded(geo.moved(start, run, heading)), round(run, 4)
 
 
-def flee_move(state: GameState, unit: UnitState, away_from: geo.Point, dist: float
+def flee_move(state: State, unit: UnitState, away_from: geo.Point, dist: float
               ) -> tuple[geo.Box, geo.Point | None, list[str]]:
     """CH.REACT, FP.FLEE_DIRECTION, FP.FLEE_THROUGH: pivot about the centre (ignoring other
     units) to face directly away from ``away_from`` and move ``dist``; a move that touches the
@@ -206,7 +206,7 @@ def flee_move(state: GameState, unit: UnitState, away_from: geo.Point, dist: flo
     return geo.rounded(end), None, through
 
 
-def nearest_enemy(state: GameState, unit: UnitState) -> UnitState | None:
+def nearest_enemy(state: State, unit: UnitState) -> UnitState | None:
     foes = [u for u in state.units.values() if u.player != unit.player and u.status in ALIVE]
     if not foes:
         return None

@@ -1,6 +1,6 @@
 """Close combat (CC.*): who is fighting whom, who fights, initiative steps, the attacks.
 
-A combat is plain data kept in ``GameState.combats``: its id, its units, its round, and the
+A combat is plain data kept in ``State.combats``: its id, its units, its round, and the
 units that charged into it (with whether they charged down a hill). Who touches whom, and on
 which side, is read from the table each time it is needed (GEO.ARCS), since casualties change
 a unit's depth.
@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from regiment.core.geometry import EPS, MM_PER_INCH, contact
-from regiment.core.state import GameState, UnitState
 
 from . import attacks
 from .specials import (
@@ -24,24 +23,25 @@ from .specials import (
     carries,
     has,
 )
+from .state import State, UnitState
 from .units import ON_FOOT, attacks_of, box, has_champion, horde, rank_sizes, strength
 
 Combat = dict[str, Any]
 
 
-def combat_holding(state: GameState, uid: str) -> Combat | None:
+def combat_holding(state: State, uid: str) -> Combat | None:
     """The combat ``uid`` is in, if any."""
     return next((c for c in state.combats.values() if uid in c["units"]), None)
 
 
-def enemies(state: GameState, combat: Combat, uid: str) -> list[UnitState]:
+def enemies(state: State, combat: Combat, uid: str) -> list[UnitState]:
     """The enemy units of ``uid`` in its combat that are still on the table, fighting."""
     me = state.units[uid]
     return [state.units[o] for o in combat["units"]
             if state.units[o].player != me.player and state.units[o].status == "engaged"]
 
 
-def touching(state: GameState, combat: Combat, uid: str) -> list[tuple[UnitState, str]]:
+def touching(state: State, combat: Combat, uid: str) -> list[tuple[UnitState, str]]:
     """Enemies in base contact with ``uid`` and the side of ``uid`` each touches."""
     me = state.units[uid]
     out = []
@@ -52,7 +52,7 @@ def touching(state: GameState, combat: Combat, uid: str) -> list[tuple[UnitState
     return out
 
 
-def contacts(state: GameState) -> dict[str, list[dict[str, Any]]]:
+def contacts(state: State) -> dict[str, list[dict[str, Any]]]:
     """GEO.ARCS, CC.WHO_FIGHTS: for every unit in a combat, each enemy it touches, the side of
     the unit that enemy is on, and how many of the unit's models touch it (what a host draws,
     and what ``regiment serve`` answers to ``{"query": "contacts"}``)."""
@@ -67,7 +67,7 @@ def contacts(state: GameState) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
-def side_fought(state: GameState, uid: str, enemy: str) -> str | None:
+def side_fought(state: State, uid: str, enemy: str) -> str | None:
     """GEO.ARCS: the side of ``uid`` (front, left, right, rear) that ``enemy`` fights."""
     c = contact(box(state.units[uid]), box(state.units[enemy]))
     return None if c is None else c[0]
@@ -119,7 +119,7 @@ def step_order(label: str) -> tuple[int, int]:
     return {v: k for k, v in TIERS.items()}[name], int(i)
 
 
-def steps(state: GameState, combat: Combat) -> list[str]:
+def steps(state: State, combat: Combat) -> list[str]:
     """CC.INITIATIVE: the steps of a round, first to strike first."""
     labels = {step_label(state.units[u]) for u in combat["units"]
               if state.units[u].status == "engaged"}
@@ -172,7 +172,7 @@ def positions(u: UnitState, e: UnitState) -> tuple[str, list[int]]:
 Key = str | frozenset[str]   # one enemy, or the enemies a pool of attacks may be split among
 
 
-def attack_shares(state: GameState, combat: Combat, uid: str, fight: dict[str, Any]
+def attack_shares(state: State, combat: Combat, uid: str, fight: dict[str, Any]
                   ) -> dict[Key, int]:
     """CC.WHO_FIGHTS, CC.ALLOCATE: ``uid``'s attacks this round (challenges aside), by the
     enemy they must go to, or by the set of enemies a model touching several may split them
@@ -228,14 +228,14 @@ def support_at(u: UnitState, i: int) -> int:
     return sum(each for r in range(1, 1 + ranks) if r < len(sizes) and i < sizes[r])
 
 
-def pools(state: GameState, combat: Combat, uid: str, fight: dict[str, Any]
+def pools(state: State, combat: Combat, uid: str, fight: dict[str, Any]
           ) -> list[tuple[tuple[str, ...], int]]:
     """CC.ALLOCATE: the attacks of ``uid`` its player must split, as (enemies, attacks)."""
     return sorted((tuple(sorted(k)), n) for k, n in
                   attack_shares(state, combat, uid, fight).items() if not isinstance(k, str))
 
 
-def to_allocate(state: GameState, combat: Combat, step: str, fight: dict[str, Any]
+def to_allocate(state: State, combat: Combat, step: str, fight: dict[str, Any]
                 ) -> tuple[str, tuple[str, ...], int] | None:
     """CC.ALLOCATE: the next unit striking in ``step`` with attacks to split and not yet split,
     the active player's units first: (unit, enemies, attacks)."""
@@ -251,7 +251,7 @@ def to_allocate(state: GameState, combat: Combat, step: str, fight: dict[str, An
     return None
 
 
-def strikes(state: GameState, combat: Combat, step: str, fight: dict[str, Any]
+def strikes(state: State, combat: Combat, step: str, fight: dict[str, Any]
             ) -> list[dict[str, Any]]:
     """CC.WHO_FIGHTS, CC.ALLOCATE, CC.CHALLENGE: the groups of attacks made in one initiative
     step: one per attacking unit and target, split pools added as their player chose."""

@@ -11,25 +11,25 @@ from regiment.core.commands import Command
 from regiment.core.errors import IllegalCommand
 from regiment.core.events import Event, GameEnded, PhaseChanged
 from regiment.core.fold import Folded, fold
-from regiment.core.state import GameState, UnitState
 
 from . import charge
 from .appliers import to_move
 from .events import TurnBegan
 from .machine import SEPARATOR, Compiled
+from .state import State, UnitState
 from .units import ALIVE
 from .variants import Variant
 
 T = TypeVar("T")
 
 
-def per_state(method: Callable[[Any, GameState], T]) -> Callable[[Any, GameState], T]:
+def per_state(method: Callable[[Any, State], T]) -> Callable[[Any, State], T]:
     """Keep a method's answer for the last state it was asked about: states never change,
     and the drive, the pending decision and the command check all ask of the same one."""
     slot = f"_last_{method.__name__}"
 
     @functools.wraps(method)
-    def wrapper(self: Any, state: GameState) -> T:
+    def wrapper(self: Any, state: State) -> T:
         last = self.__dict__.get(slot)
         if last is not None and last[0] is state:
             return last[1]  # type: ignore[no-any-return]
@@ -40,21 +40,21 @@ def per_state(method: Callable[[Any, GameState], T]) -> Callable[[Any, GameState
     return wrapper
 
 
-def fight_of(s: GameState) -> dict[str, Any]:
+def fight_of(s: State) -> dict[str, Any]:
     return s.context.get("fight") or {}
 
 
-Guard = Callable[[GameState], bool]
+Guard = Callable[[State], bool]
 
 
-def _may_redirect(s: GameState) -> bool:
+def _may_redirect(s: State) -> bool:
     last = s.context.get("last")
     if not last or last[2] != "flee":
         return False
     return bool(charge.redirect_targets(s, s.units[last[0]]))
 
 
-def _one_side_left(s: GameState) -> bool:
+def _one_side_left(s: State) -> bool:
     return any(not any(u.player == p and u.status in (*ALIVE, "off_table")
                        for u in s.units.values()) for p in s.players)
 
@@ -85,11 +85,11 @@ class Flow:
     variant: Variant
     machine: Compiled
     fold_table: dict[str, Any]
-    drives: dict[str, Callable[[GameState], list[Event]]]
+    drives: dict[str, Callable[[State], list[Event]]]
 
     # --- flow ------------------------------------------------------------------------------
 
-    def _move(self, state: GameState, trigger: str) -> Folded:
+    def _move(self, state: State, trigger: str) -> Folded:
         """Fire ``trigger`` on the compiled machine, then settle."""
         for edge in self.machine.edges.get(state.phase, {}).get(trigger, ()):
             if all(GUARDS[c](state) for c in edge.conditions):
@@ -97,17 +97,17 @@ class Flow:
         raise IllegalCommand(f"{trigger} is not possible in {state.phase}", rule="TURN.ORDER",
                              phase=state.phase)
 
-    def _then(self, state: GameState, events: list[Event], trigger: str) -> Folded:
+    def _then(self, state: State, events: list[Event], trigger: str) -> Folded:
         """Rule events, then the machine's move for the command that caused them."""
         tail = self._move(fold(state, events, self.fold_table), trigger)
         return Folded(events + tail, tail.state)
 
-    def _finish(self, state: GameState, events: list[Event]) -> Folded:
+    def _finish(self, state: State, events: list[Event]) -> Folded:
         """Rule events, then whatever follows by itself."""
         tail = self._settle(fold(state, events, self.fold_table))
         return Folded(events + tail, tail.state)
 
-    def _settle(self, state: GameState) -> Folded:
+    def _settle(self, state: State) -> Folded:
         """Do what needs no player: the phase's next automatic step, or an automatic edge.
         Returns the events with the state they lead to."""
         out: list[Event] = []
@@ -119,13 +119,13 @@ class Flow:
             out.extend(events)
         return Folded(out, state)
 
-    def _auto_edge(self, state: GameState) -> list[Event]:
+    def _auto_edge(self, state: State) -> list[Event]:
         for edge in self.machine.autos.get(state.phase, ()):
             if all(GUARDS[c](state) for c in edge.conditions):
                 return self._enter(state, edge.dest)
         return []
 
-    def _drive(self, state: GameState) -> list[Event]:
+    def _drive(self, state: State) -> list[Event]:
         if "batch" in state.context:
             return self.drive_batch(state)
         if state.context.get("panic"):
@@ -134,7 +134,7 @@ class Flow:
         drive = self.drives.get(leaf)
         return drive(state) if drive is not None else []
 
-    def _enter(self, state: GameState, dest: str) -> list[Event]:
+    def _enter(self, state: State, dest: str) -> list[Event]:
         if dest == "over":
             return [self._game_over(state)]
         if dest == "turn.start":  # TURN.ORDER: the other player; a new game turn after both
@@ -144,7 +144,7 @@ class Flow:
                     PhaseChanged(phase=dest, turn=turn, player=player)]
         return [PhaseChanged(phase=dest, turn=state.turn, player=state.player)]
 
-    def _game_over(self, state: GameState) -> GameEnded:
+    def _game_over(self, state: State) -> GameEnded:
         left = [p for p in state.players if any(u.player == p and u.status in
                                                 (*ALIVE, "off_table")
                                                 for u in state.units.values())]
@@ -154,23 +154,23 @@ class Flow:
             return GameEnded(reason="no units are left on either side")
         return GameEnded(reason=f"{state.turns} game turns played")
 
-    def _illegal(self, state: GameState, command: Command, why: str, rule: str
+    def _illegal(self, state: State, command: Command, why: str, rule: str
                  ) -> IllegalCommand:
         return IllegalCommand(why, rule=rule, command=command, phase=state.phase,
                               legal=[c.to_dict() for c in self.legal(state)])
 
-    def _unit(self, state: GameState, command: Command, uid: str, rule: str) -> UnitState:
+    def _unit(self, state: State, command: Command, uid: str, rule: str) -> UnitState:
         unit = state.units.get(uid)
         if unit is None:
             raise self._illegal(state, command, f"there is no unit {uid!r}", rule)
         return unit
 
-    def _active(self, state: GameState, command: Command, rule: str) -> None:
+    def _active(self, state: State, command: Command, rule: str) -> None:
         if command.by != state.player:
             raise self._illegal(state, command, f"it is {state.player}'s turn, not "
                                 f"{command.by}'s", rule)
 
-    def _offered(self, state: GameState, command: Command, rule: str) -> None:
+    def _offered(self, state: State, command: Command, rule: str) -> None:
         """The command must be one of the legal ones now (for choices read from the table)."""
         if command not in self.legal(state):
             raise self._illegal(state, command, f"{command.name} {command.args()} is not one "
@@ -178,18 +178,18 @@ class Flow:
 
     # --- what the parts provide each other ------------------------------------------------
 
-    def legal(self, state: GameState) -> list[Command]:
+    def legal(self, state: State) -> list[Command]:
         raise NotImplementedError
 
-    def drive_batch(self, state: GameState) -> list[Event]:
+    def drive_batch(self, state: State) -> list[Event]:
         raise NotImplementedError
 
-    def drive_panic(self, state: GameState) -> list[Event]:
+    def drive_panic(self, state: State) -> list[Event]:
         raise NotImplementedError
 
-    def panic_after(self, state: GameState, causes: list[str], what: str) -> list[Event]:
+    def panic_after(self, state: State, causes: list[str], what: str) -> list[Event]:
         raise NotImplementedError
 
-    def flee_events(self, state: GameState, unit: UnitState, away: tuple[float, float],
+    def flee_events(self, state: State, unit: UnitState, away: tuple[float, float],
                     dist: float, reason: str) -> list[Event]:
         raise NotImplementedError

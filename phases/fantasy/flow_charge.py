@@ -13,7 +13,7 @@ from regiment.core.commands import Command
 from regiment.core.events import Event, RollRequested
 from regiment.core.fold import fold
 from regiment.core.pending import Decision
-from regiment.core.state import Awaiting, GameState, UnitState
+from regiment.core.state import Awaiting
 
 from . import attacks, charge
 from .appliers import to_move
@@ -40,6 +40,7 @@ from .events import (
 from .flow import Flow
 from .result import ld_test
 from .specials import IMMUNE_TO_PSYCHOLOGY, has
+from .state import State, UnitState
 from .units import ALIVE, box, leadership, missile
 
 PANIC_RANGE = 6.0
@@ -69,7 +70,7 @@ class ChargeFlow(Flow):
 
     # --- declarations and reactions (CH.DECLARE, CH.REACT, CH.REDIRECT) ---------------------
 
-    def _declare_charge(self, state: GameState, cmd: DeclareCharge) -> list[Event]:
+    def _declare_charge(self, state: State, cmd: DeclareCharge) -> list[Event]:
         self._active(state, cmd, "CH.DECLARE")
         unit = self._unit(state, cmd, cmd.unit, "CH.DECLARE")
         target = self._unit(state, cmd, cmd.target, "CH.DECLARE")
@@ -78,7 +79,7 @@ class ChargeFlow(Flow):
             raise self._illegal(state, cmd, why, "CH.DECLARE")
         return self._declared(state, unit, target, "declare_charge")
 
-    def _declared(self, state: GameState, unit: UnitState, target: UnitState, trigger: str
+    def _declared(self, state: State, unit: UnitState, target: UnitState, trigger: str
                   ) -> list[Event]:
         sides = geo.charged_sides(box(unit), box(target))
         if len(sides) > 1:  # CH.CHARGE_MOVE: an even split is settled by a die first
@@ -87,7 +88,7 @@ class ChargeFlow(Flow):
         return self._then(state, [ChargeDeclared(unit=unit.id, target=target.id,
                                                  side=sides[0])], trigger)
 
-    def _side_rolled(self, state: GameState, aw: Awaiting, faces: tuple[int, ...]
+    def _side_rolled(self, state: State, aw: Awaiting, faces: tuple[int, ...]
                      ) -> list[Event]:
         target, trigger, sides = aw.about.split(":")
         first, second = sides.split("/")[:2]
@@ -95,7 +96,7 @@ class ChargeFlow(Flow):
         return self._then(state, [ChargeDeclared(unit=aw.unit or "", target=target, side=side)],
                           trigger)
 
-    def _react(self, state: GameState, cmd: React) -> list[Event]:
+    def _react(self, state: State, cmd: React) -> list[Event]:
         charger_id, target_id = state.context["declaring"]
         target, charger = state.units[target_id], state.units[charger_id]
         if cmd.unit != target_id:
@@ -120,7 +121,7 @@ class ChargeFlow(Flow):
                                               strikes=(self._volley(state, target, charger),)))
         return self._then(state, events, "react")
 
-    def _volley(self, state: GameState, shooter: UnitState, charger: UnitState
+    def _volley(self, state: State, shooter: UnitState, charger: UnitState
                 ) -> dict[str, Any]:
         """CH.REACT, ATK.TO_HIT_SHOOTING: the front rank shoots at -1 (and -1 more at long
         range, beyond half the weapon's range)."""
@@ -136,13 +137,13 @@ class ChargeFlow(Flow):
                 "armour": attacks.armour_need(charger.armour, s, 0, piercing),
                 "ward": attacks.ward_need(charger.ward), "rolls": {}}
 
-    def _redirect(self, state: GameState, cmd: Redirect) -> list[Event]:
+    def _redirect(self, state: State, cmd: Redirect) -> list[Event]:
         self._offered(state, cmd, "CH.REDIRECT")
         unit = state.units[cmd.unit]
         return [RollRequested(purpose="redirect", unit=unit.id, player=unit.player, dice=2,
                               about=cmd.target)]
 
-    def _redirect_rolled(self, state: GameState, aw: Awaiting, faces: tuple[int, ...]
+    def _redirect_rolled(self, state: State, aw: Awaiting, faces: tuple[int, ...]
                          ) -> list[Event]:
         """CH.REDIRECT: a Leadership test; on a pass the new target reacts at once."""
         unit = state.units[aw.unit or ""]
@@ -151,11 +152,11 @@ class ChargeFlow(Flow):
                                  passed=passed, faces=faces, leadership=leadership(unit))
         return self._then(state, [event], "redirect")
 
-    def _decline_redirect(self, state: GameState, cmd: DeclineRedirect) -> list[Event]:
+    def _decline_redirect(self, state: State, cmd: DeclineRedirect) -> list[Event]:
         self._offered(state, cmd, "CH.REDIRECT")
         return self._move(state, "decline_redirect")
 
-    def _flee_rolled(self, state: GameState, aw: Awaiting, faces: tuple[int, ...]
+    def _flee_rolled(self, state: State, aw: Awaiting, faces: tuple[int, ...]
                      ) -> list[Event]:
         """CH.REACT, PANIC.TRIGGERS, RALLY.TEST, FP.FLEE_ROLL: a unit flees its roll."""
         unit = state.units[aw.unit or ""]
@@ -171,7 +172,7 @@ class ChargeFlow(Flow):
             events += self.flee_events(state, unit, geo.centre(box(away)), dist, reason)
         return self._finish(state, events)
 
-    def flee_events(self, state: GameState, unit: UnitState, away: geo.Point, dist: float,
+    def flee_events(self, state: State, unit: UnitState, away: geo.Point, dist: float,
                     reason: str) -> list[Event]:
         """The flee move, or the table edge that destroys a fleeing unit (FP.OFF_TABLE)."""
         end, edge, through = charge.flee_move(state, unit, away, dist)
@@ -187,7 +188,7 @@ class ChargeFlow(Flow):
                                         player=unit.player, dice=unit.models, about=foes[0]))
         return events
 
-    def _dangerous_rolled(self, state: GameState, aw: Awaiting, faces: tuple[int, ...]
+    def _dangerous_rolled(self, state: State, aw: Awaiting, faces: tuple[int, ...]
                           ) -> list[Event]:
         """FP.FLEE_THROUGH: each 1 costs a model a wound, with no save."""
         u = state.units[aw.unit or ""]
@@ -200,13 +201,13 @@ class ChargeFlow(Flow):
             events.append(UnitDestroyed(unit=u.id, reason="dangerous terrain"))
         return self._finish(state, events)
 
-    def _end_charges(self, state: GameState, cmd: EndCharges) -> list[Event]:
+    def _end_charges(self, state: State, cmd: EndCharges) -> list[Event]:
         self._active(state, cmd, "CH.DECLARE")
         return self._move(state, "end_charges")
 
     # --- charge moves (CH.MOVE_ORDER, CH.RANGE, CH.CHARGE_MOVE, CH.FAILED) ---------------
 
-    def _move_charger(self, state: GameState, cmd: MoveCharger) -> list[Event]:
+    def _move_charger(self, state: State, cmd: MoveCharger) -> list[Event]:
         """CH.MOVE_ORDER: the active player picks the next charger; it rolls its range."""
         self._active(state, cmd, "CH.MOVE_ORDER")
         self._offered(state, cmd, "CH.MOVE_ORDER")
@@ -215,15 +216,15 @@ class ChargeFlow(Flow):
                               dice=charge.movement_dice(unit),
                               about=cmd.target or unit.declared or "")]
 
-    def _range_rolled(self, state: GameState, aw: Awaiting, faces: tuple[int, ...]
+    def _range_rolled(self, state: State, aw: Awaiting, faces: tuple[int, ...]
                       ) -> list[Event]:
         unit = state.units[aw.unit or ""]
         target = state.units[aw.about]
         reach = charge.charge_range(unit, faces)
         dist = charge.gap(unit, target)
         dice = charge.counted(faces)
-        base = {"unit": unit.id, "target": target.id, "dice": dice, "range": reach,
-                "distance": dist}
+        base: dict[str, Any] = {"unit": unit.id, "target": target.id, "dice": dice,
+                                "range": reach, "distance": dist}
         if target.status not in ALIVE:
             events: list[Event] = [ChargeRolled(**base, success=False,
                                                 why=f"{target.name} is gone")]
@@ -250,7 +251,7 @@ class ChargeFlow(Flow):
         events.append(self._joined(state, unit, target, end, hill))
         return self._finish(state, events)
 
-    def _joined(self, state: GameState, unit: UnitState, target: UnitState, end: geo.Box,
+    def _joined(self, state: State, unit: UnitState, target: UnitState, end: geo.Box,
                 hill: bool) -> CombatBegan | CombatJoined:
         """A new combat, or (the target or another enemy the charger now touches already
         fighting) the combat it joins, with any other combat it links to it."""
@@ -267,14 +268,14 @@ class ChargeFlow(Flow):
         return CombatJoined(combat=linked[0], units=joining, chargers=(unit.id,), hill=on_hill,
                             merged=tuple(linked[1:]))
 
-    def _failed(self, state: GameState, unit: UnitState, target: UnitState,
+    def _failed(self, state: State, unit: UnitState, target: UnitState,
                 faces: tuple[int, ...]) -> list[Event]:
         end, run = charge.failed_move(state, unit, target, faces)
         return [moved(unit.id, end, "failed_charge", run)]
 
     # --- panic, rally, returns ---------------------------------------------------------------
 
-    def panic_after(self, state: GameState, causes: list[str], what: str) -> list[Event]:
+    def panic_after(self, state: State, causes: list[str], what: str) -> list[Event]:
         """PANIC.TRIGGERS: friends within 6" of a unit that broke or was destroyed test."""
         out: list[Event] = []
         queued = set(state.context.get("panic", ())) | set(state.context.get("panicked", ()))
@@ -290,16 +291,16 @@ class ChargeFlow(Flow):
                                        reason=f"{cause.name} {what} within 6\""))
         return out
 
-    def drive_panic(self, state: GameState) -> list[Event]:
+    def drive_panic(self, state: State) -> list[Event]:
         uid = state.context["panic"][0]
         u = state.units[uid]
         return [RollRequested(purpose="panic", unit=uid, player=u.player, dice=2)]
 
-    def _panic_rolled(self, state: GameState, aw: Awaiting, faces: tuple[int, ...]
+    def _panic_rolled(self, state: State, aw: Awaiting, faces: tuple[int, ...]
                       ) -> list[Event]:
         return self._ld_then_flee(state, aw, faces, "panic")
 
-    def _ld_then_flee(self, state: GameState, aw: Awaiting, faces: tuple[int, ...],
+    def _ld_then_flee(self, state: State, aw: Awaiting, faces: tuple[int, ...],
                       purpose: str) -> list[Event]:
         u = state.units[aw.unit or ""]
         passed, need, insane = ld_test(leadership(u), 0, faces)
@@ -323,7 +324,7 @@ class ChargeFlow(Flow):
                                         dice=charge.movement_dice(u), about=purpose))
         return self._finish(state, events)
 
-    def _drive_rally(self, state: GameState) -> list[Event]:
+    def _drive_rally(self, state: State) -> list[Event]:
         """RALLY.TEST: each fleeing unit of the active player tests, one after another."""
         done = state.context.get("rallied", ())
         for u in state.units.values():
@@ -331,11 +332,11 @@ class ChargeFlow(Flow):
                 return [RollRequested(purpose="rally", unit=u.id, player=u.player, dice=2)]
         return []
 
-    def _rally_rolled(self, state: GameState, aw: Awaiting, faces: tuple[int, ...]
+    def _rally_rolled(self, state: State, aw: Awaiting, faces: tuple[int, ...]
                       ) -> list[Event]:
         return self._ld_then_flee(state, aw, faces, "rally")
 
-    def _drive_returns(self, state: GameState) -> list[Event]:
+    def _drive_returns(self, state: State) -> list[Event]:
         """FP.OFF_TABLE: pursuers that left the table come back in their player's next
         movement phase, rear rank centred on the point they left by, facing the table."""
         for u in state.units.values():
@@ -346,7 +347,7 @@ class ChargeFlow(Flow):
 
     # --- what the movement phase waits for -----------------------------------------------
 
-    def charge_pending(self, state: GameState, leaf: str) -> Decision | None:
+    def charge_pending(self, state: State, leaf: str) -> Decision | None:
         p = state.player
         if leaf == "declaration":
             legal: list[Command] = []
@@ -387,11 +388,11 @@ class ChargeFlow(Flow):
         return None
 
 
-def hill_regions(state: GameState) -> list[Any]:
+def hill_regions(state: State) -> list[Any]:
     return [Polygon(h) for h in state.table.get("hills", ())]
 
 
-def return_box(state: GameState, u: UnitState) -> geo.Box:
+def return_box(state: State, u: UnitState) -> geo.Box:
     """FP.OFF_TABLE: the unit's box with its rear rank centred on the point it left by."""
     x, y = u.left_at or (0.0, 0.0)
     w, d = state.table["width"], state.table["depth"]

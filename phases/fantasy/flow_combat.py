@@ -11,7 +11,7 @@ from regiment.core.commands import Command
 from regiment.core.events import Event, RollRequested
 from regiment.core.fold import fold
 from regiment.core.pending import Decision
-from regiment.core.state import Awaiting, GameState, UnitState
+from regiment.core.state import Awaiting
 
 from . import attacks, charge, combat, pursuit
 from .commands import (
@@ -62,6 +62,7 @@ from .flow import Flow, fight_of, per_state
 from .flow_charge import hill_regions, moved
 from .result import break_penalty, decide, ld_test, side_parts
 from .specials import IMMUNE_TO_PSYCHOLOGY, UNBREAKABLE, has
+from .state import State, UnitState
 from .units import box, has_champion, is_character, leadership
 
 
@@ -78,7 +79,7 @@ def casualties(target: UnitState, unsaved: int, challenge: bool) -> tuple[int, i
     return lost, slain, (unsaved - lost) if challenge else 0
 
 
-def fighters(state: GameState, cmb: dict[str, Any], player: str) -> list[UnitState]:
+def fighters(state: State, cmb: dict[str, Any], player: str) -> list[UnitState]:
     """CC.CHALLENGE: units of ``player`` in the combat with a champion or a character."""
     return [state.units[u] for u in cmb["units"] if state.units[u].player == player
             and state.units[u].status == "engaged"
@@ -108,7 +109,7 @@ class CombatFlow(Flow):
 
     # --- choosing a combat, challenges (CC.ORDER, CC.CHALLENGE) ------------------------------
 
-    def _fight(self, state: GameState, cmd: Fight) -> list[Event]:
+    def _fight(self, state: State, cmd: Fight) -> list[Event]:
         self._active(state, cmd, "CC.ORDER")
         self._offered(state, cmd, "CC.ORDER")
         cmb = state.combats[cmd.combat]
@@ -117,12 +118,12 @@ class CombatFlow(Flow):
                                  challenges=bool(self._challengers(state, state.player, cmb)))
         return self._then(state, [begun], "fight")
 
-    def _offerer(self, state: GameState) -> str | None:
+    def _offerer(self, state: State) -> str | None:
         offers = fight_of(state).get("offers", ())
         return next((p for p in (state.player, state.opponent(state.player))
                      if p not in offers), None)
 
-    def _challengers(self, state: GameState, player: str, cmb: dict[str, Any] | None = None
+    def _challengers(self, state: State, player: str, cmb: dict[str, Any] | None = None
                      ) -> list[UnitState]:
         """CC.CHALLENGE: units of ``player`` whose champion or character could challenge an
         enemy fighter it touches."""
@@ -131,7 +132,7 @@ class CombatFlow(Flow):
         return [u for u in fighters(state, cmb, player)
                 if any(combat.in_contact_at_all(u, f) for f in foes)]
 
-    def _drive_challenge(self, state: GameState) -> list[Event]:
+    def _drive_challenge(self, state: State) -> list[Event]:
         fight = fight_of(state)
         if fight.get("challenge") != "open":
             return []
@@ -142,17 +143,17 @@ class CombatFlow(Flow):
             return [ChallengeIssued(combat=fight["combat"], unit="", player=player)]
         return []
 
-    def _challenge(self, state: GameState, cmd: Challenge) -> list[Event]:
+    def _challenge(self, state: State, cmd: Challenge) -> list[Event]:
         self._offered(state, cmd, "CC.CHALLENGE")
         return self._then(state, [ChallengeIssued(combat=fight_of(state)["combat"],
                                                   unit=cmd.unit, player=cmd.by)], "challenge")
 
-    def _decline_challenge(self, state: GameState, cmd: DeclineChallenge) -> list[Event]:
+    def _decline_challenge(self, state: State, cmd: DeclineChallenge) -> list[Event]:
         self._offered(state, cmd, "CC.CHALLENGE")
         return self._then(state, [ChallengeIssued(combat=fight_of(state)["combat"], unit="",
                                                   player=cmd.by)], cmd.name)
 
-    def _answer(self, state: GameState, cmd: AcceptChallenge | RefuseChallenge) -> list[Event]:
+    def _answer(self, state: State, cmd: AcceptChallenge | RefuseChallenge) -> list[Event]:
         self._offered(state, cmd, "CC.CHALLENGE")
         answer = ChallengeAnswered(combat=fight_of(state)["combat"], unit=cmd.unit,
                                    accepted=cmd.name == "accept_challenge")
@@ -161,7 +162,7 @@ class CombatFlow(Flow):
     # --- initiative steps (CC.INITIATIVE, ATK.SEQUENCE) -------------------------------------
 
     @per_state
-    def _to_allocate(self, state: GameState) -> tuple[str, tuple[str, ...], int] | None:
+    def _to_allocate(self, state: State) -> tuple[str, tuple[str, ...], int] | None:
         """CC.ALLOCATE: the next split a player owes in this step."""
         fight = fight_of(state)
         if not fight.get("steps"):
@@ -169,7 +170,7 @@ class CombatFlow(Flow):
         return combat.to_allocate(state, state.combats[fight["combat"]], fight["steps"][0],
                                   fight)
 
-    def _drive_steps(self, state: GameState) -> list[Event]:
+    def _drive_steps(self, state: State) -> list[Event]:
         fight = fight_of(state)
         if not fight.get("steps"):
             return []
@@ -180,7 +181,7 @@ class CombatFlow(Flow):
         return [InitiativeStepBegan(combat=cmb["id"], step=step,
                                     strikes=tuple(combat.strikes(state, cmb, step, fight)))]
 
-    def _allocate(self, state: GameState, cmd: Allocate) -> list[Event]:
+    def _allocate(self, state: State, cmd: Allocate) -> list[Event]:
         """CC.ALLOCATE: the split must name exactly the enemy units the models touch and add
         up to the attacks to split."""
         cmb = state.combats[fight_of(state)["combat"]]
@@ -203,7 +204,7 @@ class CombatFlow(Flow):
         return self._then(state, [AttacksAllocated(combat=cmb["id"], unit=uid, attacks=split)],
                           "allocate")
 
-    def drive_batch(self, state: GameState) -> list[Event]:
+    def drive_batch(self, state: State) -> list[Event]:
         """ATK.SEQUENCE: the next roll of the batch, or its results once all dice are in."""
         batch = state.context["batch"]
         nxt = attacks.next_roll(batch["groups"], batch.get("last", ""))
@@ -215,7 +216,7 @@ class CombatFlow(Flow):
                                   player=state.units[who].player, dice=n, about=f"{i}:{stage}")]
         return self._resolve_batch(state, batch)
 
-    def _resolve_batch(self, state: GameState, batch: dict[str, Any]) -> list[Event]:
+    def _resolve_batch(self, state: State, batch: dict[str, Any]) -> list[Event]:
         """ATK.SEQUENCE steps 5 and 6: every group's count, casualties removed at once, then
         the units destroyed and the panic they cause (PANIC.TRIGGERS)."""
         events: list[Event] = []
@@ -257,7 +258,7 @@ class CombatFlow(Flow):
 
     # --- the result and break tests (CR.*, BT.*) --------------------------------------------
 
-    def _drive_result(self, state: GameState) -> list[Event]:
+    def _drive_result(self, state: State) -> list[Event]:
         """CR.WINNER, CR.BOOKKEEPING, CR.NO_MORE_FOES, BT.WHO: every side's parts, unit by
         unit; units left touching no enemy have won and leave the combat."""
         fight = fight_of(state)
@@ -300,7 +301,7 @@ class CombatFlow(Flow):
                                     margin=margin, musician=musician, tests=tests,
                                     no_more_foes=free, unbreakable=unbreakable)]
 
-    def _drive_tests(self, state: GameState) -> list[Event]:
+    def _drive_tests(self, state: State) -> list[Event]:
         """BT.WHO: each loser tests, in the order its player chooses."""
         fight = fight_of(state)
         tests = fight.get("tests")
@@ -311,7 +312,7 @@ class CombatFlow(Flow):
         u = state.units[tests[0]]
         return [RollRequested(purpose="break_test", unit=u.id, player=u.player, dice=2)]
 
-    def _order(self, state: GameState, cmd: BreakTestOrder | FleeOrder | PursuitOrder
+    def _order(self, state: State, cmd: BreakTestOrder | FleeOrder | PursuitOrder
                ) -> list[Event]:
         """BT.WHO, FP.MULTI_ORDER: which of a player's units goes next."""
         rule = "BT.WHO" if cmd.name == "break_test_order" else "FP.MULTI_ORDER"
@@ -320,7 +321,7 @@ class CombatFlow(Flow):
         return self._then(state, [OrderChosen(combat=fight_of(state)["combat"], what=what,
                                               unit=cmd.unit)], cmd.name)
 
-    def _break_rolled(self, state: GameState, aw: Awaiting, faces: tuple[int, ...]
+    def _break_rolled(self, state: State, aw: Awaiting, faces: tuple[int, ...]
                       ) -> list[Event]:
         """BT.TEST, BT.STEADFAST, BT.DISRUPTED, BT.SPECIAL, LD.INSANE."""
         fight = fight_of(state)
@@ -342,7 +343,7 @@ class CombatFlow(Flow):
     # --- flee and pursuit (FP.*) -------------------------------------------------------------
 
     @per_state
-    def _candidates(self, state: GameState) -> dict[str, tuple[str, list[str]]]:
+    def _candidates(self, state: State) -> dict[str, tuple[str, list[str]]]:
         """FP.CHOOSE_PURSUIT, FP.OVERRUN: winners that may pursue (with the broken units they
         touched: every enemy they touch must have broken) or overrun (they destroyed every
         foe they touched in the round they charged in, CR.NO_MORE_FOES)."""
@@ -369,11 +370,11 @@ class CombatFlow(Flow):
                 out[uid] = ("overrun", [])
         return out
 
-    def _undecided(self, state: GameState) -> str | None:
+    def _undecided(self, state: State) -> str | None:
         decided = fight_of(state).get("decided", {})
         return next((u for u in self._candidates(state) if u not in decided), None)
 
-    def _pursue(self, state: GameState, cmd: Pursue | Overrun | Restrain) -> list[Event]:
+    def _pursue(self, state: State, cmd: Pursue | Overrun | Restrain) -> list[Event]:
         options = self._candidates(state).get(cmd.unit)
         if isinstance(cmd, Pursue) and options and cmd.target not in options[1]:
             name = state.units[cmd.unit].name
@@ -387,7 +388,7 @@ class CombatFlow(Flow):
         return self._then(state, [PursuitDeclared(unit=cmd.unit, target=target, kind=cmd.name)],
                           cmd.name)
 
-    def _drive_pursuit(self, state: GameState) -> list[Event]:
+    def _drive_pursuit(self, state: State) -> list[Event]:
         """FP.CHOOSE_PURSUIT, FP.FLEE_ROLL, FP.PURSUE_ROLL, FP.CAUGHT, then the moves: the
         broken units in their player's order, then the pursuers in theirs (FP.MULTI_ORDER)."""
         fight = fight_of(state)
@@ -420,7 +421,7 @@ class CombatFlow(Flow):
             return self._pursuer_move(state, pursuers) if pursuers else []
         return self._pursuits_done(state)
 
-    def _left(self, state: GameState, what: str) -> list[str]:
+    def _left(self, state: State, what: str) -> list[str]:
         """The broken units (``flee``) or pursuers (``pursuit``) that have still to move."""
         fight = fight_of(state)
         done = fight.get("moved", ())
@@ -431,7 +432,7 @@ class CombatFlow(Flow):
                 if kind in ("pursue", "overrun") and u in fight.get("rolled", {})
                 and u not in done and state.units[u].status in ("engaged", "ready")]
 
-    def _to_move(self, state: GameState, what: str) -> list[str]:
+    def _to_move(self, state: State, what: str) -> list[str]:
         """The next to move; empty while its player has to say which (FP.MULTI_ORDER)."""
         left = self._left(state, what)
         if len(left) > 1:
@@ -439,7 +440,7 @@ class CombatFlow(Flow):
             return [chosen] if chosen in left else []
         return left
 
-    def _order_needed(self, state: GameState) -> tuple[str, list[str]] | None:
+    def _order_needed(self, state: State) -> tuple[str, list[str]] | None:
         """FP.MULTI_ORDER: the moves waiting for a player to order them, if any."""
         for what in ("flee", "pursuit"):
             left = self._left(state, what)
@@ -447,7 +448,7 @@ class CombatFlow(Flow):
                 return (what, left) if not self._to_move(state, what) else None
         return None
 
-    def _caught(self, state: GameState) -> list[Event]:
+    def _caught(self, state: State) -> list[Event]:
         """FP.CAUGHT: a broken unit is destroyed if any of its pursuers rolled as far."""
         fight = fight_of(state)
         decided, rolled, fled = fight.get("decided", {}), fight.get("rolled", {}), \
@@ -467,7 +468,7 @@ class CombatFlow(Flow):
                 events += more
         return events
 
-    def _flee_move(self, state: GameState, fleeing: list[str]) -> list[Event]:
+    def _flee_move(self, state: State, fleeing: list[str]) -> list[Event]:
         """FP.FLEE_DIRECTION: away from the enemy unit of the combat with the most ranks five
         models wide; a die chooses among equals."""
         fight = fight_of(state)
@@ -485,7 +486,7 @@ class CombatFlow(Flow):
         point = geo.centre(box(away)) if away else geo.centre(box(u))
         return self.flee_events(state, u, point, fight["fled"][u.id], "flee")
 
-    def _direction_rolled(self, state: GameState, aw: Awaiting, faces: tuple[int, ...]
+    def _direction_rolled(self, state: State, aw: Awaiting, faces: tuple[int, ...]
                           ) -> list[Event]:
         """FP.FLEE_DIRECTION: a D6 picks one of the tied enemy units (faces beyond the last
         whole share are rolled again, so every unit is as likely)."""
@@ -498,13 +499,13 @@ class CombatFlow(Flow):
         return self._finish(state, [FleeDirectionChosen(unit=aw.unit or "", away_from=pick,
                                                         among=among, faces=faces)])
 
-    def _pursuer_move(self, state: GameState, pursuers: list[str]) -> list[Event]:
+    def _pursuer_move(self, state: State, pursuers: list[str]) -> list[Event]:
         fight = fight_of(state)
         uid = pursuers[0]
         kind, target = fight["decided"][uid]
         return self._pursuer_moves(state, state.units[uid], kind, target, fight["rolled"][uid])
 
-    def _pursuits_done(self, state: GameState) -> list[Event]:
+    def _pursuits_done(self, state: State) -> list[Event]:
         """Units of the combat left touching no enemy leave it; a combat with one side left
         ends."""
         fight = fight_of(state)
@@ -522,7 +523,7 @@ class CombatFlow(Flow):
                                       reason="one side has no unit left fighting"))
         return events
 
-    def _restrain_rolled(self, state: GameState, aw: Awaiting, faces: tuple[int, ...]
+    def _restrain_rolled(self, state: State, aw: Awaiting, faces: tuple[int, ...]
                          ) -> list[Event]:
         u = state.units[aw.unit or ""]
         passed, need, insane = ld_test(leadership(u), 0, faces)
@@ -531,7 +532,7 @@ class CombatFlow(Flow):
                                                      faces=faces, passed=passed, needs=need,
                                                      insane=insane)])
 
-    def _pursuit_rolled(self, state: GameState, aw: Awaiting, faces: tuple[int, ...]
+    def _pursuit_rolled(self, state: State, aw: Awaiting, faces: tuple[int, ...]
                         ) -> list[Event]:
         """FP.PURSUE_ROLL, FP.CAUGHT: caught if the pursuit equals or beats the flee roll."""
         dist = sum(charge.counted(faces))
@@ -541,7 +542,7 @@ class CombatFlow(Flow):
                                                   dice=charge.counted(faces), distance=dist,
                                                   caught=caught)])
 
-    def _pursuer_moves(self, state: GameState, u: UnitState, kind: str, target: str,
+    def _pursuer_moves(self, state: State, u: UnitState, kind: str, target: str,
                        dist: int) -> list[Event]:
         if kind == "pursue" and target in state.units:
             heading = geo.bearing(geo.centre(box(u)),
@@ -565,9 +566,9 @@ class CombatFlow(Flow):
 
     # --- combat reform (REF.*) ---------------------------------------------------------------
 
-    _reform_memo: tuple[GameState, dict[str, list[Any]]] | None = None
+    _reform_memo: tuple[State, dict[str, list[Any]]] | None = None
 
-    def _reforms(self, state: GameState, u: UnitState) -> list[Any]:
+    def _reforms(self, state: State, u: UnitState) -> list[Any]:
         """REF.PLACEMENT, CR.NO_MORE_FOES: the reforms open to ``u`` as (files, face, turn,
         box), kept for the last state asked about (the drive, the pending decision and the
         command all ask of the same state)."""
@@ -580,7 +581,7 @@ class CombatFlow(Flow):
                              else pursuit.free_reform_options(state, u))
         return memo[1][u.id]
 
-    def _order_open(self, state: GameState, left: list[UnitState]) -> bool:
+    def _order_open(self, state: State, left: list[UnitState]) -> bool:
         """REF.ORDER: both players have a reform open and no order was chosen yet."""
         fight = fight_of(state)
         if "reform_first" in fight:
@@ -590,12 +591,12 @@ class CombatFlow(Flow):
         players = {u.player for u in left if self._reforms(state, u)}
         return len(players) == 2
 
-    def _reform_order(self, state: GameState, cmd: ReformOrder) -> list[Event]:
+    def _reform_order(self, state: State, cmd: ReformOrder) -> list[Event]:
         self._offered(state, cmd, "REF.ORDER")
         return self._then(state, [ReformOrderChosen(combat=fight_of(state)["combat"],
                                                     first=cmd.first)], "reform_order")
 
-    def _reformers(self, state: GameState) -> list[UnitState]:
+    def _reformers(self, state: State) -> list[UnitState]:
         """REF.WHO, REF.ORDER: units still in the combat, those of the player who reforms
         first (the active player's, unless he chose otherwise) first; once the combat is
         over, the winners that stayed where they were (CR.NO_MORE_FOES)."""
@@ -614,7 +615,7 @@ class CombatFlow(Flow):
         first = fight.get("reform_first") or state.player
         return sorted(units, key=lambda u: u.player != first)
 
-    def _drive_reform(self, state: GameState) -> list[Event]:
+    def _drive_reform(self, state: State) -> list[Event]:
         fight = fight_of(state)
         if not fight or state.awaiting is not None:
             return []
@@ -628,7 +629,7 @@ class CombatFlow(Flow):
             return []
         return [CombatRoundEnded(combat=fight["combat"], round=fight["round"])]
 
-    def _reform(self, state: GameState, cmd: Reform) -> list[Event]:
+    def _reform(self, state: State, cmd: Reform) -> list[Event]:
         cmb = state.combats.get(fight_of(state)["combat"])
         if cmd not in self.legal(state) and cmb is not None and cmd.unit in state.units:
             for (f, fc, t, _), (rule, why) in pursuit.reform_checks(state, cmb,
@@ -644,7 +645,7 @@ class CombatFlow(Flow):
                                   about=f"{cmd.files}:{cmd.face}:{cmd.turn}")]
         return self._finish(state, [self._reformed(state, u, cmd.files, cmd.face, cmd.turn)])
 
-    def _reformed(self, state: GameState, u: UnitState, files: int, face: str, turn: int
+    def _reformed(self, state: State, u: UnitState, files: int, face: str, turn: int
                   ) -> Event:
         for f, fc, t, b in self._reforms(state, u):
             if (f, fc, t) == (files, face, turn):
@@ -654,7 +655,7 @@ class CombatFlow(Flow):
                                     facing=b.facing, how=how)
         return ReformSkipped(unit=u.id, why="that reform is no longer open")
 
-    def _reform_rolled(self, state: GameState, aw: Awaiting, faces: tuple[int, ...]
+    def _reform_rolled(self, state: State, aw: Awaiting, faces: tuple[int, ...]
                        ) -> list[Event]:
         u = state.units[aw.unit or ""]
         penalty = fight_of(state).get("penalties", {}).get(u.id, 0)
@@ -668,14 +669,14 @@ class CombatFlow(Flow):
                       ReformSkipped(unit=u.id, why="it failed its reform test"))
         return self._finish(state, events)
 
-    def _skip_reform(self, state: GameState, cmd: SkipReform) -> list[Event]:
+    def _skip_reform(self, state: State, cmd: SkipReform) -> list[Event]:
         self._offered(state, cmd, "REF.WHO")
         return self._then(state, [ReformSkipped(unit=cmd.unit, why="its player chose not to")],
                           "skip_reform")
 
     # --- what the close combat phase waits for -----------------------------------------
 
-    def combat_pending(self, state: GameState, leaf: str) -> Decision | None:
+    def combat_pending(self, state: State, leaf: str) -> Decision | None:
         p = state.player
         if leaf == "choose_combat":
             fought = state.context.get("fought", ())
@@ -763,7 +764,7 @@ def splits(n: int, k: int) -> list[tuple[int, ...]]:
     return [(i, *rest) for i in range(n, -1, -1) for rest in splits(n - i, k - 1)]
 
 
-def close_ups(before: GameState, after: GameState, cid: str) -> list[Event]:
+def close_ups(before: State, after: State, cid: str) -> list[Event]:
     """Casualties come off the rear ranks, so a unit's rear edge moves up. Enemies that fought
     it from behind or beside and so lost contact move up with it, by the ground its ranks gave
     up, as players keep units in contact on the table (one level: a unit behind the one that

@@ -17,7 +17,7 @@ from regiment.core.events import Event, GameStarted, PhaseChanged
 from regiment.core.fold import appliers_for, fold
 from regiment.core.geometry import contact
 from regiment.core.pending import Decision, Over
-from regiment.core.state import Awaiting, GameState, UnitState
+from regiment.core.state import Awaiting
 
 from .appliers import APPLIERS
 from .events import CombatBegan, TurnBegan
@@ -25,6 +25,7 @@ from .flow import GUARDS, per_state
 from .flow_charge import ChargeFlow
 from .flow_combat import CombatFlow
 from .machine import SEPARATOR, Compiled, turn_table
+from .state import State, UnitState
 from .units import box
 from .variants import VARIANTS
 
@@ -38,14 +39,14 @@ class FantasyPreset(ChargeFlow, CombatFlow):
         self.machine = table or turn_table()
         self.appliers = APPLIERS
         self.fold_table = appliers_for(APPLIERS)
-        self.handlers: dict[str, Callable[[GameState, Any], list[Event]]] = {
+        self.handlers: dict[str, Callable[[State, Any], list[Event]]] = {
             **self.charge_handlers(), **self.combat_handlers(),
             "end_phase": self._end_phase,
         }
-        self.rolls: dict[str, Callable[[GameState, Awaiting, tuple[int, ...]], list[Event]]] = {
+        self.rolls: dict[str, Callable[[State, Awaiting, tuple[int, ...]], list[Event]]] = {
             **self.charge_rolls(), **self.combat_rolls(),
         }
-        self.drives: dict[str, Callable[[GameState], list[Event]]] = {
+        self.drives: dict[str, Callable[[State], list[Event]]] = {
             **self.charge_drives(), **self.combat_drives(),
         }
 
@@ -54,15 +55,15 @@ class FantasyPreset(ChargeFlow, CombatFlow):
 
     # --- set-up ----------------------------------------------------------------------------
 
-    def initial_state(self, started: GameStarted) -> GameState:
+    def initial_state(self, started: GameStarted) -> State:
         sc = started.scenario
         units = {u["id"]: UnitState.from_scenario(u) for u in sc["units"]}
-        return GameState(game_id=started.game_id, preset=started.preset,
+        return State(game_id=started.game_id, preset=started.preset,
                          players=tuple(p["id"] for p in sc["players"]), first=sc["first"],
                          turns=sc["turns"], units=units, table=sc["table"],
                          context={"start_phase": sc.get("phase") or "start"})
 
-    def opening(self, state: GameState) -> list[Event]:
+    def opening(self, state: State) -> list[Event]:
         """TURN.ORDER: the first player's turn 1 begins, or the scenario's ``phase``; units
         already touching an enemy form combats (the ones marked ``charged`` charged)."""
         events: list[Event] = [TurnBegan(turn=1, player=state.first)]
@@ -71,7 +72,7 @@ class FantasyPreset(ChargeFlow, CombatFlow):
         events.append(PhaseChanged(phase=phase, turn=1, player=state.first))
         return events + self._settle(fold(state, events, self.fold_table))
 
-    def _touching_at_start(self, state: GameState) -> list[Event]:
+    def _touching_at_start(self, state: State) -> list[Event]:
         """Units touching an enemy form combats; units linked through the enemies they touch
         are one (multiple) combat, named after its first unit and that unit's first enemy."""
         units = list(state.units.values())
@@ -103,14 +104,14 @@ class FantasyPreset(ChargeFlow, CombatFlow):
 
     # --- commands --------------------------------------------------------------------------
 
-    def decide(self, state: GameState, command: Command) -> list[Event]:
+    def decide(self, state: State, command: Command) -> list[Event]:
         edges = self.machine.edges.get(state.phase, {}).get(command.name)
         if not edges or edges[0].auto:
             raise self._illegal(state, command, f"{command.name} is not a command of "
                                 f"{state.phase or 'this game'}", "TURN.ORDER")
         return self.handlers[command.name](state, command)
 
-    def _end_phase(self, state: GameState, cmd: Command) -> list[Event]:
+    def _end_phase(self, state: State, cmd: Command) -> list[Event]:
         self._active(state, cmd, "TURN.ORDER")
         if state.phase.endswith("choose_combat") and not GUARDS["no_combats_left"](state):
             raise self._illegal(state, cmd, "every combat must be fought first", "CC.ORDER")
@@ -118,7 +119,7 @@ class FantasyPreset(ChargeFlow, CombatFlow):
 
     # --- dice ------------------------------------------------------------------------------
 
-    def on_roll(self, state: GameState, roll: Awaiting, faces: tuple[int, ...]) -> list[Event]:
+    def on_roll(self, state: State, roll: Awaiting, faces: tuple[int, ...]) -> list[Event]:
         handler = self.rolls.get(roll.purpose)
         if handler is None:
             return self._settle(state)  # attack dice: the batch has filed them (appliers)
@@ -127,7 +128,7 @@ class FantasyPreset(ChargeFlow, CombatFlow):
     # --- what is pending -------------------------------------------------------------------
 
     @per_state
-    def pending(self, state: GameState) -> Decision | Over:
+    def pending(self, state: State) -> Decision | Over:
         # kept for the last state: an embedding program, the bot and the legality check all
         # ask of the same one
         if state.over:
@@ -139,12 +140,12 @@ class FantasyPreset(ChargeFlow, CombatFlow):
         p = state.player
         return Decision(player=p, decision="end_phase", legal=(EndPhase(by=p),))
 
-    def legal(self, state: GameState) -> list[Command]:
+    def legal(self, state: State) -> list[Command]:
         pending = self.pending(state)
         return list(pending.legal) if isinstance(pending, Decision) else []
 
 
-def _scenario_phase(state: GameState) -> str:
+def _scenario_phase(state: State) -> str:
     return state.context.get("start_phase") or "start"
 
 

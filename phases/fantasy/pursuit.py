@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from regiment.core import geometry as geo
-from regiment.core.state import GameState, UnitState
 
 from .combat import Combat, models_in_contact, touching
+from .state import State, UnitState
 from .units import ALIVE, box, rank_sizes
 
 
-def flee_from(state: GameState, unit: UnitState, foes: list[UnitState]) -> list[UnitState]:
+def flee_from(state: State, unit: UnitState, foes: list[UnitState]) -> list[UnitState]:
     """FP.FLEE_DIRECTION: the enemy units with the most ranks at least 5 models wide (the
     unit flees from one of them; when several tie, a die chooses)."""
     if not foes:
@@ -22,7 +22,7 @@ def flee_from(state: GameState, unit: UnitState, foes: list[UnitState]) -> list[
     return [f for f in foes if wide_ranks(f) == most]
 
 
-def pursue_move(state: GameState, unit: UnitState, heading: float, dist: float, pivot: bool
+def pursue_move(state: State, unit: UnitState, heading: float, dist: float, pivot: bool
                 ) -> tuple[geo.Box, geo.Point | None, str | None, float]:
     """FP.PURSUE_MOVE, FP.PIVOT_CONTACT, FP.FRESH_ENEMY, FP.OFF_TABLE: pivot (pursuit) to
     ``heading``, then move up to ``dist``: stop 1" short of friends and of fleeing units
@@ -60,13 +60,13 @@ def pursue_move(state: GameState, unit: UnitState, heading: float, dist: float, 
 Reform = tuple[int, str, int, geo.Box]
 
 
-def reform_options(state: GameState, combat: Combat, u: UnitState) -> list[Reform]:
+def reform_options(state: State, combat: Combat, u: UnitState) -> list[Reform]:
     """REF.WHO, REF.PLACEMENT, REF.CONTACT: the reforms open to ``u``: turn to face the one
     enemy in its flank or rear, or change frontage by up to two files either way."""
     return [r for r, (rule, _) in reform_checks(state, combat, u) if not rule]
 
 
-def reform_checks(state: GameState, combat: Combat, u: UnitState
+def reform_checks(state: State, combat: Combat, u: UnitState
                   ) -> list[tuple[Reform, tuple[str, str]]]:
     """Every reform ``u`` might try, each with why it is not open: ("", "") when it is, or
     (rule, reason). It must keep touching every enemy it touched, on the same side, with at
@@ -124,7 +124,7 @@ def reform_checks(state: GameState, combat: Combat, u: UnitState
     return out
 
 
-def free_reform_options(state: GameState, u: UnitState) -> list[tuple[int, str, int, geo.Box]]:
+def free_reform_options(state: State, u: UnitState) -> list[tuple[int, str, int, geo.Box]]:
     """CR.NO_MORE_FOES: a winner left with no foe may reform freely: turn about its centre by
     90, 180 or 270 degrees, or change its frontage by up to two files. It must stay on the
     table and may touch no unit, nor come within 1" of an enemy."""

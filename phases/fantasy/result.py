@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from regiment.core.geometry import area_share
-from regiment.core.state import GameState, UnitState
 
 from .combat import Combat, side_fought, touching
 from .specials import STUBBORN, has
+from .state import State, UnitState
 from .units import box, full_ranks
 from .variants import Variant
 
@@ -33,7 +33,7 @@ def rank_bonus(u: UnitState) -> int:
     return min(3, max(0, full_ranks(u) - 1))
 
 
-def flank_rear(state: GameState, side_units: list[UnitState], enemy_units: list[UnitState],
+def flank_rear(state: State, side_units: list[UnitState], enemy_units: list[UnitState],
                variant: Variant) -> list[Part]:
     """CR.FLANK, CR.REAR: per enemy unit fought in its flank (+1, +2 if an attacker there has
     a full rank) or rear (+2, +3); flat +1/+2 under fantasy-classic. Several attackers on the
@@ -63,7 +63,7 @@ def high_ground(mine: list[UnitState], theirs: list[UnitState], hills: list[Any]
     return next((u.id for u in mine if area_share(box(u), hills) >= 0.5), "")
 
 
-def side_parts(state: GameState, combat: Combat, player: str, caused: dict[str, int],
+def side_parts(state: State, combat: Combat, player: str, caused: dict[str, int],
                overkill: dict[str, int], variant: Variant, hill_areas: list[Any] | None = None,
                free: set[str] | frozenset[str] = frozenset()) -> list[Part]:
     """CR.WOUNDS, CR.OVERKILL, CR.CHARGE, CR.RANKS, CR.STANDARD, CR.BSB, CR.FLANK/REAR,
@@ -117,7 +117,7 @@ def decide(totals: dict[str, int], musicians: dict[str, bool]
     return None, 0, None
 
 
-def steadfast(state: GameState, combat: Combat, uid: str) -> tuple[bool, str]:
+def steadfast(state: State, combat: Combat, uid: str) -> tuple[bool, str]:
     """BT.STEADFAST, BT.DISRUPTED: more full ranks than every enemy unit it faces, unless an
     enemy with two or more full ranks fights it in the flank or rear (the seed's reading:
     disrupted units cannot be steadfast)."""
@@ -134,7 +134,7 @@ def steadfast(state: GameState, combat: Combat, uid: str) -> tuple[bool, str]:
     return False, ""
 
 
-def break_penalty(state: GameState, combat: Combat, uid: str, margin: int
+def break_penalty(state: State, combat: Combat, uid: str, margin: int
                   ) -> tuple[int, bool, str]:
     """BT.TEST, BT.STEADFAST, BT.SPECIAL: the penalty (the margin), none if steadfast or
     stubborn. Returns (penalty, steadfast, why)."""

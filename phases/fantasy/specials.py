@@ -43,8 +43,13 @@ def known(kind: Literal["rule", "equipment"]) -> tuple[str, ...]:
 
 
 class Bearer(Protocol):
-    rules: tuple[str, ...]
-    equipment: tuple[str, ...]
+    """Whatever has rules and equipment (a unit's state, read-only)."""
+
+    @property
+    def rules(self) -> tuple[str, ...]: ...
+
+    @property
+    def equipment(self) -> tuple[str, ...]: ...
 
 
 def has(u: Bearer, rule: Special) -> bool:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from functools import lru_cache
 
 from regiment.core.geometry import Box, unit_size
-from regiment.core.state import UnitState
 
 from .specials import (
     ADDITIONAL_HAND_WEAPON,
@@ -17,6 +16,7 @@ from .specials import (
     carries,
     has,
 )
+from .state import UnitState
 
 MONSTROUS = ("monstrous_infantry", "monstrous_cavalry", "monstrous_beast")
 ON_FOOT = ("infantry", "monstrous_infantry")

@@ -1,0 +1,83 @@
+"""The fantasy rulebook's state: its units and its combats, on the kernel's ``GameState``.
+
+Values, like the kernel's: only the appliers make new ones (``evolve`` shares structure).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from regiment.core.state import GameState, Value
+
+
+@dataclass(frozen=True, kw_only=True)
+class UnitState(Value):
+    """One unit as the rules see it; static parts (profile, equipment) come from the scenario."""
+
+    id: str
+    player: str
+    name: str
+    troop: str
+    models: int
+    files: int
+    base: tuple[float, float]
+    profile: dict[str, int]
+    position: tuple[float, float]
+    facing: float
+    armour: int | None = None
+    ward: int | None = None
+    equipment: tuple[str, ...] = ()
+    command: tuple[str, ...] = ()
+    battle_standard: bool = False
+    rules: tuple[str, ...] = ()
+    status: str = "ready"          # ready | fleeing | engaged | destroyed | off_table
+    charged: bool = False          # it charged this turn
+    declared: str | None = None    # the target of its charge this turn
+    reaction: str | None = None    # its reaction to a charge this turn
+    wounded: int = 0               # wounds taken by its one wounded model
+    start_models: int = 0          # models at the start of the game (RALLY.TEST)
+    left_at: tuple[float, float] | None = None  # where it left the table (FP.OFF_TABLE)
+    redirected: bool = False       # it redirected a charge this turn (CH.REDIRECT)
+
+    @property
+    def ranks(self) -> int:
+        return -(-self.models // self.files)
+
+    @classmethod
+    def from_scenario(cls, u: dict[str, Any]) -> UnitState:
+        return cls(
+            id=u["id"], player=u["player"], name=u["name"], troop=u["troop"],
+            models=u["models"], files=u["files"], base=tuple(u["base"]),
+            profile=dict(u["profile"]), position=tuple(u["position"]), facing=u["facing"],
+            armour=u.get("armour"), ward=u.get("ward"),
+            equipment=tuple(u.get("equipment", ())), command=tuple(u.get("command", ())),
+            battle_standard=u.get("battle_standard", False), rules=tuple(u.get("rules", ())),
+            charged=u.get("charged", False), start_models=u["models"],
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class State(GameState):
+    """The game as the fantasy rules see it."""
+
+    units: dict[str, UnitState]
+    table: dict[str, Any]
+    context: dict[str, Any] = field(default_factory=dict)  # the turn's bookkeeping
+    combats: dict[str, Any] = field(default_factory=dict)  # combats that last across turns
+
+    def with_unit(self, unit: UnitState) -> State:
+        units = dict(self.units)
+        units[unit.id] = unit
+        return self.evolve(units=units)
+
+    def summary(self) -> dict[str, Any]:
+        return {**super().summary(), "context": self.context, "combats": self.combats,
+                "units": {k: {**u.__dict__} for k, u in self.units.items()}}
+
+
+def fantasy(state: GameState) -> State:
+    """A kernel state known to be this rulebook's (a game played under a fantasy preset)."""
+    if not isinstance(state, State):
+        raise TypeError(f"not a fantasy game's state: {type(state).__name__}")
+    return state
