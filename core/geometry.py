@@ -34,9 +34,9 @@ class Box(NamedTuple):
 
 
 def unit_size(models: int, files: int, base: tuple[float, float]) -> tuple[float, float]:
-    """Width and depth in inches of a block of ``models`` in ``files`` files."""
-    ranks = -(-models // files)
-    return files * base[0] / MM_PER_INCH, ranks * base[1] / MM_PER_INCH
+    """Width and depth in inches of a block of ``models``, ``files`` abreast."""
+    rows = -(-models // files)
+    return files * base[0] / MM_PER_INCH, rows * base[1] / MM_PER_INCH
 
 
 def axes(facing: float) -> tuple[Point, Point]:
@@ -175,7 +175,7 @@ def arc_region(b: Box, side: str, far: float = 1000.0) -> Polygon:
 
 @lru_cache(maxsize=8192)
 def sees(viewer: Box, target: Box) -> bool:
-    """CH.DECLARE: the target is at least partly inside the viewer's front arc."""
+    """Whether ``target`` is at least partly inside the viewer's front arc (GEO.ARCS)."""
     return float(arc_region(viewer, "front").intersection(polygon(target)).area) > EPS
 
 
@@ -184,17 +184,17 @@ def front_edge(b: Box) -> LineString:
     return LineString([fl, fr])
 
 
-def side_shares(charger: Box, target: Box) -> dict[str, float]:
-    """CH.CHARGE_MOVE: how much of the charger's front lies in each arc of the target."""
-    edge = front_edge(charger)
+def side_shares(mover: Box, target: Box) -> dict[str, float]:
+    """How much of ``mover``'s front edge lies in each arc of ``target``."""
+    edge = front_edge(mover)
     return {s: float(arc_region(target, s).intersection(edge).length) for s in SIDES}
 
 
 @lru_cache(maxsize=4096)
-def charged_sides(charger: Box, target: Box) -> tuple[str, ...]:
-    """CH.CHARGE_MOVE: the side(s) of the target the charger must contact: the arc holding the
-    larger part of its front; two sides when it is split exactly evenly (chosen at random)."""
-    shares = side_shares(charger, target)
+def facing_sides(mover: Box, target: Box) -> tuple[str, ...]:
+    """The side(s) of ``target`` whose arc holds the larger part of ``mover``'s front; two
+    when the front is split exactly evenly."""
+    shares = side_shares(mover, target)
     best = max(shares.values())
     return tuple(s for s in SIDES if abs(shares[s] - best) <= 1e-4)
 
@@ -210,19 +210,19 @@ def side_bearing(b: Box, side: str) -> float:
     return (b.facing + {"front": 0.0, "right": 90.0, "rear": 180.0, "left": 270.0}[side]) % 360
 
 
-def landing(charger: Box, target: Box, side: str) -> Box:
-    """CH.CHARGE_MOVE: the charger's front flush against ``side`` of the target, with as much
-    of the two fronts in contact as possible and as little sideways travel as that allows."""
+def flush_against(mover: Box, target: Box, side: str) -> Box:
+    """``mover`` with its front flush against ``side`` of ``target``, with as much of the two
+    edges in contact as possible and as little sideways travel as that allows."""
     p, q = side_segment(target, side)
     length = math.dist(p, q)
     mid = ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)
     ux, uy = (q[0] - p[0]) / length, (q[1] - p[1]) / length
-    slack = abs(length - charger.width) / 2
-    along = (charger.x - mid[0]) * ux + (charger.y - mid[1]) * uy
+    slack = abs(length - mover.width) / 2
+    along = (mover.x - mid[0]) * ux + (mover.y - mid[1]) * uy
     off = max(-slack, min(slack, along))
     facing = (side_bearing(target, side) + 180.0) % 360
     return Box(round(mid[0] + ux * off, 4), round(mid[1] + uy * off, 4), round(facing, 4),
-               charger.width, charger.depth)
+               mover.width, mover.depth)
 
 
 @lru_cache(maxsize=8192)
@@ -233,26 +233,25 @@ def overlaps(a: Box, b: Box) -> bool:
     return _apart_axis(a, b, corners(a), corners(b), 1e-4) is None
 
 
-def landing_beside(charger: Box, target: Box, side: str, others: list[Box]) -> Box | None:
-    """CH.CHARGE_MOVE with other units already there (a multiple combat): the charger's front
-    flush against ``side`` of the target, overlapping none of ``others`` (it may touch them),
-    with as much front in contact as it can have and then as little sideways travel. None
-    when no place on that side is free."""
-    first = landing(charger, target, side)
-    near = [o for o in others if gap(first, o) < charger.width + charger.depth]
+def flush_beside(mover: Box, target: Box, side: str, others: list[Box]) -> Box | None:
+    """``flush_against`` with ``others`` already on that side: the front flush against ``side``
+    of ``target``, overlapping none of ``others`` (it may touch them), with as much front in
+    contact as it can have and then as little sideways travel. None when no place is free."""
+    first = flush_against(mover, target, side)
+    near = [o for o in others if gap(first, o) < mover.width + mover.depth]
     if not any(overlaps(first, o) for o in near):
         return first
     p, q = side_segment(target, side)
     length = math.dist(p, q)
     mid = ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)
     ux, uy = (q[0] - p[0]) / length, (q[1] - p[1]) / length
-    half = charger.width / 2
+    half = mover.width / 2
 
     def at(off: float) -> Box:
         return first._replace(x=round(mid[0] + ux * off, 4), y=round(mid[1] + uy * off, 4))
 
     natural = (first.x - mid[0]) * ux + (first.y - mid[1]) * uy
-    along = (charger.x - mid[0]) * ux + (charger.y - mid[1]) * uy
+    along = (mover.x - mid[0]) * ux + (mover.y - mid[1]) * uy
     offsets = []
     for o in near:  # flush beside each unit already there, on either side of it
         ts = [(cx - mid[0]) * ux + (cy - mid[1]) * uy for cx, cy in corners(o)]
@@ -294,7 +293,7 @@ def on_table(b: Box, width: float, depth: float) -> bool:
 
 def edge_time(b: Box, heading: float, width: float, depth: float) -> tuple[float, Point]:
     """How far ``b`` can move along ``heading`` before a corner touches the table edge, and
-    that point (FP.OFF_TABLE, flee off the table)."""
+    that point."""
     (hx, hy), _ = axes(heading)
     best, point = math.inf, (b.x, b.y)
     for cx, cy in corners(b):
@@ -312,7 +311,7 @@ def edge_time(b: Box, heading: float, width: float, depth: float) -> tuple[float
 
 def free_run(b: Box, heading: float, dist: float, blockers: list[Box], keep: float) -> float:
     """How far (up to ``dist``) ``b`` can move along ``heading`` and stay at least ``keep``
-    inches from every blocker (FP.PURSUE_MOVE: stop 1" short; CH.FAILED: never in contact).
+    inches from every blocker.
 
     Conservative advancement: a move of ``c`` inches brings the unit at most ``c`` nearer to
     anything, so it may always go on by its clearance beyond ``keep``; it never passes
@@ -359,7 +358,7 @@ def contact(a: Box, b: Box) -> tuple[str, float, float] | None:
     from the side's first corner (front: left to right; flanks: front to back; rear: left to
     right). None when they do not touch along a side.
 
-    Plain vector maths, no shapely: the rules ask this many times a combat. Two sides touch
+    Plain vector maths, no shapely: the rules ask this many times a turn. Two sides touch
     when they lie on one line (within a ten-thousandth of an inch) and overlap."""
     fl, fr, br, bl = corners(a)
     sides = (("front", fl, fr), ("right", fr, br), ("rear", bl, br), ("left", fl, bl))

@@ -37,7 +37,7 @@ class Awaiting(Value):
 class GameState(Value):
     """What the kernel needs of any game's state: who plays, whose turn and phase it is, the
     dice stream's position and the roll awaited, and whether the game is over. A rulebook
-    extends it with its own typed state (``phases.fantasy.state.State``: units, combats...)."""
+    extends it with its own typed state (its pieces on the table, what it keeps of a turn)."""
 
     game_id: str
     preset: str

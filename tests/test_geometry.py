@@ -44,7 +44,7 @@ def test_geo_distance_is_edge_to_edge():
 def test_geo_landing_flush_against_the_side_with_most_contact():
     target = geo.Box(36, 40, 180, 8, 3)      # front edge y=40 facing down the table
     charger = geo.Box(38, 30, 10, 5, 4)      # a little off to the side and askew
-    end = geo.landing(charger, target, "front")
+    end = geo.flush_against(charger, target, "front")
     assert end.facing == pytest.approx(0.0)
     assert end.y == pytest.approx(40.0)
     # the charger's front (5") lies wholly on the target's front (x 32..40); it slides as
@@ -57,8 +57,8 @@ def test_geo_landing_flush_against_the_side_with_most_contact():
 def test_geo_landing_on_a_flank():
     target = geo.Box(36, 40, 0, 5, 4)         # faces +y; its right flank is x=38.5
     charger = geo.Box(50, 38, 270, 5, 4)       # to the right, facing -x
-    assert geo.charged_sides(charger, target) == ("right",)
-    end = geo.landing(charger, target, "right")
+    assert geo.facing_sides(charger, target) == ("right",)
+    end = geo.flush_against(charger, target, "right")
     assert end.facing == pytest.approx(270.0)
     assert end.x == pytest.approx(38.5)
     assert geo.contact(target, end)[0] == "right"
@@ -68,7 +68,7 @@ def test_geo_even_split_gives_two_sides():
     target = geo.Box(36, 40, 0, 4, 4)          # corner at (38, 40)
     # a charger whose front is centred on the diagonal out of the front-right corner
     charger = geo.Box(42, 44, 225, 4, 2)
-    assert set(geo.charged_sides(charger, target)) == {"front", "right"}
+    assert set(geo.facing_sides(charger, target)) == {"front", "right"}
 
 
 def test_geo_edge_time_and_point():

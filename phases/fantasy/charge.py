@@ -139,7 +139,7 @@ def plan_charge(state: State, unit: UnitState, target: UnitState, side: str
     start = box(unit)
     around = {u.id: box(u) for u in state.units.values()
               if u.id not in (unit.id, target.id) and u.status in ALIVE}
-    end = geo.landing_beside(start, box(target), side, list(around.values()))
+    end = geo.flush_beside(start, box(target), side, list(around.values()))
     if end is None:
         return None, f"there is no room left on {target.name}'s {side}"
     if geo.turn_between(start.facing, end.facing) > 90.0 + 1e-6:

@@ -81,7 +81,7 @@ class ChargeFlow(Flow):
 
     def _declared(self, state: State, unit: UnitState, target: UnitState, trigger: str
                   ) -> list[Event]:
-        sides = geo.charged_sides(box(unit), box(target))
+        sides = geo.facing_sides(box(unit), box(target))
         if len(sides) > 1:  # CH.CHARGE_MOVE: an even split is settled by a die first
             return [RollRequested(purpose="random_side", unit=unit.id, player=unit.player,
                                   dice=1, about=f"{target.id}:{trigger}:{'/'.join(sides)}")]

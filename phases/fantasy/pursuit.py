@@ -84,7 +84,7 @@ def reform_checks(state: State, combat: Combat, u: UnitState
             e = foes[0][0]
             their_side = geo.contact(box(e), box(u))
             if their_side is not None:
-                b = geo.landing(box(u), box(e), their_side[0])
+                b = geo.flush_against(box(u), box(e), their_side[0])
                 candidates.append((u.files, e.id, u.evolve(position=(b.x, b.y),
                                                            facing=b.facing)))
     else:
