@@ -143,6 +143,6 @@ def break_penalty(state: State, combat: Combat, uid: str, margin: int
     if firm:
         return 0, True, why
     if has(u, STUBBORN):
-        return 0, False, "stubborn (BT.SPECIAL)"
+        return 0, False, f"{STUBBORN.told} ({', '.join(STUBBORN.rules)})"
     return margin, False, why
 

@@ -66,7 +66,7 @@ def carries(u: Bearer, item: Special) -> bool:
 
 STUBBORN = special(
     "stubborn", ("BT.SPECIAL",), "[G]",
-    "takes its break tests on its Leadership without the combat's penalty", "Stubborn")
+    "takes its break tests on its Leadership without the combat's penalty", "stubborn")
 UNBREAKABLE = special(
     "unbreakable", ("BT.SPECIAL", "BT.WHO"), "[G]",
     "never takes a break test and never flees from combat", "Unbreakable")
