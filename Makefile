@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 STORE ?= regiment-demo.db
 
-.PHONY: test demo bench lint golden clean browser faults
+.PHONY: test demo bench bench-ab lint golden clean browser faults
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "regiment needs Python 3.11 or newer")'
@@ -39,6 +39,11 @@ demo: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench.py
+
+# The bench of revision REV (default: the last commit) beside the working tree, interleaved.
+REV ?= HEAD
+bench-ab: $(STAMP)
+	$(BIN)/python bench/ab.py $(REV) --rounds 3
 
 # The long round of the fault suite (make test runs a short one): prints its figures.
 faults: $(STAMP)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .rolls import AttackRoll
+
 Group = dict[str, Any]
 STAGES = ("hit", "hit2", "wound", "armour", "ward")
 
@@ -99,8 +101,8 @@ def next_roll(groups: list[Group], after: str = "") -> tuple[int, str, int] | No
     again."""
     first_stage, first_group = 0, 0
     if after:
-        index, stage = after.split(":")
-        first_stage, first_group = STAGES.index(stage), int(index) + 1
+        last = AttackRoll.parse(after)
+        first_stage, first_group = STAGES.index(last.stage), last.group + 1
     for s in range(first_stage, len(STAGES)):
         stage = STAGES[s]
         for i in range(first_group if s == first_stage else 0, len(groups)):
@@ -116,8 +118,8 @@ def record(groups: list[Group], faces: tuple[int, ...], at: str = "") -> list[Gr
     """The groups with ``faces`` filed under the roll they answer: ``at`` (``"group:stage"``,
     as the roll was asked for), or else the one ``next_roll`` names."""
     if at:
-        index, stage = at.split(":")
-        i = int(index)
+        roll = AttackRoll.parse(at)
+        i, stage = roll.group, roll.stage
     else:
         nxt = next_roll(groups)
         if nxt is None:

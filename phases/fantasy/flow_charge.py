@@ -39,6 +39,7 @@ from .events import (
 )
 from .flow import Flow
 from .result import ld_test
+from .rolls import FleeRoll, SideRoll, Toward, ask, read
 from .specials import IMMUNE_TO_PSYCHOLOGY, has
 from .state import State, UnitState
 from .units import ALIVE, box, leadership, missile
@@ -83,18 +84,17 @@ class ChargeFlow(Flow):
                   ) -> list[Event]:
         sides = geo.facing_sides(box(unit), box(target))
         if len(sides) > 1:  # CH.CHARGE_MOVE: an even split is settled by a die first
-            return [RollRequested(purpose="random_side", unit=unit.id, player=unit.player,
-                                  dice=1, about=f"{target.id}:{trigger}:{'/'.join(sides)}")]
+            return [ask("random_side", unit.id, unit.player, 1,
+                        SideRoll(target.id, trigger, (sides[0], sides[1])))]
         return self._then(state, [ChargeDeclared(unit=unit.id, target=target.id,
                                                  side=sides[0])], trigger)
 
     def _side_rolled(self, state: State, aw: Awaiting, faces: tuple[int, ...]
                      ) -> list[Event]:
-        target, trigger, sides = aw.about.split(":")
-        first, second = sides.split("/")[:2]
-        side = first if faces[0] <= 3 else second
-        return self._then(state, [ChargeDeclared(unit=aw.unit or "", target=target, side=side)],
-                          trigger)
+        roll = read(SideRoll, aw)
+        side = roll.sides[0] if faces[0] <= 3 else roll.sides[1]
+        return self._then(state, [ChargeDeclared(unit=aw.unit or "", target=roll.target,
+                                                 side=side)], roll.trigger)
 
     def _react(self, state: State, cmd: React) -> list[Event]:
         charger_id, target_id = state.context["declaring"]
@@ -113,9 +113,8 @@ class ChargeFlow(Flow):
         events: list[Event] = [ChargeReacted(unit=target.id, reaction=cmd.reaction,
                                              charger=charger_id)]
         if cmd.reaction == "flee":
-            events.append(RollRequested(purpose="flee", unit=target.id, player=target.player,
-                                        dice=charge.movement_dice(target),
-                                        about=f"charge_reaction:{charger_id}"))
+            events.append(ask("flee", target.id, target.player, charge.movement_dice(target),
+                              FleeRoll("charge_reaction", charger_id)))
         elif cmd.reaction == "stand_and_shoot":
             events.append(InitiativeStepBegan(combat=None, step="stand_and_shoot",
                                               strikes=(self._volley(state, target, charger),)))
@@ -140,15 +139,15 @@ class ChargeFlow(Flow):
     def _redirect(self, state: State, cmd: Redirect) -> list[Event]:
         self._offered(state, cmd, "CH.REDIRECT")
         unit = state.units[cmd.unit]
-        return [RollRequested(purpose="redirect", unit=unit.id, player=unit.player, dice=2,
-                              about=cmd.target)]
+        return [ask("redirect", unit.id, unit.player, 2, Toward(cmd.target))]
 
     def _redirect_rolled(self, state: State, aw: Awaiting, faces: tuple[int, ...]
                          ) -> list[Event]:
         """CH.REDIRECT: a Leadership test; on a pass the new target reacts at once."""
         unit = state.units[aw.unit or ""]
         passed, _, _ = ld_test(leadership(unit), 0, faces)
-        event = ChargeRedirected(unit=unit.id, from_=unit.declared or "", to=aw.about,
+        event = ChargeRedirected(unit=unit.id, from_=unit.declared or "",
+                                 to=read(Toward, aw).unit,
                                  passed=passed, faces=faces, leadership=leadership(unit))
         return self._then(state, [event], "redirect")
 
@@ -161,7 +160,7 @@ class ChargeFlow(Flow):
         """CH.REACT, PANIC.TRIGGERS, RALLY.TEST, FP.FLEE_ROLL: a unit flees its roll."""
         unit = state.units[aw.unit or ""]
         dist = sum(charge.counted(faces))
-        reason, _, source = aw.about.partition(":")
+        reason, source = (flee := read(FleeRoll, aw)).reason, flee.source
         if reason == "combat":  # flee moves after a combat wait for the pursuit rolls
             return self._finish(state, [UnitFled(unit=unit.id, distance=dist, reason="broke",
                                                  dice=faces)])
@@ -184,8 +183,8 @@ class ChargeFlow(Flow):
             return events
         foes = [u for u in through if state.units[u].player != unit.player]
         if foes:  # FP.FLEE_THROUGH: every model takes a dangerous terrain test
-            events.append(RollRequested(purpose="dangerous_terrain", unit=unit.id,
-                                        player=unit.player, dice=unit.models, about=foes[0]))
+            events.append(ask("dangerous_terrain", unit.id, unit.player, unit.models,
+                              Toward(foes[0])))
         return events
 
     def _dangerous_rolled(self, state: State, aw: Awaiting, faces: tuple[int, ...]
@@ -195,7 +194,8 @@ class ChargeFlow(Flow):
         ones = sum(1 for f in faces if f == 1)
         lost = min(ones, u.models * u.profile["W"] - u.wounded)
         slain = (u.wounded + lost) // u.profile["W"]
-        events: list[Event] = [DangerousTerrainTested(unit=u.id, faces=faces, through=aw.about,
+        events: list[Event] = [DangerousTerrainTested(unit=u.id, faces=faces,
+                                                      through=read(Toward, aw).unit,
                                                       lost=lost, slain=slain)]
         if slain >= u.models:
             events.append(UnitDestroyed(unit=u.id, reason="dangerous terrain"))
@@ -212,14 +212,13 @@ class ChargeFlow(Flow):
         self._active(state, cmd, "CH.MOVE_ORDER")
         self._offered(state, cmd, "CH.MOVE_ORDER")
         unit = state.units[cmd.unit]
-        return [RollRequested(purpose="charge_range", unit=unit.id, player=unit.player,
-                              dice=charge.movement_dice(unit),
-                              about=cmd.target or unit.declared or "")]
+        return [ask("charge_range", unit.id, unit.player, charge.movement_dice(unit),
+                    Toward(cmd.target or unit.declared or ""))]
 
     def _range_rolled(self, state: State, aw: Awaiting, faces: tuple[int, ...]
                       ) -> list[Event]:
         unit = state.units[aw.unit or ""]
-        target = state.units[aw.about]
+        target = state.units[read(Toward, aw).unit]
         reach = charge.charge_range(unit, faces)
         dist = charge.gap(unit, target)
         dice = charge.counted(faces)
@@ -320,8 +319,8 @@ class ChargeFlow(Flow):
                                                         geo.centre(box(foe))))
                     events.append(moved(u.id, geo.rounded(b), "rally"))
         else:
-            events.append(RollRequested(purpose="flee", unit=u.id, player=u.player,
-                                        dice=charge.movement_dice(u), about=purpose))
+            events.append(ask("flee", u.id, u.player, charge.movement_dice(u),
+                              FleeRoll(purpose)))
         return self._finish(state, events)
 
     def _drive_rally(self, state: State) -> list[Event]:

@@ -61,6 +61,7 @@ from .events import (
 from .flow import Flow, fight_of, per_state
 from .flow_charge import hill_regions, moved
 from .result import break_penalty, decide, ld_test, side_parts
+from .rolls import AttackRoll, FleeRoll, FleeTie, ReformTo, Toward, ask, read
 from .specials import IMMUNE_TO_PSYCHOLOGY, UNBREAKABLE, has
 from .state import State, UnitState
 from .units import box, has_champion, is_character, leadership
@@ -212,8 +213,8 @@ class CombatFlow(Flow):
             i, stage, n = nxt
             g = batch["groups"][i]
             who = attacks.roller(g, stage)
-            return [RollRequested(purpose=attacks.purpose(g, stage), unit=who,
-                                  player=state.units[who].player, dice=n, about=f"{i}:{stage}")]
+            return [ask(attacks.purpose(g, stage), who, state.units[who].player, n,
+                        AttackRoll(i, stage))]
         return self._resolve_batch(state, batch)
 
     def _resolve_batch(self, state: State, batch: dict[str, Any]) -> list[Event]:
@@ -402,14 +403,12 @@ class CombatFlow(Flow):
         for b in fight.get("broken", ()):
             u = state.units[b]
             if b not in fight.get("fled", {}) and u.status == "fleeing":
-                return [RollRequested(purpose="flee", unit=b, player=u.player,
-                                      dice=charge.movement_dice(u), about="combat")]
+                return [ask("flee", b, u.player, charge.movement_dice(u), FleeRoll("combat"))]
         for uid, (kind, target) in decided.items():
             if kind in ("pursue", "overrun") and uid not in fight.get("rolled", {}):
                 u = state.units[uid]
-                return [RollRequested(purpose="pursuit" if kind == "pursue" else "overrun",
-                                      unit=uid, player=u.player, dice=charge.movement_dice(u),
-                                      about=target)]
+                return [ask("pursuit" if kind == "pursue" else "overrun", uid, u.player,
+                            charge.movement_dice(u), Toward(target))]
         caught = self._caught(state)
         if caught:
             return caught
@@ -479,8 +478,8 @@ class CombatFlow(Flow):
                     u.player and state.units[o].status in ("engaged", "ready")]
             among = pursuit.flee_from(state, u, foes)
             if len(among) > 1:
-                return [RollRequested(purpose="random_choice", unit=u.id, player=u.player,
-                                      dice=1, about="flee:" + "/".join(f.id for f in among))]
+                return [ask("random_choice", u.id, u.player, 1,
+                            FleeTie(tuple(f.id for f in among)))]
             away_id = among[0].id if among else ""
         away = state.units.get(away_id)
         point = geo.centre(box(away)) if away else geo.centre(box(u))
@@ -490,11 +489,10 @@ class CombatFlow(Flow):
                           ) -> list[Event]:
         """FP.FLEE_DIRECTION: a D6 picks one of the tied enemy units (faces beyond the last
         whole share are rolled again, so every unit is as likely)."""
-        among = tuple(aw.about.split(":", 1)[1].split("/"))
-        n = len(among)
+        tie = read(FleeTie, aw)
+        among, n = tie.among, len(tie.among)
         if faces[0] > n * (6 // n):
-            return [RollRequested(purpose="random_choice", unit=aw.unit, player=aw.player,
-                                  dice=1, about=aw.about)]
+            return [ask("random_choice", aw.unit, aw.player, 1, tie)]
         pick = among[(faces[0] - 1) % n]
         return self._finish(state, [FleeDirectionChosen(unit=aw.unit or "", away_from=pick,
                                                         among=among, faces=faces)])
@@ -537,8 +535,9 @@ class CombatFlow(Flow):
         """FP.PURSUE_ROLL, FP.CAUGHT: caught if the pursuit equals or beats the flee roll."""
         dist = sum(charge.counted(faces))
         fled = fight_of(state).get("fled", {})
-        caught = bool(aw.about) and aw.about in fled and dist >= fled[aw.about]
-        return self._finish(state, [PursuitRolled(unit=aw.unit or "", target=aw.about,
+        target = read(Toward, aw).unit
+        caught = bool(target) and target in fled and dist >= fled[target]
+        return self._finish(state, [PursuitRolled(unit=aw.unit or "", target=target,
                                                   dice=charge.counted(faces), distance=dist,
                                                   caught=caught)])
 
@@ -641,8 +640,7 @@ class CombatFlow(Flow):
         u = state.units[cmd.unit]
         winner = fight["result"]["winner"]
         if winner is not None and winner != u.player:  # REF.TEST
-            return [RollRequested(purpose="reform", unit=u.id, player=u.player, dice=2,
-                                  about=f"{cmd.files}:{cmd.face}:{cmd.turn}")]
+            return [ask("reform", u.id, u.player, 2, ReformTo(cmd.files, cmd.face, cmd.turn))]
         return self._finish(state, [self._reformed(state, u, cmd.files, cmd.face, cmd.turn)])
 
     def _reformed(self, state: State, u: UnitState, files: int, face: str, turn: int
@@ -664,8 +662,8 @@ class CombatFlow(Flow):
                                                 leadership=leadership(u), penalty=penalty,
                                                 faces=faces, passed=passed, needs=need,
                                                 insane=insane)]
-        files, face, turn = aw.about.split(":")
-        events.append(self._reformed(state, u, int(files), face, int(turn)) if passed else
+        to = read(ReformTo, aw)
+        events.append(self._reformed(state, u, to.files, to.face, to.turn) if passed else
                       ReformSkipped(unit=u.id, why="it failed its reform test"))
         return self._finish(state, events)
 

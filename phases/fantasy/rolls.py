@@ -1,0 +1,162 @@
+"""What each roll is for: typed continuations, and their one written form in the log.
+
+A rule that needs dice asks with ``ask(...)``, giving a typed value that says what the roll is
+for; the roll's answer comes back to the flow with the same value, read by ``read``. The log
+keeps it in ``RollRequested.about`` as a string (a contract of saved logs), and only this module
+writes or splits that string, so the flow never packs ``"unit:trigger:side/side"`` by hand.
+Each ``text()`` writes exactly what the engine always wrote: logs hash the same.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, TypeVar
+
+from regiment.core.events import RollRequested
+from regiment.core.state import Awaiting
+
+
+class Continuation:
+    """What a roll is for. Subclasses are frozen dataclasses with a ``text``/``parse`` pair."""
+
+    def text(self) -> str:
+        raise NotImplementedError
+
+    @classmethod
+    def parse(cls: type[C], text: str) -> C:
+        raise NotImplementedError
+
+
+C = TypeVar("C", bound=Continuation)
+
+
+@dataclass(frozen=True)
+class Nothing(Continuation):
+    """A roll whose purpose says it all (a break test, a panic test, a restraint test)."""
+
+    def text(self) -> str:
+        return ""
+
+    @classmethod
+    def parse(cls, text: str) -> Nothing:
+        return cls()
+
+
+@dataclass(frozen=True)
+class SideRoll(Continuation):
+    """CH.CHARGE_MOVE: which of two sides, split evenly, the charger meets (the declaration
+    ``trigger`` it came from goes on once it is known)."""
+
+    target: str
+    trigger: str
+    sides: tuple[str, str]
+
+    def text(self) -> str:
+        return f"{self.target}:{self.trigger}:{'/'.join(self.sides)}"
+
+    @classmethod
+    def parse(cls, text: str) -> SideRoll:
+        target, trigger, sides = text.split(":")
+        first, second = sides.split("/")[:2]
+        return cls(target, trigger, (first, second))
+
+
+@dataclass(frozen=True)
+class FleeRoll(Continuation):
+    """FP.FLEE_ROLL: why a unit flees (``charge_reaction``, ``panic``, ``rally``, ``combat``)
+    and, for a charge reaction, from whom."""
+
+    reason: str
+    source: str = ""
+
+    def text(self) -> str:
+        return f"{self.reason}:{self.source}" if self.source else self.reason
+
+    @classmethod
+    def parse(cls, text: str) -> FleeRoll:
+        reason, _, source = text.partition(":")
+        return cls(reason, source)
+
+
+@dataclass(frozen=True)
+class Toward(Continuation):
+    """A roll about one other unit: the charge's target, a redirect's new target, the unit
+    pursued or overrun, the enemy fled through (or none: ``""``)."""
+
+    unit: str
+
+    def text(self) -> str:
+        return self.unit
+
+    @classmethod
+    def parse(cls, text: str) -> Toward:
+        return cls(text)
+
+
+@dataclass(frozen=True)
+class AttackRoll(Continuation):
+    """ATK.SEQUENCE: the stage (``hit``, ``wound``, ...) of the batch's group ``group``."""
+
+    group: int
+    stage: str
+
+    def text(self) -> str:
+        return f"{self.group}:{self.stage}"
+
+    @classmethod
+    def parse(cls, text: str) -> AttackRoll:
+        group, stage = text.split(":")
+        return cls(int(group), stage)
+
+
+@dataclass(frozen=True)
+class FleeTie(Continuation):
+    """FP.FLEE_DIRECTION: the enemy units tied for the one a broken unit flees from."""
+
+    among: tuple[str, ...]
+    PREFIX: ClassVar[str] = "flee:"
+
+    def text(self) -> str:
+        return self.PREFIX + "/".join(self.among)
+
+    @classmethod
+    def parse(cls, text: str) -> FleeTie:
+        return cls(tuple(text.split(":", 1)[1].split("/")))
+
+
+@dataclass(frozen=True)
+class ReformTo(Continuation):
+    """REF.TEST: the reform a unit asked for (files, a foe to face, or degrees to turn)."""
+
+    files: int
+    face: str
+    turn: int
+
+    def text(self) -> str:
+        return f"{self.files}:{self.face}:{self.turn}"
+
+    @classmethod
+    def parse(cls, text: str) -> ReformTo:
+        files, face, turn = text.split(":")
+        return cls(int(files), face, int(turn))
+
+
+def ask(purpose: str, unit: str | None, player: str, dice: int,
+        about: Continuation = Nothing()) -> RollRequested:
+    """The event that asks for a roll, with what it is for."""
+    return RollRequested(purpose=purpose, unit=unit, player=player, dice=dice,
+                         about=about.text())
+
+
+def read(kind: type[C], aw: Awaiting) -> C:
+    """What the awaited roll was for, as the value it was asked with."""
+    return kind.parse(aw.about)
+
+
+# what each roll purpose's ``about`` holds (a purpose not named here holds nothing)
+FOR_PURPOSE: dict[str, type[Continuation]] = {
+    "random_side": SideRoll, "flee": FleeRoll, "redirect": Toward, "charge_range": Toward,
+    "pursuit": Toward, "overrun": Toward, "dangerous_terrain": Toward,
+    "to_hit": AttackRoll, "stand_and_shoot_hit": AttackRoll, "to_wound": AttackRoll,
+    "armour": AttackRoll, "ward": AttackRoll, "random_choice": FleeTie, "reform": ReformTo,
+}
