@@ -107,7 +107,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _spread(median: float, values: list) -> str:
-    return f"{median:,.4g} ({min(values):,.3g}-{max(values):,.3g})"
+    return f"{_num(median)} ({_num(min(values))}-{_num(max(values))})"
+
+
+def _num(x: float) -> str:
+    return f"{x:,.0f}" if abs(x) >= 1000 else f"{x:.3g}"
 
 
 if __name__ == "__main__":
