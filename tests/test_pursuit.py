@@ -151,7 +151,7 @@ def test_fp_fresh_enemy_a_pursuit_into_a_new_enemy_is_a_charge():
     assert began and began[0].units == ("a", "c") and began[0].chargers == ("a",)
     assert g.state.units["c"].status == "engaged"
     # it is fought in the next close combat phase, not this one
-    assert began[0].combat in g.state.context["fought"]
+    assert began[0].combat in g.state.context.fought
 
 
 def test_fp_pivot_contact_the_turn_itself_can_touch_a_new_enemy():

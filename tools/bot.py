@@ -43,7 +43,8 @@ def choose(game: Game) -> Command:
         return best
     if pending.decision == "react":
         target = state.units[legal[0].unit]  # type: ignore[attr-defined]
-        charger = state.units[state.context["declaring"][0]]
+        declaring = state.context.declaring
+        charger = state.units[declaring[0] if declaring else legal[0].unit]  # type: ignore[attr-defined]
         by = {getattr(c, "reaction", ""): c for c in legal}
         if "flee" in by and (charger.models >= 2 * target.models or len(by) == 1):
             return by["flee"]

@@ -12,17 +12,22 @@ from regiment.core.fold import KERNEL_APPLIERS
 
 from . import attacks
 from . import events as ev
-from .state import State
-
-Ctx = dict[str, Any]
+from .state import State, Turn
 
 
 def _ctx(s: State, **changes: Any) -> State:
-    return s.evolve(context={**s.context, **changes})
+    return s.evolve(context=s.context.evolve(**changes))
 
 
 def _fight(s: State, **changes: Any) -> State:
-    return _ctx(s, fight={**s.context["fight"], **changes})
+    return _ctx(s, fight={**_the_fight(s), **changes})
+
+
+def _the_fight(s: State) -> dict[str, Any]:
+    fight = s.context.fight
+    if fight is None:
+        raise KeyError("no combat is being fought")
+    return fight
 
 
 def _unit(s: State, uid: str, **changes: Any) -> State:
@@ -30,31 +35,31 @@ def _unit(s: State, uid: str, **changes: Any) -> State:
 
 
 def to_move(s: State) -> tuple[str, ...]:
-    return tuple(s.context.get("to_move", ()))
+    return s.context.to_move
 
 
 def turn_began(s: State, e: ev.TurnBegan) -> State:
     if s.turn == 0:  # the opening keeps what the scenario set up (a charge already made)
-        return s.evolve(context={})
+        return s.evolve(context=Turn())
     units = {k: u.evolve(declared=None, reaction=None, charged=False, redirected=False)
              if (u.declared or u.reaction or u.charged or u.redirected) else u
              for k, u in s.units.items()}
-    return s.evolve(units=units, context={})
+    return s.evolve(units=units, context=Turn())
 
 
 def charge_declared(s: State, e: ev.ChargeDeclared) -> State:
-    targets = {**s.context.get("targets", {}), e.unit: [e.target]}
+    targets = {**s.context.targets, e.unit: (e.target,)}
     s = _ctx(s, declaring=(e.unit, e.target), to_move=(*to_move(s), e.unit), targets=targets,
-             sides={**s.context.get("sides", {}), e.unit: e.side})
+             sides={**s.context.sides, e.unit: e.side})
     return _unit(s, e.unit, declared=e.target)
 
 
 def charge_reacted(s: State, e: ev.ChargeReacted) -> State:
-    ctx = dict(s.context)
-    ctx.pop("declaring", None)
-    ctx["last"] = (e.charger, e.unit, e.reaction)
+    volleys = s.context.volleys
     if e.reaction == "stand_and_shoot":
-        ctx["volleys"] = [*ctx.get("volleys", ()), e.unit]
+        volleys = (*volleys, e.unit)
+    ctx = s.context.evolve(declaring=None, last=(e.charger, e.unit, e.reaction),
+                           volleys=volleys)
     return _unit(s.evolve(context=ctx), e.unit, reaction=e.reaction)
 
 
@@ -62,13 +67,13 @@ def charge_redirected(s: State, e: ev.ChargeRedirected) -> State:
     s = _unit(s, e.unit, redirected=True)
     if not e.passed:
         return s
-    targets = {**s.context.get("targets", {}), e.unit: [e.from_, e.to]}
+    targets = {**s.context.targets, e.unit: (e.from_, e.to)}
     return _unit(_ctx(s, declaring=(e.unit, e.to), targets=targets), e.unit, declared=e.to)
 
 
 def unit_fled(s: State, e: ev.UnitFled) -> State:
     s = _unit(s, e.unit, status="fleeing")
-    fight = s.context.get("fight")
+    fight = s.context.fight
     if fight is not None and e.unit in fight.get("broken", ()):
         s = _fight(s, fled={**fight.get("fled", {}), e.unit: e.distance})
     return s
@@ -78,7 +83,7 @@ def unit_moved(s: State, e: ev.UnitMoved) -> State:
     s = _unit(s, e.unit, position=tuple(e.position), facing=e.facing)
     if e.reason in ("pursuit", "overrun"):  # a pursuer leaves its combat (FP.PURSUE_MOVE)
         s = _leave(s, e.unit)
-    fight = s.context.get("fight")
+    fight = s.context.fight
     if fight is not None and e.reason in ("flee", "pursuit", "overrun"):
         s = _fight(s, moved=[*fight.get("moved", ()), e.unit])
     return s
@@ -110,14 +115,14 @@ def unit_left(s: State, e: ev.UnitLeftTable) -> State:
 
 
 def unit_returned(s: State, e: ev.UnitReturned) -> State:
-    s = _ctx(s, returned=[*s.context.get("returned", ()), e.unit])
+    s = _ctx(s, returned=(*s.context.returned, e.unit))
     return _unit(s, e.unit, status="ready", left_at=None, position=tuple(e.position),
                  facing=e.facing)
 
 
 def unit_reformed(s: State, e: ev.UnitReformed) -> State:
     s = _unit(s, e.unit, files=e.files, position=tuple(e.position), facing=e.facing)
-    return _fight(s, reformed=[*s.context["fight"].get("reformed", ()), e.unit])
+    return _fight(s, reformed=[*_the_fight(s).get("reformed", ()), e.unit])
 
 
 def dangerous_terrain(s: State, e: ev.DangerousTerrainTested) -> State:
@@ -140,7 +145,7 @@ def combat_began(s: State, e: ev.CombatBegan) -> State:
         units[uid] = units[uid].evolve(status="engaged")
     s = s.evolve(combats=combats, units=units)
     if s.phase.startswith("turn.close_combat"):  # FP.FRESH_ENEMY: fought next phase
-        s = _ctx(s, fought=[*s.context.get("fought", ()), e.combat])
+        s = _ctx(s, fought=(*s.context.fought, e.combat))
     return s
 
 
@@ -175,11 +180,11 @@ def combat_round_began(s: State, e: ev.CombatRoundBegan) -> State:
                           "challenge": "open" if e.challenges else "done", "offers": [],
                           "duel": {}, "stood_back": [], "broken": [], "tests": [],
                           "decided": {}, "fled": {}, "rolled": {}},
-                fought=[*s.context.get("fought", ()), e.combat])
+                fought=(*s.context.fought, e.combat))
 
 
 def challenge_issued(s: State, e: ev.ChallengeIssued) -> State:
-    fight = s.context["fight"]
+    fight = _the_fight(s)
     if not e.unit:
         offers = [*fight["offers"], e.player]
         return _fight(s, offers=offers, challenge="done" if len(offers) >= 2 else "open")
@@ -187,7 +192,7 @@ def challenge_issued(s: State, e: ev.ChallengeIssued) -> State:
 
 
 def challenge_answered(s: State, e: ev.ChallengeAnswered) -> State:
-    fight = s.context["fight"]
+    fight = _the_fight(s)
     if e.accepted:
         duel = {fight["challenger"]: e.unit, e.unit: fight["challenger"]}
         return _fight(s, challenge="done", duel=duel)
@@ -196,7 +201,7 @@ def challenge_answered(s: State, e: ev.ChallengeAnswered) -> State:
 
 def step_began(s: State, e: ev.InitiativeStepBegan) -> State:
     if e.combat is not None:
-        fight = s.context["fight"]
+        fight = _the_fight(s)
         s = _fight(s, steps=[x for x in fight["steps"] if x != e.step])
     if not e.strikes:
         return s
@@ -205,14 +210,14 @@ def step_began(s: State, e: ev.InitiativeStepBegan) -> State:
 
 
 def dice_rolled(s: State, e: Any) -> State:
-    batch = s.context.get("batch")
+    batch = s.context.batch
     if batch is None or e.purpose not in BATCH_PURPOSES:
         return KERNEL_APPLIERS["DiceRolled"](s, e)
     at = s.awaiting.about if s.awaiting is not None else ""
     groups = attacks.record(batch["groups"], e.faces, at)
     # what the kernel's DiceRolled does, and the faces filed, in one new state
     return s.evolve(awaiting=None, dice_pos=e.index + len(e.faces),
-                    context={**s.context, "batch": {**batch, "groups": groups, "last": at}})
+                    context=s.context.evolve(batch={**batch, "groups": groups, "last": at}))
 
 
 BATCH_PURPOSES = frozenset({"to_hit", "stand_and_shoot_hit", "to_wound", "armour", "ward"})
@@ -228,19 +233,18 @@ def attacks_resolved(s: State, e: ev.AttacksResolved) -> State:
         total = t.wounded + e.lost
         t = t.evolve(models=t.models - total // w, wounded=total % w)
     units = {**s.units, t.id: t}
-    ctx = dict(s.context)           # one new context and one new state for all of it
-    fight = ctx.get("fight")
+    changes: dict[str, Any] = {}    # one new context and one new state for all of it
+    fight = s.context.fight
     if e.combat is not None and fight is not None:
         caused = {**fight["caused"], e.unit: fight["caused"].get(e.unit, 0) + e.lost}
         over = {**fight["overkill"], e.unit: fight["overkill"].get(e.unit, 0) + e.overkill}
-        ctx["fight"] = {**fight, "caused": caused, "overkill": over}
-    batch = ctx["batch"]
+        changes["fight"] = {**fight, "caused": caused, "overkill": over}
+    batch = s.context.batch
+    if batch is None:
+        raise KeyError("AttacksResolved with no attacks being rolled")
     done = batch["done"] + 1
-    if done >= len(batch["groups"]):
-        del ctx["batch"]
-    else:
-        ctx["batch"] = {**batch, "done": done}
-    return s.evolve(units=units, context=ctx)
+    changes["batch"] = None if done >= len(batch["groups"]) else {**batch, "done": done}
+    return s.evolve(units=units, context=s.context.evolve(**changes))
 
 
 def result_decided(s: State, e: ev.CombatResultDecided) -> State:
@@ -251,7 +255,7 @@ def result_decided(s: State, e: ev.CombatResultDecided) -> State:
 
 
 def order_chosen(s: State, e: ev.OrderChosen) -> State:
-    fight = s.context["fight"]
+    fight = _the_fight(s)
     changes: dict[str, Any] = {"next": {**fight.get("next", {}), e.what: e.unit}}
     if e.what == "break_test":
         changes["tests"] = [e.unit, *(u for u in fight["tests"] if u != e.unit)]
@@ -259,13 +263,13 @@ def order_chosen(s: State, e: ev.OrderChosen) -> State:
 
 
 def allocated(s: State, e: ev.AttacksAllocated) -> State:
-    fight = s.context["fight"]
+    fight = _the_fight(s)
     done = fight.get("allocations", {})
     return _fight(s, allocations={**done, e.unit: [*done.get(e.unit, ()), dict(e.attacks)]})
 
 
 def break_test(s: State, e: ev.BreakTestTaken) -> State:
-    fight = s.context["fight"]
+    fight = _the_fight(s)
     tests = [u for u in fight["tests"] if u != e.unit]
     pens = {**fight.get("penalties", {}), e.unit: e.penalty}
     if e.passed:
@@ -276,34 +280,34 @@ def break_test(s: State, e: ev.BreakTestTaken) -> State:
 
 def leadership_tested(s: State, e: ev.LeadershipTested) -> State:
     if e.purpose == "panic":
-        return _ctx(s, panic=[u for u in s.context.get("panic", ()) if u != e.unit],
-                    panicked=[*s.context.get("panicked", ()), e.unit])
+        return _ctx(s, panic=tuple(u for u in s.context.panic if u != e.unit),
+                    panicked=(*s.context.panicked, e.unit))
     if e.purpose == "rally":
-        return _ctx(s, rallied=[*s.context.get("rallied", ()), e.unit])
+        return _ctx(s, rallied=(*s.context.rallied, e.unit))
     if e.purpose == "restrain":
-        fight = s.context["fight"]
+        fight = _the_fight(s)
         _kind, target = fight["decided"][e.unit]
         decided = {**fight["decided"], e.unit: ("held" if e.passed else
                                                  "overrun" if target == "" else "pursue", target)}
         return _fight(s, decided=decided)
     if e.purpose == "reform":
-        fight = s.context["fight"]
+        fight = _the_fight(s)
         return _fight(s, reform_tests={**fight.get("reform_tests", {}), e.unit: e.passed})
     return s
 
 
 def panic_caused(s: State, e: Any) -> State:
-    return _ctx(s, panic=[*s.context.get("panic", ()), *e.units])
+    return _ctx(s, panic=(*s.context.panic, *e.units))
 
 
 def pursuit_declared(s: State, e: ev.PursuitDeclared) -> State:
-    fight = s.context["fight"]
+    fight = _the_fight(s)
     kind = "restraining" if e.kind == "restrain" else e.kind
     return _fight(s, decided={**fight["decided"], e.unit: (kind, e.target)})
 
 
 def pursuit_rolled(s: State, e: ev.PursuitRolled) -> State:
-    fight = s.context["fight"]
+    fight = _the_fight(s)
     return _fight(s, rolled={**fight["rolled"], e.unit: e.distance})
 
 
@@ -312,7 +316,7 @@ def pursuits_completed(s: State, e: ev.PursuitsCompleted) -> State:
 
 
 def skip_reform(s: State, e: Any) -> State:
-    return _fight(s, reformed=[*s.context["fight"].get("reformed", ()), e.unit])
+    return _fight(s, reformed=[*_the_fight(s).get("reformed", ()), e.unit])
 
 
 def round_ended(s: State, e: Any) -> State:
@@ -320,9 +324,7 @@ def round_ended(s: State, e: Any) -> State:
     if e.combat in combats:  # the charge bonus (CR.CHARGE) lasts one round
         combats[e.combat] = {**combats[e.combat], "round": combats[e.combat]["round"] + 1,
                              "chargers": [], "hill": []}
-    ctx = dict(s.context)
-    ctx.pop("fight", None)
-    return s.evolve(combats=combats, context=ctx)
+    return s.evolve(combats=combats, context=s.context.evolve(fight=None))
 
 
 
@@ -349,7 +351,7 @@ APPLIERS: dict[str, Any] = {
     "CombatJoined": combat_joined,
     "AttacksAllocated": allocated,
     "OrderChosen": order_chosen,
-    "FleeDirectionChosen": lambda s, e: _fight(s, away={**s.context["fight"].get("away", {}),
+    "FleeDirectionChosen": lambda s, e: _fight(s, away={**_the_fight(s).get("away", {}),
                                                          e.unit: e.away_from}),
     "CombatRoundBegan": combat_round_began,
     "CombatRoundEnded": round_ended,

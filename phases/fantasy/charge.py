@@ -25,7 +25,7 @@ def why_cannot_charge(state: State, unit: UnitState) -> str | None:
         return f"{unit.name} is {unit.status}"
     if unit.declared is not None:
         return f"{unit.name} already declared a charge this turn"
-    if unit.id in state.context.get("returned", ()):  # FP.OFF_TABLE (fantasy-classic)
+    if unit.id in state.context.returned:  # FP.OFF_TABLE (fantasy-classic)
         return f"{unit.name} came back this turn as reinforcements and may not charge"
     return None
 
@@ -110,7 +110,7 @@ def stand_and_shoot(state: State, target: UnitState, charger: UnitState) -> str 
 def reaction_options(state: State, target: UnitState, charger: UnitState) -> list[str]:
     """CH.REACT: the reactions open to ``target``: hold, stand and shoot, flee."""
     options = reactions(target)
-    shot = target.id in state.context.get("volleys", ())  # one volley a turn
+    shot = target.id in state.context.volleys  # one volley a turn
     if "hold" in options and target.status == "ready" and not shot and \
             not stand_and_shoot(state, target, charger):
         options.insert(1, "stand_and_shoot")

@@ -41,14 +41,14 @@ def per_state(method: Callable[[Any, State], T]) -> Callable[[Any, State], T]:
 
 
 def fight_of(s: State) -> dict[str, Any]:
-    return s.context.get("fight") or {}
+    return s.context.fight or {}
 
 
 Guard = Callable[[State], bool]
 
 
 def _may_redirect(s: State) -> bool:
-    last = s.context.get("last")
+    last = s.context.last
     if not last or last[2] != "flee":
         return False
     return bool(charge.redirect_targets(s, s.units[last[0]]))
@@ -61,17 +61,17 @@ def _one_side_left(s: State) -> bool:
 
 GUARDS: dict[str, Guard] = {
     "may_redirect": _may_redirect,
-    "redirect_passed": lambda s: "declaring" in s.context,
+    "redirect_passed": lambda s: s.context.declaring is not None,
     "no_chargers_left": lambda s: not any(s.units[u].status == "ready" for u in to_move(s)),
-    "no_combats_left": lambda s: all(c in s.context.get("fought", ()) for c in s.combats),
+    "no_combats_left": lambda s: all(c in s.context.fought for c in s.combats),
     "challenges_done": lambda s: fight_of(s).get("challenge") == "done",
-    "steps_done": lambda s: not fight_of(s).get("steps") and "batch" not in s.context,
+    "steps_done": lambda s: not fight_of(s).get("steps") and s.context.batch is None,
     "result_decided": lambda s: "result" in fight_of(s),
-    "tests_done": lambda s: not fight_of(s).get("tests") and not s.context.get("panic"),
+    "tests_done": lambda s: not fight_of(s).get("tests") and not s.context.panic,
     "pursuits_done": lambda s: bool(fight_of(s).get("pursued")),
-    "reforms_done": lambda s: "fight" not in s.context,
+    "reforms_done": lambda s: s.context.fight is None,
     "rallies_done": lambda s: not any(u.player == s.player and u.status == "fleeing"
-                                      and u.id not in s.context.get("rallied", ())
+                                      and u.id not in s.context.rallied
                                       for u in s.units.values()),
     "last_turn": lambda s: s.player != s.first and s.turn >= s.turns,
     "one_side_left": _one_side_left,
@@ -126,9 +126,9 @@ class Flow:
         return []
 
     def _drive(self, state: State) -> list[Event]:
-        if "batch" in state.context:
+        if state.context.batch is not None:
             return self.drive_batch(state)
-        if state.context.get("panic"):
+        if state.context.panic:
             return self.drive_panic(state)
         leaf = state.phase.rsplit(SEPARATOR, 1)[-1]
         drive = self.drives.get(leaf)

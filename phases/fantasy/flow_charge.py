@@ -97,7 +97,7 @@ class ChargeFlow(Flow):
                                                  side=side)], roll.trigger)
 
     def _react(self, state: State, cmd: React) -> list[Event]:
-        charger_id, target_id = state.context["declaring"]
+        charger_id, target_id = _declaring(state)
         target, charger = state.units[target_id], state.units[charger_id]
         if cmd.unit != target_id:
             raise self._illegal(state, cmd, f"{target.name} must react first", "CH.REACT")
@@ -239,7 +239,7 @@ class ChargeFlow(Flow):
             events += self.panic_after(fold(state, events, self.fold_table), [target.id],
                                        "was destroyed")
             return self._finish(state, events)
-        side = state.context.get("sides", {}).get(unit.id) or "front"
+        side = state.context.sides.get(unit.id) or "front"
         end, why = charge.plan_charge(state, unit, target, side)
         if reach < dist or end is None:
             events = [ChargeRolled(**base, success=False, why=why if reach >= dist else "")]
@@ -277,7 +277,7 @@ class ChargeFlow(Flow):
     def panic_after(self, state: State, causes: list[str], what: str) -> list[Event]:
         """PANIC.TRIGGERS: friends within 6" of a unit that broke or was destroyed test."""
         out: list[Event] = []
-        queued = set(state.context.get("panic", ())) | set(state.context.get("panicked", ()))
+        queued = set(state.context.panic) | set(state.context.panicked)
         for cid in causes:
             cause = state.units[cid]
             near = [u.id for u in state.units.values()
@@ -291,7 +291,7 @@ class ChargeFlow(Flow):
         return out
 
     def drive_panic(self, state: State) -> list[Event]:
-        uid = state.context["panic"][0]
+        uid = state.context.panic[0]
         u = state.units[uid]
         return [RollRequested(purpose="panic", unit=uid, player=u.player, dice=2)]
 
@@ -325,7 +325,7 @@ class ChargeFlow(Flow):
 
     def _drive_rally(self, state: State) -> list[Event]:
         """RALLY.TEST: each fleeing unit of the active player tests, one after another."""
-        done = state.context.get("rallied", ())
+        done = state.context.rallied
         for u in state.units.values():
             if u.player == state.player and u.status == "fleeing" and u.id not in done:
                 return [RollRequested(purpose="rally", unit=u.id, player=u.player, dice=2)]
@@ -359,14 +359,14 @@ class ChargeFlow(Flow):
             return Decision(player=p, decision="declare_charge",
                             legal=(*legal, EndCharges(by=p)))
         if leaf == "reactions":
-            charger_id, target_id = state.context["declaring"]
+            charger_id, target_id = _declaring(state)
             target = state.units[target_id]
             return Decision(player=target.player, decision="react",
                             legal=tuple(React(by=target.player, unit=target.id, reaction=r)
                                         for r in charge.reaction_options(
                                             state, target, state.units[charger_id])))
         if leaf == "redirect":
-            unit = state.units[state.context["last"][0]]
+            unit = state.units[_last(state)[0]]
             options: list[Command] = [Redirect(by=p, unit=unit.id, target=t.id)
                                       for t in charge.redirect_targets(state, unit)]
             return Decision(player=p, decision="redirect",
@@ -377,7 +377,7 @@ class ChargeFlow(Flow):
                 u = state.units[uid]
                 if u.status != "ready":
                     continue
-                targets = state.context.get("targets", {}).get(uid, [])
+                targets = state.context.targets.get(uid, ())
                 fled = [t for t in targets if state.units[t].status == "fleeing"]
                 if len(targets) > 1 and len(fled) == len(targets):  # CH.REDIRECT: choose
                     moves += [MoveCharger(by=p, unit=uid, target=t) for t in targets]
@@ -407,3 +407,17 @@ def return_box(state: State, u: UnitState) -> geo.Box:
         if geo.on_table(c, w, d):
             return geo.rounded(c)
     return geo.rounded(b)
+
+
+def _declaring(state: State) -> tuple[str, str]:
+    """The charger and the target whose reaction the game waits for (CH.REACT)."""
+    if state.context.declaring is None:
+        raise KeyError("no charge waits for a reaction")
+    return state.context.declaring
+
+
+def _last(state: State) -> tuple[str, str, str]:
+    """The last reaction: charger, target, reaction (CH.REDIRECT)."""
+    if state.context.last is None:
+        raise KeyError("no charge was reacted to")
+    return state.context.last

@@ -207,7 +207,9 @@ class CombatFlow(Flow):
 
     def drive_batch(self, state: State) -> list[Event]:
         """ATK.SEQUENCE: the next roll of the batch, or its results once all dice are in."""
-        batch = state.context["batch"]
+        batch = state.context.batch
+        if batch is None:
+            raise KeyError("no attacks are being rolled")
         nxt = attacks.next_roll(batch["groups"], batch.get("last", ""))
         if nxt is not None:
             i, stage, n = nxt
@@ -677,7 +679,7 @@ class CombatFlow(Flow):
     def combat_pending(self, state: State, leaf: str) -> Decision | None:
         p = state.player
         if leaf == "choose_combat":
-            fought = state.context.get("fought", ())
+            fought = state.context.fought
             options: list[Command] = [Fight(by=p, combat=c) for c in state.combats
                                       if c not in fought]
             if options:

@@ -25,7 +25,7 @@ from .flow import GUARDS, per_state
 from .flow_charge import ChargeFlow
 from .flow_combat import CombatFlow
 from .machine import SEPARATOR, Compiled, turn_table
-from .state import State, UnitState
+from .state import State, Turn, UnitState
 from .units import box
 from .variants import VARIANTS
 
@@ -61,7 +61,7 @@ class FantasyPreset(ChargeFlow, CombatFlow):
         return State(game_id=started.game_id, preset=started.preset,
                          players=tuple(p["id"] for p in sc["players"]), first=sc["first"],
                          turns=sc["turns"], units=units, table=sc["table"],
-                         context={"start_phase": sc.get("phase") or "start"})
+                         context=Turn(start_phase=sc.get("phase") or "start"))
 
     def opening(self, state: State) -> list[Event]:
         """TURN.ORDER: the first player's turn 1 begins, or the scenario's ``phase``; units
@@ -146,7 +146,7 @@ class FantasyPreset(ChargeFlow, CombatFlow):
 
 
 def _scenario_phase(state: State) -> str:
-    return state.context.get("start_phase") or "start"
+    return state.context.start_phase
 
 
 def state_phase(table: Compiled, name: str) -> str:

@@ -58,12 +58,43 @@ class UnitState(Value):
 
 
 @dataclass(frozen=True, kw_only=True)
+class Turn(Value):
+    """What the rules keep of the turn under way, named and typed; a new turn starts a new one.
+
+    ``fight`` (the combat being fought) and ``batch`` (the attacks being rolled) are still
+    plain dicts: they become typed values of their own next (issue 11).
+    """
+
+    start_phase: str = "start"                        # where the first turn starts
+    declaring: tuple[str, str] | None = None          # charger, target: awaiting a reaction
+    last: tuple[str, str, str] | None = None          # charger, target, reaction (CH.REDIRECT)
+    to_move: tuple[str, ...] = ()                      # chargers still to move (CH.MOVE_ORDER)
+    targets: dict[str, tuple[str, ...]] = field(default_factory=dict)  # declared, redirected
+    sides: dict[str, str] = field(default_factory=dict)  # the side each charger meets
+    volleys: tuple[str, ...] = ()                      # units that stood and shot (CH.REACT)
+    returned: tuple[str, ...] = ()                     # pursuers back on the table (FP.OFF_TABLE)
+    fought: tuple[str, ...] = ()                       # combats fought this phase (CC.ORDER)
+    panic: tuple[str, ...] = ()                        # units owing a panic test
+    panicked: tuple[str, ...] = ()                     # units that took one (PANIC.TRIGGERS)
+    rallied: tuple[str, ...] = ()                      # fleeing units that tested (RALLY.TEST)
+    batch: dict[str, Any] | None = None                # attacks being rolled (ATK.SEQUENCE)
+    fight: dict[str, Any] | None = None                # the combat being fought
+
+    def plain(self) -> dict[str, Any]:
+        """The fields as plain data (summaries, JSON), leaving out what is at its default."""
+        return {k: v for k, v in self.__dict__.items() if v != _DEFAULT_TURN.get(k)}
+
+
+_DEFAULT_TURN: dict[str, Any] = {}
+
+
+@dataclass(frozen=True, kw_only=True)
 class State(GameState):
     """The game as the fantasy rules see it."""
 
     units: dict[str, UnitState]
     table: dict[str, Any]
-    context: dict[str, Any] = field(default_factory=dict)  # the turn's bookkeeping
+    context: Turn = field(default_factory=Turn)              # the turn's bookkeeping
     combats: dict[str, Any] = field(default_factory=dict)  # combats that last across turns
 
     def with_unit(self, unit: UnitState) -> State:
@@ -72,7 +103,7 @@ class State(GameState):
         return self.evolve(units=units)
 
     def summary(self) -> dict[str, Any]:
-        return {**super().summary(), "context": self.context, "combats": self.combats,
+        return {**super().summary(), "context": self.context.plain(), "combats": self.combats,
                 "units": {k: {**u.__dict__} for k, u in self.units.items()}}
 
 
@@ -81,3 +112,6 @@ def fantasy(state: GameState) -> State:
     if not isinstance(state, State):
         raise TypeError(f"not a fantasy game's state: {type(state).__name__}")
     return state
+
+
+_DEFAULT_TURN.update(Turn().__dict__)
