@@ -6,6 +6,7 @@ import pytest
 
 from regiment.core.errors import IllegalCommand
 from regiment.phases.fantasy import combat
+from regiment.phases.fantasy.state import NO_FIGHT
 
 from . import battle as b
 
@@ -82,7 +83,7 @@ def test_cc_asf_no_reroll_against_higher_initiative():
 def test_cc_who_fights_front_rank_and_one_supporting_rank():
     g = duel({"profile": {"A": 2}})
     state = g.state
-    fight = {"duel": {}, "stood_back": []}
+    fight = NO_FIGHT
     groups = combat.strikes(state, state.combats["0-a-b"], "initiative_3", fight)
     a = next(x for x in groups if x["unit"] == "a")
     assert a["attacks"] == 5 * 2 + 5        # the second rank supports with one attack each
@@ -92,7 +93,7 @@ def test_cc_who_fights_a_unit_fought_in_the_flank_gets_no_support():
     g = duel(side="right")
     state = g.state
     groups = combat.strikes(state, state.combats["0-a-b"], "initiative_3",
-                            {"duel": {}, "stood_back": []})
+                            NO_FIGHT)
     a = next(x for x in groups if x["unit"] == "a")
     # a's right flank is 4 ranks deep: 4 models touch, none support; b fights to its front
     assert a["attacks"] == 4
@@ -102,15 +103,15 @@ def test_cc_who_fights_a_unit_fought_in_the_flank_gets_no_support():
 def test_cc_who_fights_hordes_and_spears_add_ranks():
     horde = duel({"models": 30, "files": 10}, {"models": 30, "files": 10})
     groups = combat.strikes(horde.state, horde.state.combats["0-a-b"], "initiative_3",
-                            {"duel": {}, "stood_back": []})
+                            NO_FIGHT)
     assert next(x for x in groups if x["unit"] == "a")["attacks"] == 10 + 10 + 10
     spears = duel({"equipment": ["spear"], "models": 25})
     groups = combat.strikes(spears.state, spears.state.combats["0-a-b"], "initiative_3",
-                            {"duel": {}, "stood_back": []})
+                            NO_FIGHT)
     assert next(x for x in groups if x["unit"] == "a")["attacks"] == 5 + 5 + 5
     charged = duel({"equipment": ["spear"], "models": 25, "charged": True})
     groups = combat.strikes(charged.state, charged.state.combats["0-a-b"], "initiative_3",
-                            {"duel": {}, "stood_back": []})
+                            NO_FIGHT)
     assert next(x for x in groups if x["unit"] == "a")["attacks"] == 10   # not when charging
 
 
@@ -118,14 +119,14 @@ def test_cc_who_fights_monstrous_infantry_support_with_up_to_three():
     g = duel({"troop": "monstrous_infantry", "models": 6, "files": 3, "base": [40, 40],
               "profile": {"A": 3}})
     groups = combat.strikes(g.state, g.state.combats["0-a-b"], "initiative_3",
-                            {"duel": {}, "stood_back": []})
+                            NO_FIGHT)
     assert next(x for x in groups if x["unit"] == "a")["attacks"] == 3 * 3 + 3 * 3
 
 
 def test_cc_who_fights_a_champion_has_one_more_attack():
     g = duel({"command": ["champion"]})
     groups = combat.strikes(g.state, g.state.combats["0-a-b"], "initiative_3",
-                            {"duel": {}, "stood_back": []})
+                            NO_FIGHT)
     assert next(x for x in groups if x["unit"] == "a")["attacks"] == 5 + 1 + 5
 
 
@@ -144,7 +145,7 @@ def test_cc_challenge_fighters_attack_only_each_other():
     g.submit({"cmd": "challenge", "by": "red", "unit": "lord"})
     assert {c.name for c in g.pending.legal} == {"accept_challenge", "refuse_challenge"}
     g.submit({"cmd": "accept_challenge", "by": "blue", "unit": "swords"})
-    assert g.state.context.fight["duel"] == {"lord": "swords", "swords": "lord"}
+    assert g.state.context.fight.duel == {"lord": "swords", "swords": "lord"}
     events = b.answer(g, default=1, stop="break_test")
     groups = b.of(events, "AttacksResolved")
     lord = [e for e in groups if e.unit == "lord"]
@@ -182,12 +183,12 @@ def test_cc_who_fights_lances_on_the_charge_and_an_additional_hand_weapon():
     assert strength(knights.state.units["a"].evolve(charged=False)) == 3
     g = duel({"equipment": ["additional_hand_weapon"]})
     groups = combat.strikes(g.state, g.state.combats["0-a-b"], "initiative_3",
-                            {"duel": {}, "stood_back": []})
+                            NO_FIGHT)
     assert next(x for x in groups if x["unit"] == "a")["attacks"] == 5 * 2 + 5
 
 
 def test_cc_who_fights_no_champion_bonus_when_fought_in_the_flank():
     g = duel({"command": ["champion"]}, side="right")
     groups = combat.strikes(g.state, g.state.combats["0-a-b"], "initiative_3",
-                            {"duel": {}, "stood_back": []})
+                            NO_FIGHT)
     assert next(x for x in groups if x["unit"] == "a")["attacks"] == 4

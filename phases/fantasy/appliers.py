@@ -12,7 +12,7 @@ from regiment.core.fold import KERNEL_APPLIERS
 
 from . import attacks
 from . import events as ev
-from .state import State, Turn
+from .state import Fight, Result, State, Turn
 
 
 def _ctx(s: State, **changes: Any) -> State:
@@ -20,10 +20,10 @@ def _ctx(s: State, **changes: Any) -> State:
 
 
 def _fight(s: State, **changes: Any) -> State:
-    return _ctx(s, fight={**_the_fight(s), **changes})
+    return _ctx(s, fight=_the_fight(s).evolve(**changes))
 
 
-def _the_fight(s: State) -> dict[str, Any]:
+def _the_fight(s: State) -> Fight:
     fight = s.context.fight
     if fight is None:
         raise KeyError("no combat is being fought")
@@ -74,8 +74,8 @@ def charge_redirected(s: State, e: ev.ChargeRedirected) -> State:
 def unit_fled(s: State, e: ev.UnitFled) -> State:
     s = _unit(s, e.unit, status="fleeing")
     fight = s.context.fight
-    if fight is not None and e.unit in fight.get("broken", ()):
-        s = _fight(s, fled={**fight.get("fled", {}), e.unit: e.distance})
+    if fight is not None and e.unit in fight.broken:
+        s = _fight(s, fled={**fight.fled, e.unit: e.distance})
     return s
 
 
@@ -85,7 +85,7 @@ def unit_moved(s: State, e: ev.UnitMoved) -> State:
         s = _leave(s, e.unit)
     fight = s.context.fight
     if fight is not None and e.reason in ("flee", "pursuit", "overrun"):
-        s = _fight(s, moved=[*fight.get("moved", ()), e.unit])
+        s = _fight(s, moved=(*fight.moved, e.unit))
     return s
 
 
@@ -122,7 +122,7 @@ def unit_returned(s: State, e: ev.UnitReturned) -> State:
 
 def unit_reformed(s: State, e: ev.UnitReformed) -> State:
     s = _unit(s, e.unit, files=e.files, position=tuple(e.position), facing=e.facing)
-    return _fight(s, reformed=[*_the_fight(s).get("reformed", ()), e.unit])
+    return _fight(s, reformed=(*_the_fight(s).reformed, e.unit))
 
 
 def dangerous_terrain(s: State, e: ev.DangerousTerrainTested) -> State:
@@ -173,20 +173,16 @@ def combat_ended(s: State, e: ev.CombatEnded) -> State:
 
 
 def combat_round_began(s: State, e: ev.CombatRoundBegan) -> State:
-    units = list(s.combats[e.combat]["units"]) if e.combat in s.combats else []
-    return _ctx(s, fight={"combat": e.combat, "round": e.round, "steps": list(e.steps),
-                          "units": units,
-                          "caused": {}, "overkill": {},
-                          "challenge": "open" if e.challenges else "done", "offers": [],
-                          "duel": {}, "stood_back": [], "broken": [], "tests": [],
-                          "decided": {}, "fled": {}, "rolled": {}},
+    units = tuple(s.combats[e.combat]["units"]) if e.combat in s.combats else ()
+    return _ctx(s, fight=Fight(combat=e.combat, round=e.round, steps=tuple(e.steps),
+                               units=units, challenge="open" if e.challenges else "done"),
                 fought=(*s.context.fought, e.combat))
 
 
 def challenge_issued(s: State, e: ev.ChallengeIssued) -> State:
     fight = _the_fight(s)
     if not e.unit:
-        offers = [*fight["offers"], e.player]
+        offers = (*fight.offers, e.player)
         return _fight(s, offers=offers, challenge="done" if len(offers) >= 2 else "open")
     return _fight(s, challenge="answer", challenger=e.unit)
 
@@ -194,15 +190,15 @@ def challenge_issued(s: State, e: ev.ChallengeIssued) -> State:
 def challenge_answered(s: State, e: ev.ChallengeAnswered) -> State:
     fight = _the_fight(s)
     if e.accepted:
-        duel = {fight["challenger"]: e.unit, e.unit: fight["challenger"]}
+        duel = {fight.challenger: e.unit, e.unit: fight.challenger}
         return _fight(s, challenge="done", duel=duel)
-    return _fight(s, challenge="done", stood_back=[e.unit])
+    return _fight(s, challenge="done", stood_back=(e.unit,))
 
 
 def step_began(s: State, e: ev.InitiativeStepBegan) -> State:
     if e.combat is not None:
         fight = _the_fight(s)
-        s = _fight(s, steps=[x for x in fight["steps"] if x != e.step])
+        s = _fight(s, steps=tuple(x for x in fight.steps if x != e.step))
     if not e.strikes:
         return s
     return _ctx(s, batch={"combat": e.combat, "step": e.step, "groups": list(e.strikes),
@@ -236,9 +232,9 @@ def attacks_resolved(s: State, e: ev.AttacksResolved) -> State:
     changes: dict[str, Any] = {}    # one new context and one new state for all of it
     fight = s.context.fight
     if e.combat is not None and fight is not None:
-        caused = {**fight["caused"], e.unit: fight["caused"].get(e.unit, 0) + e.lost}
-        over = {**fight["overkill"], e.unit: fight["overkill"].get(e.unit, 0) + e.overkill}
-        changes["fight"] = {**fight, "caused": caused, "overkill": over}
+        caused = {**fight.caused, e.unit: fight.caused.get(e.unit, 0) + e.lost}
+        over = {**fight.overkill, e.unit: fight.overkill.get(e.unit, 0) + e.overkill}
+        changes["fight"] = fight.evolve(caused=caused, overkill=over)
     batch = s.context.batch
     if batch is None:
         raise KeyError("AttacksResolved with no attacks being rolled")
@@ -250,32 +246,32 @@ def attacks_resolved(s: State, e: ev.AttacksResolved) -> State:
 def result_decided(s: State, e: ev.CombatResultDecided) -> State:
     totals = {p: side["total"] for p, side in e.sides.items()}
     s = _leave(s, *e.no_more_foes)  # CR.NO_MORE_FOES: they leave the combat at once
-    return _fight(s, result={"winner": e.winner, "margin": e.margin, "totals": totals,
-                             "free": list(e.no_more_foes)}, tests=list(e.tests))
+    return _fight(s, result=Result(winner=e.winner, margin=e.margin, totals=totals,
+                                   free=tuple(e.no_more_foes)), tests=tuple(e.tests))
 
 
 def order_chosen(s: State, e: ev.OrderChosen) -> State:
     fight = _the_fight(s)
-    changes: dict[str, Any] = {"next": {**fight.get("next", {}), e.what: e.unit}}
+    changes: dict[str, Any] = {"next": {**fight.next, e.what: e.unit}}
     if e.what == "break_test":
-        changes["tests"] = [e.unit, *(u for u in fight["tests"] if u != e.unit)]
+        changes["tests"] = (e.unit, *(u for u in fight.tests if u != e.unit))
     return _fight(s, **changes)
 
 
 def allocated(s: State, e: ev.AttacksAllocated) -> State:
     fight = _the_fight(s)
-    done = fight.get("allocations", {})
-    return _fight(s, allocations={**done, e.unit: [*done.get(e.unit, ()), dict(e.attacks)]})
+    done = fight.allocations
+    return _fight(s, allocations={**done, e.unit: (*done.get(e.unit, ()), dict(e.attacks))})
 
 
 def break_test(s: State, e: ev.BreakTestTaken) -> State:
     fight = _the_fight(s)
-    tests = [u for u in fight["tests"] if u != e.unit]
-    pens = {**fight.get("penalties", {}), e.unit: e.penalty}
+    tests = tuple(u for u in fight.tests if u != e.unit)
+    pens = {**fight.penalties, e.unit: e.penalty}
     if e.passed:
         return _fight(s, tests=tests, penalties=pens)
     s = _unit(s, e.unit, status="fleeing")
-    return _fight(s, tests=tests, penalties=pens, broken=[*fight["broken"], e.unit])
+    return _fight(s, tests=tests, penalties=pens, broken=(*fight.broken, e.unit))
 
 
 def leadership_tested(s: State, e: ev.LeadershipTested) -> State:
@@ -286,13 +282,13 @@ def leadership_tested(s: State, e: ev.LeadershipTested) -> State:
         return _ctx(s, rallied=(*s.context.rallied, e.unit))
     if e.purpose == "restrain":
         fight = _the_fight(s)
-        _kind, target = fight["decided"][e.unit]
-        decided = {**fight["decided"], e.unit: ("held" if e.passed else
+        _kind, target = fight.decided[e.unit]
+        decided = {**fight.decided, e.unit: ("held" if e.passed else
                                                  "overrun" if target == "" else "pursue", target)}
         return _fight(s, decided=decided)
     if e.purpose == "reform":
         fight = _the_fight(s)
-        return _fight(s, reform_tests={**fight.get("reform_tests", {}), e.unit: e.passed})
+        return _fight(s, reform_tests={**fight.reform_tests, e.unit: e.passed})
     return s
 
 
@@ -303,12 +299,12 @@ def panic_caused(s: State, e: Any) -> State:
 def pursuit_declared(s: State, e: ev.PursuitDeclared) -> State:
     fight = _the_fight(s)
     kind = "restraining" if e.kind == "restrain" else e.kind
-    return _fight(s, decided={**fight["decided"], e.unit: (kind, e.target)})
+    return _fight(s, decided={**fight.decided, e.unit: (kind, e.target)})
 
 
 def pursuit_rolled(s: State, e: ev.PursuitRolled) -> State:
     fight = _the_fight(s)
-    return _fight(s, rolled={**fight["rolled"], e.unit: e.distance})
+    return _fight(s, rolled={**fight.rolled, e.unit: e.distance})
 
 
 def pursuits_completed(s: State, e: ev.PursuitsCompleted) -> State:
@@ -316,7 +312,7 @@ def pursuits_completed(s: State, e: ev.PursuitsCompleted) -> State:
 
 
 def skip_reform(s: State, e: Any) -> State:
-    return _fight(s, reformed=[*_the_fight(s).get("reformed", ()), e.unit])
+    return _fight(s, reformed=(*_the_fight(s).reformed, e.unit))
 
 
 def round_ended(s: State, e: Any) -> State:
@@ -351,7 +347,7 @@ APPLIERS: dict[str, Any] = {
     "CombatJoined": combat_joined,
     "AttacksAllocated": allocated,
     "OrderChosen": order_chosen,
-    "FleeDirectionChosen": lambda s, e: _fight(s, away={**_the_fight(s).get("away", {}),
+    "FleeDirectionChosen": lambda s, e: _fight(s, away={**_the_fight(s).away,
                                                          e.unit: e.away_from}),
     "CombatRoundBegan": combat_round_began,
     "CombatRoundEnded": round_ended,

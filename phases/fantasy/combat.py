@@ -23,7 +23,7 @@ from .specials import (
     carries,
     has,
 )
-from .state import State, UnitState
+from .state import Fight, State, UnitState
 from .units import ON_FOOT, attacks_of, box, has_champion, horde, rank_sizes, strength
 
 Combat = dict[str, Any]
@@ -172,7 +172,7 @@ def positions(u: UnitState, e: UnitState) -> tuple[str, list[int]]:
 Key = str | frozenset[str]   # one enemy, or the enemies a pool of attacks may be split among
 
 
-def attack_shares(state: State, combat: Combat, uid: str, fight: dict[str, Any]
+def attack_shares(state: State, combat: Combat, uid: str, fight: Fight
                   ) -> dict[Key, int]:
     """CC.WHO_FIGHTS, CC.ALLOCATE: ``uid``'s attacks this round (challenges aside), by the
     enemy they must go to, or by the set of enemies a model touching several may split them
@@ -189,7 +189,7 @@ def attack_shares(state: State, combat: Combat, uid: str, fight: dict[str, Any]
             by_side.setdefault(side, []).append((e.id, at))
     a = attacks_of(u)
     out: dict[Key, int] = {}
-    duel = fight.get("duel") or {}
+    duel = fight.duel or {}
     for side, foes in by_side.items():
         front = side == "front"
         if len(foes) == 1:
@@ -214,7 +214,7 @@ def attack_shares(state: State, combat: Combat, uid: str, fight: dict[str, Any]
             # the fighter in a challenge attacks only the foe, or (refused) not at all
             champion = has_champion(u)
             shares[first] += 1 if champion else 0
-            if uid in duel or uid in fight.get("stood_back", ()):
+            if uid in duel or uid in fight.stood_back:
                 shares[first] -= a + 1 if champion else a
         for key, n in shares.items():
             out[key] = out.get(key, 0) + n
@@ -228,18 +228,18 @@ def support_at(u: UnitState, i: int) -> int:
     return sum(each for r in range(1, 1 + ranks) if r < len(sizes) and i < sizes[r])
 
 
-def pools(state: State, combat: Combat, uid: str, fight: dict[str, Any]
+def pools(state: State, combat: Combat, uid: str, fight: Fight
           ) -> list[tuple[tuple[str, ...], int]]:
     """CC.ALLOCATE: the attacks of ``uid`` its player must split, as (enemies, attacks)."""
     return sorted((tuple(sorted(k)), n) for k, n in
                   attack_shares(state, combat, uid, fight).items() if not isinstance(k, str))
 
 
-def to_allocate(state: State, combat: Combat, step: str, fight: dict[str, Any]
+def to_allocate(state: State, combat: Combat, step: str, fight: Fight
                 ) -> tuple[str, tuple[str, ...], int] | None:
     """CC.ALLOCATE: the next unit striking in ``step`` with attacks to split and not yet split,
     the active player's units first: (unit, enemies, attacks)."""
-    done = fight.get("allocations", {})
+    done = fight.allocations
     units = [state.units[u] for u in combat["units"]]
     for u in sorted(units, key=lambda x: x.player != state.player):
         if u.status != "engaged" or step_label(u) != step or \
@@ -251,19 +251,19 @@ def to_allocate(state: State, combat: Combat, step: str, fight: dict[str, Any]
     return None
 
 
-def strikes(state: State, combat: Combat, step: str, fight: dict[str, Any]
+def strikes(state: State, combat: Combat, step: str, fight: Fight
             ) -> list[dict[str, Any]]:
     """CC.WHO_FIGHTS, CC.ALLOCATE, CC.CHALLENGE: the groups of attacks made in one initiative
     step: one per attacking unit and target, split pools added as their player chose."""
     out = []
-    duel = fight.get("duel") or {}
+    duel = fight.duel or {}
     for uid in combat["units"]:
         u = state.units[uid]
         if u.status != "engaged" or step_label(u) != step:
             continue
         shares = attack_shares(state, combat, uid, fight)
         at: dict[str, int] = {k: n for k, n in shares.items() if isinstance(k, str)}
-        for split in fight.get("allocations", {}).get(uid, ()):
+        for split in fight.allocations.get(uid, ()):
             for eid, n in split.items():
                 at[eid] = at.get(eid, 0) + n
         for eid, n in at.items():

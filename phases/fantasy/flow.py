@@ -16,7 +16,7 @@ from . import charge
 from .appliers import to_move
 from .events import TurnBegan
 from .machine import SEPARATOR, Compiled
-from .state import State, UnitState
+from .state import NO_FIGHT, Fight, State, UnitState
 from .units import ALIVE
 from .variants import Variant
 
@@ -40,8 +40,9 @@ def per_state(method: Callable[[Any, State], T]) -> Callable[[Any, State], T]:
     return wrapper
 
 
-def fight_of(s: State) -> dict[str, Any]:
-    return s.context.fight or {}
+def fight_of(s: State) -> Fight:
+    """The combat being fought, or ``NO_FIGHT`` (false, every field at its default)."""
+    return s.context.fight or NO_FIGHT
 
 
 Guard = Callable[[State], bool]
@@ -64,11 +65,11 @@ GUARDS: dict[str, Guard] = {
     "redirect_passed": lambda s: s.context.declaring is not None,
     "no_chargers_left": lambda s: not any(s.units[u].status == "ready" for u in to_move(s)),
     "no_combats_left": lambda s: all(c in s.context.fought for c in s.combats),
-    "challenges_done": lambda s: fight_of(s).get("challenge") == "done",
-    "steps_done": lambda s: not fight_of(s).get("steps") and s.context.batch is None,
-    "result_decided": lambda s: "result" in fight_of(s),
-    "tests_done": lambda s: not fight_of(s).get("tests") and not s.context.panic,
-    "pursuits_done": lambda s: bool(fight_of(s).get("pursued")),
+    "challenges_done": lambda s: fight_of(s).challenge == "done",
+    "steps_done": lambda s: not fight_of(s).steps and s.context.batch is None,
+    "result_decided": lambda s: fight_of(s).result is not None,
+    "tests_done": lambda s: not fight_of(s).tests and not s.context.panic,
+    "pursuits_done": lambda s: bool(fight_of(s).pursued),
     "reforms_done": lambda s: s.context.fight is None,
     "rallies_done": lambda s: not any(u.player == s.player and u.status == "fleeing"
                                       and u.id not in s.context.rallied

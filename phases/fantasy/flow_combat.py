@@ -63,7 +63,7 @@ from .flow_charge import hill_regions, moved
 from .result import break_penalty, decide, ld_test, side_parts
 from .rolls import AttackRoll, FleeRoll, FleeTie, ReformTo, Toward, ask, read
 from .specials import IMMUNE_TO_PSYCHOLOGY, UNBREAKABLE, has
-from .state import State, UnitState
+from .state import NO_RESULT, State, UnitState
 from .units import box, has_champion, is_character, leadership
 
 
@@ -120,7 +120,7 @@ class CombatFlow(Flow):
         return self._then(state, [begun], "fight")
 
     def _offerer(self, state: State) -> str | None:
-        offers = fight_of(state).get("offers", ())
+        offers = fight_of(state).offers
         return next((p for p in (state.player, state.opponent(state.player))
                      if p not in offers), None)
 
@@ -128,35 +128,35 @@ class CombatFlow(Flow):
                      ) -> list[UnitState]:
         """CC.CHALLENGE: units of ``player`` whose champion or character could challenge an
         enemy fighter it touches."""
-        cmb = cmb or state.combats[fight_of(state)["combat"]]
+        cmb = cmb or state.combats[fight_of(state).combat]
         foes = fighters(state, cmb, state.opponent(player))
         return [u for u in fighters(state, cmb, player)
                 if any(combat.in_contact_at_all(u, f) for f in foes)]
 
     def _drive_challenge(self, state: State) -> list[Event]:
         fight = fight_of(state)
-        if fight.get("challenge") != "open":
+        if fight.challenge != "open":
             return []
         player = self._offerer(state)
         if player is None:
             return []
         if not self._challengers(state, player):  # no one to challenge with: pass it on
-            return [ChallengeIssued(combat=fight["combat"], unit="", player=player)]
+            return [ChallengeIssued(combat=fight.combat, unit="", player=player)]
         return []
 
     def _challenge(self, state: State, cmd: Challenge) -> list[Event]:
         self._offered(state, cmd, "CC.CHALLENGE")
-        return self._then(state, [ChallengeIssued(combat=fight_of(state)["combat"],
+        return self._then(state, [ChallengeIssued(combat=fight_of(state).combat,
                                                   unit=cmd.unit, player=cmd.by)], "challenge")
 
     def _decline_challenge(self, state: State, cmd: DeclineChallenge) -> list[Event]:
         self._offered(state, cmd, "CC.CHALLENGE")
-        return self._then(state, [ChallengeIssued(combat=fight_of(state)["combat"], unit="",
+        return self._then(state, [ChallengeIssued(combat=fight_of(state).combat, unit="",
                                                   player=cmd.by)], cmd.name)
 
     def _answer(self, state: State, cmd: AcceptChallenge | RefuseChallenge) -> list[Event]:
         self._offered(state, cmd, "CC.CHALLENGE")
-        answer = ChallengeAnswered(combat=fight_of(state)["combat"], unit=cmd.unit,
+        answer = ChallengeAnswered(combat=fight_of(state).combat, unit=cmd.unit,
                                    accepted=cmd.name == "accept_challenge")
         return self._then(state, [answer], cmd.name)
 
@@ -166,17 +166,17 @@ class CombatFlow(Flow):
     def _to_allocate(self, state: State) -> tuple[str, tuple[str, ...], int] | None:
         """CC.ALLOCATE: the next split a player owes in this step."""
         fight = fight_of(state)
-        if not fight.get("steps"):
+        if not fight.steps:
             return None
-        return combat.to_allocate(state, state.combats[fight["combat"]], fight["steps"][0],
+        return combat.to_allocate(state, state.combats[fight.combat], fight.steps[0],
                                   fight)
 
     def _drive_steps(self, state: State) -> list[Event]:
         fight = fight_of(state)
-        if not fight.get("steps"):
+        if not fight.steps:
             return []
-        cmb = state.combats[fight["combat"]]
-        step = fight["steps"][0]
+        cmb = state.combats[fight.combat]
+        step = fight.steps[0]
         if self._to_allocate(state) is not None:
             return []   # a player splits attacks first (CC.ALLOCATE)
         return [InitiativeStepBegan(combat=cmb["id"], step=step,
@@ -185,7 +185,7 @@ class CombatFlow(Flow):
     def _allocate(self, state: State, cmd: Allocate) -> list[Event]:
         """CC.ALLOCATE: the split must name exactly the enemy units the models touch and add
         up to the attacks to split."""
-        cmb = state.combats[fight_of(state)["combat"]]
+        cmb = state.combats[fight_of(state).combat]
         left = self._to_allocate(state)
         if left is None or left[0] != cmd.unit:
             self._offered(state, cmd, "CC.ALLOCATE")
@@ -265,9 +265,9 @@ class CombatFlow(Flow):
         """CR.WINNER, CR.BOOKKEEPING, CR.NO_MORE_FOES, BT.WHO: every side's parts, unit by
         unit; units left touching no enemy have won and leave the combat."""
         fight = fight_of(state)
-        if "result" in fight:
+        if fight.result is not None:
             return []
-        cmb = state.combats[fight["combat"]]
+        cmb = state.combats[fight.combat]
         alive = {p: [state.units[u] for u in cmb["units"] if state.units[u].player == p
                      and state.units[u].status == "engaged"] for p in state.players}
         free = tuple(u.id for p in state.players for u in alive[p]
@@ -275,7 +275,7 @@ class CombatFlow(Flow):
         fighting = {p: [u for u in alive[p] if u.id not in free] for p in state.players}
         sides: dict[str, Any] = {}
         for p in state.players:
-            parts = side_parts(state, cmb, p, fight["caused"], fight["overkill"],
+            parts = side_parts(state, cmb, p, fight.caused, fight.overkill,
                                self.variant, hill_regions(state), set(free))
             sides[p] = {"total": sum(x["value"] for x in parts), "parts": parts}
         a, b = state.players
@@ -307,10 +307,10 @@ class CombatFlow(Flow):
     def _drive_tests(self, state: State) -> list[Event]:
         """BT.WHO: each loser tests, in the order its player chooses."""
         fight = fight_of(state)
-        tests = fight.get("tests")
+        tests = fight.tests
         if not tests:
             return []
-        if len(tests) > 1 and fight.get("next", {}).get("break_test") not in tests:
+        if len(tests) > 1 and fight.next.get("break_test") not in tests:
             return []
         u = state.units[tests[0]]
         return [RollRequested(purpose="break_test", unit=u.id, player=u.player, dice=2)]
@@ -321,18 +321,18 @@ class CombatFlow(Flow):
         rule = "BT.WHO" if cmd.name == "break_test_order" else "FP.MULTI_ORDER"
         self._offered(state, cmd, rule)
         what = cmd.name.removesuffix("_order")
-        return self._then(state, [OrderChosen(combat=fight_of(state)["combat"], what=what,
+        return self._then(state, [OrderChosen(combat=fight_of(state).combat, what=what,
                                               unit=cmd.unit)], cmd.name)
 
     def _break_rolled(self, state: State, aw: Awaiting, faces: tuple[int, ...]
                       ) -> list[Event]:
         """BT.TEST, BT.STEADFAST, BT.DISRUPTED, BT.SPECIAL, LD.INSANE."""
         fight = fight_of(state)
-        cmb = state.combats[fight["combat"]]
+        cmb = state.combats[fight.combat]
         u = state.units[aw.unit or ""]
-        penalty, firm, why = break_penalty(state, cmb, u.id, fight["result"]["margin"])
+        penalty, firm, why = break_penalty(state, cmb, u.id, fight.outcome.margin)
         passed, need, insane = ld_test(leadership(u), penalty, faces)
-        totals = fight["result"].get("totals", {})
+        totals = fight.outcome.totals
         mine = totals.get(u.player, 0)
         theirs = totals.get(state.opponent(u.player), 0)
         events: list[Event] = [BreakTestTaken(unit=u.id, leadership=leadership(u),
@@ -351,13 +351,13 @@ class CombatFlow(Flow):
         touched: every enemy they touch must have broken) or overrun (they destroyed every
         foe they touched in the round they charged in, CR.NO_MORE_FOES)."""
         fight = fight_of(state)
-        result = fight.get("result") or {}
-        winner = result.get("winner")
-        cmb = state.combats.get(fight["combat"])
+        result = fight.result or NO_RESULT
+        winner = result.winner
+        cmb = state.combats.get(fight.combat)
         if cmb is None:
             return {}
         out: dict[str, tuple[str, list[str]]] = {}
-        broken = set(fight.get("broken", ()))
+        broken = set(fight.broken)
         if winner is not None:
             for uid in cmb["units"]:
                 u = state.units[uid]
@@ -368,13 +368,13 @@ class CombatFlow(Flow):
                         and combat.in_contact_at_all(u, state.units[o])]
                 if foes and all(f.id in broken for f in foes):
                     out[uid] = ("pursue", [f.id for f in foes])
-        for uid in result.get("free", ()):
+        for uid in result.free:
             if state.units[uid].status == "ready" and uid in cmb.get("chargers", ()):
                 out[uid] = ("overrun", [])
         return out
 
     def _undecided(self, state: State) -> str | None:
-        decided = fight_of(state).get("decided", {})
+        decided = fight_of(state).decided
         return next((u for u in self._candidates(state) if u not in decided), None)
 
     def _pursue(self, state: State, cmd: Pursue | Overrun | Restrain) -> list[Event]:
@@ -395,19 +395,19 @@ class CombatFlow(Flow):
         """FP.CHOOSE_PURSUIT, FP.FLEE_ROLL, FP.PURSUE_ROLL, FP.CAUGHT, then the moves: the
         broken units in their player's order, then the pursuers in theirs (FP.MULTI_ORDER)."""
         fight = fight_of(state)
-        if fight.get("pursued") or self._undecided(state) is not None:
+        if fight.pursued or self._undecided(state) is not None:
             return []
-        decided = fight.get("decided", {})
+        decided = fight.decided
         for uid, (kind, _) in decided.items():
             if kind == "restraining":  # FP.CHOOSE_PURSUIT: a Leadership test to stay
                 u = state.units[uid]
                 return [RollRequested(purpose="restrain", unit=uid, player=u.player, dice=2)]
-        for b in fight.get("broken", ()):
+        for b in fight.broken:
             u = state.units[b]
-            if b not in fight.get("fled", {}) and u.status == "fleeing":
+            if b not in fight.fled and u.status == "fleeing":
                 return [ask("flee", b, u.player, charge.movement_dice(u), FleeRoll("combat"))]
         for uid, (kind, target) in decided.items():
-            if kind in ("pursue", "overrun") and uid not in fight.get("rolled", {}):
+            if kind in ("pursue", "overrun") and uid not in fight.rolled:
                 u = state.units[uid]
                 return [ask("pursuit" if kind == "pursue" else "overrun", uid, u.player,
                             charge.movement_dice(u), Toward(target))]
@@ -425,19 +425,19 @@ class CombatFlow(Flow):
     def _left(self, state: State, what: str) -> list[str]:
         """The broken units (``flee``) or pursuers (``pursuit``) that have still to move."""
         fight = fight_of(state)
-        done = fight.get("moved", ())
+        done = fight.moved
         if what == "flee":
-            return [b for b in fight.get("broken", ()) if state.units[b].status == "fleeing"
-                    and b in fight.get("fled", {}) and b not in done]
-        return [u for u, (kind, _) in fight.get("decided", {}).items()
-                if kind in ("pursue", "overrun") and u in fight.get("rolled", {})
+            return [b for b in fight.broken if state.units[b].status == "fleeing"
+                    and b in fight.fled and b not in done]
+        return [u for u, (kind, _) in fight.decided.items()
+                if kind in ("pursue", "overrun") and u in fight.rolled
                 and u not in done and state.units[u].status in ("engaged", "ready")]
 
     def _to_move(self, state: State, what: str) -> list[str]:
         """The next to move; empty while its player has to say which (FP.MULTI_ORDER)."""
         left = self._left(state, what)
         if len(left) > 1:
-            chosen = fight_of(state).get("next", {}).get(what)
+            chosen = fight_of(state).next.get(what)
             return [chosen] if chosen in left else []
         return left
 
@@ -452,12 +452,12 @@ class CombatFlow(Flow):
     def _caught(self, state: State) -> list[Event]:
         """FP.CAUGHT: a broken unit is destroyed if any of its pursuers rolled as far."""
         fight = fight_of(state)
-        decided, rolled, fled = fight.get("decided", {}), fight.get("rolled", {}), \
-            fight.get("fled", {})
+        decided, rolled, fled = fight.decided, fight.rolled, \
+            fight.fled
         events: list[Event] = []
         cur = state
-        for b in fight.get("broken", ()):
-            if cur.units[b].status != "fleeing" or b not in fled or b in fight.get("moved", ()):
+        for b in fight.broken:
+            if cur.units[b].status != "fleeing" or b not in fled or b in fight.moved:
                 continue
             by = [p for p, (k, t) in decided.items() if k == "pursue" and t == b
                   and rolled.get(p, 0) >= fled[b]]
@@ -474,9 +474,9 @@ class CombatFlow(Flow):
         models wide; a die chooses among equals."""
         fight = fight_of(state)
         u = state.units[fleeing[0]]
-        away_id = fight.get("away", {}).get(u.id)
+        away_id = fight.away.get(u.id)
         if away_id is None:
-            foes = [state.units[o] for o in fight.get("units", ()) if state.units[o].player !=
+            foes = [state.units[o] for o in fight.units if state.units[o].player !=
                     u.player and state.units[o].status in ("engaged", "ready")]
             among = pursuit.flee_from(state, u, foes)
             if len(among) > 1:
@@ -485,7 +485,7 @@ class CombatFlow(Flow):
             away_id = among[0].id if among else ""
         away = state.units.get(away_id)
         point = geo.centre(box(away)) if away else geo.centre(box(u))
-        return self.flee_events(state, u, point, fight["fled"][u.id], "flee")
+        return self.flee_events(state, u, point, fight.fled[u.id], "flee")
 
     def _direction_rolled(self, state: State, aw: Awaiting, faces: tuple[int, ...]
                           ) -> list[Event]:
@@ -502,16 +502,16 @@ class CombatFlow(Flow):
     def _pursuer_move(self, state: State, pursuers: list[str]) -> list[Event]:
         fight = fight_of(state)
         uid = pursuers[0]
-        kind, target = fight["decided"][uid]
-        return self._pursuer_moves(state, state.units[uid], kind, target, fight["rolled"][uid])
+        kind, target = fight.decided[uid]
+        return self._pursuer_moves(state, state.units[uid], kind, target, fight.rolled[uid])
 
     def _pursuits_done(self, state: State) -> list[Event]:
         """Units of the combat left touching no enemy leave it; a combat with one side left
         ends."""
         fight = fight_of(state)
-        cmb = state.combats.get(fight["combat"])
+        cmb = state.combats.get(fight.combat)
         if cmb is None:
-            return [PursuitsCompleted(combat=fight["combat"])]
+            return [PursuitsCompleted(combat=fight.combat)]
         left = tuple(u for u in cmb["units"] if state.units[u].status == "engaged"
                      and not combat.touching(state, cmb, u))
         events: list[Event] = [PursuitsCompleted(combat=cmb["id"], left=left)]
@@ -536,7 +536,7 @@ class CombatFlow(Flow):
                         ) -> list[Event]:
         """FP.PURSUE_ROLL, FP.CAUGHT: caught if the pursuit equals or beats the flee roll."""
         dist = sum(charge.counted(faces))
-        fled = fight_of(state).get("fled", {})
+        fled = fight_of(state).fled
         target = read(Toward, aw).unit
         caught = bool(target) and target in fled and dist >= fled[target]
         return self._finish(state, [PursuitRolled(unit=aw.unit or "", target=target,
@@ -577,7 +577,7 @@ class CombatFlow(Flow):
         if memo is None or memo[0] is not state:
             memo = self._reform_memo = (state, {})
         if u.id not in memo[1]:
-            cmb = state.combats.get(fight_of(state)["combat"])
+            cmb = state.combats.get(fight_of(state).combat)
             memo[1][u.id] = (pursuit.reform_options(state, cmb, u) if cmb is not None
                              else pursuit.free_reform_options(state, u))
         return memo[1][u.id]
@@ -585,16 +585,16 @@ class CombatFlow(Flow):
     def _order_open(self, state: State, left: list[UnitState]) -> bool:
         """REF.ORDER: both players have a reform open and no order was chosen yet."""
         fight = fight_of(state)
-        if "reform_first" in fight:
+        if fight.reform_first is not None:
             return False
-        if fight["combat"] not in state.combats:
+        if fight.combat not in state.combats:
             return False
         players = {u.player for u in left if self._reforms(state, u)}
         return len(players) == 2
 
     def _reform_order(self, state: State, cmd: ReformOrder) -> list[Event]:
         self._offered(state, cmd, "REF.ORDER")
-        return self._then(state, [ReformOrderChosen(combat=fight_of(state)["combat"],
+        return self._then(state, [ReformOrderChosen(combat=fight_of(state).combat,
                                                     first=cmd.first)], "reform_order")
 
     def _reformers(self, state: State) -> list[UnitState]:
@@ -602,18 +602,18 @@ class CombatFlow(Flow):
         first (the active player's, unless he chose otherwise) first; once the combat is
         over, the winners that stayed where they were (CR.NO_MORE_FOES)."""
         fight = fight_of(state)
-        done = fight.get("reformed", ())
-        cmb = state.combats.get(fight["combat"])
+        done = fight.reformed
+        cmb = state.combats.get(fight.combat)
         if cmb is None:
-            winner = (fight.get("result") or {}).get("winner")
-            moved = {u for u, (kind, _) in fight.get("decided", {}).items()
+            winner = (fight.result or NO_RESULT).winner
+            moved = {u for u, (kind, _) in fight.decided.items()
                      if kind in ("pursue", "overrun")}
-            return [state.units[u] for u in fight.get("units", ())
+            return [state.units[u] for u in fight.units
                     if state.units[u].player == winner and state.units[u].status == "ready"
                     and u not in done and u not in moved]
         units = [state.units[u] for u in cmb["units"] if state.units[u].status == "engaged"
                  and u not in done and combat.touching(state, cmb, u)]
-        first = fight.get("reform_first") or state.player
+        first = fight.reform_first or state.player
         return sorted(units, key=lambda u: u.player != first)
 
     def _drive_reform(self, state: State) -> list[Event]:
@@ -628,10 +628,10 @@ class CombatFlow(Flow):
             if not self._reforms(state, u):
                 return [ReformSkipped(unit=u.id, why="no reform is open to it")]
             return []
-        return [CombatRoundEnded(combat=fight["combat"], round=fight["round"])]
+        return [CombatRoundEnded(combat=fight.combat, round=fight.round)]
 
     def _reform(self, state: State, cmd: Reform) -> list[Event]:
-        cmb = state.combats.get(fight_of(state)["combat"])
+        cmb = state.combats.get(fight_of(state).combat)
         if cmd not in self.legal(state) and cmb is not None and cmd.unit in state.units:
             for (f, fc, t, _), (rule, why) in pursuit.reform_checks(state, cmb,
                                                                     state.units[cmd.unit]):
@@ -640,7 +640,7 @@ class CombatFlow(Flow):
         self._offered(state, cmd, "REF.PLACEMENT")
         fight = fight_of(state)
         u = state.units[cmd.unit]
-        winner = fight["result"]["winner"]
+        winner = fight.outcome.winner
         if winner is not None and winner != u.player:  # REF.TEST
             return [ask("reform", u.id, u.player, 2, ReformTo(cmd.files, cmd.face, cmd.turn))]
         return self._finish(state, [self._reformed(state, u, cmd.files, cmd.face, cmd.turn)])
@@ -658,7 +658,7 @@ class CombatFlow(Flow):
     def _reform_rolled(self, state: State, aw: Awaiting, faces: tuple[int, ...]
                        ) -> list[Event]:
         u = state.units[aw.unit or ""]
-        penalty = fight_of(state).get("penalties", {}).get(u.id, 0)
+        penalty = fight_of(state).penalties.get(u.id, 0)
         passed, need, insane = ld_test(leadership(u), penalty, faces)
         events: list[Event] = [LeadershipTested(unit=u.id, purpose="reform",
                                                 leadership=leadership(u), penalty=penalty,
@@ -686,7 +686,7 @@ class CombatFlow(Flow):
                 return Decision(player=p, decision="fight", legal=tuple(options))
             return None
         fight = fight_of(state)
-        if leaf == "challenge" and fight.get("challenge") == "open":
+        if leaf == "challenge" and fight.challenge == "open":
             who = self._offerer(state)
             if who is None:
                 return None
@@ -694,10 +694,10 @@ class CombatFlow(Flow):
                                      for u in self._challengers(state, who)]
             return Decision(player=who, decision="challenge",
                             legal=(*offers, DeclineChallenge(by=who)))
-        if leaf == "challenge" and fight.get("challenge") == "answer":
-            challenger = state.units[fight["challenger"]]
+        if leaf == "challenge" and fight.challenge == "answer":
+            challenger = state.units[fight.challenger]
             who = state.opponent(challenger.player)
-            cmb = state.combats[fight["combat"]]
+            cmb = state.combats[fight.combat]
             near = [u for u in cmb["units"] if state.units[u].player == who
                     and state.units[u].status == "engaged"
                     and combat.in_contact_at_all(state.units[u], challenger)]
@@ -705,7 +705,7 @@ class CombatFlow(Flow):
             answers: list[Command] = [AcceptChallenge(by=who, unit=u) for u in near if u in able]
             answers += [RefuseChallenge(by=who, unit=u) for u in near]
             return Decision(player=who, decision="answer_challenge", legal=tuple(answers))
-        if leaf == "initiative_steps" and fight.get("steps"):
+        if leaf == "initiative_steps" and fight.steps:
             pool = self._to_allocate(state)
             if pool is None:
                 return None
@@ -715,8 +715,8 @@ class CombatFlow(Flow):
                 Allocate(by=who, unit=uid, attacks=dict(zip(foes, split, strict=True)))
                 for split in splits(n, len(foes))))
         if leaf == "break_tests":
-            tests = fight.get("tests") or []
-            if len(tests) < 2 or fight.get("next", {}).get("break_test") in tests:
+            tests = fight.tests
+            if len(tests) < 2 or fight.next.get("break_test") in tests:
                 return None
             who = state.units[tests[0]].player
             return Decision(player=who, decision="break_test_order",

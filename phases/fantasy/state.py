@@ -5,7 +5,7 @@ Values, like the kernel's: only the appliers make new ones (``evolve`` shares st
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from regiment.core.state import GameState, Value
@@ -58,11 +58,74 @@ class UnitState(Value):
 
 
 @dataclass(frozen=True, kw_only=True)
+class Result(Value):
+    """CR.WINNER: a round's combat result, as the fight keeps it."""
+
+    winner: str | None = None
+    margin: int = 0
+    totals: dict[str, int] = field(default_factory=dict)
+    free: tuple[str, ...] = ()          # winners left with no foe (CR.NO_MORE_FOES)
+
+
+NO_RESULT = Result()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Fight(Value):
+    """One round of the combat being fought: what happened so far and what is still to do.
+
+    Initiative steps and challenges (CC.*), the wounds each unit caused (CR.WOUNDS), the
+    result, break tests (BT.*), flee and pursuit (FP.*) and reforms (REF.*). ``NO_FIGHT`` is
+    the fight when no combat is being fought: every field at its default, and false.
+    """
+
+    combat: str = ""
+    round: int = 0
+    steps: tuple[str, ...] = ()                    # initiative steps still to strike
+    units: tuple[str, ...] = ()                    # the combat's units when the round began
+    caused: dict[str, int] = field(default_factory=dict)      # wounds each unit caused
+    overkill: dict[str, int] = field(default_factory=dict)    # overkill in challenges
+    challenge: str = "done"                        # open | answer | done (CC.CHALLENGE)
+    offers: tuple[str, ...] = ()                   # players who passed on issuing one
+    challenger: str = ""
+    duel: dict[str, str] = field(default_factory=dict)        # who fights whom in a challenge
+    stood_back: tuple[str, ...] = ()               # a refused challenge's champion
+    allocations: dict[str, tuple[dict[str, int], ...]] = field(default_factory=dict)
+    result: Result | None = None
+    tests: tuple[str, ...] = ()                    # losers still to take their break test
+    next: dict[str, str] = field(default_factory=dict)        # chosen orders: what -> unit
+    penalties: dict[str, int] = field(default_factory=dict)   # each break test's penalty
+    broken: tuple[str, ...] = ()
+    fled: dict[str, int] = field(default_factory=dict)        # flee rolls of broken units
+    away: dict[str, str] = field(default_factory=dict)        # whom each flees from
+    decided: dict[str, tuple[str, str]] = field(default_factory=dict)  # pursue, restrain...
+    rolled: dict[str, int] = field(default_factory=dict)      # pursuit rolls
+    moved: tuple[str, ...] = ()                    # fleers and pursuers that have moved
+    pursued: bool = False                          # every pursuit is done
+    reform_first: str | None = None                # the player who reforms first (REF.ORDER)
+    reform_tests: dict[str, bool] = field(default_factory=dict)
+    reformed: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.combat)
+
+    @property
+    def outcome(self) -> Result:
+        """The round's result, for the rules that come after it (an error before)."""
+        if self.result is None:
+            raise KeyError("the combat result is not decided yet")
+        return self.result
+
+
+NO_FIGHT = Fight()
+
+
+@dataclass(frozen=True, kw_only=True)
 class Turn(Value):
     """What the rules keep of the turn under way, named and typed; a new turn starts a new one.
 
-    ``fight`` (the combat being fought) and ``batch`` (the attacks being rolled) are still
-    plain dicts: they become typed values of their own next (issue 11).
+    ``batch`` (the attacks being rolled) is still a plain dict; it becomes a typed value of its
+    own next (issue 11).
     """
 
     start_phase: str = "start"                        # where the first turn starts
@@ -78,14 +141,11 @@ class Turn(Value):
     panicked: tuple[str, ...] = ()                     # units that took one (PANIC.TRIGGERS)
     rallied: tuple[str, ...] = ()                      # fleeing units that tested (RALLY.TEST)
     batch: dict[str, Any] | None = None                # attacks being rolled (ATK.SEQUENCE)
-    fight: dict[str, Any] | None = None                # the combat being fought
+    fight: Fight | None = None                         # the combat being fought
 
     def plain(self) -> dict[str, Any]:
-        """The fields as plain data (summaries, JSON), leaving out what is at its default."""
-        return {k: v for k, v in self.__dict__.items() if v != _DEFAULT_TURN.get(k)}
-
-
-_DEFAULT_TURN: dict[str, Any] = {}
+        """The fields as plain data (summaries, JSON)."""
+        return asdict(self)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -112,6 +172,3 @@ def fantasy(state: GameState) -> State:
     if not isinstance(state, State):
         raise TypeError(f"not a fantasy game's state: {type(state).__name__}")
     return state
-
-
-_DEFAULT_TURN.update(Turn().__dict__)
