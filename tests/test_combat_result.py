@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from regiment.phases.fantasy import result
-from regiment.phases.fantasy.state import UnitState
+from regiment.phases.fantasy.state import Combat, UnitState
 from regiment.phases.fantasy.units import full_ranks
 from regiment.phases.fantasy.variants import VARIANTS
 
@@ -217,7 +217,7 @@ def test_cr_overkill_is_capped_at_three():
     overkill = {"lord": 4}
     g = b.game([b.unit("lord", "red", catalogue="vampire_lord"),
                 b.unit("s", "blue", 60, 40)], phase="close_combat")
-    combat = {"id": "c", "units": ["lord", "s"], "round": 2}
+    combat = Combat(id="c", units=("lord", "s"), round=2)
     got = result.side_parts(g.state, combat, "red", {"lord": 1}, overkill,
                             VARIANTS["fantasy8"])
     assert {p["rule"]: p["value"] for p in got}["CR.OVERKILL"] == 3

@@ -11,6 +11,7 @@ from regiment.core.errors import IllegalCommand
 from regiment.core.geometry import gap, overlaps
 from regiment.core.schema import to_plain
 from regiment.phases.fantasy.commands import Allocate
+from regiment.phases.fantasy.state import Combat
 from regiment.phases.fantasy.units import box
 
 from . import battle as b
@@ -53,7 +54,7 @@ def test_ch_declare_a_unit_already_fighting_may_be_charged_and_the_charger_joins
     joined = b.one(b.charge(g, "c", (6, 6)), "CombatJoined")
     assert joined.combat == "0-x-a" and joined.units == ("c",) and joined.chargers == ("c",)
     combat = g.state.combats["0-x-a"]
-    assert combat["units"] == ["x", "a", "c"] and g.state.units["c"].status == "engaged"
+    assert combat.units == ("x", "a", "c") and g.state.units["c"].status == "engaged"
     from regiment.phases.fantasy.combat import side_fought
     assert side_fought(g.state, "x", "c") == "left"
 
@@ -73,7 +74,7 @@ def test_ch_charge_move_a_second_charger_lands_beside_the_first():
     ba, bc, bx = box(st.units["a"]), box(st.units["c"]), box(st.units["x"])
     assert not overlaps(ba, bc) and gap(ba, bc) < 1e-3          # side by side, touching
     assert gap(ba, bx) < 1e-3 and gap(bc, bx) < 1e-3
-    assert st.combats[next(iter(st.combats))]["units"] == ["a", "x", "c"]
+    assert st.combats[next(iter(st.combats))].units == ("a", "x", "c")
 
 
 def test_geo_arcs_each_unit_knows_the_enemies_it_touches_and_on_which_side():
@@ -104,15 +105,14 @@ def test_ch_charge_move_a_charger_touching_two_combats_links_them_into_one():
     joined = b.one(b.charge(g, "c", (6, 6)), "CombatJoined")
     assert joined.combat == "0-x1-a1" and joined.merged == ("0-x2-a2",)
     assert list(g.state.combats) == ["0-x1-a1"]
-    assert g.state.combats["0-x1-a1"]["units"] == ["x1", "a1", "c", "x2", "a2"]
+    assert g.state.combats["0-x1-a1"].units == ("x1", "a1", "c", "x2", "a2")
     from regiment.tools.narrate import sentence
     assert "takes in combat 0-x2-a2" in sentence("CombatJoined", to_plain(joined), g.state)
 
 
 def test_scenario_units_linked_through_enemies_form_one_combat():
     g = chain()
-    assert g.state.combats == {"0-a-x": {"id": "0-a-x", "units": ["a", "x", "c", "y"],
-                                         "round": 1, "chargers": [], "hill": []}}
+    assert g.state.combats == {"0-a-x": Combat(id="0-a-x", units=("a", "x", "c", "y"))}
 
 
 # --- fighting (CC.ALLOCATE) ------------------------------------------------------------------
@@ -233,7 +233,7 @@ def test_cr_no_more_foes_a_unit_that_destroys_its_foes_leaves_a_combat_that_goes
     assert decided.no_more_foes == ("a",)          # a's only foe is gone; c still fights y
     assert "a" not in decided.tests
     st = g.state
-    assert st.units["a"].status == "ready" and "a" not in st.combats["0-a-x"]["units"]
+    assert st.units["a"].status == "ready" and "a" not in st.combats["0-a-x"].units
     red = {(p["rule"], p["unit"]) for p in decided.sides["red"]["parts"]}
     assert ("CR.WOUNDS", "a") in red               # its wounds still count for its side
     assert ("CR.RANKS", "a") not in red            # but not its ranks

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from regiment.phases.fantasy.state import Combat
+
 from . import battle as b
 
 
@@ -37,7 +39,7 @@ def test_ref_who_a_unit_fought_from_two_sides_may_not_reform():
                   b.against(a, b.unit("g", "blue", models=4, files=4), "right")],
                  phase="close_combat")
     st = two.state
-    fake = {"id": "x", "units": ["a", "f", "g"], "round": 1}
+    fake = Combat(id="x", units=("a", "f", "g"))
     assert pursuit.reform_options(st, fake, st.units["a"]) == []
 
 

@@ -96,7 +96,7 @@ def test_units_touching_at_the_start_are_in_combat_and_charged_marks_the_charger
                             phase="close_combat", dice="seeded", seed="1"),
                  store=MemoryStore())
     (combat,) = g.state.combats.values()
-    assert combat["units"] == ["a", "x"] and combat["chargers"] == ["a"]
+    assert combat.units == ("a", "x") and combat.chargers == ("a",)
     assert g.state.phase == "turn.close_combat.choose_combat"
     assert g.state.units["a"].charged and g.state.units["x"].status == "engaged"
 

@@ -186,7 +186,7 @@ class Session:
         if key == self.table_key:
             return
         self.table_key = key
-        where = {uid: cid for cid, c in state.combats.items() for uid in c["units"]}
+        where = {uid: cid for cid, c in state.combats.items() for uid in c.units}
         touching = contacts(state)
         t = Table(title=f"Turn {state.turn}: {state.player} - "
                   f"{state.phase.replace('turn.', '').replace('.', ' > ')}", title_justify="left")

@@ -12,7 +12,7 @@ from regiment.core.fold import KERNEL_APPLIERS
 
 from . import attacks
 from . import events as ev
-from .state import Fight, Result, State, Turn
+from .state import Combat, Fight, Result, State, Turn
 
 
 def _ctx(s: State, **changes: Any) -> State:
@@ -91,8 +91,8 @@ def unit_moved(s: State, e: ev.UnitMoved) -> State:
 
 def _leave(s: State, *uids: str) -> State:
     """Units leave whatever combat they were in, and are no longer engaged."""
-    combats = {k: {**c, "units": [u for u in c["units"] if u not in uids]}
-               if any(u in c["units"] for u in uids) else c for k, c in s.combats.items()}
+    combats = {k: c.evolve(units=tuple(u for u in c.units if u not in uids))
+               if any(u in c.units for u in uids) else c for k, c in s.combats.items()}
     units = dict(s.units)
     for uid in uids:
         if units[uid].status == "engaged":
@@ -138,8 +138,8 @@ def unit_rallied(s: State, e: ev.UnitRallied) -> State:
 
 def combat_began(s: State, e: ev.CombatBegan) -> State:
     combats = dict(s.combats)
-    combats[e.combat] = {"id": e.combat, "units": list(e.units), "round": 1,
-                         "chargers": list(e.chargers), "hill": list(e.hill)}
+    combats[e.combat] = Combat(id=e.combat, units=tuple(e.units), chargers=tuple(e.chargers),
+                               hill=tuple(e.hill))
     units = dict(s.units)
     for uid in e.units:
         units[uid] = units[uid].evolve(status="engaged")
@@ -152,10 +152,12 @@ def combat_began(s: State, e: ev.CombatBegan) -> State:
 def combat_joined(s: State, e: ev.CombatJoined) -> State:
     combats = dict(s.combats)
     c = combats[e.combat]
-    parts = [c, {"units": list(e.units), "chargers": list(e.chargers), "hill": list(e.hill)},
-             *(combats.pop(m) for m in e.merged)]
-    combats[e.combat] = {**c, **{k: list(dict.fromkeys(x for p in parts for x in p.get(k, ())))
-                                 for k in ("units", "chargers", "hill")}}
+    parts = [c, Combat(id=e.combat, units=tuple(e.units), chargers=tuple(e.chargers),
+                       hill=tuple(e.hill)), *(combats.pop(m) for m in e.merged)]
+    combats[e.combat] = c.evolve(  # each list in the order the units came, once
+        units=tuple(dict.fromkeys(x for p in parts for x in p.units)),
+        chargers=tuple(dict.fromkeys(x for p in parts for x in p.chargers)),
+        hill=tuple(dict.fromkeys(x for p in parts for x in p.hill)))
     units = dict(s.units)
     for uid in e.units:
         units[uid] = units[uid].evolve(status="engaged")
@@ -166,14 +168,14 @@ def combat_ended(s: State, e: ev.CombatEnded) -> State:
     combats = dict(s.combats)
     combat = combats.pop(e.combat)
     units = dict(s.units)
-    for uid in combat["units"]:
+    for uid in combat.units:
         if units[uid].status == "engaged":
             units[uid] = units[uid].evolve(status="ready")
     return s.evolve(combats=combats, units=units)
 
 
 def combat_round_began(s: State, e: ev.CombatRoundBegan) -> State:
-    units = tuple(s.combats[e.combat]["units"]) if e.combat in s.combats else ()
+    units = tuple(s.combats[e.combat].units) if e.combat in s.combats else ()
     return _ctx(s, fight=Fight(combat=e.combat, round=e.round, steps=tuple(e.steps),
                                units=units, challenge="open" if e.challenges else "done"),
                 fought=(*s.context.fought, e.combat))
@@ -318,8 +320,8 @@ def skip_reform(s: State, e: Any) -> State:
 def round_ended(s: State, e: Any) -> State:
     combats = dict(s.combats)
     if e.combat in combats:  # the charge bonus (CR.CHARGE) lasts one round
-        combats[e.combat] = {**combats[e.combat], "round": combats[e.combat]["round"] + 1,
-                             "chargers": [], "hill": []}
+        combats[e.combat] = combats[e.combat].evolve(round=combats[e.combat].round + 1,
+                                                     chargers=(), hill=())
     return s.evolve(combats=combats, context=s.context.evolve(fight=None))
 
 

@@ -23,21 +23,19 @@ from .specials import (
     carries,
     has,
 )
-from .state import Fight, State, UnitState
+from .state import Combat, Fight, State, UnitState
 from .units import ON_FOOT, attacks_of, box, has_champion, horde, rank_sizes, strength
-
-Combat = dict[str, Any]
 
 
 def combat_holding(state: State, uid: str) -> Combat | None:
     """The combat ``uid`` is in, if any."""
-    return next((c for c in state.combats.values() if uid in c["units"]), None)
+    return next((c for c in state.combats.values() if uid in c.units), None)
 
 
 def enemies(state: State, combat: Combat, uid: str) -> list[UnitState]:
     """The enemy units of ``uid`` in its combat that are still on the table, fighting."""
     me = state.units[uid]
-    return [state.units[o] for o in combat["units"]
+    return [state.units[o] for o in combat.units
             if state.units[o].player != me.player and state.units[o].status == "engaged"]
 
 
@@ -58,7 +56,7 @@ def contacts(state: State) -> dict[str, list[dict[str, Any]]]:
     and what ``regiment serve`` answers to ``{"query": "contacts"}``)."""
     out: dict[str, list[dict[str, Any]]] = {}
     for c in state.combats.values():
-        for uid in c["units"]:
+        for uid in c.units:
             if state.units[uid].status != "engaged":
                 continue
             out[uid] = [{"enemy": e.id, "side": side,
@@ -121,7 +119,7 @@ def step_order(label: str) -> tuple[int, int]:
 
 def steps(state: State, combat: Combat) -> list[str]:
     """CC.INITIATIVE: the steps of a round, first to strike first."""
-    labels = {step_label(state.units[u]) for u in combat["units"]
+    labels = {step_label(state.units[u]) for u in combat.units
               if state.units[u].status == "engaged"}
     return sorted(labels, key=step_order, reverse=True)
 
@@ -240,7 +238,7 @@ def to_allocate(state: State, combat: Combat, step: str, fight: Fight
     """CC.ALLOCATE: the next unit striking in ``step`` with attacks to split and not yet split,
     the active player's units first: (unit, enemies, attacks)."""
     done = fight.allocations
-    units = [state.units[u] for u in combat["units"]]
+    units = [state.units[u] for u in combat.units]
     for u in sorted(units, key=lambda x: x.player != state.player):
         if u.status != "engaged" or step_label(u) != step or \
                 len(touching(state, combat, u.id)) < 2:  # one foe: nothing to split
@@ -257,7 +255,7 @@ def strikes(state: State, combat: Combat, step: str, fight: Fight
     step: one per attacking unit and target, split pools added as their player chose."""
     out = []
     duel = fight.duel or {}
-    for uid in combat["units"]:
+    for uid in combat.units:
         u = state.units[uid]
         if u.status != "engaged" or step_label(u) != step:
             continue

@@ -257,7 +257,7 @@ class ChargeFlow(Flow):
         touched = [target.id] + [e.id for e in state.units.values() if e.status == "engaged"
                                  and e.player != unit.player and e.id != target.id
                                  and geo.within(end, box(e), 1e-3)]
-        linked = list(dict.fromkeys(c["id"] for uid in touched
+        linked = list(dict.fromkeys(c.id for uid in touched
                                     for c in (combat_holding(state, uid),) if c is not None))
         on_hill = (unit.id,) if hill else ()
         if not linked:

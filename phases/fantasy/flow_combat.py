@@ -63,7 +63,7 @@ from .flow_charge import hill_regions, moved
 from .result import break_penalty, decide, ld_test, side_parts
 from .rolls import AttackRoll, FleeRoll, FleeTie, ReformTo, Toward, ask, read
 from .specials import IMMUNE_TO_PSYCHOLOGY, UNBREAKABLE, has
-from .state import NO_RESULT, State, UnitState
+from .state import NO_RESULT, Combat, State, UnitState
 from .units import box, has_champion, is_character, leadership
 
 
@@ -80,9 +80,9 @@ def casualties(target: UnitState, unsaved: int, challenge: bool) -> tuple[int, i
     return lost, slain, (unsaved - lost) if challenge else 0
 
 
-def fighters(state: State, cmb: dict[str, Any], player: str) -> list[UnitState]:
+def fighters(state: State, cmb: Combat, player: str) -> list[UnitState]:
     """CC.CHALLENGE: units of ``player`` in the combat with a champion or a character."""
-    return [state.units[u] for u in cmb["units"] if state.units[u].player == player
+    return [state.units[u] for u in cmb.units if state.units[u].player == player
             and state.units[u].status == "engaged"
             and (has_champion(state.units[u]) or is_character(state.units[u]))]
 
@@ -114,7 +114,7 @@ class CombatFlow(Flow):
         self._active(state, cmd, "CC.ORDER")
         self._offered(state, cmd, "CC.ORDER")
         cmb = state.combats[cmd.combat]
-        begun = CombatRoundBegan(combat=cmb["id"], round=cmb["round"],
+        begun = CombatRoundBegan(combat=cmb.id, round=cmb.round,
                                  steps=tuple(combat.steps(state, cmb)),
                                  challenges=bool(self._challengers(state, state.player, cmb)))
         return self._then(state, [begun], "fight")
@@ -124,7 +124,7 @@ class CombatFlow(Flow):
         return next((p for p in (state.player, state.opponent(state.player))
                      if p not in offers), None)
 
-    def _challengers(self, state: State, player: str, cmb: dict[str, Any] | None = None
+    def _challengers(self, state: State, player: str, cmb: Combat | None = None
                      ) -> list[UnitState]:
         """CC.CHALLENGE: units of ``player`` whose champion or character could challenge an
         enemy fighter it touches."""
@@ -179,7 +179,7 @@ class CombatFlow(Flow):
         step = fight.steps[0]
         if self._to_allocate(state) is not None:
             return []   # a player splits attacks first (CC.ALLOCATE)
-        return [InitiativeStepBegan(combat=cmb["id"], step=step,
+        return [InitiativeStepBegan(combat=cmb.id, step=step,
                                     strikes=tuple(combat.strikes(state, cmb, step, fight)))]
 
     def _allocate(self, state: State, cmd: Allocate) -> list[Event]:
@@ -202,7 +202,7 @@ class CombatFlow(Flow):
             raise self._illegal(state, cmd, f"{state.units[uid].name} has {n} attacks to split; "
                                 f"these add up to {sum(cmd.attacks.values())}", "CC.ALLOCATE")
         split = {f: cmd.attacks[f] for f in foes}
-        return self._then(state, [AttacksAllocated(combat=cmb["id"], unit=uid, attacks=split)],
+        return self._then(state, [AttacksAllocated(combat=cmb.id, unit=uid, attacks=split)],
                           "allocate")
 
     def drive_batch(self, state: State) -> list[Event]:
@@ -268,7 +268,7 @@ class CombatFlow(Flow):
         if fight.result is not None:
             return []
         cmb = state.combats[fight.combat]
-        alive = {p: [state.units[u] for u in cmb["units"] if state.units[u].player == p
+        alive = {p: [state.units[u] for u in cmb.units if state.units[u].player == p
                      and state.units[u].status == "engaged"] for p in state.players}
         free = tuple(u.id for p in state.players for u in alive[p]
                      if not combat.touching(state, cmb, u.id))
@@ -300,7 +300,7 @@ class CombatFlow(Flow):
             losers = fighting[state.opponent(winner)]
             tests = tuple(u.id for u in losers if not has(u, UNBREAKABLE))
             unbreakable = tuple(u.id for u in losers if has(u, UNBREAKABLE))
-        return [CombatResultDecided(combat=cmb["id"], sides=sides, winner=winner,
+        return [CombatResultDecided(combat=cmb.id, sides=sides, winner=winner,
                                     margin=margin, musician=musician, tests=tests,
                                     no_more_foes=free, unbreakable=unbreakable)]
 
@@ -359,17 +359,17 @@ class CombatFlow(Flow):
         out: dict[str, tuple[str, list[str]]] = {}
         broken = set(fight.broken)
         if winner is not None:
-            for uid in cmb["units"]:
+            for uid in cmb.units:
                 u = state.units[uid]
                 if u.player != winner or u.status != "engaged":
                     continue
-                foes = [state.units[o] for o in cmb["units"] if state.units[o].player != winner
+                foes = [state.units[o] for o in cmb.units if state.units[o].player != winner
                         and state.units[o].status in ("engaged", "fleeing")
                         and combat.in_contact_at_all(u, state.units[o])]
                 if foes and all(f.id in broken for f in foes):
                     out[uid] = ("pursue", [f.id for f in foes])
         for uid in result.free:
-            if state.units[uid].status == "ready" and uid in cmb.get("chargers", ()):
+            if state.units[uid].status == "ready" and uid in cmb.chargers:
                 out[uid] = ("overrun", [])
         return out
 
@@ -512,14 +512,14 @@ class CombatFlow(Flow):
         cmb = state.combats.get(fight.combat)
         if cmb is None:
             return [PursuitsCompleted(combat=fight.combat)]
-        left = tuple(u for u in cmb["units"] if state.units[u].status == "engaged"
+        left = tuple(u for u in cmb.units if state.units[u].status == "engaged"
                      and not combat.touching(state, cmb, u))
-        events: list[Event] = [PursuitsCompleted(combat=cmb["id"], left=left)]
+        events: list[Event] = [PursuitsCompleted(combat=cmb.id, left=left)]
         cur = fold(state, events, self.fold_table)
-        cmb = cur.combats[cmb["id"]]
+        cmb = cur.combats[cmb.id]
         if not all(any(cur.units[o].status == "engaged" and cur.units[o].player == p
-                       for o in cmb["units"]) for p in cur.players):
-            events.append(CombatEnded(combat=cmb["id"],
+                       for o in cmb.units) for p in cur.players):
+            events.append(CombatEnded(combat=cmb.id,
                                       reason="one side has no unit left fighting"))
         return events
 
@@ -558,7 +558,7 @@ class CombatFlow(Flow):
         elif fresh is not None:  # FP.FRESH_ENEMY: a charge; fought next close combat phase
             joined = combat.combat_holding(state, fresh)
             if joined is not None:  # into a unit already fighting: it joins that combat
-                events.append(CombatJoined(combat=joined["id"], units=(u.id,),
+                events.append(CombatJoined(combat=joined.id, units=(u.id,),
                                            chargers=(u.id,), reason=kind))
             else:
                 events.append(CombatBegan(combat=f"{state.turn}-{u.id}-{fresh}",
@@ -611,7 +611,7 @@ class CombatFlow(Flow):
             return [state.units[u] for u in fight.units
                     if state.units[u].player == winner and state.units[u].status == "ready"
                     and u not in done and u not in moved]
-        units = [state.units[u] for u in cmb["units"] if state.units[u].status == "engaged"
+        units = [state.units[u] for u in cmb.units if state.units[u].status == "engaged"
                  and u not in done and combat.touching(state, cmb, u)]
         first = fight.reform_first or state.player
         return sorted(units, key=lambda u: u.player != first)
@@ -698,7 +698,7 @@ class CombatFlow(Flow):
             challenger = state.units[fight.challenger]
             who = state.opponent(challenger.player)
             cmb = state.combats[fight.combat]
-            near = [u for u in cmb["units"] if state.units[u].player == who
+            near = [u for u in cmb.units if state.units[u].player == who
                     and state.units[u].status == "engaged"
                     and combat.in_contact_at_all(state.units[u], challenger)]
             able = {u.id for u in fighters(state, cmb, who)}
@@ -773,12 +773,12 @@ def close_ups(before: State, after: State, cid: str) -> list[Event]:
     cmb = after.combats.get(cid)
     if cmb is None:
         return out
-    for uid in cmb["units"]:
+    for uid in cmb.units:
         old, new = before.units[uid], after.units[uid]
         if new.status != "engaged" or box(new).depth >= box(old).depth - 1e-9:
             continue
         shift = box(old).depth - box(new).depth
-        for oid in cmb["units"]:
+        for oid in cmb.units:
             o = after.units[oid]
             if o.player == new.player or o.status != "engaged":
                 continue

@@ -71,8 +71,8 @@ def side_parts(state: State, combat: Combat, player: str, caused: dict[str, int]
     wounds of every unit of the side add up, those of units that have left (``free``: they
     destroyed their foes, CR.NO_MORE_FOES) too; the other bonuses come once a side from the
     units still fighting."""
-    mine = [state.units[u] for u in combat["units"] if state.units[u].player == player]
-    theirs = [state.units[u] for u in combat["units"] if state.units[u].player != player
+    mine = [state.units[u] for u in combat.units if state.units[u].player == player]
+    theirs = [state.units[u] for u in combat.units if state.units[u].player != player
               and state.units[u].status == "engaged" and u not in free]
     fighting = [u for u in mine if u.status == "engaged" and u.id not in free]
     hill_areas = hill_areas or []
@@ -82,9 +82,9 @@ def side_parts(state: State, combat: Combat, player: str, caused: dict[str, int]
     if over:
         who = next(u.id for u in mine if overkill.get(u.id))
         parts.append({"rule": "CR.OVERKILL", "unit": who, "value": min(3, over)})
-    chargers = [u for u in mine if u.id in combat.get("chargers", ())]  # this round's
+    chargers = [u for u in mine if u.id in combat.chargers]  # this round's
     if chargers:
-        hill = any(u.id in combat.get("hill", ()) for u in chargers)
+        hill = any(u.id in combat.hill for u in chargers)
         parts.append({"rule": "CR.CHARGE", "unit": chargers[0].id,
                       "value": variant.hill_charge if hill else 1})
     on_high = high_ground(fighting, theirs, hill_areas) if variant.high_ground else ""

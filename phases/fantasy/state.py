@@ -58,6 +58,18 @@ class UnitState(Value):
 
 
 @dataclass(frozen=True, kw_only=True)
+class Combat(Value):
+    """A combat, kept across turns until it ends: its units (linked through the enemies they
+    touch), its round, and who charged into it this round (CR.CHARGE), down a hill."""
+
+    id: str
+    units: tuple[str, ...]
+    round: int = 1
+    chargers: tuple[str, ...] = ()
+    hill: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
 class Result(Value):
     """CR.WINNER: a round's combat result, as the fight keeps it."""
 
@@ -155,7 +167,7 @@ class State(GameState):
     units: dict[str, UnitState]
     table: dict[str, Any]
     context: Turn = field(default_factory=Turn)              # the turn's bookkeeping
-    combats: dict[str, Any] = field(default_factory=dict)  # combats that last across turns
+    combats: dict[str, Combat] = field(default_factory=dict)  # combats lasting across turns
 
     def with_unit(self, unit: UnitState) -> State:
         units = dict(self.units)
@@ -163,7 +175,8 @@ class State(GameState):
         return self.evolve(units=units)
 
     def summary(self) -> dict[str, Any]:
-        return {**super().summary(), "context": self.context.plain(), "combats": self.combats,
+        return {**super().summary(), "context": self.context.plain(),
+                "combats": {k: asdict(c) for k, c in self.combats.items()},
                 "units": {k: {**u.__dict__} for k, u in self.units.items()}}
 
 
