@@ -106,3 +106,22 @@ def test_a_scenario_phase_names_a_state_of_the_turn(name, leaf):
     from regiment.phases.fantasy.preset import state_phase
 
     assert state_phase(m.turn_table(), name) == leaf
+
+
+def test_each_leaf_says_in_one_place_what_it_asks_and_what_it_does():
+    """The flow as data: a table of the machine's leaves, each with the commands it takes,
+    the decision it asks for and what the engine does there by itself; a leaf where a player
+    may send a command besides end_phase has its question, and a name the machine does not
+    know is refused when the table is built."""
+    from regiment.phases.fantasy.flow import leaves
+
+    for name in ("fantasy8", "fantasy-classic"):
+        preset = FantasyPreset(name)
+        table = preset.leaves
+        assert {leaf.path for leaf in table.values()} == set(preset.machine.leaves)
+        for leaf in table.values():
+            if set(leaf.commands) - {"end_phase"}:
+                assert leaf.asks is not None, leaf.name
+        assert table["declaration"].asks is not None and table["rally"].drives is not None
+    with pytest.raises(ValueError, match="does not have: \\['charge_movs'\\]"):
+        leaves(FantasyPreset().machine, {"charge_movs": lambda s: None}, {})

@@ -4,13 +4,16 @@ no player, the guards of the machine's edges, and refusing a command with what i
 from __future__ import annotations
 
 import functools
+import weakref
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from regiment.core.commands import Command
 from regiment.core.errors import IllegalCommand
 from regiment.core.events import Event, GameEnded, PhaseChanged
 from regiment.core.fold import Folded, fold
+from regiment.core.pending import Decision
 
 from . import charge
 from .appliers import to_move
@@ -24,20 +27,43 @@ T = TypeVar("T")
 
 
 def per_state(method: Callable[[Any, State], T]) -> Callable[[Any, State], T]:
-    """Keep a method's answer for the last state it was asked about: states never change,
-    and the drive, the pending decision and the command check all ask of the same one."""
-    slot = f"_last_{method.__name__}"
+    """Keep a method's answer with the state it was asked about: states never change, and the
+    drive, the pending decision and the command check all ask of the same one. The answers
+    live as long as their state and belong to it alone (``memo``), not to the preset that
+    every game shares."""
+    name = method.__name__
 
     @functools.wraps(method)
     def wrapper(self: Any, state: State) -> T:
-        last = self.__dict__.get(slot)
-        if last is not None and last[0] is state:
-            return last[1]  # type: ignore[no-any-return]
-        answer = method(self, state)
-        self.__dict__[slot] = (state, answer)
+        answers = memo(state)
+        key = (self.name, name)
+        if key in answers:
+            return answers[key]  # type: ignore[no-any-return]
+        answer = answers[key] = method(self, state)
         return answer
 
     return wrapper
+
+
+_MEMOS: dict[int, tuple[weakref.ref[State], dict[Any, Any]]] = {}
+
+
+def memo(state: State) -> dict[Any, Any]:
+    """The answers kept for ``state``, dropped when the state is (a weak reference's
+    callback: a state's id is not reused while it lives)."""
+    key = id(state)
+    entry = _MEMOS.get(key)
+    if entry is not None and entry[0]() is state:
+        return entry[1]
+    answers: dict[Any, Any] = {}
+    _MEMOS[key] = (weakref.ref(state, _forget(key)), answers)
+    return answers
+
+
+def _forget(key: int) -> Callable[[weakref.ref[State]], None]:
+    def forget(_ref: weakref.ref[State]) -> None:
+        _MEMOS.pop(key, None)
+    return forget
 
 
 def fight_of(s: State) -> Fight:
@@ -79,6 +105,35 @@ GUARDS: dict[str, Guard] = {
 }
 
 
+@dataclass(frozen=True)
+class Leaf:
+    """One leaf state of the turn, in one place: the commands the machine takes there, what
+    the game asks a player there (``asks``: the decision, or None when nothing is open), and
+    what the engine does there by itself (``drives``: the next automatic events)."""
+
+    name: str
+    path: str
+    commands: tuple[str, ...] = ()
+    asks: Callable[[State], Decision | None] | None = None
+    drives: Callable[[State], list[Event]] | None = None
+
+
+def leaves(machine: Compiled, asks: dict[str, Callable[[State], Decision | None]],
+           drives: dict[str, Callable[[State], list[Event]]]) -> dict[str, Leaf]:
+    """The table of leaves; a name in ``asks`` or ``drives`` that is no leaf is an error, so
+    the flow can never disagree with the machine in silence."""
+    table = {}
+    for path in machine.leaves:
+        name = path.rsplit(SEPARATOR, 1)[-1]
+        if name in table:
+            raise ValueError(f"two leaves are named {name!r}")
+        table[name] = Leaf(name, path, machine.commands(path), asks.get(name), drives.get(name))
+    stray = (set(asks) | set(drives)) - set(table)
+    if stray:
+        raise ValueError(f"the flow names leaves the machine does not have: {sorted(stray)}")
+    return table
+
+
 class Flow:
     """The machinery; ``ChargeFlow`` and ``CombatFlow`` add the rules' steps to it."""
 
@@ -86,7 +141,7 @@ class Flow:
     variant: Variant
     machine: Compiled
     fold_table: dict[str, Any]
-    drives: dict[str, Callable[[State], list[Event]]]
+    leaves: dict[str, Leaf]
 
     # --- flow ------------------------------------------------------------------------------
 
@@ -131,9 +186,8 @@ class Flow:
             return self.drive_batch(state)
         if state.context.panic:
             return self.drive_panic(state)
-        leaf = state.phase.rsplit(SEPARATOR, 1)[-1]
-        drive = self.drives.get(leaf)
-        return drive(state) if drive is not None else []
+        leaf = self.leaves.get(state.phase.rsplit(SEPARATOR, 1)[-1])
+        return leaf.drives(state) if leaf is not None and leaf.drives is not None else []
 
     def _enter(self, state: State, dest: str) -> list[Event]:
         if dest == "over":

@@ -4,6 +4,7 @@ only sequences them into events."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from shapely.geometry import Polygon
@@ -346,46 +347,57 @@ class ChargeFlow(Flow):
 
     # --- what the movement phase waits for -----------------------------------------------
 
-    def charge_pending(self, state: State, leaf: str) -> Decision | None:
-        p = state.player
-        if leaf == "declaration":
-            legal: list[Command] = []
-            for unit in state.units.values():
-                if charge.why_cannot_charge(state, unit):
-                    continue
-                legal += [DeclareCharge(by=p, unit=unit.id, target=t.id)
-                          for t in state.units.values()
-                          if not charge.eligible_target(state, unit, t)]
-            return Decision(player=p, decision="declare_charge",
-                            legal=(*legal, EndCharges(by=p)))
-        if leaf == "reactions":
-            charger_id, target_id = _declaring(state)
-            target = state.units[target_id]
-            return Decision(player=target.player, decision="react",
-                            legal=tuple(React(by=target.player, unit=target.id, reaction=r)
-                                        for r in charge.reaction_options(
-                                            state, target, state.units[charger_id])))
-        if leaf == "redirect":
-            unit = state.units[_last(state)[0]]
-            options: list[Command] = [Redirect(by=p, unit=unit.id, target=t.id)
-                                      for t in charge.redirect_targets(state, unit)]
-            return Decision(player=p, decision="redirect",
-                            legal=(*options, DeclineRedirect(by=p, unit=unit.id)))
-        if leaf == "charge_moves":
-            moves: list[Command] = []
-            for uid in to_move(state):
-                u = state.units[uid]
-                if u.status != "ready":
-                    continue
-                targets = state.context.targets.get(uid, ())
-                fled = [t for t in targets if state.units[t].status == "fleeing"]
-                if len(targets) > 1 and len(fled) == len(targets):  # CH.REDIRECT: choose
-                    moves += [MoveCharger(by=p, unit=uid, target=t) for t in targets]
-                else:
-                    moves.append(MoveCharger(by=p, unit=uid))
-            return Decision(player=p, decision="move_charger", legal=tuple(moves))
-        return None
+    def charge_asks(self) -> dict[str, Callable[[State], Decision | None]]:
+        """What the game asks in each leaf of the charge sub-phase."""
+        return {"declaration": self._ask_declaration, "reactions": self._ask_reaction,
+                "redirect": self._ask_redirect, "charge_moves": self._ask_charge_move}
 
+    def _ask_declaration(self, state: State) -> Decision:
+        """CH.DECLARE: every charge the active player may declare, or no more."""
+        p = state.player
+        legal: list[Command] = []
+        for unit in state.units.values():
+            if charge.why_cannot_charge(state, unit):
+                continue
+            legal += [DeclareCharge(by=p, unit=unit.id, target=t.id)
+                      for t in state.units.values()
+                      if not charge.eligible_target(state, unit, t)]
+        return Decision(player=p, decision="declare_charge", legal=(*legal, EndCharges(by=p)))
+
+    def _ask_reaction(self, state: State) -> Decision:
+        """CH.REACT: the target's player answers the declaration at once."""
+        charger_id, target_id = _declaring(state)
+        target = state.units[target_id]
+        return Decision(player=target.player, decision="react",
+                        legal=tuple(React(by=target.player, unit=target.id, reaction=r)
+                                    for r in charge.reaction_options(
+                                        state, target, state.units[charger_id])))
+
+    def _ask_redirect(self, state: State) -> Decision:
+        """CH.REDIRECT: the charger of a unit that fled may try another target."""
+        p = state.player
+        unit = state.units[_last(state)[0]]
+        options: list[Command] = [Redirect(by=p, unit=unit.id, target=t.id)
+                                  for t in charge.redirect_targets(state, unit)]
+        return Decision(player=p, decision="redirect",
+                        legal=(*options, DeclineRedirect(by=p, unit=unit.id)))
+
+    def _ask_charge_move(self, state: State) -> Decision:
+        """CH.MOVE_ORDER: the active player picks the next charger (and, CH.REDIRECT, which of
+        two fleeing targets it goes after)."""
+        p = state.player
+        moves: list[Command] = []
+        for uid in to_move(state):
+            u = state.units[uid]
+            if u.status != "ready":
+                continue
+            targets = state.context.targets.get(uid, ())
+            fled = [t for t in targets if state.units[t].status == "fleeing"]
+            if len(targets) > 1 and len(fled) == len(targets):
+                moves += [MoveCharger(by=p, unit=uid, target=t) for t in targets]
+            else:
+                moves.append(MoveCharger(by=p, unit=uid))
+        return Decision(player=p, decision="move_charger", legal=tuple(moves))
 
 def hill_regions(state: State) -> list[Any]:
     return [Polygon(h) for h in state.table.get("hills", ())]

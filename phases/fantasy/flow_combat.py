@@ -4,6 +4,7 @@ tests, flee and pursuit, combat reform. Outcomes come from ``combat``, ``result`
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from regiment.core import geometry as geo
@@ -58,7 +59,7 @@ from .events import (
     UnitLeftTable,
     UnitReformed,
 )
-from .flow import Flow, fight_of, per_state
+from .flow import Flow, fight_of, memo, per_state
 from .flow_charge import hill_regions, moved
 from .result import break_penalty, decide, ld_test, side_parts
 from .rolls import AttackRoll, FleeRoll, FleeTie, ReformTo, Toward, ask, read
@@ -567,20 +568,17 @@ class CombatFlow(Flow):
 
     # --- combat reform (REF.*) ---------------------------------------------------------------
 
-    _reform_memo: tuple[State, dict[str, list[Any]]] | None = None
-
     def _reforms(self, state: State, u: UnitState) -> list[Any]:
         """REF.PLACEMENT, CR.NO_MORE_FOES: the reforms open to ``u`` as (files, face, turn,
-        box), kept for the last state asked about (the drive, the pending decision and the
-        command all ask of the same state)."""
-        memo = self._reform_memo
-        if memo is None or memo[0] is not state:
-            memo = self._reform_memo = (state, {})
-        if u.id not in memo[1]:
+        box), kept with the state (the drive, the pending decision and the command all ask of
+        the same one)."""
+        answers = memo(state)
+        key = ("reforms", u.id)
+        if key not in answers:
             cmb = state.combats.get(fight_of(state).combat)
-            memo[1][u.id] = (pursuit.reform_options(state, cmb, u) if cmb is not None
-                             else pursuit.free_reform_options(state, u))
-        return memo[1][u.id]
+            answers[key] = (pursuit.reform_options(state, cmb, u) if cmb is not None
+                            else pursuit.free_reform_options(state, u))
+        return answers[key]  # type: ignore[no-any-return]
 
     def _order_open(self, state: State, left: list[UnitState]) -> bool:
         """REF.ORDER: both players have a reform open and no order was chosen yet."""
@@ -676,17 +674,24 @@ class CombatFlow(Flow):
 
     # --- what the close combat phase waits for -----------------------------------------
 
-    def combat_pending(self, state: State, leaf: str) -> Decision | None:
+    def combat_asks(self) -> dict[str, Callable[[State], Decision | None]]:
+        """What the game asks in each leaf of close combat (None: nothing, it goes on)."""
+        return {"choose_combat": self._ask_fight, "challenge": self._ask_challenge,
+                "initiative_steps": self._ask_allocation, "break_tests": self._ask_test_order,
+                "pursuit": self._ask_pursuit, "reform": self._ask_reform}
+
+    def _ask_fight(self, state: State) -> Decision | None:
+        """CC.ORDER: the active player picks the next combat to fight."""
         p = state.player
-        if leaf == "choose_combat":
-            fought = state.context.fought
-            options: list[Command] = [Fight(by=p, combat=c) for c in state.combats
-                                      if c not in fought]
-            if options:
-                return Decision(player=p, decision="fight", legal=tuple(options))
-            return None
+        fought = state.context.fought
+        options: list[Command] = [Fight(by=p, combat=c) for c in state.combats
+                                  if c not in fought]
+        return Decision(player=p, decision="fight", legal=tuple(options)) if options else None
+
+    def _ask_challenge(self, state: State) -> Decision | None:
+        """CC.CHALLENGE: a challenge to issue (each player in turn), or one to answer."""
         fight = fight_of(state)
-        if leaf == "challenge" and fight.challenge == "open":
+        if fight.challenge == "open":
             who = self._offerer(state)
             if who is None:
                 return None
@@ -694,7 +699,7 @@ class CombatFlow(Flow):
                                      for u in self._challengers(state, who)]
             return Decision(player=who, decision="challenge",
                             legal=(*offers, DeclineChallenge(by=who)))
-        if leaf == "challenge" and fight.challenge == "answer":
+        if fight.challenge == "answer":
             challenger = state.units[fight.challenger]
             who = state.opponent(challenger.player)
             cmb = state.combats[fight.combat]
@@ -705,23 +710,36 @@ class CombatFlow(Flow):
             answers: list[Command] = [AcceptChallenge(by=who, unit=u) for u in near if u in able]
             answers += [RefuseChallenge(by=who, unit=u) for u in near]
             return Decision(player=who, decision="answer_challenge", legal=tuple(answers))
-        if leaf == "initiative_steps" and fight.steps:
-            pool = self._to_allocate(state)
-            if pool is None:
-                return None
-            uid, foes, n = pool
-            who = state.units[uid].player
-            return Decision(player=who, decision="allocate", legal=tuple(
-                Allocate(by=who, unit=uid, attacks=dict(zip(foes, split, strict=True)))
-                for split in splits(n, len(foes))))
-        if leaf == "break_tests":
-            tests = fight.tests
-            if len(tests) < 2 or fight.next.get("break_test") in tests:
-                return None
-            who = state.units[tests[0]].player
-            return Decision(player=who, decision="break_test_order",
-                            legal=tuple(BreakTestOrder(by=who, unit=u) for u in tests))
-        if leaf == "pursuit" and self._undecided(state) is None:
+        return None
+
+    def _ask_allocation(self, state: State) -> Decision | None:
+        """CC.ALLOCATE: how a model touching several enemy units splits its attacks."""
+        if not fight_of(state).steps:
+            return None
+        pool = self._to_allocate(state)
+        if pool is None:
+            return None
+        uid, foes, n = pool
+        who = state.units[uid].player
+        return Decision(player=who, decision="allocate", legal=tuple(
+            Allocate(by=who, unit=uid, attacks=dict(zip(foes, split, strict=True)))
+            for split in splits(n, len(foes))))
+
+    def _ask_test_order(self, state: State) -> Decision | None:
+        """BT.WHO: the loser's player picks which unit tests next (two or more left)."""
+        fight = fight_of(state)
+        tests = fight.tests
+        if len(tests) < 2 or fight.next.get("break_test") in tests:
+            return None
+        who = state.units[tests[0]].player
+        return Decision(player=who, decision="break_test_order",
+                        legal=tuple(BreakTestOrder(by=who, unit=u) for u in tests))
+
+    def _ask_pursuit(self, state: State) -> Decision | None:
+        """FP.CHOOSE_PURSUIT: each winner that may pursue chooses; then FP.MULTI_ORDER: the
+        order in which broken units flee and pursuers move."""
+        undecided = self._undecided(state)
+        if undecided is None:
             order = self._order_needed(state)
             if order is None:
                 return None
@@ -730,32 +748,28 @@ class CombatFlow(Flow):
             cls = FleeOrder if what == "flee" else PursuitOrder
             return Decision(player=who, decision=f"{what}_order",
                             legal=tuple(cls(by=who, unit=u) for u in movers))
-        if leaf == "pursuit":
-            undecided = self._undecided(state)
-            if undecided is None:
-                return None
-            uid = undecided
-            u = state.units[uid]
-            kind, targets = self._candidates(state)[uid]
-            choices: list[Command] = ([Pursue(by=u.player, unit=uid, target=t) for t in targets]
-                                      if kind == "pursue" else [Overrun(by=u.player, unit=uid)])
-            return Decision(player=u.player, decision="pursue",
-                            legal=(*choices, Restrain(by=u.player, unit=uid)))
-        if leaf == "reform":
-            left = self._reformers(state)
-            if not left:
-                return None
-            if self._order_open(state, left):
-                other = state.opponent(p)
-                return Decision(player=p, decision="reform_order",
-                                legal=(ReformOrder(by=p, first=p), ReformOrder(by=p, first=other)))
-            u = left[0]
-            reforms: list[Command] = [Reform(by=u.player, unit=u.id, files=f, face=fc, turn=t)
-                                      for f, fc, t, _ in self._reforms(state, u)]
-            return Decision(player=u.player, decision="reform",
-                            legal=(*reforms, SkipReform(by=u.player, unit=u.id)))
-        return None
+        u = state.units[undecided]
+        kind, targets = self._candidates(state)[undecided]
+        choices: list[Command] = ([Pursue(by=u.player, unit=u.id, target=t) for t in targets]
+                                  if kind == "pursue" else [Overrun(by=u.player, unit=u.id)])
+        return Decision(player=u.player, decision="pursue",
+                        legal=(*choices, Restrain(by=u.player, unit=u.id)))
 
+    def _ask_reform(self, state: State) -> Decision | None:
+        """REF.ORDER, REF.PLACEMENT: who reforms first, then each unit's reform."""
+        left = self._reformers(state)
+        if not left:
+            return None
+        p = state.player
+        if self._order_open(state, left):
+            other = state.opponent(p)
+            return Decision(player=p, decision="reform_order",
+                            legal=(ReformOrder(by=p, first=p), ReformOrder(by=p, first=other)))
+        u = left[0]
+        reforms: list[Command] = [Reform(by=u.player, unit=u.id, files=f, face=fc, turn=t)
+                                  for f, fc, t, _ in self._reforms(state, u)]
+        return Decision(player=u.player, decision="reform",
+                        legal=(*reforms, SkipReform(by=u.player, unit=u.id)))
 
 def splits(n: int, k: int) -> list[tuple[int, ...]]:
     """CC.ALLOCATE: every way to split ``n`` attacks among ``k`` enemy units."""

@@ -21,7 +21,7 @@ from regiment.core.state import Awaiting
 
 from .appliers import APPLIERS
 from .events import CombatBegan, TurnBegan
-from .flow import GUARDS, per_state
+from .flow import GUARDS, leaves, per_state
 from .flow_charge import ChargeFlow
 from .flow_combat import CombatFlow
 from .machine import SEPARATOR, Compiled, turn_table
@@ -46,9 +46,8 @@ class FantasyPreset(ChargeFlow, CombatFlow):
         self.rolls: dict[str, Callable[[State, Awaiting, tuple[int, ...]], list[Event]]] = {
             **self.charge_rolls(), **self.combat_rolls(),
         }
-        self.drives: dict[str, Callable[[State], list[Event]]] = {
-            **self.charge_drives(), **self.combat_drives(),
-        }
+        self.leaves = leaves(self.machine, {**self.charge_asks(), **self.combat_asks()},
+                             {**self.charge_drives(), **self.combat_drives()})
 
     def __repr__(self) -> str:
         return f"FantasyPreset({self.name!r})"
@@ -129,12 +128,12 @@ class FantasyPreset(ChargeFlow, CombatFlow):
 
     @per_state
     def pending(self, state: State) -> Decision | Over:
-        # kept for the last state: an embedding program, the bot and the legality check all
-        # ask of the same one
+        # kept with the state: an embedding program, the bot and the legality check all ask
+        # of the same one
         if state.over:
             return Over(winner=state.winner, reason="the game is over")
-        leaf = state.phase.rsplit(SEPARATOR, 1)[-1]
-        ask = self.charge_pending(state, leaf) or self.combat_pending(state, leaf)
+        leaf = self.leaves.get(state.phase.rsplit(SEPARATOR, 1)[-1])
+        ask = leaf.asks(state) if leaf is not None and leaf.asks is not None else None
         if ask is not None:
             return ask
         p = state.player
