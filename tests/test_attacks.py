@@ -139,10 +139,10 @@ def test_atk_sequence_filing_attack_dice_does_what_the_kernel_does_with_a_roll()
     g = b.game([a, b.against(a, b.unit("x", "blue"))], phase="close_combat")
     b.fight(g)
     state = g.state
-    assert state.awaiting is not None and state.context.batch is not None
+    assert state.awaiting is not None and state.batch is not None
     rolled = DiceRolled(purpose="to_hit", unit="a", faces=(4,) * 10, index=state.dice_pos)
     ours = appliers.dice_rolled(state, rolled)
     theirs = KERNEL_APPLIERS["DiceRolled"](state, rolled)
     assert {k: v for k, v in ours.__dict__.items() if k != "context"} == \
         {k: v for k, v in theirs.__dict__.items() if k != "context"}
-    assert ours.context.batch["groups"][0]["rolls"] == {"hit": [4] * 10}
+    assert ours.batch["groups"][0]["rolls"] == {"hit": [4] * 10}

@@ -145,7 +145,7 @@ def test_cc_challenge_fighters_attack_only_each_other():
     g.submit({"cmd": "challenge", "by": "red", "unit": "lord"})
     assert {c.name for c in g.pending.legal} == {"accept_challenge", "refuse_challenge"}
     g.submit({"cmd": "accept_challenge", "by": "blue", "unit": "swords"})
-    assert g.state.context.fight.duel == {"lord": "swords", "swords": "lord"}
+    assert g.state.fight.duel == {"lord": "swords", "swords": "lord"}
     events = b.answer(g, default=1, stop="break_test")
     groups = b.of(events, "AttacksResolved")
     lord = [e for e in groups if e.unit == "lord"]
@@ -160,7 +160,7 @@ def test_cc_challenge_refused_the_fighter_stands_back():
     g.submit({"cmd": "challenge", "by": "red", "unit": "lord"})
     g.submit({"cmd": "refuse_challenge", "by": "blue", "unit": "swords"})
     groups = combat.strikes(g.state, g.state.combats["0-lord-swords"], "initiative_4",
-                            g.state.context.fight)
+                            g.state.fight)
     swords = next(x for x in groups if x["unit"] == "swords")
     # the lord's base touches 2 swordsmen's; the champion among them stands back
     touching = combat.models_in_contact(g.state.units["swords"], g.state.units["lord"])[0]

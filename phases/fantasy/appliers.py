@@ -20,11 +20,11 @@ def _ctx(s: State, **changes: Any) -> State:
 
 
 def _fight(s: State, **changes: Any) -> State:
-    return _ctx(s, fight=_the_fight(s).evolve(**changes))
+    return s.evolve(fight=_the_fight(s).evolve(**changes))
 
 
 def _the_fight(s: State) -> Fight:
-    fight = s.context.fight
+    fight = s.fight
     if fight is None:
         raise KeyError("no combat is being fought")
     return fight
@@ -40,11 +40,11 @@ def to_move(s: State) -> tuple[str, ...]:
 
 def turn_began(s: State, e: ev.TurnBegan) -> State:
     if s.turn == 0:  # the opening keeps what the scenario set up (a charge already made)
-        return s.evolve(context=Turn())
+        return s.evolve(context=Turn(), fight=None, batch=None)
     units = {k: u.evolve(declared=None, reaction=None, charged=False, redirected=False)
              if (u.declared or u.reaction or u.charged or u.redirected) else u
              for k, u in s.units.items()}
-    return s.evolve(units=units, context=Turn())
+    return s.evolve(units=units, context=Turn(), fight=None, batch=None)
 
 
 def charge_declared(s: State, e: ev.ChargeDeclared) -> State:
@@ -73,7 +73,7 @@ def charge_redirected(s: State, e: ev.ChargeRedirected) -> State:
 
 def unit_fled(s: State, e: ev.UnitFled) -> State:
     s = _unit(s, e.unit, status="fleeing")
-    fight = s.context.fight
+    fight = s.fight
     if fight is not None and e.unit in fight.broken:
         s = _fight(s, fled={**fight.fled, e.unit: e.distance})
     return s
@@ -83,7 +83,7 @@ def unit_moved(s: State, e: ev.UnitMoved) -> State:
     s = _unit(s, e.unit, position=tuple(e.position), facing=e.facing)
     if e.reason in ("pursuit", "overrun"):  # a pursuer leaves its combat (FP.PURSUE_MOVE)
         s = _leave(s, e.unit)
-    fight = s.context.fight
+    fight = s.fight
     if fight is not None and e.reason in ("flee", "pursuit", "overrun"):
         s = _fight(s, moved=(*fight.moved, e.unit))
     return s
@@ -176,9 +176,9 @@ def combat_ended(s: State, e: ev.CombatEnded) -> State:
 
 def combat_round_began(s: State, e: ev.CombatRoundBegan) -> State:
     units = tuple(s.combats[e.combat].units) if e.combat in s.combats else ()
-    return _ctx(s, fight=Fight(combat=e.combat, round=e.round, steps=tuple(e.steps),
-                               units=units, challenge="open" if e.challenges else "done"),
-                fought=(*s.context.fought, e.combat))
+    fight = Fight(combat=e.combat, round=e.round, steps=tuple(e.steps), units=units,
+                  challenge="open" if e.challenges else "done")
+    return s.evolve(fight=fight, context=s.context.evolve(fought=(*s.context.fought, e.combat)))
 
 
 def challenge_issued(s: State, e: ev.ChallengeIssued) -> State:
@@ -203,19 +203,19 @@ def step_began(s: State, e: ev.InitiativeStepBegan) -> State:
         s = _fight(s, steps=tuple(x for x in fight.steps if x != e.step))
     if not e.strikes:
         return s
-    return _ctx(s, batch={"combat": e.combat, "step": e.step, "groups": list(e.strikes),
-                          "done": 0})
+    return s.evolve(batch={"combat": e.combat, "step": e.step, "groups": list(e.strikes),
+                           "done": 0})
 
 
 def dice_rolled(s: State, e: Any) -> State:
-    batch = s.context.batch
+    batch = s.batch
     if batch is None or e.purpose not in BATCH_PURPOSES:
         return KERNEL_APPLIERS["DiceRolled"](s, e)
     at = s.awaiting.about if s.awaiting is not None else ""
     groups = attacks.record(batch["groups"], e.faces, at)
     # what the kernel's DiceRolled does, and the faces filed, in one new state
     return s.evolve(awaiting=None, dice_pos=e.index + len(e.faces),
-                    context=s.context.evolve(batch={**batch, "groups": groups, "last": at}))
+                    batch={**batch, "groups": groups, "last": at})
 
 
 BATCH_PURPOSES = frozenset({"to_hit", "stand_and_shoot_hit", "to_wound", "armour", "ward"})
@@ -231,18 +231,18 @@ def attacks_resolved(s: State, e: ev.AttacksResolved) -> State:
         total = t.wounded + e.lost
         t = t.evolve(models=t.models - total // w, wounded=total % w)
     units = {**s.units, t.id: t}
-    changes: dict[str, Any] = {}    # one new context and one new state for all of it
-    fight = s.context.fight
+    changes: dict[str, Any] = {"units": units}    # one new state for all of it
+    fight = s.fight
     if e.combat is not None and fight is not None:
         caused = {**fight.caused, e.unit: fight.caused.get(e.unit, 0) + e.lost}
         over = {**fight.overkill, e.unit: fight.overkill.get(e.unit, 0) + e.overkill}
         changes["fight"] = fight.evolve(caused=caused, overkill=over)
-    batch = s.context.batch
+    batch = s.batch
     if batch is None:
         raise KeyError("AttacksResolved with no attacks being rolled")
     done = batch["done"] + 1
     changes["batch"] = None if done >= len(batch["groups"]) else {**batch, "done": done}
-    return s.evolve(units=units, context=s.context.evolve(**changes))
+    return s.evolve(**changes)
 
 
 def result_decided(s: State, e: ev.CombatResultDecided) -> State:
@@ -322,7 +322,7 @@ def round_ended(s: State, e: Any) -> State:
     if e.combat in combats:  # the charge bonus (CR.CHARGE) lasts one round
         combats[e.combat] = combats[e.combat].evolve(round=combats[e.combat].round + 1,
                                                      chargers=(), hill=())
-    return s.evolve(combats=combats, context=s.context.evolve(fight=None))
+    return s.evolve(combats=combats, fight=None)
 
 
 

@@ -68,7 +68,7 @@ def _forget(key: int) -> Callable[[weakref.ref[State]], None]:
 
 def fight_of(s: State) -> Fight:
     """The combat being fought, or ``NO_FIGHT`` (false, every field at its default)."""
-    return s.context.fight or NO_FIGHT
+    return s.fight or NO_FIGHT
 
 
 Guard = Callable[[State], bool]
@@ -92,11 +92,11 @@ GUARDS: dict[str, Guard] = {
     "no_chargers_left": lambda s: not any(s.units[u].status == "ready" for u in to_move(s)),
     "no_combats_left": lambda s: all(c in s.context.fought for c in s.combats),
     "challenges_done": lambda s: fight_of(s).challenge == "done",
-    "steps_done": lambda s: not fight_of(s).steps and s.context.batch is None,
+    "steps_done": lambda s: not fight_of(s).steps and s.batch is None,
     "result_decided": lambda s: fight_of(s).result is not None,
     "tests_done": lambda s: not fight_of(s).tests and not s.context.panic,
     "pursuits_done": lambda s: bool(fight_of(s).pursued),
-    "reforms_done": lambda s: s.context.fight is None,
+    "reforms_done": lambda s: s.fight is None,
     "rallies_done": lambda s: not any(u.player == s.player and u.status == "fleeing"
                                       and u.id not in s.context.rallied
                                       for u in s.units.values()),
@@ -182,7 +182,7 @@ class Flow:
         return []
 
     def _drive(self, state: State) -> list[Event]:
-        if state.context.batch is not None:
+        if state.batch is not None:
             return self.drive_batch(state)
         if state.context.panic:
             return self.drive_panic(state)

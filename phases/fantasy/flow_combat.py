@@ -208,7 +208,7 @@ class CombatFlow(Flow):
 
     def drive_batch(self, state: State) -> list[Event]:
         """ATK.SEQUENCE: the next roll of the batch, or its results once all dice are in."""
-        batch = state.context.batch
+        batch = state.batch
         if batch is None:
             raise KeyError("no attacks are being rolled")
         nxt = attacks.next_roll(batch["groups"], batch.get("last", ""))

