@@ -6,6 +6,7 @@ the events carry their reasons and an explanation never has to guess.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from regiment.core.geometry import area_share
@@ -63,8 +64,8 @@ def high_ground(mine: list[UnitState], theirs: list[UnitState], hills: list[Any]
     return next((u.id for u in mine if area_share(box(u), hills) >= 0.5), "")
 
 
-def side_parts(state: State, combat: Combat, player: str, caused: dict[str, int],
-               overkill: dict[str, int], variant: Variant, hill_areas: list[Any] | None = None,
+def side_parts(state: State, combat: Combat, player: str, caused: Mapping[str, int],
+               overkill: Mapping[str, int], variant: Variant, hill_areas: list[Any] | None = None,
                free: set[str] | frozenset[str] = frozenset()) -> list[Part]:
     """CR.WOUNDS, CR.OVERKILL, CR.CHARGE, CR.RANKS, CR.STANDARD, CR.BSB, CR.FLANK/REAR,
     CR.BOOKKEEPING: one side's parts of the result, each with the unit that earned it. The

@@ -5,7 +5,8 @@ Values, like the kernel's: only the appliers make new ones (``evolve`` shares st
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from regiment.core.state import GameState, Value
@@ -57,6 +58,51 @@ class UnitState(Value):
         )
 
 
+def plain(value: Any) -> Any:
+    """Values, mappings and tuples as plain dicts and lists (summaries, JSON)."""
+    if isinstance(value, Value):
+        return {k: plain(v) for k, v in value.__dict__.items()}
+    if isinstance(value, Mapping):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    return value
+
+
+class _Empty(Mapping[Any, Any]):
+    """The empty value of every mapping field: one shared, read-only, hashable object instead
+    of a new dict for each field of each fight (appliers make a new dict to change one)."""
+
+    __slots__ = ()
+
+    def __getitem__(self, key: Any) -> Any:
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
+
+    def __contains__(self, key: object) -> bool:
+        return False
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        return default
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Mapping) and not other
+
+    def __hash__(self) -> int:
+        return 0
+
+    def __repr__(self) -> str:
+        return "{}"
+
+
+EMPTY: Mapping[Any, Any] = _Empty()
+
+
 @dataclass(frozen=True, kw_only=True)
 class Combat(Value):
     """A combat, kept across turns until it ends: its units (linked through the enemies they
@@ -75,7 +121,7 @@ class Result(Value):
 
     winner: str | None = None
     margin: int = 0
-    totals: dict[str, int] = field(default_factory=dict)
+    totals: Mapping[str, int] = EMPTY
     free: tuple[str, ...] = ()          # winners left with no foe (CR.NO_MORE_FOES)
 
 
@@ -95,27 +141,27 @@ class Fight(Value):
     round: int = 0
     steps: tuple[str, ...] = ()                    # initiative steps still to strike
     units: tuple[str, ...] = ()                    # the combat's units when the round began
-    caused: dict[str, int] = field(default_factory=dict)      # wounds each unit caused
-    overkill: dict[str, int] = field(default_factory=dict)    # overkill in challenges
+    caused: Mapping[str, int] = EMPTY      # wounds each unit caused
+    overkill: Mapping[str, int] = EMPTY    # overkill in challenges
     challenge: str = "done"                        # open | answer | done (CC.CHALLENGE)
     offers: tuple[str, ...] = ()                   # players who passed on issuing one
     challenger: str = ""
-    duel: dict[str, str] = field(default_factory=dict)        # who fights whom in a challenge
+    duel: Mapping[str, str] = EMPTY        # who fights whom in a challenge
     stood_back: tuple[str, ...] = ()               # a refused challenge's champion
     allocations: dict[str, tuple[dict[str, int], ...]] = field(default_factory=dict)
     result: Result | None = None
     tests: tuple[str, ...] = ()                    # losers still to take their break test
-    next: dict[str, str] = field(default_factory=dict)        # chosen orders: what -> unit
-    penalties: dict[str, int] = field(default_factory=dict)   # each break test's penalty
+    next: Mapping[str, str] = EMPTY        # chosen orders: what -> unit
+    penalties: Mapping[str, int] = EMPTY   # each break test's penalty
     broken: tuple[str, ...] = ()
-    fled: dict[str, int] = field(default_factory=dict)        # flee rolls of broken units
-    away: dict[str, str] = field(default_factory=dict)        # whom each flees from
-    decided: dict[str, tuple[str, str]] = field(default_factory=dict)  # pursue, restrain...
-    rolled: dict[str, int] = field(default_factory=dict)      # pursuit rolls
+    fled: Mapping[str, int] = EMPTY        # flee rolls of broken units
+    away: Mapping[str, str] = EMPTY        # whom each flees from
+    decided: Mapping[str, tuple[str, str]] = EMPTY  # pursue, restrain...
+    rolled: Mapping[str, int] = EMPTY      # pursuit rolls
     moved: tuple[str, ...] = ()                    # fleers and pursuers that have moved
     pursued: bool = False                          # every pursuit is done
     reform_first: str | None = None                # the player who reforms first (REF.ORDER)
-    reform_tests: dict[str, bool] = field(default_factory=dict)
+    reform_tests: Mapping[str, bool] = EMPTY
     reformed: tuple[str, ...] = ()
 
     def __bool__(self) -> bool:
@@ -145,8 +191,8 @@ class Turn(Value):
     declaring: tuple[str, str] | None = None          # charger, target: awaiting a reaction
     last: tuple[str, str, str] | None = None          # charger, target, reaction (CH.REDIRECT)
     to_move: tuple[str, ...] = ()                      # chargers still to move (CH.MOVE_ORDER)
-    targets: dict[str, tuple[str, ...]] = field(default_factory=dict)  # declared, redirected
-    sides: dict[str, str] = field(default_factory=dict)  # the side each charger meets
+    targets: Mapping[str, tuple[str, ...]] = EMPTY  # declared, redirected
+    sides: Mapping[str, str] = EMPTY  # the side each charger meets
     volleys: tuple[str, ...] = ()                      # units that stood and shot (CH.REACT)
     returned: tuple[str, ...] = ()                     # pursuers back on the table (FP.OFF_TABLE)
     fought: tuple[str, ...] = ()                       # combats fought this phase (CC.ORDER)
@@ -156,7 +202,7 @@ class Turn(Value):
 
     def plain(self) -> dict[str, Any]:
         """The fields as plain data (summaries, JSON)."""
-        return asdict(self)
+        return plain(self)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -177,8 +223,8 @@ class State(GameState):
 
     def summary(self) -> dict[str, Any]:
         return {**super().summary(), "context": self.context.plain(),
-                "fight": None if self.fight is None else asdict(self.fight), "batch": self.batch,
-                "combats": {k: asdict(c) for k, c in self.combats.items()},
+                "fight": plain(self.fight), "batch": self.batch,
+                "combats": plain(self.combats),
                 "units": {k: {**u.__dict__} for k, u in self.units.items()}}
 
 
