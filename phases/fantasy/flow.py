@@ -4,7 +4,6 @@ no player, the guards of the machine's edges, and refusing a command with what i
 from __future__ import annotations
 
 import functools
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -45,30 +44,20 @@ def per_state(method: Callable[[Any, State], T]) -> Callable[[Any, State], T]:
     return wrapper
 
 
-_MEMOS: dict[int, tuple[weakref.ref[State], dict[Any, Any]]] = {}
-
-
 def memo(state: State) -> dict[Any, Any]:
-    """The answers kept for ``state``, dropped when the state is (a weak reference's
-    callback: a state's id is not reused while it lives)."""
-    key = id(state)
-    entry = _MEMOS.get(key)
-    if entry is not None and entry[0]() is state:
-        return entry[1]
-    answers: dict[Any, Any] = {}
-    _MEMOS[key] = (weakref.ref(state, _forget(key)), answers)
+    """The answers kept for ``state``: in a slot of the state that ``evolve`` does not copy, so
+    they die with it and a new state starts with none."""
+    answers: dict[Any, Any] | None = getattr(state, "_memo", None)
+    if answers is None:
+        answers = {}
+        object.__setattr__(state, "_memo", answers)   # not a field: the state is unchanged
     return answers
-
-
-def _forget(key: int) -> Callable[[weakref.ref[State]], None]:
-    def forget(_ref: weakref.ref[State]) -> None:
-        _MEMOS.pop(key, None)
-    return forget
 
 
 def fight_of(s: State) -> Fight:
     """The combat being fought, or ``NO_FIGHT`` (false, every field at its default)."""
-    return s.fight or NO_FIGHT
+    fight = s.fight
+    return fight if fight is not None else NO_FIGHT
 
 
 Guard = Callable[[State], bool]

@@ -9,29 +9,24 @@ Each ``text()`` writes exactly what the engine always wrote: logs hash the same.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar, TypeVar
+from typing import NamedTuple, Protocol, TypeVar
 
 from regiment.core.events import RollRequested
 from regiment.core.state import Awaiting
 
 
-class Continuation:
-    """What a roll is for. Subclasses are frozen dataclasses with a ``text``/``parse`` pair."""
+class Continuation(Protocol):
+    """What a roll is for: an immutable value (a NamedTuple, made and read at every roll, so
+    cheap to build) with its written form and the way back from it."""
 
-    def text(self) -> str:
-        raise NotImplementedError
-
-    @classmethod
-    def parse(cls: type[C], text: str) -> C:
-        raise NotImplementedError
+    def text(self) -> str: ...
 
 
-C = TypeVar("C", bound=Continuation)
+C = TypeVar("C")
+C_co = TypeVar("C_co", covariant=True)
 
 
-@dataclass(frozen=True)
-class Nothing(Continuation):
+class Nothing(NamedTuple):
     """A roll whose purpose says it all (a break test, a panic test, a restraint test)."""
 
     def text(self) -> str:
@@ -42,8 +37,7 @@ class Nothing(Continuation):
         return cls()
 
 
-@dataclass(frozen=True)
-class SideRoll(Continuation):
+class SideRoll(NamedTuple):
     """CH.CHARGE_MOVE: which of two sides, split evenly, the charger meets (the declaration
     ``trigger`` it came from goes on once it is known)."""
 
@@ -61,8 +55,7 @@ class SideRoll(Continuation):
         return cls(target, trigger, (first, second))
 
 
-@dataclass(frozen=True)
-class FleeRoll(Continuation):
+class FleeRoll(NamedTuple):
     """FP.FLEE_ROLL: why a unit flees (``charge_reaction``, ``panic``, ``rally``, ``combat``)
     and, for a charge reaction, from whom."""
 
@@ -78,8 +71,7 @@ class FleeRoll(Continuation):
         return cls(reason, source)
 
 
-@dataclass(frozen=True)
-class Toward(Continuation):
+class Toward(NamedTuple):
     """A roll about one other unit: the charge's target, a redirect's new target, the unit
     pursued or overrun, the enemy fled through (or none: ``""``)."""
 
@@ -93,8 +85,7 @@ class Toward(Continuation):
         return cls(text)
 
 
-@dataclass(frozen=True)
-class AttackRoll(Continuation):
+class AttackRoll(NamedTuple):
     """ATK.SEQUENCE: the stage (``hit``, ``wound``, ...) of the batch's group ``group``."""
 
     group: int
@@ -109,23 +100,20 @@ class AttackRoll(Continuation):
         return cls(int(group), stage)
 
 
-@dataclass(frozen=True)
-class FleeTie(Continuation):
+class FleeTie(NamedTuple):
     """FP.FLEE_DIRECTION: the enemy units tied for the one a broken unit flees from."""
 
     among: tuple[str, ...]
-    PREFIX: ClassVar[str] = "flee:"
 
     def text(self) -> str:
-        return self.PREFIX + "/".join(self.among)
+        return "flee:" + "/".join(self.among)
 
     @classmethod
     def parse(cls, text: str) -> FleeTie:
         return cls(tuple(text.split(":", 1)[1].split("/")))
 
 
-@dataclass(frozen=True)
-class ReformTo(Continuation):
+class ReformTo(NamedTuple):
     """REF.TEST: the reform a unit asked for (files, a foe to face, or degrees to turn)."""
 
     files: int
@@ -142,19 +130,25 @@ class ReformTo(Continuation):
 
 
 def ask(purpose: str, unit: str | None, player: str, dice: int,
-        about: Continuation = Nothing()) -> RollRequested:
+        about: Continuation | None = None) -> RollRequested:
     """The event that asks for a roll, with what it is for."""
     return RollRequested(purpose=purpose, unit=unit, player=player, dice=dice,
-                         about=about.text())
+                         about=about.text() if about is not None else "")
 
 
-def read(kind: type[C], aw: Awaiting) -> C:
+class Readable(Protocol[C_co]):
+    """A continuation's class: it reads the written form back."""
+
+    def parse(self, text: str) -> C_co: ...
+
+
+def read(kind: Readable[C], aw: Awaiting) -> C:
     """What the awaited roll was for, as the value it was asked with."""
     return kind.parse(aw.about)
 
 
 # what each roll purpose's ``about`` holds (a purpose not named here holds nothing)
-FOR_PURPOSE: dict[str, type[Continuation]] = {
+FOR_PURPOSE: dict[str, type[NamedTuple]] = {
     "random_side": SideRoll, "flee": FleeRoll, "redirect": Toward, "charge_range": Toward,
     "pursuit": Toward, "overrun": Toward, "dangerous_terrain": Toward,
     "to_hit": AttackRoll, "stand_and_shoot_hit": AttackRoll, "to_wound": AttackRoll,

@@ -90,6 +90,15 @@ class _Empty(Mapping[Any, Any]):
     def get(self, key: Any, default: Any = None) -> Any:
         return default
 
+    def keys(self) -> Any:   # what {**mapping} asks for: no Python-level iteration
+        return ()
+
+    def items(self) -> Any:
+        return ()
+
+    def values(self) -> Any:
+        return ()
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Mapping) and not other
 
@@ -208,6 +217,10 @@ class Turn(Value):
 @dataclass(frozen=True, kw_only=True)
 class State(GameState):
     """The game as the fantasy rules see it."""
+
+    # answers the flow worked out for this very state (phases.fantasy.flow.memo): a slot, not a
+    # field, so that evolve, equality and summaries never see it
+    __slots__ = ("_memo",)
 
     units: dict[str, UnitState]
     table: dict[str, Any]
