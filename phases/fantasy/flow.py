@@ -6,13 +6,13 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from regiment.core.commands import Command
+from regiment.core.commands import Command, EndPhase
 from regiment.core.errors import IllegalCommand
 from regiment.core.events import Event, GameEnded, PhaseChanged
 from regiment.core.fold import Folded, fold
-from regiment.core.pending import Decision
+from regiment.core.pending import Decision, Over
 
 from . import charge
 from .appliers import to_move
@@ -22,6 +22,10 @@ from .state import NO_FIGHT, Fight, State, UnitState
 from .units import ALIVE
 from .variants import Variant
 
+if TYPE_CHECKING:  # the parts import the engine; the engine names them for mypy only
+    from .flow_charge import ChargeFlow
+    from .flow_combat import CombatFlow
+
 T = TypeVar("T")
 
 
@@ -30,12 +34,12 @@ def per_state(method: Callable[[Any, State], T]) -> Callable[[Any, State], T]:
     drive, the pending decision and the command check all ask of the same one. The answers
     live as long as their state and belong to it alone (``memo``), not to the preset that
     every game shares."""
-    name = method.__name__
+    name = method.__qualname__
 
     @functools.wraps(method)
     def wrapper(self: Any, state: State) -> T:
         answers = memo(state)
-        key = (self.name, name)
+        key = name
         if key in answers:
             return answers[key]  # type: ignore[no-any-return]
         answer = answers[key] = method(self, state)
@@ -124,13 +128,18 @@ def leaves(machine: Compiled, asks: dict[str, Callable[[State], Decision | None]
 
 
 class Flow:
-    """The machinery; ``ChargeFlow`` and ``CombatFlow`` add the rules' steps to it."""
+    """The engine of a preset: it fires the machine's triggers, settles what needs no player
+    (each leaf's drive, the automatic edges), and says what the game waits for (each leaf's
+    question). The rules' steps are its two parts, ``charges`` and ``combats``, which reach
+    the engine and each other through it: no part calls another through a stub."""
 
     name: str
     variant: Variant
     machine: Compiled
     fold_table: dict[str, Any]
     leaves: dict[str, Leaf]
+    charges: ChargeFlow
+    combats: CombatFlow
 
     # --- flow ------------------------------------------------------------------------------
 
@@ -172,9 +181,9 @@ class Flow:
 
     def _drive(self, state: State) -> list[Event]:
         if state.batch is not None:
-            return self.drive_batch(state)
+            return self.combats.drive_batch(state)
         if state.context.panic:
-            return self.drive_panic(state)
+            return self.charges.drive_panic(state)
         leaf = self.leaves.get(state.phase.rsplit(SEPARATOR, 1)[-1])
         return leaf.drives(state) if leaf is not None and leaf.drives is not None else []
 
@@ -220,20 +229,20 @@ class Flow:
             raise self._illegal(state, command, f"{command.name} {command.args()} is not one "
                                 "of the choices open now", rule)
 
-    # --- what the parts provide each other ------------------------------------------------
+    # --- what the game waits for ------------------------------------------------------------
+
+    @per_state
+    def pending(self, state: State) -> Decision | Over:
+        """The leaf's question, if it has one open; else the host ends the phase."""
+        if state.over:
+            return Over(winner=state.winner, reason="the game is over")
+        leaf = self.leaves.get(state.phase.rsplit(SEPARATOR, 1)[-1])
+        ask = leaf.asks(state) if leaf is not None and leaf.asks is not None else None
+        if ask is not None:
+            return ask
+        p = state.player
+        return Decision(player=p, decision="end_phase", legal=(EndPhase(by=p),))
 
     def legal(self, state: State) -> list[Command]:
-        raise NotImplementedError
-
-    def drive_batch(self, state: State) -> list[Event]:
-        raise NotImplementedError
-
-    def drive_panic(self, state: State) -> list[Event]:
-        raise NotImplementedError
-
-    def panic_after(self, state: State, causes: list[str], what: str) -> list[Event]:
-        raise NotImplementedError
-
-    def flee_events(self, state: State, unit: UnitState, away: tuple[float, float],
-                    dist: float, reason: str) -> list[Event]:
-        raise NotImplementedError
+        pending = self.pending(state)
+        return list(pending.legal) if isinstance(pending, Decision) else []

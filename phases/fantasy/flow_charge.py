@@ -53,7 +53,13 @@ def moved(uid: str, b: geo.Box, reason: str, dist: float = 0.0) -> UnitMoved:
                      distance=round(dist, 4))
 
 
-class ChargeFlow(Flow):
+class ChargeFlow:
+    """The charge sub-phase, rally and compulsory moves, panic, and the flee moves the combat
+    part asks for (CH.*, PANIC.*, RALLY.*, FP.FLEE_ROLL, FP.FLEE_THROUGH)."""
+
+    def __init__(self, flow: Flow) -> None:
+        self.flow = flow   # the machine, the fold and the other part: one engine a preset
+
     def charge_handlers(self) -> dict[str, Any]:
         return {"declare_charge": self._declare_charge, "react": self._react,
                 "redirect": self._redirect, "decline_redirect": self._decline_redirect,
@@ -68,17 +74,17 @@ class ChargeFlow(Flow):
     def charge_drives(self) -> dict[str, Any]:
         # FP.OFF_TABLE: fantasy8 brings pursuers back in the remaining moves, as ambushers;
         # fantasy-classic at the start of the movement phase, as reinforcements
-        return {"rally": self._drive_rally, self.variant.returns_in: self._drive_returns}
+        return {"rally": self._drive_rally, self.flow.variant.returns_in: self._drive_returns}
 
     # --- declarations and reactions (CH.DECLARE, CH.REACT, CH.REDIRECT) ---------------------
 
     def _declare_charge(self, state: State, cmd: DeclareCharge) -> list[Event]:
-        self._active(state, cmd, "CH.DECLARE")
-        unit = self._unit(state, cmd, cmd.unit, "CH.DECLARE")
-        target = self._unit(state, cmd, cmd.target, "CH.DECLARE")
+        self.flow._active(state, cmd, "CH.DECLARE")
+        unit = self.flow._unit(state, cmd, cmd.unit, "CH.DECLARE")
+        target = self.flow._unit(state, cmd, cmd.target, "CH.DECLARE")
         why = charge.why_cannot_charge(state, unit) or charge.eligible_target(state, unit, target)
         if why:
-            raise self._illegal(state, cmd, why, "CH.DECLARE")
+            raise self.flow._illegal(state, cmd, why, "CH.DECLARE")
         return self._declared(state, unit, target, "declare_charge")
 
     def _declared(self, state: State, unit: UnitState, target: UnitState, trigger: str
@@ -87,29 +93,29 @@ class ChargeFlow(Flow):
         if len(sides) > 1:  # CH.CHARGE_MOVE: an even split is settled by a die first
             return [ask("random_side", unit.id, unit.player, 1,
                         SideRoll(target.id, trigger, (sides[0], sides[1])))]
-        return self._then(state, [ChargeDeclared(unit=unit.id, target=target.id,
+        return self.flow._then(state, [ChargeDeclared(unit=unit.id, target=target.id,
                                                  side=sides[0])], trigger)
 
     def _side_rolled(self, state: State, aw: Awaiting, faces: tuple[int, ...]
                      ) -> list[Event]:
         roll = read(SideRoll, aw)
         side = roll.sides[0] if faces[0] <= 3 else roll.sides[1]
-        return self._then(state, [ChargeDeclared(unit=aw.unit or "", target=roll.target,
+        return self.flow._then(state, [ChargeDeclared(unit=aw.unit or "", target=roll.target,
                                                  side=side)], roll.trigger)
 
     def _react(self, state: State, cmd: React) -> list[Event]:
         charger_id, target_id = _declaring(state)
         target, charger = state.units[target_id], state.units[charger_id]
         if cmd.unit != target_id:
-            raise self._illegal(state, cmd, f"{target.name} must react first", "CH.REACT")
+            raise self.flow._illegal(state, cmd, f"{target.name} must react first", "CH.REACT")
         if cmd.by != target.player:
-            raise self._illegal(state, cmd, f"{target.name} is {target.player}'s unit",
+            raise self.flow._illegal(state, cmd, f"{target.name} is {target.player}'s unit",
                                 "CH.REACT")
         options = charge.reaction_options(state, target, charger)
         if cmd.reaction not in options:
             why = (charge.stand_and_shoot(state, target, charger)
                    if cmd.reaction == "stand_and_shoot" else None)
-            raise self._illegal(state, cmd, why or f"{target.name} may not {cmd.reaction}",
+            raise self.flow._illegal(state, cmd, why or f"{target.name} may not {cmd.reaction}",
                                 "CH.REACT")
         events: list[Event] = [ChargeReacted(unit=target.id, reaction=cmd.reaction,
                                              charger=charger_id)]
@@ -119,7 +125,7 @@ class ChargeFlow(Flow):
         elif cmd.reaction == "stand_and_shoot":
             events.append(InitiativeStepBegan(combat=None, step="stand_and_shoot",
                                               strikes=(self._volley(state, target, charger),)))
-        return self._then(state, events, "react")
+        return self.flow._then(state, events, "react")
 
     def _volley(self, state: State, shooter: UnitState, charger: UnitState
                 ) -> dict[str, Any]:
@@ -138,7 +144,7 @@ class ChargeFlow(Flow):
                 "ward": attacks.ward_need(charger.ward), "rolls": {}}
 
     def _redirect(self, state: State, cmd: Redirect) -> list[Event]:
-        self._offered(state, cmd, "CH.REDIRECT")
+        self.flow._offered(state, cmd, "CH.REDIRECT")
         unit = state.units[cmd.unit]
         return [ask("redirect", unit.id, unit.player, 2, Toward(cmd.target))]
 
@@ -150,11 +156,11 @@ class ChargeFlow(Flow):
         event = ChargeRedirected(unit=unit.id, from_=unit.declared or "",
                                  to=read(Toward, aw).unit,
                                  passed=passed, faces=faces, leadership=leadership(unit))
-        return self._then(state, [event], "redirect")
+        return self.flow._then(state, [event], "redirect")
 
     def _decline_redirect(self, state: State, cmd: DeclineRedirect) -> list[Event]:
-        self._offered(state, cmd, "CH.REDIRECT")
-        return self._move(state, "decline_redirect")
+        self.flow._offered(state, cmd, "CH.REDIRECT")
+        return self.flow._move(state, "decline_redirect")
 
     def _flee_rolled(self, state: State, aw: Awaiting, faces: tuple[int, ...]
                      ) -> list[Event]:
@@ -163,14 +169,14 @@ class ChargeFlow(Flow):
         dist = sum(charge.counted(faces))
         reason, source = (flee := read(FleeRoll, aw)).reason, flee.source
         if reason == "combat":  # flee moves after a combat wait for the pursuit rolls
-            return self._finish(state, [UnitFled(unit=unit.id, distance=dist, reason="broke",
+            return self.flow._finish(state, [UnitFled(unit=unit.id, distance=dist, reason="broke",
                                                  dice=faces)])
         away = state.units.get(source) or charge.nearest_enemy(state, unit)
         events: list[Event] = [UnitFled(unit=unit.id, distance=dist, reason=reason, dice=faces,
                                         away_from=away.id if away else "")]
         if away is not None:
             events += self.flee_events(state, unit, geo.centre(box(away)), dist, reason)
-        return self._finish(state, events)
+        return self.flow._finish(state, events)
 
     def flee_events(self, state: State, unit: UnitState, away: geo.Point, dist: float,
                     reason: str) -> list[Event]:
@@ -179,7 +185,7 @@ class ChargeFlow(Flow):
         events: list[Event] = [moved(unit.id, end, "flee", dist)]
         if edge is not None:
             events.append(UnitDestroyed(unit=unit.id, reason="fled off the table"))
-            events += self.panic_after(fold(state, events, self.fold_table), [unit.id],
+            events += self.panic_after(fold(state, events, self.flow.fold_table), [unit.id],
                                        "was destroyed")
             return events
         foes = [u for u in through if state.units[u].player != unit.player]
@@ -200,18 +206,18 @@ class ChargeFlow(Flow):
                                                       lost=lost, slain=slain)]
         if slain >= u.models:
             events.append(UnitDestroyed(unit=u.id, reason="dangerous terrain"))
-        return self._finish(state, events)
+        return self.flow._finish(state, events)
 
     def _end_charges(self, state: State, cmd: EndCharges) -> list[Event]:
-        self._active(state, cmd, "CH.DECLARE")
-        return self._move(state, "end_charges")
+        self.flow._active(state, cmd, "CH.DECLARE")
+        return self.flow._move(state, "end_charges")
 
     # --- charge moves (CH.MOVE_ORDER, CH.RANGE, CH.CHARGE_MOVE, CH.FAILED) ---------------
 
     def _move_charger(self, state: State, cmd: MoveCharger) -> list[Event]:
         """CH.MOVE_ORDER: the active player picks the next charger; it rolls its range."""
-        self._active(state, cmd, "CH.MOVE_ORDER")
-        self._offered(state, cmd, "CH.MOVE_ORDER")
+        self.flow._active(state, cmd, "CH.MOVE_ORDER")
+        self.flow._offered(state, cmd, "CH.MOVE_ORDER")
         unit = state.units[cmd.unit]
         return [ask("charge_range", unit.id, unit.player, charge.movement_dice(unit),
                     Toward(cmd.target or unit.declared or ""))]
@@ -228,28 +234,28 @@ class ChargeFlow(Flow):
         if target.status not in ALIVE:
             events: list[Event] = [ChargeRolled(**base, success=False,
                                                 why=f"{target.name} is gone")]
-            return self._finish(state, events + self._failed(state, unit, target, faces))
+            return self.flow._finish(state, events + self._failed(state, unit, target, faces))
         if target.status == "fleeing":  # CH.CATCH_FLEEING
             if reach < dist:
                 events = [ChargeRolled(**base, success=False)]
-                return self._finish(state, events + self._failed(state, unit, target, faces))
+                return self.flow._finish(state, events + self._failed(state, unit, target, faces))
             b = geo.moved(box(unit), dist, geo.bearing(unit.position, geo.centre(box(target))))
             events = [ChargeRolled(**base, success=True), UnitCaught(unit=target.id, by=unit.id),
                       UnitDestroyed(unit=target.id, reason="caught fleeing"),
                       moved(unit.id, geo.rounded(b), "charge", dist)]
-            events += self.panic_after(fold(state, events, self.fold_table), [target.id],
+            events += self.panic_after(fold(state, events, self.flow.fold_table), [target.id],
                                        "was destroyed")
-            return self._finish(state, events)
+            return self.flow._finish(state, events)
         side = state.context.sides.get(unit.id) or "front"
         end, why = charge.plan_charge(state, unit, target, side)
         if reach < dist or end is None:
             events = [ChargeRolled(**base, success=False, why=why if reach >= dist else "")]
-            return self._finish(state, events + self._failed(state, unit, target, faces))
+            return self.flow._finish(state, events + self._failed(state, unit, target, faces))
         hills = hill_regions(state)
         hill = (geo.area_share(box(unit), hills) >= 0.5 > geo.area_share(end, hills))
         events = [ChargeRolled(**base, success=True), moved(unit.id, end, "charge", dist)]
         events.append(self._joined(state, unit, target, end, hill))
-        return self._finish(state, events)
+        return self.flow._finish(state, events)
 
     def _joined(self, state: State, unit: UnitState, target: UnitState, end: geo.Box,
                 hill: bool) -> CombatBegan | CombatJoined:
@@ -322,7 +328,7 @@ class ChargeFlow(Flow):
         else:
             events.append(ask("flee", u.id, u.player, charge.movement_dice(u),
                               FleeRoll(purpose)))
-        return self._finish(state, events)
+        return self.flow._finish(state, events)
 
     def _drive_rally(self, state: State) -> list[Event]:
         """RALLY.TEST: each fleeing unit of the active player tests, one after another."""

@@ -88,7 +88,13 @@ def fighters(state: State, cmb: Combat, player: str) -> list[UnitState]:
             and (has_champion(state.units[u]) or is_character(state.units[u]))]
 
 
-class CombatFlow(Flow):
+class CombatFlow:
+    """Close combat: the combat chosen, challenges, initiative steps, the result, break tests,
+    flee and pursuit, reform (CC.*, CR.*, BT.*, FP.*, REF.*)."""
+
+    def __init__(self, flow: Flow) -> None:
+        self.flow = flow   # the machine, the fold and the other part: one engine a preset
+
     def combat_handlers(self) -> dict[str, Any]:
         return {"fight": self._fight, "challenge": self._challenge,
                 "decline_challenge": self._decline_challenge,
@@ -112,13 +118,13 @@ class CombatFlow(Flow):
     # --- choosing a combat, challenges (CC.ORDER, CC.CHALLENGE) ------------------------------
 
     def _fight(self, state: State, cmd: Fight) -> list[Event]:
-        self._active(state, cmd, "CC.ORDER")
-        self._offered(state, cmd, "CC.ORDER")
+        self.flow._active(state, cmd, "CC.ORDER")
+        self.flow._offered(state, cmd, "CC.ORDER")
         cmb = state.combats[cmd.combat]
         begun = CombatRoundBegan(combat=cmb.id, round=cmb.round,
                                  steps=tuple(combat.steps(state, cmb)),
                                  challenges=bool(self._challengers(state, state.player, cmb)))
-        return self._then(state, [begun], "fight")
+        return self.flow._then(state, [begun], "fight")
 
     def _offerer(self, state: State) -> str | None:
         offers = fight_of(state).offers
@@ -146,20 +152,20 @@ class CombatFlow(Flow):
         return []
 
     def _challenge(self, state: State, cmd: Challenge) -> list[Event]:
-        self._offered(state, cmd, "CC.CHALLENGE")
-        return self._then(state, [ChallengeIssued(combat=fight_of(state).combat,
+        self.flow._offered(state, cmd, "CC.CHALLENGE")
+        return self.flow._then(state, [ChallengeIssued(combat=fight_of(state).combat,
                                                   unit=cmd.unit, player=cmd.by)], "challenge")
 
     def _decline_challenge(self, state: State, cmd: DeclineChallenge) -> list[Event]:
-        self._offered(state, cmd, "CC.CHALLENGE")
-        return self._then(state, [ChallengeIssued(combat=fight_of(state).combat, unit="",
+        self.flow._offered(state, cmd, "CC.CHALLENGE")
+        return self.flow._then(state, [ChallengeIssued(combat=fight_of(state).combat, unit="",
                                                   player=cmd.by)], cmd.name)
 
     def _answer(self, state: State, cmd: AcceptChallenge | RefuseChallenge) -> list[Event]:
-        self._offered(state, cmd, "CC.CHALLENGE")
+        self.flow._offered(state, cmd, "CC.CHALLENGE")
         answer = ChallengeAnswered(combat=fight_of(state).combat, unit=cmd.unit,
                                    accepted=cmd.name == "accept_challenge")
-        return self._then(state, [answer], cmd.name)
+        return self.flow._then(state, [answer], cmd.name)
 
     # --- initiative steps (CC.INITIATIVE, ATK.SEQUENCE) -------------------------------------
 
@@ -189,21 +195,22 @@ class CombatFlow(Flow):
         cmb = state.combats[fight_of(state).combat]
         left = self._to_allocate(state)
         if left is None or left[0] != cmd.unit:
-            self._offered(state, cmd, "CC.ALLOCATE")
+            self.flow._offered(state, cmd, "CC.ALLOCATE")
         assert left is not None
         uid, foes, n = left
         if cmd.by != state.units[uid].player:
-            raise self._illegal(state, cmd, f"{state.units[uid].name} is "
+            raise self.flow._illegal(state, cmd, f"{state.units[uid].name} is "
                                 f"{state.units[uid].player}'s unit", "CC.ALLOCATE")
         if set(cmd.attacks) != set(foes) or any(type(v) is not int or v < 0
                                                 for v in cmd.attacks.values()):
-            raise self._illegal(state, cmd, f"the attacks must be split among "
+            raise self.flow._illegal(state, cmd, f"the attacks must be split among "
                                 f"{', '.join(foes)}, none below 0", "CC.ALLOCATE")
         if sum(cmd.attacks.values()) != n:
-            raise self._illegal(state, cmd, f"{state.units[uid].name} has {n} attacks to split; "
-                                f"these add up to {sum(cmd.attacks.values())}", "CC.ALLOCATE")
+            raise self.flow._illegal(
+                state, cmd, f"{state.units[uid].name} has {n} attacks to split; these add "
+                f"up to {sum(cmd.attacks.values())}", "CC.ALLOCATE")
         split = {f: cmd.attacks[f] for f in foes}
-        return self._then(state, [AttacksAllocated(combat=cmb.id, unit=uid, attacks=split)],
+        return self.flow._then(state, [AttacksAllocated(combat=cmb.id, unit=uid, attacks=split)],
                           "allocate")
 
     def drive_batch(self, state: State) -> list[Event]:
@@ -236,17 +243,17 @@ class CombatFlow(Flow):
                                 wounds=t["wounds"], saved=t["saved"], unsaved=t["unsaved"],
                                 needs=needs, lost=lost, slain=slain, overkill=overkill,
                                 challenge=g["challenge"])
-            cur = fold(cur, [e], self.fold_table)
+            cur = fold(cur, [e], self.flow.fold_table)
             events.append(e)
         dead = [uid for uid in dict.fromkeys(g["target"] for g in batch["groups"])
                 if cur.units[uid].models <= 0]
         events += [UnitDestroyed(unit=uid, reason="slain") for uid in dead]
-        cur = fold(cur, events[len(batch["groups"]):], self.fold_table)
+        cur = fold(cur, events[len(batch["groups"]):], self.flow.fold_table)
         if batch["combat"] is not None:
             closing = close_ups(state, cur, batch["combat"])
-            cur = fold(cur, closing, self.fold_table)
+            cur = fold(cur, closing, self.flow.fold_table)
             events += closing
-        events += self.panic_after(cur, dead, "was destroyed")
+        events += self.flow.charges.panic_after(cur, dead, "was destroyed")
         if batch["combat"] is None:  # PANIC.TRIGGERS: 25% lost to shooting
             for g in batch["groups"]:
                 before = state.units[g["target"]].models
@@ -277,7 +284,7 @@ class CombatFlow(Flow):
         sides: dict[str, Any] = {}
         for p in state.players:
             parts = side_parts(state, cmb, p, fight.caused, fight.overkill,
-                               self.variant, hill_regions(state), set(free))
+                               self.flow.variant, hill_regions(state), set(free))
             sides[p] = {"total": sum(x["value"] for x in parts), "parts": parts}
         a, b = state.players
         totals = {p: sides[p]["total"] for p in state.players}
@@ -320,9 +327,9 @@ class CombatFlow(Flow):
                ) -> list[Event]:
         """BT.WHO, FP.MULTI_ORDER: which of a player's units goes next."""
         rule = "BT.WHO" if cmd.name == "break_test_order" else "FP.MULTI_ORDER"
-        self._offered(state, cmd, rule)
+        self.flow._offered(state, cmd, rule)
         what = cmd.name.removesuffix("_order")
-        return self._then(state, [OrderChosen(combat=fight_of(state).combat, what=what,
+        return self.flow._then(state, [OrderChosen(combat=fight_of(state).combat, what=what,
                                               unit=cmd.unit)], cmd.name)
 
     def _break_rolled(self, state: State, aw: Awaiting, faces: tuple[int, ...]
@@ -341,8 +348,9 @@ class CombatFlow(Flow):
                                               passed=passed, needs=need, insane=insane,
                                               why=why, result=(mine, theirs))]
         if not passed:
-            events += self.panic_after(fold(state, events, self.fold_table), [u.id], "broke")
-        return self._finish(state, events)
+            after = fold(state, events, self.flow.fold_table)
+            events += self.flow.charges.panic_after(after, [u.id], "broke")
+        return self.flow._finish(state, events)
 
     # --- flee and pursuit (FP.*) -------------------------------------------------------------
 
@@ -382,15 +390,16 @@ class CombatFlow(Flow):
         options = self._candidates(state).get(cmd.unit)
         if isinstance(cmd, Pursue) and options and cmd.target not in options[1]:
             name = state.units[cmd.unit].name
-            raise self._illegal(state, cmd, f"{name} may only pursue a broken unit it touched: "
-                                f"{', '.join(options[1]) or 'none'}", "FP.CHOOSE_PURSUIT")
-        self._offered(state, cmd, "FP.CHOOSE_PURSUIT")
+            raise self.flow._illegal(
+                state, cmd, f"{name} may only pursue a broken unit it touched: "
+                f"{', '.join(options[1]) or 'none'}", "FP.CHOOSE_PURSUIT")
+        self.flow._offered(state, cmd, "FP.CHOOSE_PURSUIT")
         target = getattr(cmd, "target", "")
         if cmd.name == "restrain":
             _kind, targets = self._candidates(state)[cmd.unit]
             target = targets[0] if targets else ""
-        return self._then(state, [PursuitDeclared(unit=cmd.unit, target=target, kind=cmd.name)],
-                          cmd.name)
+        declared = PursuitDeclared(unit=cmd.unit, target=target, kind=cmd.name)
+        return self.flow._then(state, [declared], cmd.name)
 
     def _drive_pursuit(self, state: State) -> list[Event]:
         """FP.CHOOSE_PURSUIT, FP.FLEE_ROLL, FP.PURSUE_ROLL, FP.CAUGHT, then the moves: the
@@ -465,8 +474,9 @@ class CombatFlow(Flow):
             if by:
                 more: list[Event] = [UnitCaught(unit=b, by=by[0]),
                                      UnitDestroyed(unit=b, reason="caught")]
-                more += self.panic_after(fold(cur, more, self.fold_table), [b], "was destroyed")
-                cur = fold(cur, more, self.fold_table)
+                more += self.flow.charges.panic_after(fold(cur, more, self.flow.fold_table),
+                                                      [b], "was destroyed")
+                cur = fold(cur, more, self.flow.fold_table)
                 events += more
         return events
 
@@ -486,7 +496,7 @@ class CombatFlow(Flow):
             away_id = among[0].id if among else ""
         away = state.units.get(away_id)
         point = geo.centre(box(away)) if away else geo.centre(box(u))
-        return self.flee_events(state, u, point, fight.fled[u.id], "flee")
+        return self.flow.charges.flee_events(state, u, point, fight.fled[u.id], "flee")
 
     def _direction_rolled(self, state: State, aw: Awaiting, faces: tuple[int, ...]
                           ) -> list[Event]:
@@ -497,7 +507,7 @@ class CombatFlow(Flow):
         if faces[0] > n * (6 // n):
             return [ask("random_choice", aw.unit, aw.player, 1, tie)]
         pick = among[(faces[0] - 1) % n]
-        return self._finish(state, [FleeDirectionChosen(unit=aw.unit or "", away_from=pick,
+        return self.flow._finish(state, [FleeDirectionChosen(unit=aw.unit or "", away_from=pick,
                                                         among=among, faces=faces)])
 
     def _pursuer_move(self, state: State, pursuers: list[str]) -> list[Event]:
@@ -516,7 +526,7 @@ class CombatFlow(Flow):
         left = tuple(u for u in cmb.units if state.units[u].status == "engaged"
                      and not combat.touching(state, cmb, u))
         events: list[Event] = [PursuitsCompleted(combat=cmb.id, left=left)]
-        cur = fold(state, events, self.fold_table)
+        cur = fold(state, events, self.flow.fold_table)
         cmb = cur.combats[cmb.id]
         if not all(any(cur.units[o].status == "engaged" and cur.units[o].player == p
                        for o in cmb.units) for p in cur.players):
@@ -528,7 +538,7 @@ class CombatFlow(Flow):
                          ) -> list[Event]:
         u = state.units[aw.unit or ""]
         passed, need, insane = ld_test(leadership(u), 0, faces)
-        return self._finish(state, [LeadershipTested(unit=u.id, purpose="restrain",
+        return self.flow._finish(state, [LeadershipTested(unit=u.id, purpose="restrain",
                                                      leadership=leadership(u), penalty=0,
                                                      faces=faces, passed=passed, needs=need,
                                                      insane=insane)])
@@ -540,7 +550,7 @@ class CombatFlow(Flow):
         fled = fight_of(state).fled
         target = read(Toward, aw).unit
         caught = bool(target) and target in fled and dist >= fled[target]
-        return self._finish(state, [PursuitRolled(unit=aw.unit or "", target=target,
+        return self.flow._finish(state, [PursuitRolled(unit=aw.unit or "", target=target,
                                                   dice=charge.counted(faces), distance=dist,
                                                   caught=caught)])
 
@@ -591,8 +601,8 @@ class CombatFlow(Flow):
         return len(players) == 2
 
     def _reform_order(self, state: State, cmd: ReformOrder) -> list[Event]:
-        self._offered(state, cmd, "REF.ORDER")
-        return self._then(state, [ReformOrderChosen(combat=fight_of(state).combat,
+        self.flow._offered(state, cmd, "REF.ORDER")
+        return self.flow._then(state, [ReformOrderChosen(combat=fight_of(state).combat,
                                                     first=cmd.first)], "reform_order")
 
     def _reformers(self, state: State) -> list[UnitState]:
@@ -630,18 +640,18 @@ class CombatFlow(Flow):
 
     def _reform(self, state: State, cmd: Reform) -> list[Event]:
         cmb = state.combats.get(fight_of(state).combat)
-        if cmd not in self.legal(state) and cmb is not None and cmd.unit in state.units:
+        if cmd not in self.flow.legal(state) and cmb is not None and cmd.unit in state.units:
             for (f, fc, t, _), (rule, why) in pursuit.reform_checks(state, cmb,
                                                                     state.units[cmd.unit]):
                 if (f, fc, t) == (cmd.files, cmd.face, cmd.turn) and rule:
-                    raise self._illegal(state, cmd, why, rule)
-        self._offered(state, cmd, "REF.PLACEMENT")
+                    raise self.flow._illegal(state, cmd, why, rule)
+        self.flow._offered(state, cmd, "REF.PLACEMENT")
         fight = fight_of(state)
         u = state.units[cmd.unit]
         winner = fight.outcome.winner
         if winner is not None and winner != u.player:  # REF.TEST
             return [ask("reform", u.id, u.player, 2, ReformTo(cmd.files, cmd.face, cmd.turn))]
-        return self._finish(state, [self._reformed(state, u, cmd.files, cmd.face, cmd.turn)])
+        return self.flow._finish(state, [self._reformed(state, u, cmd.files, cmd.face, cmd.turn)])
 
     def _reformed(self, state: State, u: UnitState, files: int, face: str, turn: int
                   ) -> Event:
@@ -665,11 +675,11 @@ class CombatFlow(Flow):
         to = read(ReformTo, aw)
         events.append(self._reformed(state, u, to.files, to.face, to.turn) if passed else
                       ReformSkipped(unit=u.id, why="it failed its reform test"))
-        return self._finish(state, events)
+        return self.flow._finish(state, events)
 
     def _skip_reform(self, state: State, cmd: SkipReform) -> list[Event]:
-        self._offered(state, cmd, "REF.WHO")
-        return self._then(state, [ReformSkipped(unit=cmd.unit, why="its player chose not to")],
+        self.flow._offered(state, cmd, "REF.WHO")
+        return self.flow._then(state, [ReformSkipped(unit=cmd.unit, why="its player chose not to")],
                           "skip_reform")
 
     # --- what the close combat phase waits for -----------------------------------------

@@ -12,16 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from regiment.core.commands import Command, EndPhase
+from regiment.core.commands import Command
 from regiment.core.events import Event, GameStarted, PhaseChanged
 from regiment.core.fold import appliers_for, fold
 from regiment.core.geometry import contact
-from regiment.core.pending import Decision, Over
 from regiment.core.state import Awaiting
 
 from .appliers import APPLIERS
 from .events import CombatBegan, TurnBegan
-from .flow import GUARDS, leaves, per_state
+from .flow import GUARDS, Flow, leaves
 from .flow_charge import ChargeFlow
 from .flow_combat import CombatFlow
 from .machine import SEPARATOR, Compiled, turn_table
@@ -30,7 +29,7 @@ from .units import box
 from .variants import VARIANTS
 
 
-class FantasyPreset(ChargeFlow, CombatFlow):
+class FantasyPreset(Flow):
     """The ``fantasy8`` rules (and ``fantasy-classic``, which differs in a few bonuses)."""
 
     def __init__(self, name: str = "fantasy8", table: Compiled | None = None) -> None:
@@ -39,15 +38,18 @@ class FantasyPreset(ChargeFlow, CombatFlow):
         self.machine = table or turn_table()
         self.appliers = APPLIERS
         self.fold_table = appliers_for(APPLIERS)
+        self.charges = ChargeFlow(self)
+        self.combats = CombatFlow(self)
+        parts = (self.charges, self.combats)
         self.handlers: dict[str, Callable[[State, Any], list[Event]]] = {
-            **self.charge_handlers(), **self.combat_handlers(),
+            **self.charges.charge_handlers(), **self.combats.combat_handlers(),
             "end_phase": self._end_phase,
         }
         self.rolls: dict[str, Callable[[State, Awaiting, tuple[int, ...]], list[Event]]] = {
-            **self.charge_rolls(), **self.combat_rolls(),
+            **self.charges.charge_rolls(), **self.combats.combat_rolls(),
         }
-        self.leaves = leaves(self.machine, {**self.charge_asks(), **self.combat_asks()},
-                             {**self.charge_drives(), **self.combat_drives()})
+        self.leaves = leaves(self.machine, {**parts[0].charge_asks(), **parts[1].combat_asks()},
+                             {**parts[0].charge_drives(), **parts[1].combat_drives()})
 
     def __repr__(self) -> str:
         return f"FantasyPreset({self.name!r})"
@@ -123,25 +125,6 @@ class FantasyPreset(ChargeFlow, CombatFlow):
         if handler is None:
             return self._settle(state)  # attack dice: the batch has filed them (appliers)
         return handler(state, roll, faces)
-
-    # --- what is pending -------------------------------------------------------------------
-
-    @per_state
-    def pending(self, state: State) -> Decision | Over:
-        # kept with the state: an embedding program, the bot and the legality check all ask
-        # of the same one
-        if state.over:
-            return Over(winner=state.winner, reason="the game is over")
-        leaf = self.leaves.get(state.phase.rsplit(SEPARATOR, 1)[-1])
-        ask = leaf.asks(state) if leaf is not None and leaf.asks is not None else None
-        if ask is not None:
-            return ask
-        p = state.player
-        return Decision(player=p, decision="end_phase", legal=(EndPhase(by=p),))
-
-    def legal(self, state: State) -> list[Command]:
-        pending = self.pending(state)
-        return list(pending.legal) if isinstance(pending, Decision) else []
 
 
 def _scenario_phase(state: State) -> str:
