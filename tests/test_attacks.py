@@ -51,7 +51,7 @@ def group(**kw):
     g = {"unit": "a", "target": "b", "attacks": 5, "challenge": False, "hit": 4, "hit2": 0,
          "reroll": False, "wound": 4, "armour": 5, "ward": 6, "rolls": {}}
     g.update(kw)
-    return g
+    return attacks.Group.of(g)     # as a batch keeps it, from the event's data
 
 
 def test_atk_sequence_every_group_goes_through_each_step_before_the_next():
@@ -145,4 +145,4 @@ def test_atk_sequence_filing_attack_dice_does_what_the_kernel_does_with_a_roll()
     theirs = KERNEL_APPLIERS["DiceRolled"](state, rolled)
     assert {k: v for k, v in ours.__dict__.items() if k != "batch"} == \
         {k: v for k, v in theirs.__dict__.items() if k != "batch"}
-    assert ours.batch["groups"][0]["rolls"] == {"hit": [4] * 10}
+    assert ours.batch.groups[0].rolls == {"hit": (4,) * 10}

@@ -207,8 +207,8 @@ def step_began(s: State, e: ev.InitiativeStepBegan) -> State:
         s = _fight(s, steps=tuple(x for x in fight.steps if x != e.step))
     if not e.strikes:
         return s
-    return s.evolve(batch={"combat": e.combat, "step": e.step, "groups": list(e.strikes),
-                           "done": 0})
+    return s.evolve(batch=attacks.Batch(e.combat, e.step,
+                                        tuple(attacks.Group.of(g) for g in e.strikes)))
 
 
 def dice_rolled(s: State, e: Any) -> State:
@@ -216,10 +216,10 @@ def dice_rolled(s: State, e: Any) -> State:
     if batch is None or e.purpose not in BATCH_PURPOSES:
         return KERNEL_APPLIERS["DiceRolled"](s, e)
     at = s.awaiting.about if s.awaiting is not None else ""
-    groups = attacks.record(batch["groups"], e.faces, at)
+    groups = attacks.record(batch.groups, e.faces, at)
     # what the kernel's DiceRolled does, and the faces filed, in one new state
     return s.evolve(awaiting=None, dice_pos=e.index + len(e.faces),
-                    batch={**batch, "groups": groups, "last": at})
+                    batch=batch._replace(groups=groups, last=at))
 
 
 BATCH_PURPOSES = frozenset({"to_hit", "stand_and_shoot_hit", "to_wound", "armour", "ward"})
@@ -244,8 +244,8 @@ def attacks_resolved(s: State, e: ev.AttacksResolved) -> State:
     batch = s.batch
     if batch is None:
         raise KeyError("AttacksResolved with no attacks being rolled")
-    done = batch["done"] + 1
-    changes["batch"] = None if done >= len(batch["groups"]) else {**batch, "done": done}
+    done = batch.done + 1
+    changes["batch"] = None if done >= len(batch.groups) else batch._replace(done=done)
     return s.evolve(**changes)
 
 

@@ -1,21 +1,63 @@
 """The attack sequence (ATK.*): the tables, and a batch of simultaneous attacks as data.
 
-A batch is every group of attacks that happen at the same time (one initiative step of a
-combat, or one stand-and-shoot volley). ATK.SEQUENCE takes every group through each step
-before any group goes on to the next, so the dice are asked for stage by stage: every group's
-to-hit dice, then every group's to-wound dice, then armour, then ward. ``next_roll`` says
-which roll comes next from the faces already recorded, and ``tally`` counts a group's
-results from its faces: both are pure, so replay and ``verify`` count exactly the same.
+A batch (``Batch``) is every group (``Group``) of attacks that happen at the same time (one
+initiative step of a combat, or one stand-and-shoot volley). ATK.SEQUENCE takes every group
+through each step before any group goes on to the next, so the dice are asked for stage by
+stage: every group's to-hit dice, then every group's to-wound dice, then armour, then ward.
+``next_roll`` says which roll comes next from the faces already recorded, and ``tally``
+counts a group's results from its faces: both are pure, so replay and ``verify`` count
+exactly the same.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from .rolls import AttackRoll
 
-Group = dict[str, Any]
 STAGES = ("hit", "hit2", "wound", "armour", "ward")
+NO_ROLLS: Mapping[str, tuple[int, ...]] = MappingProxyType({})
+
+
+class Group(NamedTuple):
+    """One group of attacks from ``unit`` at ``target``, with every need worked out (0: that
+    step cannot succeed), and the faces rolled so far, stage by stage. The event that begins
+    a step carries each group as plain data (``data``); the batch keeps it typed."""
+
+    unit: str
+    target: str
+    attacks: int
+    hit: int
+    hit2: int
+    wound: int
+    armour: int
+    ward: int
+    reroll: bool = False
+    challenge: bool = False
+    shooting: bool = False
+    rolls: Mapping[str, tuple[int, ...]] = NO_ROLLS
+
+    @classmethod
+    def of(cls, data: Mapping[str, Any]) -> Group:
+        """A group from an event's data (``InitiativeStepBegan.strikes``)."""
+        return cls(data["unit"], data["target"], data["attacks"], data["hit"], data["hit2"],
+                   data["wound"], data["armour"], data["ward"], bool(data.get("reroll")),
+                   bool(data.get("challenge")), bool(data.get("shooting")),
+                   {k: tuple(v) for k, v in data.get("rolls", {}).items()} or NO_ROLLS)
+
+
+class Batch(NamedTuple):
+    """ATK.SEQUENCE: the attacks being rolled: one initiative step of a combat (``combat``
+    None: a stand-and-shoot volley), its groups, the last roll filed, and how many groups'
+    results are in."""
+
+    combat: str | None
+    step: str
+    groups: tuple[Group, ...]
+    last: str = ""
+    done: int = 0
 
 
 def to_hit(ws: int, enemy_ws: int) -> int:
@@ -66,36 +108,37 @@ def ward_need(ward: int | None) -> int:
     return max(2, ward) if ward else 0
 
 
-def _hits(g: Group, rolls: dict[str, list[int]]) -> int:
-    faces = rolls.get("hit", [])
-    if g["hit2"] and not g["reroll"]:   # 7+ to hit: the 6s roll again
-        return sum(1 for f in rolls.get("hit2", []) if f >= g["hit2"])
-    hits = sum(1 for f in faces if f >= g["hit"] and f != 1)
-    if g["reroll"]:                      # CC.ASF: misses are re-rolled once
-        hits += sum(1 for f in rolls.get("hit2", []) if f >= g["hit"] and f != 1)
+def _hits(g: Group, rolls: Mapping[str, tuple[int, ...]]) -> int:
+    faces = rolls.get("hit", ())
+    if g.hit2 and not g.reroll:   # 7+ to hit: the 6s roll again
+        return sum(1 for f in rolls.get("hit2", ()) if f >= g.hit2)
+    hits = sum(1 for f in faces if f >= g.hit and f != 1)
+    if g.reroll:                   # CC.ASF: misses are re-rolled once
+        hits += sum(1 for f in rolls.get("hit2", ()) if f >= g.hit and f != 1)
     return hits
 
 
 def dice_needed(g: Group, stage: str) -> int:
     """How many dice ``stage`` of a group rolls, given its earlier stages (ATK.SEQUENCE)."""
-    rolls = g["rolls"]
+    rolls = g.rolls
     if stage == "hit":
-        return g["attacks"] if g["hit"] else 0
+        return g.attacks if g.hit else 0
     if stage == "hit2":
-        first = rolls.get("hit", [])
-        if g["reroll"]:
-            return sum(1 for f in first if f < g["hit"] or f == 1)
-        return sum(1 for f in first if f == 6) if g["hit2"] else 0
+        first = rolls.get("hit", ())
+        if g.reroll:
+            return sum(1 for f in first if f < g.hit or f == 1)
+        return sum(1 for f in first if f == 6) if g.hit2 else 0
     if stage == "wound":
-        return _hits(g, rolls) if g["wound"] else 0
-    wounds = sum(1 for f in rolls.get("wound", []) if f >= g["wound"])
+        return _hits(g, rolls) if g.wound else 0
+    wounds = sum(1 for f in rolls.get("wound", ()) if f >= g.wound)
     if stage == "armour":
-        return wounds if g["armour"] else 0
-    saved = sum(1 for f in rolls.get("armour", []) if f >= g["armour"])
-    return wounds - saved if g["ward"] else 0
+        return wounds if g.armour else 0
+    saved = sum(1 for f in rolls.get("armour", ()) if f >= g.armour)
+    return wounds - saved if g.ward else 0
 
 
-def next_roll(groups: list[Group], after: str = "") -> tuple[int, str, int] | None:
+def next_roll(groups: tuple[Group, ...] | list[Group], after: str = ""
+              ) -> tuple[int, str, int] | None:
     """ATK.SEQUENCE: the next (group index, stage, dice) to roll, or None when all is known.
     ``after`` (``"group:stage"``) is the last roll filed: nothing before it is looked at
     again."""
@@ -107,14 +150,15 @@ def next_roll(groups: list[Group], after: str = "") -> tuple[int, str, int] | No
         stage = STAGES[s]
         for i in range(first_group if s == first_stage else 0, len(groups)):
             g = groups[i]
-            if stage not in g["rolls"]:
+            if stage not in g.rolls:
                 n = dice_needed(g, stage)
                 if n:
                     return i, stage, n
     return None
 
 
-def record(groups: list[Group], faces: tuple[int, ...], at: str = "") -> list[Group]:
+def record(groups: tuple[Group, ...] | list[Group], faces: tuple[int, ...], at: str = ""
+           ) -> tuple[Group, ...]:
     """The groups with ``faces`` filed under the roll they answer: ``at`` (``"group:stage"``,
     as the roll was asked for), or else the one ``next_roll`` names."""
     if at:
@@ -123,31 +167,31 @@ def record(groups: list[Group], faces: tuple[int, ...], at: str = "") -> list[Gr
     else:
         nxt = next_roll(groups)
         if nxt is None:
-            return groups
+            return tuple(groups)
         i, stage, _ = nxt
     out = list(groups)
-    out[i] = {**groups[i], "rolls": {**groups[i]["rolls"], stage: list(faces)}}
-    return out
+    out[i] = groups[i]._replace(rolls={**groups[i].rolls, stage: tuple(faces)})
+    return tuple(out)
 
 
 def tally(g: Group) -> dict[str, int]:
     """ATK.SEQUENCE: attacks, hits, wounds, armour saves, ward saves and unsaved wounds."""
-    rolls = g["rolls"]
+    rolls = g.rolls
     hits = _hits(g, rolls)
-    wounds = sum(1 for f in rolls.get("wound", []) if f >= g["wound"]) if g["wound"] else 0
-    saved = sum(1 for f in rolls.get("armour", []) if f >= g["armour"]) if g["armour"] else 0
-    warded = sum(1 for f in rolls.get("ward", []) if f >= g["ward"]) if g["ward"] else 0
-    return {"attacks": g["attacks"], "hits": hits, "wounds": wounds, "saved": saved + warded,
+    wounds = sum(1 for f in rolls.get("wound", ()) if f >= g.wound) if g.wound else 0
+    saved = sum(1 for f in rolls.get("armour", ()) if f >= g.armour) if g.armour else 0
+    warded = sum(1 for f in rolls.get("ward", ()) if f >= g.ward) if g.ward else 0
+    return {"attacks": g.attacks, "hits": hits, "wounds": wounds, "saved": saved + warded,
             "armour_saved": saved, "ward_saved": warded, "unsaved": wounds - saved - warded}
 
 
 def purpose(g: Group, stage: str) -> str:
     """DESIGN roll purposes: to_hit (stand_and_shoot_hit), to_wound, armour, ward."""
     if stage in ("hit", "hit2"):
-        return "stand_and_shoot_hit" if g.get("shooting") else "to_hit"
+        return "stand_and_shoot_hit" if g.shooting else "to_hit"
     return {"wound": "to_wound", "armour": "armour", "ward": "ward"}[stage]
 
 
 def roller(g: Group, stage: str) -> str:
     """Whose dice: the attacker's for hits and wounds, the target's for saves."""
-    return g["target"] if stage in ("armour", "ward") else g["unit"]
+    return g.target if stage in ("armour", "ward") else g.unit

@@ -15,6 +15,7 @@ from regiment.core.pending import Decision
 from regiment.core.state import Awaiting
 
 from . import attacks, charge, combat, pursuit
+from .attacks import Batch
 from .commands import (
     AcceptChallenge,
     Allocate,
@@ -218,46 +219,46 @@ class CombatFlow:
         batch = state.batch
         if batch is None:
             raise KeyError("no attacks are being rolled")
-        nxt = attacks.next_roll(batch["groups"], batch.get("last", ""))
+        nxt = attacks.next_roll(batch.groups, batch.last)
         if nxt is not None:
             i, stage, n = nxt
-            g = batch["groups"][i]
+            g = batch.groups[i]
             who = attacks.roller(g, stage)
             return [ask(attacks.purpose(g, stage), who, state.units[who].player, n,
                         AttackRoll(i, stage))]
         return self._resolve_batch(state, batch)
 
-    def _resolve_batch(self, state: State, batch: dict[str, Any]) -> list[Event]:
+    def _resolve_batch(self, state: State, batch: Batch) -> list[Event]:
         """ATK.SEQUENCE steps 5 and 6: every group's count, casualties removed at once, then
         the units destroyed and the panic they cause (PANIC.TRIGGERS)."""
         events: list[Event] = []
         cur = state
-        for g in batch["groups"]:
+        for g in batch.groups:
             t = attacks.tally(g)
-            lost, slain, overkill = casualties(cur.units[g["target"]], t["unsaved"],
-                                               g["challenge"])
-            needs = {k: g[k] for k in ("hit", "hit2", "wound", "armour", "ward")}
-            needs["reroll"] = g["reroll"]
-            e = AttacksResolved(combat=batch["combat"], step=batch["step"], unit=g["unit"],
-                                target=g["target"], attacks=t["attacks"], hits=t["hits"],
+            lost, slain, overkill = casualties(cur.units[g.target], t["unsaved"],
+                                               g.challenge)
+            needs = {"hit": g.hit, "hit2": g.hit2, "wound": g.wound, "armour": g.armour,
+                     "ward": g.ward, "reroll": g.reroll}
+            e = AttacksResolved(combat=batch.combat, step=batch.step, unit=g.unit,
+                                target=g.target, attacks=t["attacks"], hits=t["hits"],
                                 wounds=t["wounds"], saved=t["saved"], unsaved=t["unsaved"],
                                 needs=needs, lost=lost, slain=slain, overkill=overkill,
-                                challenge=g["challenge"])
+                                challenge=g.challenge)
             cur = fold(cur, [e], self.flow.fold_table)
             events.append(e)
-        dead = [uid for uid in dict.fromkeys(g["target"] for g in batch["groups"])
+        dead = [uid for uid in dict.fromkeys(g.target for g in batch.groups)
                 if cur.units[uid].models <= 0]
         events += [UnitDestroyed(unit=uid, reason="slain") for uid in dead]
-        cur = fold(cur, events[len(batch["groups"]):], self.flow.fold_table)
-        if batch["combat"] is not None:
-            closing = close_ups(state, cur, batch["combat"])
+        cur = fold(cur, events[len(batch.groups):], self.flow.fold_table)
+        if batch.combat is not None:
+            closing = close_ups(state, cur, batch.combat)
             cur = fold(cur, closing, self.flow.fold_table)
             events += closing
         events += self.flow.charges.panic_after(cur, dead, "was destroyed")
-        if batch["combat"] is None:  # PANIC.TRIGGERS: 25% lost to shooting
-            for g in batch["groups"]:
-                before = state.units[g["target"]].models
-                u = cur.units[g["target"]]
+        if batch.combat is None:  # PANIC.TRIGGERS: 25% lost to shooting
+            for g in batch.groups:
+                before = state.units[g.target].models
+                u = cur.units[g.target]
                 if u.status == "ready" and 4 * (before - u.models) >= before and before and \
                         not has(u, IMMUNE_TO_PSYCHOLOGY):
                     events.append(self._shot_panic(u))

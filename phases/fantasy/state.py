@@ -11,6 +11,8 @@ from typing import Any
 
 from regiment.core.state import GameState, Value
 
+from .attacks import Batch
+
 
 @dataclass(frozen=True, kw_only=True)
 class UnitState(Value):
@@ -62,6 +64,8 @@ def plain(value: Any) -> Any:
     """Values, mappings and tuples as plain dicts and lists (summaries, JSON)."""
     if isinstance(value, Value):
         return {k: plain(v) for k, v in value.__dict__.items()}
+    if isinstance(value, tuple) and hasattr(value, "_asdict"):   # a NamedTuple
+        return {k: plain(v) for k, v in value._asdict().items()}
     if isinstance(value, Mapping):
         return {k: plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
@@ -192,8 +196,8 @@ class Turn(Value):
     """What the rules keep of the turn under way, named and typed; a new turn starts a new one.
 
     The combat being fought and the attacks being rolled are the state's own ``fight`` and
-    ``batch``: they change at every blow, and one value less to copy each time is measured
-    (the replay of whole combats went 8 % slower with them in here).
+    ``batch`` (``attacks.Batch``): they change at every blow, and one value less to copy each
+    time is measured (the replay of whole combats went 8 % slower with them in here).
     """
 
     start_phase: str = "start"                        # where the first turn starts
@@ -226,7 +230,7 @@ class State(GameState):
     table: dict[str, Any]
     context: Turn = field(default_factory=Turn)              # the turn's bookkeeping
     fight: Fight | None = None                               # the combat being fought
-    batch: dict[str, Any] | None = None    # attacks being rolled (ATK.SEQUENCE; still a dict)
+    batch: Batch | None = None                               # attacks being rolled
     combats: dict[str, Combat] = field(default_factory=dict)  # combats lasting across turns
 
     def with_unit(self, unit: UnitState) -> State:
@@ -236,7 +240,7 @@ class State(GameState):
 
     def summary(self) -> dict[str, Any]:
         return {**super().summary(), "context": self.context.plain(),
-                "fight": plain(self.fight), "batch": self.batch,
+                "fight": plain(self.fight), "batch": plain(self.batch),
                 "combats": plain(self.combats),
                 "units": {k: {**u.__dict__} for k, u in self.units.items()}}
 
