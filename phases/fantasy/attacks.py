@@ -170,7 +170,8 @@ def record(groups: tuple[Group, ...] | list[Group], faces: tuple[int, ...], at: 
             return tuple(groups)
         i, stage, _ = nxt
     out = list(groups)
-    out[i] = groups[i]._replace(rolls={**groups[i].rolls, stage: tuple(faces)})
+    g = groups[i]
+    out[i] = Group(*g[:-1], {**g.rolls, stage: tuple(faces)})  # rolls is the last field
     return tuple(out)
 
 
