@@ -219,7 +219,7 @@ def dice_rolled(s: State, e: Any) -> State:
     groups = attacks.record(batch.groups, e.faces, at)
     # what the kernel's DiceRolled does, and the faces filed, in one new state
     return s.evolve(awaiting=None, dice_pos=e.index + len(e.faces),
-                    batch=attacks.Batch(batch.combat, batch.step, groups, at, batch.done))
+                    batch=attacks.Batch._make((batch.combat, batch.step, groups, at, batch.done)))
 
 
 BATCH_PURPOSES = frozenset({"to_hit", "stand_and_shoot_hit", "to_wound", "armour", "ward"})
@@ -245,8 +245,8 @@ def attacks_resolved(s: State, e: ev.AttacksResolved) -> State:
     if batch is None:
         raise KeyError("AttacksResolved with no attacks being rolled")
     done = batch.done + 1
-    changes["batch"] = None if done >= len(batch.groups) else attacks.Batch(
-        batch.combat, batch.step, batch.groups, batch.last, done)
+    changes["batch"] = None if done >= len(batch.groups) else attacks.Batch._make(
+        (batch.combat, batch.step, batch.groups, batch.last, done))
     return s.evolve(**changes)
 
 

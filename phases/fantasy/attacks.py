@@ -42,10 +42,13 @@ class Group(NamedTuple):
     @classmethod
     def of(cls, data: Mapping[str, Any]) -> Group:
         """A group from an event's data (``InitiativeStepBegan.strikes``)."""
-        return cls(data["unit"], data["target"], data["attacks"], data["hit"], data["hit2"],
-                   data["wound"], data["armour"], data["ward"], bool(data.get("reroll")),
-                   bool(data.get("challenge")), bool(data.get("shooting")),
-                   {k: tuple(v) for k, v in data.get("rolls", {}).items()} or NO_ROLLS)
+        rolls = data.get("rolls")
+        # _make: tuple.__new__ in C, where the generated __new__ is a Python call
+        return cls._make((data["unit"], data["target"], data["attacks"], data["hit"],
+                          data["hit2"], data["wound"], data["armour"], data["ward"],
+                          bool(data.get("reroll")), bool(data.get("challenge")),
+                          bool(data.get("shooting")),
+                          {k: tuple(v) for k, v in rolls.items()} if rolls else NO_ROLLS))
 
 
 class Batch(NamedTuple):
@@ -171,7 +174,7 @@ def record(groups: tuple[Group, ...] | list[Group], faces: tuple[int, ...], at: 
         i, stage, _ = nxt
     out = list(groups)
     g = groups[i]
-    out[i] = Group(*g[:-1], {**g.rolls, stage: tuple(faces)})  # rolls is the last field
+    out[i] = Group._make((*g[:-1], {**g.rolls, stage: tuple(faces)}))  # rolls: the last field
     return tuple(out)
 
 

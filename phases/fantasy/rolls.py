@@ -97,7 +97,7 @@ class AttackRoll(NamedTuple):
     @classmethod
     def parse(cls, text: str) -> AttackRoll:
         group, stage = text.split(":")
-        return cls(int(group), stage)
+        return cls._make((int(group), stage))
 
 
 class FleeTie(NamedTuple):
