@@ -87,7 +87,7 @@ def test_bt_special_insane_courage_holds_whatever_the_penalty():
 
 
 def test_bt_test_is_told_with_the_score_the_rule_and_its_page():
-    from regiment.tools.narrate import sentence
+    from regiment.phases.fantasy.narrate import sentence
 
     data = {"unit": "spearmen", "leadership": 7, "penalty": 7, "steadfast": False,
             "faces": [3, 2], "passed": False, "needs": 0, "insane": False, "why": "",

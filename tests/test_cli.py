@@ -90,7 +90,7 @@ def test_every_rule_event_is_told_with_its_rules_or_is_bookkeeping():
 
     import regiment.phases.fantasy.events  # noqa: F401 - registers the preset's events
     from regiment.core.events import EVENTS
-    from regiment.tools.narrate import TEMPLATES
+    from regiment.phases.fantasy.narrate import TEMPLATES
     from regiment.tools.replay import QUIET
 
     kernel = {"GameStarted", "CommandIssued", "PhaseChanged", "RollRequested", "DiceRolled",
@@ -99,9 +99,9 @@ def test_every_rule_event_is_told_with_its_rules_or_is_bookkeeping():
     for name in rules_events - kernel - QUIET:
         assert name in TEMPLATES, f"{name} has no sentence"
     from regiment.core.game import Game
+    from regiment.phases.fantasy.narrate import sentence
     from regiment.store import MemoryStore
     from regiment.tools.demo import bundled_scenario, play
-    from regiment.tools.narrate import sentence
 
     scenario = bundled_scenario()
     scenario["seed"] = "007c"

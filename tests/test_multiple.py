@@ -106,7 +106,7 @@ def test_ch_charge_move_a_charger_touching_two_combats_links_them_into_one():
     assert joined.combat == "0-x1-a1" and joined.merged == ("0-x2-a2",)
     assert list(g.state.combats) == ["0-x1-a1"]
     assert g.state.combats["0-x1-a1"].units == ("x1", "a1", "c", "x2", "a2")
-    from regiment.tools.narrate import sentence
+    from regiment.phases.fantasy.narrate import sentence
     assert "takes in combat 0-x2-a2" in sentence("CombatJoined", to_plain(joined), g.state)
 
 
@@ -173,7 +173,7 @@ def test_cr_bookkeeping_wounds_add_up_and_the_other_bonuses_count_once_a_side(pr
     assert [p["rule"] for p in red].count("CR.STANDARD") == 1
     flank = 1 if preset == "fantasy-classic" else 2   # c has a full rank: +2 (fantasy8)
     assert by[("CR.FLANK", "c")] == flank
-    from regiment.tools.narrate import sentence
+    from regiment.phases.fantasy.narrate import sentence
     text = sentence("CombatResultDecided", to_plain(decided), g.state)
     assert f"red {7 + flank} = A 6 (CR.WOUNDS +2, CR.RANKS +3, CR.STANDARD +1) + " \
         f"C {1 + flank} (CR.WOUNDS +1, CR.FLANK +{flank})" in text

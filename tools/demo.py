@@ -19,11 +19,11 @@ from rich.table import Table
 from regiment.core.game import Game
 from regiment.core.pending import Decision
 from regiment.core.scenario import parse_scenario
+from regiment.phases.fantasy.narrate import sentence
 from regiment.phases.fantasy.state import fantasy
 from regiment.store import open_store
 
 from .bot import choose
-from .narrate import sentence
 from .receipts import short
 from .replay import QUIET, command_text
 

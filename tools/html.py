@@ -24,10 +24,10 @@ from regiment.core.game import find_preset
 from regiment.core.history import Timeline
 from regiment.core.record import Record
 from regiment.core.upcast import decode_event
+from regiment.phases.fantasy.narrate import sentence
 from regiment.phases.fantasy.state import State, fantasy
 from regiment.phases.fantasy.units import box
 
-from .narrate import sentence
 from .replay import QUIET, command_text, steps
 from .source import published_note
 from .verify import verify

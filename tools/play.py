@@ -24,9 +24,9 @@ from regiment.core.game import Game
 from regiment.core.pending import Decision
 from regiment.core.pending import Roll as RollPending
 from regiment.phases.fantasy.combat import contacts
+from regiment.phases.fantasy.narrate import sentence
 from regiment.phases.fantasy.state import fantasy
 
-from .narrate import sentence
 from .receipts import short
 from .replay import QUIET, command_text, narrate, steps
 

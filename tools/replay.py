@@ -15,9 +15,8 @@ from rich.console import Console
 
 from regiment.core.game import Game
 from regiment.core.record import Record
+from regiment.phases.fantasy.narrate import sentence
 from regiment.phases.fantasy.state import fantasy
-
-from .narrate import sentence
 
 QUIET = frozenset({"PhaseChanged", "DiceRolled", "RollRequested", "CommandIssued",
                    "InitiativeStepBegan", "PursuitsCompleted", "CombatRoundEnded"})

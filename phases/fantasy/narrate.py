@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from regiment.phases.fantasy.combat import describe_step
-from regiment.phases.fantasy.sources import cite
-from regiment.phases.fantasy.state import State
+from .combat import describe_step
+from .sources import cite
+from .state import State
 
 
 def _name(state: State | None, uid: Any) -> str:
