@@ -124,4 +124,8 @@ def test_each_leaf_says_in_one_place_what_it_asks_and_what_it_does():
                 assert leaf.asks is not None, leaf.name
         assert table["declaration"].asks is not None and table["rally"].drives is not None
     with pytest.raises(ValueError, match="does not have: \\['charge_movs'\\]"):
-        leaves(FantasyPreset().machine, {"charge_movs": lambda s: None}, {})
+        leaves(FantasyPreset().machine, FantasyPreset().handlers, {"charge_movs": lambda s: None},
+               {})
+    with pytest.raises(ValueError, match="no handler for .*'declare_charge'.* in leaf "
+                                         "'declaration'"):
+        leaves(FantasyPreset().machine, {}, {}, {})

@@ -100,27 +100,38 @@ GUARDS: dict[str, Guard] = {
 
 @dataclass(frozen=True)
 class Leaf:
-    """One leaf state of the turn, in one place: the commands the machine takes there, what
-    the game asks a player there (``asks``: the decision, or None when nothing is open), and
-    what the engine does there by itself (``drives``: the next automatic events)."""
+    """One leaf state of the turn, in one place: the commands the machine takes there and
+    the function that decides each (``handles``), what the game asks a player there
+    (``asks``: the decision, or None when nothing is open), and what the engine does there by
+    itself (``drives``: the next automatic events)."""
 
     name: str
     path: str
-    commands: tuple[str, ...] = ()
+    handles: dict[str, Callable[[State, Any], list[Event]]]
     asks: Callable[[State], Decision | None] | None = None
     drives: Callable[[State], list[Event]] | None = None
 
+    @property
+    def commands(self) -> tuple[str, ...]:
+        return tuple(self.handles)
 
-def leaves(machine: Compiled, asks: dict[str, Callable[[State], Decision | None]],
+
+def leaves(machine: Compiled, handlers: dict[str, Callable[[State, Any], list[Event]]],
+           asks: dict[str, Callable[[State], Decision | None]],
            drives: dict[str, Callable[[State], list[Event]]]) -> dict[str, Leaf]:
-    """The table of leaves; a name in ``asks`` or ``drives`` that is no leaf is an error, so
-    the flow can never disagree with the machine in silence."""
+    """The table of leaves. A command of the machine with no handler, or a name in ``asks`` or
+    ``drives`` that is no leaf, is an error when it is built: the flow can never disagree with
+    the machine in silence."""
     table = {}
     for path in machine.leaves:
         name = path.rsplit(SEPARATOR, 1)[-1]
         if name in table:
             raise ValueError(f"two leaves are named {name!r}")
-        table[name] = Leaf(name, path, machine.commands(path), asks.get(name), drives.get(name))
+        missing = [c for c in machine.commands(path) if c not in handlers]
+        if missing:
+            raise ValueError(f"no handler for {missing} in leaf {name!r}")
+        table[name] = Leaf(name, path, {c: handlers[c] for c in machine.commands(path)},
+                           asks.get(name), drives.get(name))
     stray = (set(asks) | set(drives)) - set(table)
     if stray:
         raise ValueError(f"the flow names leaves the machine does not have: {sorted(stray)}")

@@ -48,7 +48,8 @@ class FantasyPreset(Flow):
         self.rolls: dict[str, Callable[[State, Awaiting, tuple[int, ...]], list[Event]]] = {
             **self.charges.charge_rolls(), **self.combats.combat_rolls(),
         }
-        self.leaves = leaves(self.machine, {**parts[0].charge_asks(), **parts[1].combat_asks()},
+        self.leaves = leaves(self.machine, self.handlers,
+                             {**parts[0].charge_asks(), **parts[1].combat_asks()},
                              {**parts[0].charge_drives(), **parts[1].combat_drives()})
 
     def __repr__(self) -> str:
@@ -106,11 +107,12 @@ class FantasyPreset(Flow):
     # --- commands --------------------------------------------------------------------------
 
     def decide(self, state: State, command: Command) -> list[Event]:
-        edges = self.machine.edges.get(state.phase, {}).get(command.name)
-        if not edges or edges[0].auto:
+        leaf = self.leaves.get(state.phase.rsplit(SEPARATOR, 1)[-1])
+        handle = leaf.handles.get(command.name) if leaf is not None else None
+        if handle is None:
             raise self._illegal(state, command, f"{command.name} is not a command of "
                                 f"{state.phase or 'this game'}", "TURN.ORDER")
-        return self.handlers[command.name](state, command)
+        return handle(state, command)
 
     def _end_phase(self, state: State, cmd: Command) -> list[Event]:
         self._active(state, cmd, "TURN.ORDER")
