@@ -126,6 +126,6 @@ def test_each_leaf_says_in_one_place_what_it_asks_and_what_it_does():
     with pytest.raises(ValueError, match="does not have: \\['charge_movs'\\]"):
         leaves(FantasyPreset().machine, FantasyPreset().handlers, {"charge_movs": lambda s: None},
                {})
-    with pytest.raises(ValueError, match="no handler for .*'declare_charge'.* in leaf "
-                                         "'declaration'"):
+    with pytest.raises(ValueError, match=r"no handler for .*'declare_charge'.* in leaf "
+                                         r"'declaration'"):
         leaves(FantasyPreset().machine, {}, {}, {})
