@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from .rolls import AttackRoll
+from .rolls import AttackRoll, parsed
 
 STAGES = ("hit", "hit2", "wound", "armour", "ward")
 NO_ROLLS: Mapping[str, tuple[int, ...]] = MappingProxyType({})
@@ -147,7 +147,7 @@ def next_roll(groups: tuple[Group, ...] | list[Group], after: str = ""
     again."""
     first_stage, first_group = 0, 0
     if after:
-        last = AttackRoll.parse(after)
+        last = parsed(AttackRoll, after)
         first_stage, first_group = STAGES.index(last.stage), last.group + 1
     for s in range(first_stage, len(STAGES)):
         stage = STAGES[s]
@@ -165,7 +165,7 @@ def record(groups: tuple[Group, ...] | list[Group], faces: tuple[int, ...], at: 
     """The groups with ``faces`` filed under the roll they answer: ``at`` (``"group:stage"``,
     as the roll was asked for), or else the one ``next_roll`` names."""
     if at:
-        roll = AttackRoll.parse(at)
+        roll = parsed(AttackRoll, at)
         i, stage = roll.group, roll.stage
     else:
         nxt = next_roll(groups)

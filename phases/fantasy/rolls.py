@@ -9,7 +9,7 @@ Each ``text()`` writes exactly what the engine always wrote: logs hash the same.
 
 from __future__ import annotations
 
-from typing import NamedTuple, Protocol, TypeVar
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 from regiment.core.events import RollRequested
 from regiment.core.state import Awaiting
@@ -144,7 +144,22 @@ class Readable(Protocol[C_co]):
 
 def read(kind: Readable[C], aw: Awaiting) -> C:
     """What the awaited roll was for, as the value it was asked with."""
-    return kind.parse(aw.about)
+    return parsed(kind, aw.about)
+
+
+_PARSED: dict[tuple[Any, str], Any] = {}
+
+
+def parsed(kind: Readable[C], text: str) -> C:
+    """``kind.parse(text)``, kept: the same few texts come back at every die (``0:hit``), and
+    the values are immutable, so one may serve every game."""
+    key = (kind, text)
+    value = _PARSED.get(key)
+    if value is None:
+        if len(_PARSED) > 4096:
+            _PARSED.clear()
+        value = _PARSED[key] = kind.parse(text)
+    return value  # type: ignore[no-any-return]
 
 
 # what each roll purpose's ``about`` holds (a purpose not named here holds nothing)
