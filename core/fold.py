@@ -21,8 +21,8 @@ def _phase_changed(state: GameState, e: PhaseChanged) -> GameState:
 
 
 def _roll_requested(state: GameState, e: RollRequested) -> GameState:
-    return state.evolve(awaiting=Awaiting(purpose=e.purpose, unit=e.unit, player=e.player,
-                                          dice=e.dice, about=e.about))
+    return state.evolve(awaiting=Awaiting.make(purpose=e.purpose, unit=e.unit, player=e.player,
+                                               dice=e.dice, about=e.about))
 
 
 def _dice_rolled(state: GameState, e: DiceRolled) -> GameState:

@@ -29,6 +29,14 @@ class Value:
         _set(new, "__dict__", fields)  # frozen: on purpose
         return new
 
+    @classmethod
+    def make(cls: type[T], **fields: Any) -> T:
+        """A value from all its fields at once, without the frozen dataclass's __init__ (which
+        sets them one by one: 1.5 us for an Awaiting, measured). Every field must be given."""
+        new = _new(cls)
+        _set(new, "__dict__", fields)
+        return new
+
 
 @dataclass(frozen=True, kw_only=True)
 class Awaiting(Value):
