@@ -22,11 +22,9 @@ class Value:
 
     def evolve(self: T, **changes: Any) -> T:
         new = _new(type(self))
-        # copy() then update(): 1.0 us against 1.7 us for {**d, **changes} on a value of 27
-        # fields (measured); replay makes one a record
-        fields = self.__dict__.copy()
-        fields.update(changes)
-        _set(new, "__dict__", fields)  # frozen: on purpose
+        # one merge: copy() then update() was faster alone (1.0 against 1.7 us for 27 fields)
+        # but slower in the game (whole combats 4 % slower, measured with bench/ab.py)
+        _set(new, "__dict__", {**self.__dict__, **changes})  # frozen: on purpose
         return new
 
     @classmethod
