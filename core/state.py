@@ -23,7 +23,7 @@ class Value:
     def evolve(self: T, **changes: Any) -> T:
         new = _new(type(self))
         # one merge: copy() then update() was faster alone (1.0 against 1.7 us for 27 fields)
-        # but slower in the game (whole combats 4 % slower, measured with bench/ab.py)
+        # but slower in real games (4 % slower, measured with bench/ab.py)
         _set(new, "__dict__", {**self.__dict__, **changes})  # frozen: on purpose
         return new
 
