@@ -28,6 +28,12 @@ def commitment(seed: bytes) -> str:
     return hashlib.blake2b(seed, digest_size=32, person=b"regiment-commit").hexdigest()
 
 
+def seed_bytes(text: str) -> bytes:
+    """A hex seed as scenarios and the command line write it (an odd number of digits is read
+    with a leading 0). ValueError when it is not hex."""
+    return bytes.fromhex(text if len(text) % 2 == 0 else "0" + text)
+
+
 def seeded_face(seed: bytes, index: int, keyed: Any = None) -> int:
     """Face ``index`` of the stream of ``seed``: uniform on 1..6 by rejection sampling.
     ``keyed`` is the hasher already keyed with ``seed`` (copying it is cheaper than keying)."""
@@ -62,7 +68,7 @@ class SeededDice(Dice):
         if seed is None:
             seed = secrets.token_bytes(16)
         elif isinstance(seed, str):
-            seed = bytes.fromhex(seed if len(seed) % 2 == 0 else "0" + seed)
+            seed = seed_bytes(seed)
         self.seed = seed
         self._keyed = hashlib.blake2b(key=seed, digest_size=16, person=_PERSON)
 

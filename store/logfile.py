@@ -112,6 +112,7 @@ class LogFileStore(Reading):
         self.directory.mkdir(parents=True, exist_ok=True)
         self.fsync = fsync
         self._writers: dict[str, _Writer] = {}
+        self._torn: dict[str, Scan] = {}   # the last read's scan of a torn file, for torn()
 
     def __repr__(self) -> str:
         return f"LogFileStore({str(self.directory)!r}, fsync={self.fsync})"
@@ -222,23 +223,22 @@ class LogFileStore(Reading):
             data = _read_all(w.fd)[: w.size] if w is not None else path.read_bytes()
         except FileNotFoundError:
             return
-        payloads = scan(data, str(path)).payloads
-        yield from zip(range(start, len(payloads)), payloads[start:], strict=True)
+        s = scan(data, str(path))
+        if s.why_torn and w is None:
+            self._torn[game_id] = s
+        else:
+            self._torn.pop(game_id, None)
+        yield from zip(range(start, len(s.payloads)), s.payloads[start:], strict=True)
 
     def torn(self, game_id: str) -> str | None:
         """Why the game's file ends with bytes that are not a whole step, if it does: a write
         cut short by a crash (cut back when the game is next opened for writing), or damage
-        to the last frame. Readers leave those bytes out and should say so."""
-        if game_id in self._writers:
+        to the last frame. Readers leave those bytes out and should say so. Told from the last
+        read, so that a reader does not read the file twice."""
+        s = self._torn.get(game_id)
+        if game_id in self._writers or s is None:
             return None
         path = self.path(game_id)
-        try:
-            data = path.read_bytes()
-        except FileNotFoundError:
-            return None
-        s = scan(data, str(path))
-        if not s.why_torn:
-            return None
         return (f"{path} ends with {s.size - s.whole_end} bytes that are not a whole step "
                 f"({s.why_torn}): a write cut short by a crash, or damage; they are left out, "
                 f"and the game read ends at record {len(s.payloads) - 1}")

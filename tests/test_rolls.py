@@ -10,7 +10,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from regiment.phases.fantasy.rolls import (
-    FOR_PURPOSE,
     AttackRoll,
     FleeRoll,
     FleeTie,
@@ -19,6 +18,15 @@ from regiment.phases.fantasy.rolls import (
     SideRoll,
     Toward,
 )
+
+# what each roll purpose's ``about`` holds, as the flow asks for it (a purpose not named here
+# holds nothing)
+FOR_PURPOSE = {
+    "random_side": SideRoll, "flee": FleeRoll, "redirect": Toward, "charge_range": Toward,
+    "pursuit": Toward, "overrun": Toward, "dangerous_terrain": Toward,
+    "to_hit": AttackRoll, "stand_and_shoot_hit": AttackRoll, "to_wound": AttackRoll,
+    "armour": AttackRoll, "ward": AttackRoll, "random_choice": FleeTie, "reform": ReformTo,
+}
 
 ids = st.from_regex(r"[a-z0-9_-]{1,12}", fullmatch=True)
 

@@ -14,6 +14,7 @@ import structlog
 from rich.console import Console
 
 import regiment.phases  # noqa: F401 - registers the presets
+from regiment.core.dice import seed_bytes
 from regiment.core.errors import BadRequest, RegimentError, StoreError, TamperedLog
 from regiment.core.game import Game
 from regiment.core.scenario import HEX, load_scenario
@@ -322,8 +323,7 @@ def _verify(args: argparse.Namespace) -> int:
     notes: list[str] = []
     game_id, records, store = open_records(args.path, args.game, notes)
     warn("verify", notes)
-    seed = bytes.fromhex(args.seed if len(args.seed) % 2 == 0 else "0" + args.seed) \
-        if args.seed else None
+    seed = seed_bytes(args.seed) if args.seed else None
     if seed is None and isinstance(store, MemoryStore):
         seed = store.get_secret(game_id)   # a record whose players revealed the seed
     try:

@@ -94,9 +94,7 @@ def bounded_lines(stream: IO[str] | IO[bytes], limit: int) -> Iterator[str | byt
         line = stream.readline(limit + 1)
         if not line:
             return
-        if len(line) > limit:
-            while line and line[-1:] not in (b"\n", "\n"):
-                line = stream.readline(limit + 1)
-            yield "x" * (limit + 1)   # refused by its length, without keeping it
-            continue
-        yield line
+        first = line
+        while len(line) > limit and line[-1:] not in (b"\n", "\n"):
+            line = stream.readline(limit + 1)   # the rest of a long line, dropped
+        yield first

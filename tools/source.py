@@ -7,7 +7,10 @@ from pathlib import Path
 from typing import Any
 
 from regiment.core.errors import BadRequest, CorruptLog
+from regiment.core.events import GameStarted
+from regiment.core.game import published_seed
 from regiment.core.record import Record
+from regiment.core.upcast import decode_event
 from regiment.store import open_store
 from regiment.store.base import check_game_id
 from regiment.store.codec import MAX_FRAME, record_from_map
@@ -21,13 +24,14 @@ def is_export(path: str | Path) -> bool:
 
 
 def is_record(path: str | Path) -> bool:
-    """A game record (``record export``): its first line says so, whatever its name."""
+    """A game record (``record export``): its header says so near its start (keys are
+    sorted: ``at``, ``dice``, ``engine``, ``format``), whatever the file's name."""
     try:
         with open(path, "rb") as handle:
-            first = handle.readline(1 << 20)
+            start = handle.read(4096)
     except OSError:
         return False
-    return b'"format":"regiment-record"' in first
+    return b'"format":"regiment-record"' in start
 
 
 def read_record(path: str | Path) -> tuple[list[Record], MemoryStore]:
@@ -136,13 +140,15 @@ def published_note(records: list[Record]) -> str | None:
     """A warning for a log whose dice seed was written into it (engines before 0.4.0)."""
     if not records or records[0].type != "GameStarted":
         return None
-    scenario = records[0].data.get("scenario")
-    seed = scenario.get("seed") if isinstance(scenario, dict) else None
-    if not isinstance(seed, str) or not seed:
+    started = decode_event(records[0].type, records[0].v, records[0].data, "record 0")
+    if not isinstance(started, GameStarted):
+        return None
+    seed = published_seed(started)
+    if seed is None:
         return None
     return (f"this game's dice seed ({seed}) was published in its own log by engine "
-            f"{records[0].data.get('engine_version')}: anyone who held the log could foresee "
-            "every die (verify checks the dice against it)")
+            f"{started.engine_version}: anyone who held the log could foresee every die "
+            "(verify checks the dice against it)")
 
 
 def open_records(path: str | Path, game: str | None, notes: list[str] | None = None
@@ -151,20 +157,17 @@ def open_records(path: str | Path, game: str | None, notes: list[str] | None = N
     what the reader should be warned of."""
     if not str(path):
         raise BadRequest("no path given: name a store, an export or a record")
-    if not is_export(path) and Path(path).is_file() and is_record(path):
-        records, memory = read_record(path)
-        game_id = records[0].data.get("game_id", "")
-        if game is not None and game != game_id:
-            raise BadRequest(f"{path} holds game {game_id!r}, not {game!r}")
-        store: Any = memory
-    elif is_export(path):
-        records = read_export(path, notes)
+    store: Any
+    if is_export(path) or (Path(path).is_file() and is_record(path)):
+        if is_export(path):
+            records, store = read_export(path, notes), MemoryStore()
+        else:
+            records, store = read_record(path)
         if not records:
             raise CorruptLog("the export holds no records", where=str(path))
         game_id = records[0].data.get("game_id", "")
         if game is not None and game != game_id:
             raise BadRequest(f"{path} holds game {game_id!r}, not {game!r}")
-        store = MemoryStore()
     else:
         if not Path(path).exists():
             raise BadRequest(f"no store at {path}")

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from regiment.core.commands import command_from_record
-from regiment.core.dice import Dice, commitment, seeded_face
+from regiment.core.dice import Dice, commitment, seed_bytes, seeded_face
 from regiment.core.errors import BadRequest, IllegalCommand, RegimentError, TamperedLog
 from regiment.core.events import CommandIssued, DiceRolled, Event, GameStarted
 from regiment.core.game import Game, find_preset, published_seed
@@ -37,10 +37,14 @@ class Report:
     records: int = 0
     steps: int = 0
     dice: int = 0
-    seed_checked: bool = False
     seed: str = ""          # "given" (--seed), "published" (in a pre-0.4.0 log), or ""
     receipts: int = 0
     notes: list[str] = field(default_factory=list)
+
+    @property
+    def seed_checked(self) -> bool:
+        """Every die was checked against a seed."""
+        return bool(self.seed)
 
 
 class TapeDice(Dice):
@@ -94,17 +98,15 @@ def verify(records: Sequence[Record], seed: bytes | None = None,
     published = published_seed(started) if started.dice == "seeded" else None
     if seed is None and published is not None:
         try:
-            seed = bytes.fromhex(published if len(published) % 2 == 0 else "0" + published)
+            seed = seed_bytes(published)
         except ValueError:
             raise TamperedLog("the seed published in the scenario is not hex", seq=0) from None
         report.seed = "published"
     elif seed is not None:
         report.seed = "given"
-    if seed is not None:
-        if commitment(seed) != started.dice_commitment:
-            raise TamperedLog("the seed does not match the dice commitment in GameStarted",
-                              seq=0)
-        report.seed_checked = True
+    if seed is not None and commitment(seed) != started.dice_commitment:
+        raise TamperedLog("the seed does not match the dice commitment in GameStarted",
+                          seq=0)
     tape: dict[int, int] = {}
     for r, e in zip(records, events, strict=True):
         if isinstance(e, DiceRolled):

@@ -12,13 +12,13 @@ exactly the same.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from .rolls import AttackRoll, parsed
+from .values import EMPTY
 
 STAGES = ("hit", "hit2", "wound", "armour", "ward")
-NO_ROLLS: Mapping[str, tuple[int, ...]] = MappingProxyType({})
+NO_ROLLS: Mapping[str, tuple[int, ...]] = EMPTY
 
 
 class Group(NamedTuple):

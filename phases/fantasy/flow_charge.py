@@ -60,18 +60,18 @@ class ChargeFlow:
     def __init__(self, flow: Flow) -> None:
         self.flow = flow   # the machine, the fold and the other part: one engine a preset
 
-    def charge_handlers(self) -> dict[str, Any]:
+    def handlers(self) -> dict[str, Any]:
         return {"declare_charge": self._declare_charge, "react": self._react,
                 "redirect": self._redirect, "decline_redirect": self._decline_redirect,
                 "end_charges": self._end_charges, "move_charger": self._move_charger}
 
-    def charge_rolls(self) -> dict[str, Any]:
+    def rolls(self) -> dict[str, Any]:
         return {"random_side": self._side_rolled, "flee": self._flee_rolled,
                 "redirect": self._redirect_rolled, "charge_range": self._range_rolled,
                 "panic": self._panic_rolled, "rally": self._rally_rolled,
                 "dangerous_terrain": self._dangerous_rolled}
 
-    def charge_drives(self) -> dict[str, Any]:
+    def drives(self) -> dict[str, Any]:
         # FP.OFF_TABLE: fantasy8 brings pursuers back in the remaining moves, as ambushers;
         # fantasy-classic at the start of the movement phase, as reinforcements
         return {"rally": self._drive_rally, self.flow.variant.returns_in: self._drive_returns}
@@ -353,7 +353,7 @@ class ChargeFlow:
 
     # --- what the movement phase waits for -----------------------------------------------
 
-    def charge_asks(self) -> dict[str, Callable[[State], Decision | None]]:
+    def asks(self) -> dict[str, Callable[[State], Decision | None]]:
         """What the game asks in each leaf of the charge sub-phase."""
         return {"declaration": self._ask_declaration, "reactions": self._ask_reaction,
                 "redirect": self._ask_redirect, "charge_moves": self._ask_charge_move}

@@ -96,7 +96,7 @@ class CombatFlow:
     def __init__(self, flow: Flow) -> None:
         self.flow = flow   # the machine, the fold and the other part: one engine a preset
 
-    def combat_handlers(self) -> dict[str, Any]:
+    def handlers(self) -> dict[str, Any]:
         return {"fight": self._fight, "challenge": self._challenge,
                 "decline_challenge": self._decline_challenge,
                 "accept_challenge": self._answer, "refuse_challenge": self._answer,
@@ -106,12 +106,12 @@ class CombatFlow:
                 "break_test_order": self._order, "flee_order": self._order,
                 "pursuit_order": self._order}
 
-    def combat_rolls(self) -> dict[str, Any]:
+    def rolls(self) -> dict[str, Any]:
         return {"break_test": self._break_rolled, "restrain": self._restrain_rolled,
                 "pursuit": self._pursuit_rolled, "overrun": self._pursuit_rolled,
                 "reform": self._reform_rolled, "random_choice": self._direction_rolled}
 
-    def combat_drives(self) -> dict[str, Any]:
+    def drives(self) -> dict[str, Any]:
         return {"challenge": self._drive_challenge, "initiative_steps": self._drive_steps,
                 "result": self._drive_result, "break_tests": self._drive_tests,
                 "pursuit": self._drive_pursuit, "reform": self._drive_reform}
@@ -685,7 +685,7 @@ class CombatFlow:
 
     # --- what the close combat phase waits for -----------------------------------------
 
-    def combat_asks(self) -> dict[str, Callable[[State], Decision | None]]:
+    def asks(self) -> dict[str, Callable[[State], Decision | None]]:
         """What the game asks in each leaf of close combat (None: nothing, it goes on)."""
         return {"choose_combat": self._ask_fight, "challenge": self._ask_challenge,
                 "initiative_steps": self._ask_allocation, "break_tests": self._ask_test_order,

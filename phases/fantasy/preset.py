@@ -42,15 +42,13 @@ class FantasyPreset(Flow):
         self.combats = CombatFlow(self)
         parts = (self.charges, self.combats)
         self.handlers: dict[str, Callable[[State, Any], list[Event]]] = {
-            **self.charges.charge_handlers(), **self.combats.combat_handlers(),
-            "end_phase": self._end_phase,
-        }
+            k: v for part in parts for k, v in part.handlers().items()}
+        self.handlers["end_phase"] = self._end_phase
         self.rolls: dict[str, Callable[[State, Awaiting, tuple[int, ...]], list[Event]]] = {
-            **self.charges.charge_rolls(), **self.combats.combat_rolls(),
-        }
+            k: v for part in parts for k, v in part.rolls().items()}
         self.leaves = leaves(self.machine, self.handlers,
-                             {**parts[0].charge_asks(), **parts[1].combat_asks()},
-                             {**parts[0].charge_drives(), **parts[1].combat_drives()})
+                             {k: v for part in parts for k, v in part.asks().items()},
+                             {k: v for part in parts for k, v in part.drives().items()})
 
     def __repr__(self) -> str:
         return f"FantasyPreset({self.name!r})"

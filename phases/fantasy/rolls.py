@@ -160,12 +160,3 @@ def parsed(kind: Readable[C], text: str) -> C:
             _PARSED.clear()
         value = _PARSED[key] = kind.parse(text)
     return value  # type: ignore[no-any-return]
-
-
-# what each roll purpose's ``about`` holds (a purpose not named here holds nothing)
-FOR_PURPOSE: dict[str, type[NamedTuple]] = {
-    "random_side": SideRoll, "flee": FleeRoll, "redirect": Toward, "charge_range": Toward,
-    "pursuit": Toward, "overrun": Toward, "dangerous_terrain": Toward,
-    "to_hit": AttackRoll, "stand_and_shoot_hit": AttackRoll, "to_wound": AttackRoll,
-    "armour": AttackRoll, "ward": AttackRoll, "random_choice": FleeTie, "reform": ReformTo,
-}

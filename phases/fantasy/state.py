@@ -5,13 +5,14 @@ Values, like the kernel's: only the appliers make new ones (``evolve`` shares st
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from regiment.core.state import GameState, Value
 
 from .attacks import Batch
+from .values import EMPTY, plain
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -60,60 +61,6 @@ class UnitState(Value):
         )
 
 
-def plain(value: Any) -> Any:
-    """Values, mappings and tuples as plain dicts and lists (summaries, JSON)."""
-    if isinstance(value, Value):
-        return {k: plain(v) for k, v in value.__dict__.items()}
-    if isinstance(value, tuple) and hasattr(value, "_asdict"):   # a NamedTuple
-        return {k: plain(v) for k, v in value._asdict().items()}
-    if isinstance(value, Mapping):
-        return {k: plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [plain(v) for v in value]
-    return value
-
-
-class _Empty(Mapping[Any, Any]):
-    """The empty value of every mapping field: one shared, read-only, hashable object instead
-    of a new dict for each field of each fight (appliers make a new dict to change one)."""
-
-    __slots__ = ()
-
-    def __getitem__(self, key: Any) -> Any:
-        raise KeyError(key)
-
-    def __iter__(self) -> Iterator[Any]:
-        return iter(())
-
-    def __len__(self) -> int:
-        return 0
-
-    def __contains__(self, key: object) -> bool:
-        return False
-
-    def get(self, key: Any, default: Any = None) -> Any:
-        return default
-
-    def keys(self) -> Any:   # what {**mapping} asks for: no Python-level iteration
-        return ()
-
-    def items(self) -> Any:
-        return ()
-
-    def values(self) -> Any:
-        return ()
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Mapping) and not other
-
-    def __hash__(self) -> int:
-        return 0
-
-    def __repr__(self) -> str:
-        return "{}"
-
-
-EMPTY: Mapping[Any, Any] = _Empty()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -213,10 +160,6 @@ class Turn(Value):
     panicked: tuple[str, ...] = ()                     # units that took one (PANIC.TRIGGERS)
     rallied: tuple[str, ...] = ()                      # fleeing units that tested (RALLY.TEST)
 
-    def plain(self) -> dict[str, Any]:
-        """The fields as plain data (summaries, JSON)."""
-        return plain(self)
-
 
 @dataclass(frozen=True, kw_only=True)
 class State(GameState):
@@ -239,7 +182,7 @@ class State(GameState):
         return self.evolve(units=units)
 
     def summary(self) -> dict[str, Any]:
-        return {**super().summary(), "context": self.context.plain(),
+        return {**super().summary(), "context": plain(self.context),
                 "fight": plain(self.fight), "batch": plain(self.batch),
                 "combats": plain(self.combats),
                 "units": {k: {**u.__dict__} for k, u in self.units.items()}}
