@@ -39,6 +39,7 @@ def unit_size(models: int, files: int, base: tuple[float, float]) -> tuple[float
     return files * base[0] / MM_PER_INCH, rows * base[1] / MM_PER_INCH
 
 
+@lru_cache(maxsize=1024)
 def axes(facing: float) -> tuple[Point, Point]:
     """The unit vectors forward and to the right of a bearing."""
     rad = math.radians(facing)
@@ -56,6 +57,7 @@ def turn_between(a: float, b: float) -> float:
     return min(d, 360.0 - d)
 
 
+@lru_cache(maxsize=8192)
 def corners(b: Box) -> tuple[Point, Point, Point, Point]:
     """Front-left, front-right, back-right, back-left."""
     (fx, fy), (rx, ry) = axes(b.facing)
@@ -68,9 +70,17 @@ def corners(b: Box) -> tuple[Point, Point, Point, Point]:
 
 def bounds(*boxes: Box) -> tuple[float, float, float, float]:
     """The axis-aligned rectangle (min x, min y, max x, max y) around some boxes."""
+    if len(boxes) == 1:
+        return _bounds(boxes[0])
     xs = [x for b in boxes for x, _ in corners(b)]
     ys = [y for b in boxes for _, y in corners(b)]
     return min(xs), min(ys), max(xs), max(ys)
+
+
+@lru_cache(maxsize=8192)
+def _bounds(b: Box) -> tuple[float, float, float, float]:
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = corners(b)
+    return min(x0, x1, x2, x3), min(y0, y1, y2, y3), max(x0, x1, x2, x3), max(y0, y1, y2, y3)
 
 
 def overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:

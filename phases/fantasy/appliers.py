@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from regiment.core.fold import KERNEL_APPLIERS
+from regiment.core.state import _new, _set
 
 from . import attacks
 from . import events as ev
@@ -24,7 +25,15 @@ def _ctx(s: State, **changes: Any) -> State:
 
 
 def _fight(s: State, **changes: Any) -> State:
-    return s.evolve(fight=_the_fight(s).evolve(**changes))
+    # the two evolves written out: this is the most frequent change of a combat's replay
+    was = s.fight
+    if was is None:
+        raise KeyError("no combat is being fought")
+    fight = _new(Fight)
+    _set(fight, "__dict__", {**was.__dict__, **changes})
+    state = _new(State)
+    _set(state, "__dict__", {**s.__dict__, "fight": fight})
+    return state
 
 
 def _the_fight(s: State) -> Fight:
@@ -204,11 +213,12 @@ def challenge_answered(s: State, e: ev.ChallengeAnswered) -> State:
 def step_began(s: State, e: ev.InitiativeStepBegan) -> State:
     if e.combat is not None:
         fight = _the_fight(s)
-        s = _fight(s, steps=tuple(x for x in fight.steps if x != e.step))
+        s = _fight(s, steps=tuple([x for x in fight.steps if x != e.step]))
     if not e.strikes:
         return s
-    return s.evolve(batch=attacks.Batch(e.combat, e.step,
-                                        tuple(attacks.Group.of(g) for g in e.strikes)))
+    of = attacks.Group.of
+    return s.evolve(batch=attacks.Batch._make((e.combat, e.step,
+                                               tuple([of(g) for g in e.strikes]), "", 0)))
 
 
 def dice_rolled(s: State, e: Any) -> State:

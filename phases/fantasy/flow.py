@@ -39,10 +39,9 @@ def per_state(method: Callable[[Any, State], T]) -> Callable[[Any, State], T]:
     @functools.wraps(method)
     def wrapper(self: Any, state: State) -> T:
         answers = memo(state)
-        key = name
-        if key in answers:
-            return answers[key]  # type: ignore[no-any-return]
-        answer = answers[key] = method(self, state)
+        if name in answers:
+            return answers[name]  # type: ignore[no-any-return]
+        answer = answers[name] = method(self, state)
         return answer
 
     return wrapper
@@ -149,6 +148,7 @@ class Flow:
     machine: Compiled
     fold_table: dict[str, Any]
     leaves: dict[str, Leaf]
+    at: dict[str, Leaf]     # the same leaves by their path, which is what a state's phase is
     charges: ChargeFlow
     combats: CombatFlow
 
@@ -195,7 +195,7 @@ class Flow:
             return self.combats.drive_batch(state)
         if state.context.panic:
             return self.charges.drive_panic(state)
-        leaf = self.leaves.get(state.phase.rsplit(SEPARATOR, 1)[-1])
+        leaf = self.at.get(state.phase)
         return leaf.drives(state) if leaf is not None and leaf.drives is not None else []
 
     def _enter(self, state: State, dest: str) -> list[Event]:
@@ -247,7 +247,7 @@ class Flow:
         """The leaf's question, if it has one open; else the host ends the phase."""
         if state.over:
             return Over(winner=state.winner, reason="the game is over")
-        leaf = self.leaves.get(state.phase.rsplit(SEPARATOR, 1)[-1])
+        leaf = self.at.get(state.phase)
         ask = leaf.asks(state) if leaf is not None and leaf.asks is not None else None
         if ask is not None:
             return ask

@@ -49,6 +49,7 @@ class FantasyPreset(Flow):
         self.leaves = leaves(self.machine, self.handlers,
                              {k: v for part in parts for k, v in part.asks().items()},
                              {k: v for part in parts for k, v in part.drives().items()})
+        self.at = {leaf.path: leaf for leaf in self.leaves.values()}
 
     def __repr__(self) -> str:
         return f"FantasyPreset({self.name!r})"
@@ -105,7 +106,7 @@ class FantasyPreset(Flow):
     # --- commands --------------------------------------------------------------------------
 
     def decide(self, state: State, command: Command) -> list[Event]:
-        leaf = self.leaves.get(state.phase.rsplit(SEPARATOR, 1)[-1])
+        leaf = self.at.get(state.phase)
         handle = leaf.handles.get(command.name) if leaf is not None else None
         if handle is None:
             raise self._illegal(state, command, f"{command.name} is not a command of "

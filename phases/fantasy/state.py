@@ -19,6 +19,10 @@ from .values import EMPTY, plain
 class UnitState(Value):
     """One unit as the rules see it; static parts (profile, equipment) come from the scenario."""
 
+    # its rectangle on the table, worked out once (units.box): a slot, not a field, so that
+    # evolve starts a moved unit without it and equality never sees it
+    __slots__ = ("_box",)
+
     id: str
     player: str
     name: str

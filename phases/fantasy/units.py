@@ -31,7 +31,11 @@ ALIVE = ("ready", "fleeing", "engaged")
 
 def box(u: UnitState) -> Box:
     """The unit's rectangle on the table (GEO.ARCS, GEO.DISTANCE)."""
-    return _box(u.position, u.facing, u.models, u.files, u.base)
+    b: Box | None = getattr(u, "_box", None)
+    if b is None:   # first asked of this unit value
+        b = _box(u.position, u.facing, u.models, u.files, u.base)
+        object.__setattr__(u, "_box", b)   # not a field: the unit is unchanged
+    return b
 
 
 @lru_cache(maxsize=8192)
