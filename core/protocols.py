@@ -45,6 +45,11 @@ class Preset(Protocol[S]):
 
     def legal(self, state: S) -> list[Command]: ...
 
+    def sentence(self, event_type: str, data: Mapping[str, Any], state: S) -> str | None:
+        """An event of this rulebook told as a sentence that cites its rule IDs (None: a
+        bookkeeping event, not told). The tools tell every game through this."""
+        ...
+
 
 class EventStore(Protocol):
     """Where logs live. ``append`` is atomic per step and seals drafts into the hash chain."""

@@ -12,7 +12,7 @@ after the scenario's turns, it is a draw.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -32,6 +32,7 @@ from regiment.core.pending import Decision, Over
 from regiment.core.protocols import PRESETS, register_preset
 from regiment.core.scenario import SCHEMAS, Reader, register_schema
 from regiment.core.state import Awaiting, GameState
+from regiment.core.tell import kernel_sentence
 
 # --- commands and events: what players decide, what happened -------------------------------
 
@@ -163,6 +164,17 @@ class DuelPreset:
     def legal(self, state: DuelState) -> list[Command]:
         pending = self.pending(state)
         return list(pending.legal) if isinstance(pending, Decision) else []
+
+    def sentence(self, event_type: str, data: Mapping[str, Any], state: DuelState
+                 ) -> str | None:
+        """How the tools (replay, play, the replay page) tell the duel's events."""
+        if event_type == "Struck":
+            outcome = "takes a life" if data["hit"] else "misses"
+            return (f"{data['by']} strikes {data['target']}: {data['face']} against "
+                    f"{data['needs']}+, {outcome} (DUEL.STRIKE).")
+        if event_type == "Guarded":
+            return f"{data['by']} goes on guard (DUEL.GUARD)."
+        return kernel_sentence(event_type, data)
 
 
 # --- the scenario: what the duel adds to the kernel's part ------------------------------------

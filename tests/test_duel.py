@@ -15,6 +15,7 @@ from regiment.core.game import Game
 from regiment.core.scenario import parse_scenario
 from regiment.store import LogFileStore, MemoryStore, SqliteStore
 from regiment.tools.record import export_record, import_record
+from regiment.tools.replay import narrate
 from regiment.tools.verify import verify
 
 from . import duel
@@ -37,7 +38,7 @@ def test_the_duel_imports_nothing_but_the_kernel():
     assert {m for m in modules if m and m.startswith("regiment.")} <= {
         "regiment.core.commands", "regiment.core.errors", "regiment.core.events",
         "regiment.core.fold", "regiment.core.pending", "regiment.core.protocols",
-        "regiment.core.scenario", "regiment.core.state"}
+        "regiment.core.scenario", "regiment.core.state", "regiment.core.tell"}
 
 
 def test_the_duel_plays_to_its_end_and_verifies(rules):
@@ -54,6 +55,21 @@ def test_the_duel_plays_to_its_end_and_verifies(rules):
     assert game.state.winner == (game.state.opponent(loser) if loser else None)
     report = verify(list(game.records))
     assert report.steps == len(game.timeline.steps) and report.dice == len(struck)
+
+
+def test_the_tools_tell_the_duel_in_its_own_words(rules):
+    """The replay tells each rulebook's events through its preset (Preset.sentence): the
+    duel's strikes read as the duel writes them, the kernel's undo as every game's does."""
+    game = Game.new(parse_scenario(duel.scenario()), store=MemoryStore())
+    game.submit({"cmd": "guard", "by": "ann"})
+    game.undo("ann")
+    strike_to_the_end(game)
+    lines = list(narrate(game, list(game.records)))
+    struck = [r.data for r in game.records if r.type == "Struck"]
+    told = [line for line in lines if "(DUEL.STRIKE)" in line]
+    assert len(told) == len(struck) and f"{struck[0]['face']} against" in told[0]
+    assert any("ann goes on guard (DUEL.GUARD)." in line for line in lines)
+    assert any("ann undoes step 1." in line for line in lines)
 
 
 def test_the_duel_refuses_what_is_not_its_move_and_changes_nothing(rules):

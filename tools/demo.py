@@ -19,7 +19,6 @@ from rich.table import Table
 from regiment.core.game import Game
 from regiment.core.pending import Decision
 from regiment.core.scenario import parse_scenario
-from regiment.phases.fantasy.narrate import sentence
 from regiment.phases.fantasy.state import fantasy
 from regiment.store import open_store
 
@@ -64,7 +63,7 @@ def play(game: Game, console: Console | None = None, show_undo: bool = True) -> 
 
 def tell(console: Console, game: Game, start: int) -> None:
     """Print what happened from record ``start`` on: the command, then each outcome."""
-    state = fantasy(game.state)
+    state = game.state
     head = game.records[start]
     if head.type == "CommandIssued":
         console.print(f"[bold]{command_text(head)}[/]")
@@ -74,7 +73,7 @@ def tell(console: Console, game: Game, start: int) -> None:
             continue
         if r.type in QUIET:
             continue
-        text = sentence(r.type, r.data, state)
+        text = game.preset.sentence(r.type, r.data, state)
         if text:
             console.print(f"    {text}", highlight=False, markup=False)
 

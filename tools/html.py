@@ -24,7 +24,6 @@ from regiment.core.game import find_preset
 from regiment.core.history import Timeline
 from regiment.core.record import Record
 from regiment.core.upcast import decode_event
-from regiment.phases.fantasy.narrate import sentence
 from regiment.phases.fantasy.state import State, fantasy
 from regiment.phases.fantasy.units import box
 
@@ -51,7 +50,7 @@ def frames(records: Sequence[Record]) -> list[dict[str, Any]]:
         timeline.feed(head.step, events, by, head.seq)
         after = fantasy(timeline.state)
         lines = [text for r in batch if r.type not in QUIET
-                 for text in (sentence(r.type, r.data, after),) if text]
+                 for text in (preset.sentence(r.type, r.data, after),) if text]
         paths = []
         if before is not None:
             for r in batch:

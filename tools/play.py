@@ -24,7 +24,6 @@ from regiment.core.game import Game
 from regiment.core.pending import Decision
 from regiment.core.pending import Roll as RollPending
 from regiment.phases.fantasy.combat import contacts
-from regiment.phases.fantasy.narrate import sentence
 from regiment.phases.fantasy.state import fantasy
 
 from .receipts import short
@@ -160,7 +159,7 @@ class Session:
         for r in new:
             if r.type in QUIET:
                 continue
-            text = sentence(r.type, r.data, state)
+            text = self.game.preset.sentence(r.type, r.data, state)
             if text:
                 self.console.print(f"  {text}", markup=False, highlight=False)
         if any(r.type in ("TurnBegan", "GameEnded") for r in new):
@@ -234,7 +233,7 @@ class Session:
         for r in batch:
             if r.type in QUIET:
                 continue
-            text = sentence(r.type, r.data, fantasy(g.state))
+            text = g.preset.sentence(r.type, r.data, g.state)
             if text:
                 self.console.print(f"  {text}", markup=False, highlight=False)
                 cited += [x for x in re.findall(r"\b[A-Z]{2,6}\.[A-Z][A-Z_]+\b", text)

@@ -15,8 +15,6 @@ from rich.console import Console
 
 from regiment.core.game import Game
 from regiment.core.record import Record
-from regiment.phases.fantasy.narrate import sentence
-from regiment.phases.fantasy.state import fantasy
 
 QUIET = frozenset({"PhaseChanged", "DiceRolled", "RollRequested", "CommandIssued",
                    "InitiativeStepBegan", "PursuitsCompleted", "CombatRoundEnded"})
@@ -58,7 +56,7 @@ def command_text(r: Record) -> str:
 def narrate(game: Game, records: list[Record]) -> Iterator[str]:
     """Lines of the story of a game: a header a step, its outcomes indented below."""
     status = game.timeline.status()
-    state = fantasy(game.state)
+    state, tell = game.state, game.preset.sentence
     phase = "set-up"
     for batch in steps(records):
         mark = MARK.get(status.get(batch[0].step, "live"), "")
@@ -71,7 +69,7 @@ def narrate(game: Game, records: list[Record]) -> Iterator[str]:
         for r in batch:
             if r.type in QUIET:
                 continue
-            text = sentence(r.type, r.data, state)
+            text = tell(r.type, r.data, state)
             if text:
                 yield f"    {mark}{text}"
 
@@ -81,7 +79,7 @@ def print_replay(game: Game, records: list[Record], console: Console, as_json: b
         status = game.timeline.status()
         for r in records:
             row: dict[str, Any] = {**r.to_json(), "branch": status.get(r.step, "live")}
-            text = sentence(r.type, r.data, fantasy(game.state))
+            text = game.preset.sentence(r.type, r.data, game.state)
             if text:
                 row["text"] = text
             print(json.dumps(row))

@@ -7,8 +7,10 @@ start of a step) give None.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
+
+from regiment.core.tell import kernel_sentence
 
 from .combat import describe_step
 from .sources import cite
@@ -30,11 +32,11 @@ def _plus(faces: Any) -> str:
     return f"{'+'.join(map(str, faces))} = {sum(faces)}" if len(faces) > 1 else str(faces[0])
 
 
-def _phase(d: dict[str, Any], s: State | None) -> str:
+def _phase(d: Mapping[str, Any], s: State | None) -> str:
     return f"{d['player']}: {d['phase'].replace('turn.', '').replace('.', ' > ')}"
 
 
-def _charge_rolled(d: dict[str, Any], s: State | None) -> str:
+def _charge_rolled(d: Mapping[str, Any], s: State | None) -> str:
     head = (f"{_name(s, d['unit'])} charge range {'+'.join(map(str, d['dice']))} + M = "
             f"{d['range']:g}\" against {d['distance']:.1f}\" to {_name(s, d['target'])}")
     if d["success"]:
@@ -43,7 +45,7 @@ def _charge_rolled(d: dict[str, Any], s: State | None) -> str:
     return head + f": the charge fails, {why}" + _why("CH.RANGE", "CH.FAILED")
 
 
-def _attacks(d: dict[str, Any], s: State | None) -> str:
+def _attacks(d: Mapping[str, Any], s: State | None) -> str:
     n = d["needs"]
     who, at = _name(s, d["unit"]), _name(s, d["target"])
     rules: list[str]
@@ -78,7 +80,7 @@ def _attacks(d: dict[str, Any], s: State | None) -> str:
     return text + "." + _why(*rules)
 
 
-def _result(d: dict[str, Any], s: State | None) -> str:
+def _result(d: Mapping[str, Any], s: State | None) -> str:
     sides = []
     rules = ["CR.WINNER"]
     for player, side in d["sides"].items():
@@ -114,7 +116,7 @@ def _result(d: dict[str, Any], s: State | None) -> str:
     return f"Combat result: {'; '.join(sides)}: {verdict}{extra}." + _why(*rules)
 
 
-def _break(d: dict[str, Any], s: State | None) -> str:
+def _break(d: Mapping[str, Any], s: State | None) -> str:
     who = _name(s, d["unit"])
     rules = ["BT.TEST"]
     how = f"Ld {d['leadership']} - {d['penalty']}"
@@ -134,7 +136,7 @@ def _break(d: dict[str, Any], s: State | None) -> str:
             f"rolled {_plus(d['faces'])}: {verdict}.")
 
 
-def _ld(d: dict[str, Any], s: State | None) -> str:
+def _ld(d: Mapping[str, Any], s: State | None) -> str:
     rule = {"panic": "PANIC.TRIGGERS", "rally": "RALLY.TEST", "restrain": "FP.CHOOSE_PURSUIT",
             "reform": "REF.TEST"}.get(d["purpose"], "LD.TEST")
     pen = f" - {d['penalty']}" if d["penalty"] else ""
@@ -143,7 +145,7 @@ def _ld(d: dict[str, Any], s: State | None) -> str:
             f"{d.get('needs', 0)}; rolled {_plus(d['faces'])}: {verdict}." + _why(rule, "LD.TEST"))
 
 
-def _moved(d: dict[str, Any], s: State | None) -> str:
+def _moved(d: Mapping[str, Any], s: State | None) -> str:
     rule = {"charge": "CH.CHARGE_MOVE", "failed_charge": "CH.FAILED", "flee": "FP.FLEE_DIRECTION",
             "pursuit": "FP.PURSUE_MOVE", "overrun": "FP.OVERRUN", "return": "FP.OFF_TABLE",
             "rally": "RALLY.TEST"}.get(d["reason"], "GEO.MOVE")
@@ -159,34 +161,34 @@ def _moved(d: dict[str, Any], s: State | None) -> str:
             f"to ({x:.1f}, {y:.1f}) facing {d['facing']:.0f}." + _why(rule))
 
 
-def _redirected(d: dict[str, Any], s: State | None) -> str:
+def _redirected(d: Mapping[str, Any], s: State | None) -> str:
     tail = (f"passes and turns on {_name(s, d['to'])}" if d["passed"] else
             f"fails and keeps after {_name(s, d['from'])}")
     return (f"{_name(s, d['unit'])} try to redirect: Ld {d.get('leadership')} rolled "
             f"{_plus(d['faces'])}: {tail}." + _why("CH.REDIRECT"))
 
 
-def _fled(d: dict[str, Any], s: State | None) -> str:
+def _fled(d: Mapping[str, Any], s: State | None) -> str:
     rule = {"charge_reaction": "CH.REACT", "panic": "PANIC.TRIGGERS", "rally": "RALLY.TEST",
             "broke": "FP.FLEE_ROLL"}.get(d.get("reason", ""), "FP.FLEE_ROLL")
     dice = f" ({_plus(d['dice'])})" if d.get("dice") else ""
     return f"{_name(s, d['unit'])} flee {d['distance']}\"{dice}." + _why(rule)
 
 
-def _pursuit(d: dict[str, Any], s: State | None) -> str:
+def _pursuit(d: Mapping[str, Any], s: State | None) -> str:
     what = f"{_name(s, d['unit'])} {'pursue' if d['target'] else 'overrun'} {d['distance']}\""
     if d["target"]:
         what += f" after {_name(s, d['target'])}: " + ("caught" if d["caught"] else "they escape")
     return what + "." + _why("FP.PURSUE_ROLL", "FP.CAUGHT")
 
 
-def _challenge(d: dict[str, Any], s: State | None) -> str | None:
+def _challenge(d: Mapping[str, Any], s: State | None) -> str | None:
     if not d["unit"]:
         return f"{d['player']} issue no challenge." + _why("CC.CHALLENGE")
     return f"{_name(s, d['unit'])} issue a challenge." + _why("CC.CHALLENGE")
 
 
-def _declared_pursuit(d: dict[str, Any], s: State | None) -> str:
+def _declared_pursuit(d: Mapping[str, Any], s: State | None) -> str:
     who = _name(s, d["unit"])
     if d["kind"] == "restrain":
         return f"{who} try to hold back." + _why("FP.CHOOSE_PURSUIT")
@@ -195,20 +197,20 @@ def _declared_pursuit(d: dict[str, Any], s: State | None) -> str:
     return f"{who} will pursue {_name(s, d['target'])}." + _why("FP.CHOOSE_PURSUIT")
 
 
-def _allocated(d: dict[str, Any], s: State | None) -> str:
+def _allocated(d: Mapping[str, Any], s: State | None) -> str:
     split = ", ".join(f"{n} at {_name(s, u)}" for u, n in d["attacks"].items())
     return (f"{_name(s, d['unit'])} split the attacks of models touching several units: "
             f"{split}." + _why("CC.ALLOCATE"))
 
 
-def _order(d: dict[str, Any], s: State | None) -> str:
+def _order(d: Mapping[str, Any], s: State | None) -> str:
     what = {"break_test": "break test", "flee": "flee move", "pursuit": "pursuit move"}
     rule = "BT.WHO" if d["what"] == "break_test" else "FP.MULTI_ORDER"
     return (f"{_name(s, d['unit'])} go next ({what[d['what']]}, their player's choice)."
             + _why(rule))
 
 
-TEMPLATES: dict[str, Callable[[dict[str, Any], State | None], str | None]] = {
+TEMPLATES: dict[str, Callable[[Mapping[str, Any], State | None], str | None]] = {
     "CombatJoined": lambda d, s: f"{', '.join(_name(s, u) for u in d['units'])} join combat "
                                  f"{d['combat']}" + (" (charging down a hill)" if d.get("hill")
                                                      else "")
@@ -281,17 +283,10 @@ TEMPLATES: dict[str, Callable[[dict[str, Any], State | None], str | None]] = {
                                 + _why("PANIC.TRIGGERS"),
     "PursuitDeclared": _declared_pursuit,
     "PursuitRolled": _pursuit,
-    "StepUndone": lambda d, s: f"{d['by']} undoes step {d['step']}"
-                               + (f" (with {d['consent']}'s consent)." if d.get("consent")
-                                  else "."),
-    "StepRedone": lambda d, s: f"{d['by']} redoes step {d['step']} (the same dice).",
-    "UndoRequested": lambda d, s: f"{d['by']} asks to undo step {d['step']}, which rolled dice.",
-    "UndoRefused": lambda d, s: f"{d['by']} refuses to undo step {d['step']}.",
-    "GameEnded": lambda d, s: f"The game ends: {d['reason']}.",
 }
 
 
-def sentence(type_: str, data: dict[str, Any], state: State | None = None) -> str | None:
+def sentence(type_: str, data: Mapping[str, Any], state: State | None = None) -> str | None:
     """The event as a sentence citing its rules, or None for bookkeeping events."""
     template = TEMPLATES.get(type_)
-    return None if template is None else template(data, state)
+    return kernel_sentence(type_, data) if template is None else template(data, state)

@@ -9,7 +9,7 @@ player or a die.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from regiment.core.commands import Command
@@ -18,6 +18,7 @@ from regiment.core.fold import appliers_for, fold
 from regiment.core.geometry import contact
 from regiment.core.state import Awaiting
 
+from . import narrate
 from .appliers import APPLIERS
 from .events import CombatBegan, TurnBegan
 from .flow import GUARDS, Flow, leaves
@@ -126,6 +127,11 @@ class FantasyPreset(Flow):
         if handler is None:
             return self._settle(state)  # attack dice: the batch has filed them (appliers)
         return handler(state, roll, faces)
+
+    # --- narration -------------------------------------------------------------------------
+
+    def sentence(self, event_type: str, data: Mapping[str, Any], state: State) -> str | None:
+        return narrate.sentence(event_type, data, state)
 
 
 def _scenario_phase(state: State) -> str:
