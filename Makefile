@@ -4,15 +4,19 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-STORE ?= regiment-demo.db
+STORE ?= regiment.db
 
 .PHONY: test demo bench bench-ab lint golden clean browser faults
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "regiment needs Python 3.11 or newer")'
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@# pip and setuptools talk a lot: their words go to a log, shown only when they fail
+	@$(BIN)/python -m pip install --quiet --upgrade pip >$(VENV)/install.log 2>&1 || \
+	  { cat $(VENV)/install.log; exit 1; }
+	@echo "installing regiment and its libraries into $(VENV) (log: $(VENV)/install.log)"
+	@$(BIN)/python -m pip install --quiet -e '.[test]' >>$(VENV)/install.log 2>&1 || \
+	  { cat $(VENV)/install.log; exit 1; }
 	@touch $(STAMP)
 
 test: $(STAMP) lint browser

@@ -293,8 +293,9 @@ class Game:
                 raise self._illegal(command, problem, "DICE.FACES")
             known = self._partly_known(state.dice_pos, aw.dice) or ()
             if any(k is not None and k != f for k, f in zip(known, command.faces, strict=False)):
-                raise self._illegal(command, f"these dice were already rolled: {list(known)} "
-                                    "(null: not yet rolled); an undo never re-rolls dice",
+                shown = " ".join("?" if k is None else str(k) for k in known)
+                raise self._illegal(command, f"these dice were already rolled: {shown} (?: not "
+                                    "rolled yet); an undo never re-rolls dice",
                                     "DICE.NO_REROLL")
             events = self._roll(state, aw, command.faces)
         elif aw is not None:

@@ -45,6 +45,11 @@ class Preset(Protocol[S]):
 
     def legal(self, state: S) -> list[Command]: ...
 
+    def roll_need(self, state: S) -> str | None:
+        """What the awaited roll needs, as a player reads it ("each die 4+ hits"), for the
+        prompt that asks for real dice; None when nothing needs saying."""
+        ...
+
     def sentence(self, event_type: str, data: Mapping[str, Any], state: S) -> str | None:
         """An event of this rulebook told as a sentence that cites its rule IDs (None: a
         bookkeeping event, not told). The tools tell every game through this."""

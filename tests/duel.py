@@ -165,6 +165,10 @@ class DuelPreset:
         pending = self.pending(state)
         return list(pending.legal) if isinstance(pending, Decision) else []
 
+    def roll_need(self, state: DuelState) -> str | None:
+        aw = state.awaiting
+        return None if aw is None else f"{needs(state, aw.about)}+ takes a life (DUEL.STRIKE)"
+
     def sentence(self, event_type: str, data: Mapping[str, Any], state: DuelState
                  ) -> str | None:
         """How the tools (replay, play, the replay page) tell the duel's events."""

@@ -487,7 +487,8 @@ def serve_process(lines: int, rng: random.Random) -> Tally:
     payload = b"".join((line if isinstance(line, bytes) else line.encode("utf-8", "replace"))
                        .replace(b"\n", b" ") + b"\n"
                        for line in fuzz_lines(rng, shadow, lines))
-    proc = subprocess.run([sys.executable, "-m", "regiment.tools.cli", "serve", str(SCENARIO)],
+    proc = subprocess.run([sys.executable, "-m", "regiment.tools.cli", "serve", str(SCENARIO),
+                           "--store", ":memory:"],
                           input=payload, capture_output=True, timeout=300)
     answers = [json.loads(line) for line in proc.stdout.split(b"\n") if line]
     sent = sum(1 for line in payload.split(b"\n") if line.strip())

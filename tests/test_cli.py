@@ -124,3 +124,45 @@ def test_replay_an_exported_file_tells_the_same_story(tmp_path, capsys):
     from_store = capsys.readouterr().out
     assert main(["replay", str(out)]) == 0
     assert capsys.readouterr().out == from_store
+
+
+def test_one_default_store_for_every_command(tmp_path, capsys, monkeypatch):
+    """Issue 12: demo, play, serve, replay, verify, export, record and games all use
+    regiment.db in the current folder unless told otherwise."""
+    import pytest
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["demo"]) == 0
+    assert (tmp_path / "regiment.db").exists()
+    capsys.readouterr()
+    assert main(["verify"]) == 0
+    assert ": OK:" in capsys.readouterr().out
+    assert main(["games"]) == 0
+    out = capsys.readouterr().out
+    with SqliteStore(tmp_path / "regiment.db") as store:
+        game_id = store.games()[-1]
+    assert game_id in out and "fantasy8" in out and "over" in out
+    assert main(["record", "export", "-o", "t.record"]) == 0
+    with pytest.raises(SystemExit) as info:
+        main(["--version"])
+    assert info.value.code == 0 and capsys.readouterr().out.startswith("regiment 0.")
+
+
+def test_listings_of_scenarios_and_the_catalogue(capsys):
+    assert main(["scenarios"]) == 0
+    out = capsys.readouterr().out
+    assert "mill_race" in out and "The mill race" in out and out.count("Black Fire Ford") == 1
+    assert main(["catalogue"]) == 0
+    out = capsys.readouterr().out
+    assert "orc_boyz" in out and "[[units]]" in out and "4 3 3 3 4 1 2 1 7" in out
+
+
+def test_user_errors_exit_2_and_say_what(tmp_path, capsys):
+    for argv, said in ((["odds", "charge", "9"], "needs the charger's Movement"),
+                       (["odds", "attacks", "10", "--attacker", "orc_boyz"], "needs --target"),
+                       (["odds", "attacks", "10", "--attacker", "orcs", "--target", "goblins"],
+                        "no unit 'orcs' in the catalogue"),
+                       (["games", str(tmp_path / "none.db")], "no store at"),
+                       (["play", "no_such_battle"], "no bundled scenario of that name")):
+        assert main(argv) == 2, argv
+        assert said in capsys.readouterr().err, argv

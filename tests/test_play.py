@@ -73,8 +73,19 @@ class Terminal:
         raise AssertionError(f"no option with {words!r} in:\n{self.seen[start:self.mark]}")
 
     def close(self) -> int:
+        """The exit status; what it still prints is read meanwhile (a full terminal would
+        block it)."""
+        end = time.monotonic() + 20
         try:
-            return self.proc.wait(timeout=20)
+            while self.proc.poll() is None and time.monotonic() < end:
+                ready, _, _ = select.select([self.master], [], [], 0.2)
+                if ready:
+                    try:
+                        self.seen += ANSI.sub("", os.read(self.master, 65536).decode(
+                            "utf-8", "replace"))
+                    except OSError:
+                        break
+            return self.proc.wait(timeout=max(0.1, end - time.monotonic()))
         finally:
             os.close(self.master)
 
@@ -115,9 +126,11 @@ def test_play_a_charge_with_real_dice_undo_explain_and_resume(term, tmp_path):
     t.expect(r"Empire Spearmen hold")
     t.expect(r"red> ")
     t.type(t.option("end charges"))
-    t.expect(r"red> ")
-    t.type(t.option("move charger"))
-    t.expect(r"Roll 2D6 for Orc Boyz's charge \(red\): ")
+    t.expect(r"move charger \(movement > charge > charge moves\)")   # the phase, named
+    t.expect(r"red \(Enter: 1\)> ")
+    t.type("")                                                       # Enter: the only option
+    t.expect(r"Roll 2D6 for Orc Boyz's charge \(red; 6 or more on 2D6 reaches Empire "
+             r"Spearmen, 10\.0\" away with M 4\): ")
     before = records(db, game_id)
     t.type("7 7")                                                    # not a die
     t.expect(r"'7 7' is not an answer here: type the 2 faces you rolled.*Nothing was changed")
@@ -125,18 +138,18 @@ def test_play_a_charge_with_real_dice_undo_explain_and_resume(term, tmp_path):
     t.expect(r"Roll 2D6 for Orc Boyz's charge")
     t.type("6 5")
     t.expect(r"charge range 6\+5 \+ M = 15\" .*the charge reaches")
-    t.expect(r"red> ")
+    t.expect(r"red \(Enter: 1\)> ")
     t.type("explain")
     t.expect(r"Step \d+: red: roll faces=6,5")
     t.expect(r"CH\.RANGE: .*")
     t.type("undo")
     t.expect(r"red undoes step")
-    t.expect(r"must come out again: 6 5\): ")
+    t.expect(r"must come out\s+again: 6 5\): ")
     t.type("1 1")                                                    # a re-roll is refused
     t.expect(r"Not done: these dice were already rolled")
     t.type("65")
     t.expect(r"the charge reaches")
-    t.expect(r"red> ")
+    t.expect(r"red \(Enter: 1\)> ")
     t.type("log")
     t.expect(r"step 1 \[movement > charge > declaration\] red: declare_charge")
     t.type("quit")
@@ -149,7 +162,7 @@ def test_play_a_charge_with_real_dice_undo_explain_and_resume(term, tmp_path):
 
     t = term("play", "--resume", game_id, "--store", str(db))
     t.expect(rf"taken up again at step {steps - 1}")
-    t.expect(r"red> ")
+    t.expect(r"red \(Enter: 1\)> ")
     t.type("quit")
     assert t.close() == 0
     assert records(db, game_id) == len(game.records)
@@ -177,3 +190,44 @@ def test_play_with_seeded_dice_to_a_decision_and_bad_starts(term, tmp_path):
     t.expect(r"InvalidScenario: .*typo\.toml at units\[0\].*modles")
     assert t.close() == 2
     assert len(open_store(db).games()) == 1          # only the first game was ever stored
+
+
+def test_every_roll_prompt_says_what_the_dice_need(skirmish):
+    """Issue 12: with manual dice, each roll is asked for with what each die needs (the hit,
+    wound and save needs of the attacks being rolled, a test's total, a charge's reach), as the
+    same rule functions decide it."""
+    import random
+
+    from regiment.core.commands import Roll
+    from regiment.store import MemoryStore
+    from regiment.tools.bot import choose
+
+    rng = random.Random(12)
+    game = Game.new({**skirmish, "dice": "manual"}, store=MemoryStore())
+    asked: dict[str, str] = {}
+    while game.pending.kind != "over" and len(asked) < 7 and len(game.records) < 3000:
+        pending = game.pending
+        if pending.kind == "roll":
+            need = game.preset.roll_need(game.state)
+            assert need, f"no need told for {pending.purpose}"
+            asked.setdefault(pending.purpose, need)
+            if pending.purpose == "to_hit":
+                g = game.state.batch.groups[int(game.state.awaiting.about.split(":")[0])]
+                assert need.startswith(f"each die {g.hit}+ hits")
+            if pending.purpose == "break_test":
+                assert "or less passes" in need and "Ld" in need
+            game.submit(Roll(by=pending.player,
+                             faces=tuple(rng.randint(1, 6) for _ in range(pending.dice))))
+        else:
+            game.submit(choose(game))
+    assert {"charge_range", "to_hit", "to_wound"} <= set(asked), asked
+    assert asked["charge_range"].split()[0].isdigit() and "reaches" in asked["charge_range"]
+
+
+def test_the_ranks_column_counts_a_short_rear_rank():
+    from regiment.tools.play import formation
+
+    assert formation(23, 5) == "4 x 5 + 3"
+    assert formation(25, 5) == "5 x 5"
+    assert formation(3, 5) == "3"
+    assert formation(0, 5) == "-"

@@ -14,6 +14,8 @@ from .conftest import EXAMPLES
 
 class Engine:
     def __init__(self, *args: str) -> None:
+        if "--store" not in args:   # serve stores in regiment.db unless told otherwise
+            args = (*args, "--store", ":memory:")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "regiment.tools.cli", "serve", str(EXAMPLES / "skirmish.toml"),
              *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

@@ -311,13 +311,15 @@ def test_log_receipt_play_shows_a_head_code_at_each_turn_end(term, tmp_path):  #
     t.expect(r"The game stands: head code 0:[0-9a-f]{10}")
     for _ in range(200):
         t.type("1")
-        m = t.expect(r"(A turn ends: head code (\d+):([0-9a-f]{10}))|(> )")
+        # a prompt begins a line ("red> ", "red (Enter: 1)> "); phases read "charge > reform"
+        m = t.expect(r"(?m)(A turn ends: head code (\d+):([0-9a-f]{10}))|"
+                     r"(^\w+(?: \(Enter: 1\))?> )")
         if m.group(1):
             break
     else:
         raise AssertionError("no turn ended in 200 moves")
     step, code = m.group(2), m.group(3)
-    t.expect("> ")
+    t.expect(r"(?m)^\w+(?: \(Enter: 1\))?> ")
     t.type("quit")
     assert t.close() == 0
     game = open_store(db).games()[-1]

@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from regiment.core.errors import BadRequest
 from regiment.core.playout import Playout
 from regiment.core.scenario import load_scenario
 from regiment.phases.fantasy import odds
@@ -54,8 +55,8 @@ def add_parsers(sub: Any) -> None:
     k = kinds.add_parser("charge", help="the chance a charge reaches (CH.RANGE)")
     k.add_argument("distance", type=bounded(float, 0, 100, "the distance"), nargs="?",
                    help="inches to the target (without it: a table of what the dice reach)")
-    k.add_argument("--movement", "-m", type=bounded(int, 0, 20, "Movement"), default=0,
-                   help="the charger's Movement")
+    k.add_argument("--movement", "-m", type=bounded(int, 0, 20, "Movement"),
+                   help="the charger's Movement (needed with a distance)")
     k.add_argument("--swiftstride", action="store_true", help="3D6, the lowest dropped")
     k = kinds.add_parser("break", help="the chance a unit holds its break test (BT.TEST)")
     k.add_argument("leadership", type=bounded(int, 1, 10, "Leadership"),
@@ -81,7 +82,7 @@ def add_parsers(sub: Any) -> None:
 
     s = sub.add_parser("simulate", help="play a scenario many times with the bots: outcome "
                        "rates with 95 %% intervals")
-    s.add_argument("scenario", help="scenario TOML file")
+    s.add_argument("scenario", help="scenario TOML file, or a bundled scenario's name")
     s.add_argument("-n", type=bounded(int, 1, 10_000_000, "the number of games"), default=200,
                    help="how many games (default %(default)s)")
     s.add_argument("--seed", type=hex_number, default=0,
@@ -97,6 +98,9 @@ def run_odds(args: argparse.Namespace, console: Console) -> int:
 def _charge(args: argparse.Namespace, console: Console) -> int:
     dice = "3D6, the lowest dropped" if args.swiftstride else "2D6"
     if args.distance is not None:
+        if args.movement is None:
+            raise BadRequest(f"a charge of {args.distance:g}\" needs the charger's Movement: "
+                             "add -m M (for example -m 4)")
         need = max(0, math.ceil(args.distance - args.movement - 1e-9))
         p = odds.charge_odds(need, args.swiftstride)
         console.print(f"A charge of {args.distance:g}\" with Movement {args.movement}: the dice "
@@ -132,8 +136,8 @@ def _catch(args: argparse.Namespace, console: Console) -> int:
 def _profile(key: str, uid: str) -> UnitState:
     cat = catalogue()
     if key not in cat:
-        raise SystemExit(f"regiment odds: no unit {key!r} in the catalogue; known: "
-                         f"{', '.join(sorted(cat))}")
+        raise BadRequest(f"no unit {key!r} in the catalogue; known: {', '.join(sorted(cat))} "
+                         "(regiment catalogue)")
     u = cat[key]
     return UnitState(id=uid, player=uid, name=u["name"], troop=u["troop"], models=10, files=5,
                      base=tuple(u["base"]), profile=dict(u["profile"]), position=(0.0, 0.0),
@@ -144,6 +148,10 @@ def _profile(key: str, uid: str) -> UnitState:
 def _attacks(args: argparse.Namespace, console: Console) -> int:
     needs = {"hit": 4, "wound": 4, "armour": 0, "ward": 0, "reroll": False}
     who = "attacks"
+    if bool(args.attacker) != bool(args.target):
+        given, missing = (("--attacker", "--target") if args.attacker else
+                          ("--target", "--attacker"))
+        raise BadRequest(f"{given} needs {missing}: the needs come from both profiles")
     if args.attacker and args.target:
         a, t = _profile(args.attacker, "a"), _profile(args.target, "t")
         if args.charging:
@@ -210,7 +218,9 @@ def simulate(scenario: dict[str, Any], n: int, first_seed: int,
 
 
 def run_simulate(args: argparse.Namespace, console: Console) -> int:
-    scenario = load_scenario(args.scenario)
+    from .listings import scenario_path
+
+    scenario = load_scenario(scenario_path(args.scenario))
     scenario["dice"] = "seeded"
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeRemainingColumn(), console=Console(stderr=True), transient=True) as bar:

@@ -16,11 +16,11 @@ from rich.console import Console
 import regiment.phases  # noqa: F401 - registers the presets
 from regiment.core.dice import seed_bytes
 from regiment.core.errors import BadRequest, RegimentError, StoreError, TamperedLog
-from regiment.core.game import Game
+from regiment.core.game import ENGINE_VERSION, Game
 from regiment.core.scenario import HEX, load_scenario
 from regiment.store import MemoryStore, open_store
 
-from . import logs
+from . import listings, logs
 from .receipts import Receipt, parse_receipt
 from .source import closing_line, open_records, published_note
 
@@ -82,19 +82,21 @@ def warn(command: str, notes: list[str]) -> None:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="regiment", description="A turn engine for rank-and-file "
                                 "fantasy wargames: every roll logged, undo, replay, verify.")
+    p.add_argument("--version", action="version", version=f"regiment {ENGINE_VERSION}")
     p.add_argument("-v", "--verbose", action="count", default=0, help="log more (to stderr)")
     p.add_argument("--log-json", action="store_true", help="log as JSON lines")
     sub = p.add_subparsers(dest="command", required=True)
 
     s = sub.add_parser("demo", help="play the bundled battle with two bots and show the log")
-    s.add_argument("--store", default="regiment-demo.db", help="store path (default %(default)s)")
+    s.add_argument("--store", default=DEFAULT_STORE, help="store path (default %(default)s)")
     s.add_argument("--seed", type=hex_seed, default=None,
                    help="hex seed for the dice (random if absent)")
     s.set_defaults(run=_demo)
 
     s = sub.add_parser("play", help="run the turn for players at a table: decisions, real "
                        "or seeded dice, undo, explanations")
-    s.add_argument("scenario", nargs="?", help="scenario TOML file (not with --resume)")
+    s.add_argument("scenario", nargs="?", help="scenario TOML file, or a bundled scenario's "
+                   "name (regiment scenarios); not with --resume")
     s.add_argument("--dice", choices=("seeded", "manual"),
                    help="manual: you roll real dice and type the faces (default: the "
                    "scenario's)")
@@ -105,21 +107,33 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(run=_play)
 
     s = sub.add_parser("serve", help="speak the JSON-lines protocol on stdin/stdout")
-    s.add_argument("scenario", help="scenario TOML file")
+    s.add_argument("scenario", help="scenario TOML file, or a bundled scenario's name")
     s.add_argument("--dice", choices=("seeded", "manual", "scripted"))
     s.add_argument("--seed", type=hex_seed, help="hex seed for seeded dice (kept secret)")
-    s.add_argument("--store", help="store path (.db/.sqlite: SQLite; else a log directory); "
-                   "default: in memory")
+    s.add_argument("--store", default=DEFAULT_STORE,
+                   help="store path (.db/.sqlite: SQLite; else a log directory; default "
+                   "%(default)s); :memory: keeps nothing")
     s.set_defaults(run=_serve)
 
     from .chances import add_parsers
 
     add_parsers(sub)
 
+    s = sub.add_parser("games", help="list the games a store holds, and where each stands")
+    s.add_argument("path", nargs="?", default=DEFAULT_STORE,
+                   help="a store (default %(default)s)")
+    s.set_defaults(run=lambda a: listings.list_games(a.path, console()))
+    s = sub.add_parser("scenarios", help="list the bundled scenarios (play or serve one by "
+                       "its name)")
+    s.set_defaults(run=lambda a: listings.list_scenarios(console()))
+    s = sub.add_parser("catalogue", help="list the units a scenario may name by catalogue")
+    s.set_defaults(run=lambda a: listings.list_catalogue(console()))
+
     s = sub.add_parser("record", help="a game as a record of its moves, to mail and import")
     rec = s.add_subparsers(dest="action", required=True)
     r = rec.add_parser("export", help="write a game's record (JSON lines: header, moves, end)")
-    r.add_argument("path", help="a store or an exported .jsonl log")
+    r.add_argument("path", nargs="?", default=DEFAULT_STORE,
+                   help="a store or an exported .jsonl log (default %(default)s)")
     r.add_argument("--game", help="game id (default: the store's most recent game)")
     r.add_argument("-o", "--output", help="file to write (default: stdout)")
     r.add_argument("--reveal-seed", action="store_true",
@@ -140,8 +154,9 @@ def build_parser() -> argparse.ArgumentParser:
         ("verify", "check a log's hash chain, outcomes and (with --seed) dice", _verify),
     ):
         s = sub.add_parser(name, help=helptext)
-        s.add_argument("path", help="a store (.db/.sqlite or log directory) or an exported "
-                       ".jsonl file")
+        s.add_argument("path", nargs="?", default=DEFAULT_STORE,
+                       help="a store (.db/.sqlite or log directory) or an exported .jsonl file "
+                       "(default %(default)s)")
         s.add_argument("--game", help="game id (default: the store's most recent game)")
         s.set_defaults(run=run)
         if name == "export":
@@ -165,15 +180,16 @@ def build_parser() -> argparse.ArgumentParser:
 def _serve(args: argparse.Namespace) -> int:
     from .serve import serve
 
-    scenario = load_scenario(args.scenario)
+    scenario = load_scenario(listings.scenario_path(args.scenario))
     if args.dice:
         scenario["dice"] = args.dice
     if args.seed:
         scenario["seed"] = args.seed
-    store = open_store(args.store) if args.store else MemoryStore()
+    memory = args.store == ":memory:"
+    store = MemoryStore() if memory else open_store(args.store)
     game = Game.new(scenario, store=store)
     log.info("game_created", game_id=game.game_id, preset=game.preset.name,
-             dice=game.dice.kind if game.dice else "none", store=args.store or "memory")
+             dice=game.dice.kind if game.dice else "none", store="memory" if memory else args.store)
     claim = getattr(store, "claim", None)
     if claim is not None:
         claim(game.game_id)
@@ -198,7 +214,7 @@ def _play(args: argparse.Namespace) -> int:
         game = Game.load(args.resume, store)
         warn("play", [n for n in (published_note(game.records[:1]),) if n])
     else:
-        scenario = load_scenario(args.scenario)
+        scenario = load_scenario(listings.scenario_path(args.scenario))
         if args.dice:
             scenario["dice"] = args.dice
         if args.seed:

@@ -107,6 +107,8 @@ class Session:
 
     def choose(self, text: str, pending: Decision) -> bool:
         n = len(pending.legal)
+        if not text and n == 1:   # Enter takes the only option
+            return self.submit(pending.legal[0])
         if not text.isdigit() or not 1 <= int(text) <= n:
             self.refuse(text, f"type a number from 1 to {n}, or one of: {', '.join(WORDS)}")
             return True
@@ -188,11 +190,11 @@ class Session:
         where = {uid: cid for cid, c in state.combats.items() for uid in c.units}
         touching = contacts(state)
         t = Table(title=f"Turn {state.turn}: {state.player} - "
-                  f"{state.phase.replace('turn.', '').replace('.', ' > ')}", title_justify="left")
+                  f"{phase_name(state.phase)}", title_justify="left")
         for col in ("unit", "player", "models", "ranks", "status", "combat"):
             t.add_column(col, justify="right" if col in ("models", "ranks") else "left")
         for u in state.units.values():
-            ranks = f"{u.ranks} x {u.files}" if u.models > 0 else "-"
+            ranks = formation(u.models, u.files)
             fights = ", ".join(f"{state.units[c['enemy']].name} ({c['side']})"
                                for c in touching.get(u.id, ()))
             fight = f"{where[u.id]}: {fights}" if u.id in where and fights else \
@@ -202,10 +204,12 @@ class Session:
 
     def prompt(self, pending: Any) -> str:
         if pending.kind == "decision":
-            self.console.print(f"[bold]{pending.player}[/], {pending.decision.replace('_', ' ')}:")
+            self.console.print(f"[bold]{pending.player}[/], {pending.decision.replace('_', ' ')} "
+                               f"({phase_name(self.game.state.phase)}):", highlight=False)
             for i, c in enumerate(pending.legal, 1):
                 self.console.print(f"  {i}. {describe(c, self.game)}", highlight=False)
-            return f"{pending.player}> "
+            only = " (Enter: 1)" if len(pending.legal) == 1 else ""
+            return f"{pending.player}{only}> "
         if pending.kind == "roll":
             unit = fantasy(self.game.state).units.get(pending.unit or "")
             whose = f"{unit.name}'s " if unit is not None else ""
@@ -214,7 +218,9 @@ class Session:
             if pending.known and any(k is not None for k in pending.known):
                 known = (" (these dice were rolled before the undo and must come out again: "
                          f"{' '.join(str(k) if k else '?' for k in pending.known)})")
-            return f"Roll {pending.dice}D6 for {whose}{what} ({pending.player}){known}: "
+            need = self.game.preset.roll_need(self.game.state)
+            needs = f"; {need}" if need else ""
+            return f"Roll {pending.dice}D6 for {whose}{what} ({pending.player}{needs}){known}: "
         return "> "
 
     def explain(self) -> None:
@@ -263,6 +269,8 @@ def describe(c: Command, game: Game) -> str:
     args = c.to_dict()
     name = args.pop("cmd").replace("_", " ")
     args.pop("by", None)
+    if name == "end phase":
+        return f"end phase: leave {phase_name(game.state.phase)}"
     parts = []
     for k, v in args.items():
         if v in ("", None, 0) and k != "files":
@@ -292,3 +300,17 @@ def rules_text() -> dict[str, str]:
 
 def _first_line(text: str) -> str:
     return text.split("\n", 1)[0].split(" Legal now:")[0]
+
+
+def phase_name(phase: str) -> str:
+    """A phase as players say it: ``turn.close_combat.reform`` -> ``close combat > reform``."""
+    return phase.removeprefix("turn.").replace(".", " > ").replace("_", " ") or "set-up"
+
+
+def formation(models: int, files: int) -> str:
+    """Ranks as they stand: 23 models 5 wide are ``4 x 5 + 3`` (four full ranks and three)."""
+    if models <= 0:
+        return "-"
+    full, rest = divmod(models, files)
+    return (f"{full} x {files}" if full else "") + (" + " if full and rest else "") + \
+        (str(rest) if rest else "")

@@ -18,7 +18,7 @@ from regiment.core.fold import appliers_for, fold
 from regiment.core.geometry import contact
 from regiment.core.state import Awaiting
 
-from . import narrate
+from . import narrate, needs
 from .appliers import APPLIERS
 from .events import CombatBegan, TurnBegan
 from .flow import GUARDS, Flow, leaves
@@ -129,6 +129,9 @@ class FantasyPreset(Flow):
         return handler(state, roll, faces)
 
     # --- narration -------------------------------------------------------------------------
+
+    def roll_need(self, state: State) -> str | None:
+        return needs.roll_need(state)
 
     def sentence(self, event_type: str, data: Mapping[str, Any], state: State) -> str | None:
         return narrate.sentence(event_type, data, state)

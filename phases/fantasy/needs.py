@@ -1,0 +1,109 @@
+"""What a pending roll needs, as a player at the table reads it ("each die: 4+ wounds"), for
+the prompt that asks for real dice. The same rule functions decide it that decide the roll's
+outcome, so the prompt and the outcome never disagree."""
+
+from __future__ import annotations
+
+import math
+
+from regiment.core.state import Awaiting
+
+from . import attacks, charge
+from .result import break_penalty
+from .rolls import AttackRoll, FleeTie, SideRoll, Toward, read
+from .specials import SWIFTSTRIDE, has
+from .state import State
+from .units import leadership
+
+STAGE_WORDS = {"hit": "hits", "hit2": "hits", "wound": "wounds", "armour": "saves",
+               "ward": "saves"}
+
+
+def roll_need(state: State) -> str | None:
+    """What the awaited roll needs, in a few words, or None when no roll is awaited."""
+    aw = state.awaiting
+    if aw is None:
+        return None
+    if state.batch is not None and aw.purpose in STAGE_NEEDS:
+        return _attack_need(state, aw)
+    if aw.purpose in ("break_test", "panic", "restrain", "reform", "rally", "redirect"):
+        return _leadership_need(state, aw)
+    tell = OTHER.get(aw.purpose)
+    return tell(state, aw) if tell is not None else None
+
+
+STAGE_NEEDS = ("to_hit", "stand_and_shoot_hit", "to_wound", "armour", "ward")
+
+
+def _attack_need(state: State, aw: Awaiting) -> str | None:
+    """ATK.SEQUENCE: the need of the stage being rolled."""
+    batch = state.batch
+    assert batch is not None
+    if aw.about:
+        at = read(AttackRoll, aw)
+        g, stage = batch.groups[at.group], at.stage
+    else:
+        nxt = attacks.next_roll(batch.groups)
+        if nxt is None:
+            return None
+        g, stage = batch.groups[nxt[0]], nxt[1]
+    need = {"hit": g.hit, "hit2": g.hit if g.reroll else g.hit2, "wound": g.wound,
+            "armour": g.armour, "ward": g.ward}[stage]
+    again = " (the misses again)" if stage == "hit2" and g.reroll else \
+        " (the 6s again)" if stage == "hit2" else ""
+    return f"each die {need}+ {STAGE_WORDS[stage]}{again}"
+
+
+def _leadership_need(state: State, aw: Awaiting) -> str:
+    """LD.TEST, LD.INSANE, BT.TEST, RALLY.TEST: the total the two dice must not pass."""
+    u = state.units[aw.unit or ""]
+    penalty = 0
+    fight = state.fight
+    if aw.purpose == "break_test" and fight is not None and fight.combat in state.combats:
+        penalty = break_penalty(state, state.combats[fight.combat], u.id,
+                                fight.outcome.margin)[0]
+    elif aw.purpose == "reform" and fight is not None:
+        penalty = fight.penalties.get(u.id, 0)
+    if aw.purpose == "rally" and u.models * 4 <= u.start_models:
+        return "only a double 1 rallies it (25 % or fewer of its models left)"
+    ld = leadership(u)
+    need = ld - penalty
+    less = f"Ld {ld} - {penalty}" if penalty else f"Ld {ld}"
+    return f"a total of {need} or less passes ({less}; a double 1 always passes)"
+
+
+def _charge_need(state: State, aw: Awaiting) -> str:
+    """CH.RANGE: the dice that count, with the charger's Movement, must reach the target."""
+    u = state.units[aw.unit or ""]
+    target = state.units.get(read(Toward, aw).unit)
+    dice = "the highest two of 3D6" if has(u, SWIFTSTRIDE) else "2D6"
+    if target is None:
+        return f"{dice} + M {u.profile['M']} is the charge range"
+    dist = charge.gap(u, target)
+    need = max(0, math.ceil(dist - u.profile["M"] - 1e-9))
+    return (f"{need} or more on {dice} reaches {target.name}, {dist:.1f}\" away with "
+            f"M {u.profile['M']}")
+
+
+def _side(state: State, aw: Awaiting) -> str:
+    first, second = read(SideRoll, aw).sides
+    return f"1-3: its {first}, 4-6: its {second} (CH.CHARGE_MOVE)"
+
+
+def _tie(state: State, aw: Awaiting) -> str:
+    among = read(FleeTie, aw).among
+    share = 6 // len(among)
+    names = ", ".join(f"{i * share + 1}-{(i + 1) * share}: {state.units[u].name}"
+                      for i, u in enumerate(among))
+    rest = " (higher: roll again)" if share * len(among) < 6 else ""
+    return f"it flees from {names}{rest} (FP.FLEE_DIRECTION)"
+
+
+OTHER = {
+    "charge_range": _charge_need,
+    "flee": lambda s, aw: "the total is the distance it flees (FP.FLEE_ROLL)",
+    "pursuit": lambda s, aw: "the total is the distance it pursues (FP.PURSUE_ROLL)",
+    "dangerous_terrain": lambda s, aw: "each 1 loses a model (FP.FLEE_THROUGH)",
+    "random_side": _side,
+    "random_choice": _tie,
+}

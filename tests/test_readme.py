@@ -1,0 +1,94 @@
+"""The README's tour, run exactly as printed there, after ``make demo``, in a folder of its own.
+
+Each ``$ `` line of the tour's code blocks is a command; the lines under it are what it shows.
+``...`` stands for text left out, inside a line or as a line of its own. A line that ends a
+prompt (``red> 1``, ``red (Enter: 1)>``, ``Roll 2D6 ...): 6 5``) is typed at that prompt: the
+test feeds what follows the prompt to the command, and checks the prompt was shown. Output is
+compared with runs of white space made one space (the terminal wraps lines where it likes).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PROMPT = re.compile(r"^(?P<prompt>(?:\S+|\S+ \(Enter: 1\))>)(?: (?P<typed>.*))?$")
+ROLL = re.compile(r"^(?P<prompt>Roll \d+D6 .*): (?P<typed>[1-6][1-6 ]*|[a-z]+)$")
+
+
+def tour() -> list[tuple[str, list[str]]]:
+    """(command, the lines shown under it) for each ``$`` line of the tour, in order."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("## A tour"):text.index("## What works today")]
+    out: list[tuple[str, list[str]]] = []
+    for block in re.findall(r"```\n(.*?)```", section, flags=re.S):
+        for line in block.splitlines():
+            if line.startswith("$ "):
+                out.append((line[2:], []))
+            elif out:
+                out[-1][1].append(line)
+    return out
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def expected(lines: list[str]) -> tuple[list[str], list[str]]:
+    """(the fragments to find in order, the lines typed)."""
+    fragments: list[str] = []
+    typed: list[str] = []
+    for line in lines:
+        m = PROMPT.match(line) or ROLL.match(line)
+        if m:
+            typed.append(m.group("typed") or "")
+            line = m.group("prompt")
+        fragments += [flat(part) for part in line.split("...") if flat(part)]
+    return fragments, typed
+
+
+def test_the_tour_is_parsed_as_the_reader_sees_it():
+    commands = tour()
+    assert len(commands) >= 12
+    play = next(lines for command, lines in commands if " play " in command)
+    _, typed = expected(play)
+    assert typed == ["1", "1", "3", "", "6 5", "undo", "1 1", "quit"]
+
+
+@pytest.fixture(scope="module")
+def after_demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder like a fresh checkout on which ``make demo`` has just run."""
+    venv = Path(sys.prefix)
+    assert (venv / ".installed").exists(), "run the tests with make test (it builds .venv)"
+    here = tmp_path_factory.mktemp("tour")
+    (here / ".venv").symlink_to(venv)
+    for name in ("Makefile", "pyproject.toml", "examples"):
+        (here / name).symlink_to(ROOT / name)
+    done = subprocess.run(["make", "demo"], cwd=here, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "warning" not in done.stdout.lower(), done.stdout[:2000]   # the demo is quiet
+    assert (here / "regiment.db").exists()
+    return here
+
+
+@pytest.mark.parametrize("command,lines", tour(), ids=[c for c, _ in tour()])
+def test_the_readme_tour_runs_as_written(after_demo: Path, command: str, lines: list[str]):
+    fragments, typed = expected(lines)
+    done = subprocess.run(shlex.split(command), cwd=after_demo, capture_output=True,
+                          text=True, timeout=300,
+                          input="\n".join(typed) + "\n" if typed else None)
+    assert done.returncode == 0, f"{command}: {done.stderr[-2000:]}"
+    shown = flat(done.stdout + "\n" + done.stderr)   # a terminal shows both
+    at = 0
+    for fragment in fragments:
+        found = shown.find(fragment, at)
+        assert found >= 0, (f"{command}: not shown (in this order): {fragment!r}\n\n"
+                            f"{shown[at:at + 3000]}")
+        at = found + len(fragment)
