@@ -23,6 +23,7 @@ DICE = ("seeded", "manual", "scripted")
 UNDO = ("free", "consent", "off")
 ID = re.compile(r"^[a-z0-9_-]{1,40}$")
 HEX = re.compile(r"^[0-9a-fA-F]{1,128}$")
+COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")   # how the replay page draws a player's units
 COMMON = ("preset", "first", "dice", "seed", "undo", "phase", "turns", "players", "name",
           "description", "script")
 
@@ -196,8 +197,15 @@ def common(r: Reader, top: dict[str, Any], preset: str) -> dict[str, Any]:
 
 def _player(r: Reader, data: Any, path: str) -> dict[str, Any]:
     p = r.table(data, path)
-    r.known(p, path, ("id", "name"))
+    r.known(p, path, ("id", "name", "colour"))
     pid = r.get(p, "id", path, str)
     if not ID.match(pid):
         raise r.fail(f"{path}.id", f"expected [a-z0-9_-], at most 40 characters, got {pid!r}")
-    return {"id": pid, "name": r.get(p, "name", path, str, pid)}
+    out = {"id": pid, "name": r.get(p, "name", path, str, pid)}
+    if "colour" in p:   # only when given: a scenario without it records what it always did
+        colour = r.get(p, "colour", path, str)
+        if not COLOUR.match(colour):
+            raise r.fail(f"{path}.colour", f"expected a colour such as \"#2b5fc0\", got "
+                         f"{colour!r}")
+        out["colour"] = colour.lower()
+    return out

@@ -1,5 +1,5 @@
 """Make docs/replay.png, the README's picture of the replay page: the bundled mill-race battle
-played by the bots, its page opened in headless Chromium at the first multiple-combat result.
+played by the bots, its page opened in headless Chromium at the first multiple-combat result, zoomed in.
 
     .venv/bin/python docs/picture.py
 """
@@ -43,6 +43,7 @@ def main() -> None:
             driver.get(out.as_uri())
             for _ in range(at):
                 driver.find_element(By.ID, "next").click()
+            driver.find_element(By.ID, "zoom").click()   # where the fight is
             driver.save_screenshot(str(HERE / "replay.png"))
         finally:
             driver.quit()

@@ -89,16 +89,27 @@ def test_the_page_in_chromium_steps_to_the_end(demo_db, tmp_path):
 
     out = tmp_path / "replay.html"
     assert main(["replay", str(demo_db), "--html", str(out)]) == 0
-    shown = data_of(out.read_text(encoding="utf-8"))["frames"]
+    data = data_of(out.read_text(encoding="utf-8"))
+    shown = data["frames"]
     driver = browser()
     try:
         driver.get(out.as_uri())
         where = driver.find_element(By.ID, "where")
         assert where.text.startswith("Step 0 of ")
         assert "Verified" in driver.find_element(By.ID, "verdict").text
-        # every unit of the first frame is drawn as a polygon with its name
-        names = [t.text for t in driver.find_elements(By.CSS_SELECTOR, "svg text")]
-        assert len(names) == len(shown[0]["units"]) and all("(" in n for n in names)
+        # every unit of the first frame is drawn, each model in its rank and file, with its
+        # name (or, too small for it, its number in the legend)
+        first = shown[0]["units"]
+        groups = driver.find_elements(By.CSS_SELECTOR, "svg g.unit")
+        assert [g.get_attribute("data-unit") for g in groups] == [u["id"] for u in first]
+        for g, u in zip(groups, first, strict=True):
+            models = g.find_elements(By.CSS_SELECTOR, "rect.model")
+            assert len(models) == u["models"]
+            assert {m.get_attribute("fill") for m in models} == {data["colours"][u["player"]]}
+            label = g.find_element(By.TAG_NAME, "text").text
+            assert label in (f"{u['name']} ({u['models']})", str(first.index(u) + 1))
+        legend = driver.find_element(By.ID, "legend").text
+        assert all(u["name"] in legend for u in first)
         nxt = driver.find_element(By.ID, "next")
         seen_paths = 0
         for _ in range(len(shown) - 1):
@@ -189,8 +200,8 @@ def test_a_page_with_hostile_names_shows_them_as_text_in_chromium(tmp_path):
         assert driver.find_element(By.ID, "where").text.startswith("Step 0 of ")
         driver.find_element(By.ID, "next").click()
         assert driver.find_element(By.ID, "now").text
-        names = [t.text for t in driver.find_elements(By.CSS_SELECTOR, "svg text")]
-        assert any(HOSTILE[1] in n for n in names) and any(HOSTILE[2] in n for n in names)
+        legend = driver.find_element(By.ID, "legend").text   # long names: in the legend
+        assert HOSTILE[1] in legend and HOSTILE[2] in legend
         # nothing the names hold became a node or ran
         assert driver.find_elements(By.TAG_NAME, "img") == []
         assert len(driver.find_elements(By.TAG_NAME, "script")) == 2
@@ -200,3 +211,76 @@ def test_a_page_with_hostile_names_shows_them_as_text_in_chromium(tmp_path):
         assert not errors, errors
     finally:
         driver.quit()
+
+
+# the label of each unit, and its unit's outline, as the browser laid them out (screen boxes)
+LAYOUT = """
+return [...document.querySelectorAll("svg g.unit")].map((g) => {
+  const a = g.querySelector("text").getBoundingClientRect();
+  const b = g.querySelector(":scope > rect").getBoundingClientRect();
+  return [g.dataset.unit, [a.left, a.top, a.right, a.bottom], [b.left, b.top, b.right, b.bottom]];
+});
+"""
+
+
+def test_the_page_a_person_would_show_in_an_argument(demo_db, tmp_path):
+    """Issue 12: the whole table with its edges; names inside their own unit, never over
+    another; a link to any step (#step=N) that the address keeps; keys to move; a print view."""
+    from selenium.webdriver.common.by import By
+
+    out = tmp_path / "replay.html"
+    assert main(["replay", str(demo_db), "--html", str(out)]) == 0
+    data = data_of(out.read_text(encoding="utf-8"))
+    shown, table = data["frames"], data["table"]
+    x0, y0, x1, y1 = data["view"]
+    assert x0 < 0 and y0 < 0 and x1 > table["width"] and y1 > table["depth"]   # edges shown
+    middle = shown[len(shown) // 2]["step"]
+    driver = browser()
+    try:
+        driver.get(f"{out.as_uri()}#step={middle}")
+        where = driver.find_element(By.ID, "where")
+        assert where.text.startswith(f"Step {middle} of ")
+        assert float(driver.find_element(By.ID, "edge").get_attribute("width")) == table["width"]
+        for i in range(len(shown)):          # every frame: each label inside its own unit
+            for uid, text, unit in driver.execute_script(LAYOUT):
+                assert (text[0] >= unit[0] - 1 and text[1] >= unit[1] - 1 and
+                        text[2] <= unit[2] + 1 and text[3] <= unit[3] + 1), (i, uid)
+            if i + 1 < len(shown):
+                driver.find_element(By.ID, "next").click()
+        assert driver.execute_script("return location.hash") == f"#step={shown[-1]['step']}"
+        body = driver.find_element(By.TAG_NAME, "body")
+        body.send_keys("\ue011")              # Home
+        assert where.text.startswith("Step 0 of ")
+        body.send_keys("\ue00f")              # Page Down: the next turn and phase
+        jumped = int(where.text.split()[1])
+        assert jumped > 0 and shown[0]["phase"] != next(
+            f["phase"] for f in shown if f["step"] == jumped)
+        body.send_keys("\ue014")              # right arrow
+        assert int(where.text.split()[1]) > jumped
+        body.send_keys("\ue010")              # End
+        assert where.text.startswith(f"Step {shown[-1]['step']} of ")
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+        assert not driver.find_element(By.ID, "next").is_displayed()
+        assert driver.execute_script(
+            "return getComputedStyle(document.getElementById('right')).overflowY") == "visible"
+        errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+        assert not errors, errors
+    finally:
+        driver.quit()
+
+
+def test_a_player_keeps_the_colour_of_the_scenario_or_of_its_name():
+    from regiment.tools.html import PALETTE, colours, own_colour
+
+    ids = ["orcs", "empire", "dwarfs", "goblins", "vampires", "red", "blue", "bretonnia"]
+    for a in ids:
+        for b in ids:
+            if a == b:
+                continue
+            got = colours([{"id": a}, {"id": b}])
+            assert got[a] != got[b] and set(got.values()) <= set(PALETTE)
+            first = min(a, b)
+            assert got[first] == own_colour(first)      # the same in every battle it plays
+            if own_colour(a) != own_colour(b):
+                assert got == {a: own_colour(a), b: own_colour(b)}
+    assert colours([{"id": "orcs", "colour": "#123456"}, {"id": "empire"}])["orcs"] == "#123456"

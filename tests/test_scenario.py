@@ -20,6 +20,13 @@ def test_parsing_is_idempotent():
     assert parse_scenario(s) == s
 
 
+def test_a_player_may_give_the_colour_its_units_are_drawn_in():
+    data = small_scenario()
+    data["players"][0]["colour"] = "#A0B0C0"
+    assert parse_scenario(data)["players"][0]["colour"] == "#a0b0c0"
+    assert "colour" not in parse_scenario(small_scenario())["players"][0]   # logs unchanged
+
+
 @pytest.mark.parametrize("change, path, expected", [
     (lambda d: d.update(preset="chess"), "preset", "registered: fantasy-classic, fantasy8"),
     (lambda d: d["units"][1]["profile"].update(Ld="7"), "units[1].profile.Ld", "an integer"),
@@ -32,6 +39,7 @@ def test_parsing_is_idempotent():
     (lambda d: d.update(seed="xyz"), "seed", "hex"),
     (lambda d: d["players"].pop(), "players", "exactly two"),
     (lambda d: d["units"][0]["profile"].pop("M"), "units[0].profile.M", "missing"),
+    (lambda d: d["players"][0].update(colour="red"), "players[0].colour", "#2b5fc0"),
 ])
 def test_a_bad_scenario_names_the_field(change, path, expected):
     data = small_scenario()

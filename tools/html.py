@@ -10,6 +10,7 @@ hash chain and every outcome verified. It loads nothing from the network.
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 import re
@@ -87,10 +88,40 @@ def _units(state: State) -> list[dict[str, Any]]:
             continue
         b = box(u)
         fl, fr, br, bl = geo.corners(b)
+        # the page draws each model in its rank and file from the front edge's centre, the
+        # facing and the base (inches)
         out.append({"id": u.id, "name": u.name, "player": u.player, "status": u.status,
-                    "models": u.models, "corners": [_point(c) for c in (fl, fr, br, bl)],
+                    "models": u.models, "files": u.files, "at": _point((b.x, b.y)),
+                    "facing": round(b.facing, 3),
+                    "base": [round(u.base[0] / geo.MM_PER_INCH, 4),
+                             round(u.base[1] / geo.MM_PER_INCH, 4)],
+                    "corners": [_point(c) for c in (fl, fr, br, bl)],
                     "front": [_point(fl), _point(fr)], "centre": _point(geo.centre(b))})
     return out
+
+
+# Colours a player's units are drawn in when the scenario gives none: picked by the player's
+# id, so that the same army has the same colour in every battle (issue 12). When two ids pick
+# the same colour, the id that sorts first keeps it and the other takes the next free one.
+# (no green: the table is green; no two hues close enough to be taken for each other)
+PALETTE = ("#c0392b", "#2471a3", "#7d3c98", "#b7950b", "#1c2833", "#0e6655")
+
+
+def own_colour(player_id: str) -> str:
+    """The colour an id picks: the same for that id in every battle."""
+    digest = hashlib.blake2b(player_id.encode(), digest_size=2).digest()
+    return PALETTE[int.from_bytes(digest, "big") % len(PALETTE)]
+
+
+def colours(players: Sequence[dict[str, Any]]) -> dict[str, str]:
+    """Each player's colour: the scenario's, or the one its id picks."""
+    out = {p["id"]: p["colour"] for p in players if p.get("colour")}
+    for pid in sorted(p["id"] for p in players if not p.get("colour")):
+        start = PALETTE.index(own_colour(pid))
+        out[pid] = next((c for k in range(len(PALETTE))
+                         for c in (PALETTE[(start + k) % len(PALETTE)],)
+                         if c not in out.values()), own_colour(pid))
+    return {p["id"]: out[p["id"]] for p in players}
 
 
 def page(records: Sequence[Record], title: str = "") -> str:
@@ -110,15 +141,20 @@ def page(records: Sequence[Record], title: str = "") -> str:
     started = records[0].data
     scenario = started["scenario"]
     width, depth = scenario["table"]["width"], scenario["table"]["depth"]
-    xs = [c[0] for f in shown for u in f["units"] for c in u["corners"]] or [0.0, width]
-    ys = [c[1] for f in shown for u in f["units"] for c in u["corners"]] or [0.0, depth]
-    margin = 4.0   # the view: where the units went, with some table around them
-    view = [max(0.0, min(xs) - margin), max(0.0, min(ys) - margin),
-            min(width, max(xs) + margin), min(depth, max(ys) + margin)]
+    xs = [c[0] for f in shown for u in f["units"] for c in u["corners"]]
+    ys = [c[1] for f in shown for u in f["units"] for c in u["corners"]]
+    margin = 1.5   # the view: the whole table and its edges, and any unit that left it
+    view = [min([0.0, *xs]) - margin, min([0.0, *ys]) - margin,
+            max([width, *xs]) + margin, max([depth, *ys]) + margin]
+    near = 4.0     # the closer view: where the units went, with some table around them
+    close = [min(xs, default=0.0) - near, min(ys, default=0.0) - near,
+             max(xs, default=width) + near, max(ys, default=depth) + near]
     data = {"frames": shown, "verdict": verdict, "view": [round(v, 3) for v in view],
+            "close": [round(v, 3) for v in close],
             "table": {"width": width, "depth": depth,
                       "hills": scenario["table"].get("hills", [])},
             "players": [p["id"] for p in scenario["players"]],
+            "colours": colours(scenario["players"]),
             "title": title or scenario.get("name") or f"game {started['game_id']}",
             "game": started["game_id"], "preset": started["preset"],
             "engine": started["engine_version"]}
@@ -138,7 +174,7 @@ def script_json(value: Any) -> str:
     return json.dumps(value, separators=(",", ":")).translate(_SCRIPT_SAFE)
 
 
-TEMPLATE = """<!doctype html>
+TEMPLATE = r"""<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -152,11 +188,15 @@ main { display: flex; gap: 12px; padding: 12px; }
 #left { flex: 3; min-width: 0; }
 #right { flex: 2; min-width: 320px; max-height: 86vh; overflow-y: auto; background: #fff;
          border: 1px solid #ccc; padding: 4px 8px; }
-svg { width: 100%; max-height: 62vh; background: #5b6e47; border: 2px solid #4a3b2a; }
+svg { width: 100%; max-height: 62vh; background: #3f4a35; }
 .controls { display: flex; align-items: center; gap: 6px; margin: 8px 0; flex-wrap: wrap; }
 .controls input[type=range] { flex: 1; min-width: 160px; }
 #where { font-weight: bold; }
+#where a { font-weight: normal; margin-left: 8px; }
 #now { background: #fff; border: 1px solid #ccc; padding: 6px 10px; min-height: 4em; }
+#legend { display: flex; flex-wrap: wrap; gap: 4px 14px; margin: 6px 0; font-size: 13px; }
+#legend .swatch { display: inline-block; width: 10px; height: 10px; margin-right: 4px; }
+#legend .fleeing { font-style: italic; }
 .step { padding: 3px 4px; border-bottom: 1px solid #eee; cursor: pointer; }
 .step.current { background: #fff3c4; }
 .step .head { font-weight: 600; }
@@ -165,7 +205,18 @@ svg { width: 100%; max-height: 62vh; background: #5b6e47; border: 2px solid #4a3
 .step.undone .head::before { content: "[undone] "; color: #a33; }
 .step.abandoned .head::before { content: "[taken back] "; color: #a33; }
 .unitname { font-family: sans-serif; text-anchor: middle; dominant-baseline: middle;
-            pointer-events: none; paint-order: stroke; stroke: #0008; }
+            pointer-events: none; paint-order: stroke; stroke: #000a; }
+.keys { color: #666; font-size: 12px; }
+@media print {
+  body { background: #fff; }
+  header { background: #fff; color: #000; border-bottom: 1px solid #000; }
+  #verdict.ok, #verdict.bad { color: #000; }
+  .controls, .keys { display: none; }
+  main { display: block; padding: 0; }
+  #right { max-height: none; overflow: visible; border: none; padding: 0; }
+  svg { max-height: none; break-inside: avoid; }
+  .step { break-inside: avoid; }
+}
 </style>
 </head>
 <body>
@@ -173,15 +224,21 @@ svg { width: 100%; max-height: 62vh; background: #5b6e47; border: 2px solid #4a3
 <main>
 <div id="left">
   <div class="controls">
-    <button id="first" title="first step">|&lt;</button>
-    <button id="prev" title="previous step">&lt; prev</button>
-    <button id="next" title="next step">next &gt;</button>
-    <button id="last" title="last step">&gt;|</button>
-    <input id="slider" type="range" min="0" value="0">
-    <select id="jump" title="jump to a turn and phase"></select>
+    <button id="first" title="first step (Home)">|&lt;</button>
+    <button id="prev" title="previous step (left arrow)">&lt; prev</button>
+    <button id="next" title="next step (right arrow)">next &gt;</button>
+    <button id="last" title="last step (End)">&gt;|</button>
+    <input id="slider" type="range" min="0" value="0" aria-label="step">
+    <select id="jump" title="jump to a turn and phase (Page Up, Page Down)"></select>
+    <button id="zoom" title="the whole table, or where the units are (z)">zoom in</button>
   </div>
+  <div class="keys">Keys: left and right arrows step, Page Up and Page Down jump a phase,
+    Home and End go to the first and last step, z zooms. The address links to the step
+    shown.</div>
   <div id="where"></div>
-  <svg id="table" xmlns="http://www.w3.org/2000/svg"></svg>
+  <svg id="table" xmlns="http://www.w3.org/2000/svg" role="img"
+       aria-label="the table at this step"></svg>
+  <div id="legend"></div>
   <div id="now"></div>
 </div>
 <div id="right"><div id="log"></div></div>
@@ -191,24 +248,69 @@ svg { width: 100%; max-height: 62vh; background: #5b6e47; border: 2px solid #4a3
 "use strict";
 const D = JSON.parse(document.getElementById("data").textContent);
 const F = D.frames, W = D.table.width, H = D.table.depth;
-const COLOURS = ["#c0392b", "#2b5fc0", "#8e44ad", "#16a085"];
 const PATHS = {charge: "#e74c3c", failed_charge: "#e67e22", flee: "#f1c40f",
                pursuit: "#9b59b6", overrun: "#9b59b6", reform: "#ecf0f1",
                close_up: "#ecf0f1", rally: "#ecf0f1", "return": "#1abc9c"};
 let at = 0;
 const $ = (id) => document.getElementById(id);
 const svg = $("table");
-const [X0, Y0, X1, Y1] = D.view;
-const FONT = Math.max(0.6, (X1 - X0) / 70);
-svg.setAttribute("viewBox", `${X0} ${H - Y1} ${X1 - X0} ${Y1 - Y0}`);
+let FONT = 1;
+let zoomed = false;
+function frame() {   // the whole table, or (zoomed) where the units are
+  const [X0, Y0, X1, Y1] = zoomed ? D.close : D.view;
+  FONT = Math.max(0.6, (X1 - X0) / 70);
+  svg.setAttribute("viewBox", `${X0} ${H - Y1} ${X1 - X0} ${Y1 - Y0}`);
+  $("zoom").textContent = zoomed ? "whole table" : "zoom in";
+}
+frame();
 const NS = "http://www.w3.org/2000/svg";
-const colour = (p) => COLOURS[Math.max(0, D.players.indexOf(p)) % COLOURS.length];
+const colour = (p) => D.colours[p] || "#777";
 const pt = (p) => `${p[0].toFixed(3)},${(H - p[1]).toFixed(3)}`;
 function el(name, attrs, text) {
   const e = document.createElementNS(NS, name);
   for (const k in attrs) e.setAttribute(k, attrs[k]);
   if (text !== undefined) e.textContent = text;
   return e;
+}
+// A unit in its own frame: the front edge's centre at the origin, forward up the page; each
+// model a base in its rank and file (a short rear rank centred). Its label is sized to fit
+// inside it and clipped to it, so that a name never covers another unit: a unit too small for
+// its name shows its number, and the legend below the table names it.
+function drawUnit(u, n) {
+  const [bw, bd] = u.base, files = u.files, ranks = Math.ceil(u.models / files);
+  const w = files * bw, d = ranks * bd, gap = Math.min(bw, bd) * 0.06;
+  const g = el("g", {"data-unit": u.id, class: "unit " + u.status,
+                     transform: `translate(${u.at[0]} ${H - u.at[1]}) rotate(${u.facing})`,
+                     opacity: u.status === "fleeing" ? 0.65 : 1});
+  const clip = el("clipPath", {id: "clip-" + n});
+  clip.appendChild(el("rect", {x: -w / 2, y: 0, width: w, height: d}));
+  g.appendChild(clip);
+  g.appendChild(el("rect", {x: -w / 2, y: 0, width: w, height: d, fill: "#0003",
+                            stroke: "#111", "stroke-width": 0.08,
+                            "stroke-dasharray": u.status === "fleeing" ? "0.4 0.3" : ""}));
+  for (let r = 0; r < ranks; r++) {
+    const inRank = Math.min(files, u.models - r * files);
+    const left = -w / 2 + (files - inRank) * bw / 2;
+    for (let f = 0; f < inRank; f++)
+      g.appendChild(el("rect", {class: "model", x: left + f * bw + gap, y: r * bd + gap,
+                                width: bw - 2 * gap, height: bd - 2 * gap,
+                                fill: colour(u.player), stroke: "#0006",
+                                "stroke-width": 0.04}));
+  }
+  g.appendChild(el("line", {x1: -w / 2, y1: 0, x2: w / 2, y2: 0, stroke: "#fff",
+                            "stroke-width": 0.3}));
+  let label = `${u.name} (${u.models})`;
+  let size = Math.min(FONT, 0.94 * w / (0.58 * label.length), 0.8 * d);
+  if (size < FONT * 0.55) {
+    label = String(n);
+    size = Math.min(FONT, 0.9 * w / (0.62 * label.length), 0.8 * d);
+  }
+  const upright = u.facing > 90 && u.facing < 270 ? ` rotate(180 0 ${d / 2})` : "";
+  g.appendChild(el("text", {x: 0, y: d / 2, class: "unitname", fill: "#fff",
+                            "font-size": size.toFixed(3), "stroke-width": size / 8,
+                            "clip-path": `url(#clip-${n})`, transform: upright.trim()},
+                   label));
+  return g;
 }
 function draw(f) {
   svg.replaceChildren();
@@ -220,29 +322,28 @@ function draw(f) {
     defs.appendChild(m);
   }
   svg.appendChild(defs);
-  svg.appendChild(el("rect", {x: 0, y: 0, width: W, height: H, fill: "#7d9a63"}));
+  svg.appendChild(el("rect", {id: "edge", x: 0, y: 0, width: W, height: H, fill: "#7d9a63",
+                              stroke: "#2a2117", "stroke-width": 0.3}));
   for (const hill of D.table.hills)
     svg.appendChild(el("polygon", {points: hill.map(pt).join(" "), fill: "#a8b97a",
                                    stroke: "#6b7a45", "stroke-width": 0.15}));
-  for (const u of f.units) {
-    const g = el("g", {"data-unit": u.id, opacity: u.status === "fleeing" ? 0.6 : 1});
-    g.appendChild(el("polygon", {points: u.corners.map(pt).join(" "), fill: colour(u.player),
-                                 stroke: "#111", "stroke-width": 0.08,
-                                 "stroke-dasharray": u.status === "fleeing" ? "0.4 0.3" : ""}));
-    g.appendChild(el("line", {x1: u.front[0][0], y1: H - u.front[0][1], x2: u.front[1][0],
-                              y2: H - u.front[1][1], stroke: "#fff", "stroke-width": 0.35}));
-    g.appendChild(el("text", {x: u.centre[0], y: H - u.centre[1], class: "unitname",
-                              fill: "#fff", "font-size": FONT, "stroke-width": FONT / 8},
-                     `${u.name} (${u.models})`));
-    svg.appendChild(g);
-  }
+  $("legend").replaceChildren();
+  f.units.forEach((u, i) => {
+    svg.appendChild(drawUnit(u, i + 1));
+    const item = document.createElement("span");
+    item.className = u.status;
+    const sw = document.createElement("span");
+    sw.className = "swatch"; sw.style.background = colour(u.player);
+    item.append(sw, `${i + 1}. ${u.name}: ${u.models} (${u.status})`);
+    $("legend").appendChild(item);
+  });
   for (const p of f.paths)
     svg.appendChild(el("line", {x1: p.from[0], y1: H - p.from[1], x2: p.to[0],
                                 y2: H - p.to[1], stroke: PATHS[p.reason] || "#fff",
                                 "stroke-width": 0.25, "stroke-dasharray": "0.8 0.4",
                                 "marker-end": `url(#arrow-${p.reason})`}));
 }
-function show(i) {
+function show(i, keepAddress) {
   at = Math.max(0, Math.min(F.length - 1, i));
   const f = F[at];
   draw(f);
@@ -250,6 +351,12 @@ function show(i) {
   const branch = f.branch === "live" || f.branch === "meta" ? "" : ` [${f.branch}]`;
   $("where").textContent = `Step ${f.step} of ${F[F.length - 1].step}${branch} - turn ` +
     `${f.turn}, ${f.player || "-"}, ${f.phase}`;
+  const link = document.createElement("a");
+  link.href = `#step=${f.step}`; link.textContent = "link to this step";
+  $("where").appendChild(link);
+  if (!keepAddress) {
+    try { history.replaceState(null, "", `#step=${f.step}`); } catch (e) { /* file: */ }
+  }
   $("now").replaceChildren();
   const h = document.createElement("div");
   h.className = "head"; h.textContent = f.title;
@@ -261,11 +368,14 @@ function show(i) {
   const cur = $("s" + at);
   cur.classList.add("current");
   cur.scrollIntoView({block: "nearest"});
-  let j = 0;
-  for (let k = 0; k < JUMPS.length; k++) if (JUMPS[k] <= at) j = k;
-  $("jump").value = String(j);
+  $("jump").value = String(phaseOf(at));
 }
 const JUMPS = [];
+function phaseOf(i) {
+  let j = 0;
+  for (let k = 0; k < JUMPS.length; k++) if (JUMPS[k] <= i) j = k;
+  return j;
+}
 let seen = "";
 F.forEach((f, i) => {
   const key = `Turn ${f.turn}, ${f.player || "-"}: ${f.phase.split(" > ")[0]}`;
@@ -289,7 +399,7 @@ F.forEach((f, i) => {
 $("title").textContent = D.title;
 $("meta").replaceChildren(`game ${D.game} - ${D.preset} - engine ${D.engine} - ` +
   `${F.length} steps - `);
-D.players.forEach((p, i) => {
+D.players.forEach((p) => {
   const k = document.createElement("span");
   k.textContent = ` ${p} `;
   k.style.background = colour(p); k.style.color = "#fff"; k.style.marginRight = "4px";
@@ -304,11 +414,31 @@ $("first").addEventListener("click", () => show(0));
 $("prev").addEventListener("click", () => show(at - 1));
 $("next").addEventListener("click", () => show(at + 1));
 $("last").addEventListener("click", () => show(F.length - 1));
+const zoom = () => { zoomed = !zoomed; frame(); show(at, true); };
+$("zoom").addEventListener("click", zoom);
 document.addEventListener("keydown", (e) => {
-  if (e.key === "ArrowRight") show(at + 1);
-  if (e.key === "ArrowLeft") show(at - 1);
+  if (e.altKey || e.ctrlKey || e.metaKey || ["INPUT", "SELECT"].includes(e.target.tagName))
+    return;   // the slider and the list take their own keys
+  const go = {ArrowRight: () => at + 1, ArrowLeft: () => at - 1, Home: () => 0,
+              End: () => F.length - 1,
+              PageDown: () => JUMPS[Math.min(JUMPS.length - 1, phaseOf(at) + 1)],
+              PageUp: () => JUMPS[Math.max(0, phaseOf(at) - (JUMPS[phaseOf(at)] === at ? 1
+                                                                                      : 0))]};
+  if (e.key in go) { e.preventDefault(); show(go[e.key]()); }
+  if (e.key === "z") zoom();
 });
-show(0);
+// #step=36 opens step 36 (the link "link to this step" gives)
+function fromAddress() {
+  const m = /^#step=(\d+)$/.exec(location.hash);
+  const i = m ? F.findIndex((f) => f.step === Number(m[1])) : -1;
+  return i;
+}
+window.addEventListener("hashchange", () => {
+  const i = fromAddress();
+  if (i >= 0) show(i, true);
+});
+const opened = fromAddress();
+show(opened >= 0 ? opened : 0, opened < 0);
 </script>
 </body>
 </html>
