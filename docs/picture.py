@@ -1,5 +1,6 @@
 """Make docs/replay.png, the README's picture of the replay page: the bundled mill-race battle
-played by the bots, its page opened in headless Chromium at the first multiple-combat result, zoomed in.
+played by the bots, its page opened in headless Chromium at the first multiple-combat result,
+zoomed in.
 
     .venv/bin/python docs/picture.py
 """
