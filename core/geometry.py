@@ -301,21 +301,36 @@ def on_table(b: Box, width: float, depth: float) -> bool:
     return all(-EPS <= x <= width + EPS and -EPS <= y <= depth + EPS for x, y in corners(b))
 
 
-def edge_time(b: Box, heading: float, width: float, depth: float) -> tuple[float, Point]:
-    """How far ``b`` can move along ``heading`` before a corner touches the table edge, and
-    that point."""
+def edge_time(b: Box, heading: float, width: float, depth: float, middle: bool = True
+              ) -> tuple[float, Point]:
+    """How far ``b`` can move along ``heading`` before it touches the table edge, and the
+    point where it touches: a corner, or, when a whole side meets the edge at once, the middle
+    of that side. ``middle=False`` gives the first corner found instead (what engines before
+    0.5.0 recorded; their logs are verified with it)."""
     (hx, hy), _ = axes(heading)
-    best, point = math.inf, (b.x, b.y)
+    best = math.inf
+    touches: list[tuple[float, int, Point]] = []   # (when, which edge, the corner there)
     for cx, cy in corners(b):
-        for v, d, lo, hi in ((cx, hx, 0.0, width), (cy, hy, 0.0, depth)):
+        for edge, (v, d, lo, hi) in enumerate(((cx, hx, 0.0, width), (cy, hy, 0.0, depth))):
             if d > EPS:
-                t = (hi - v) / d
+                t, side = (hi - v) / d, 2 * edge + 1
             elif d < -EPS:
-                t = (lo - v) / d
+                t, side = (lo - v) / d, 2 * edge
             else:
                 continue
-            if t < best:
-                best, point = max(t, 0.0), (cx + hx * max(t, 0.0), cy + hy * max(t, 0.0))
+            t = max(t, 0.0)
+            touches.append((t, side, (cx + hx * t, cy + hy * t)))
+            best = min(best, t)
+    if not touches:
+        return best, (round(b.x, 4), round(b.y, 4))
+    first = min(touches, key=lambda x: x[0])
+    if not middle:
+        return best, (round(first[2][0], 4), round(first[2][1], 4))
+    # every corner that meets the same edge at the same moment: what touched is the segment
+    # between them, and its middle is the point
+    met = [p for t, side, p in touches if side == first[1] and t <= best + 1e-6]
+    xs, ys = [p[0] for p in met], [p[1] for p in met]
+    point = ((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2)
     return best, (round(point[0], 4), round(point[1], 4))
 
 

@@ -142,6 +142,45 @@ def test_fp_off_table_a_pursuer_leaves_and_returns_in_its_remaining_moves():
     assert rear_centre[1] + box(back).depth / 2 == pytest.approx(48.0, abs=1e-3)
 
 
+@pytest.mark.only("fantasy8")
+def test_fp_off_table_a_whole_front_meeting_the_edge_leaves_and_returns_at_its_middle():
+    """Seed 002 p.57: the unit comes back with the centre of its last rank on the point where
+    it touched the edge; a whole front touching at once touched at its middle (issue 13: it
+    was recorded at a corner, 2.46" sideways)."""
+    a = b.unit("a", "red", 36, 38, 0, models=30)
+    foe = b.against(a, b.unit("b", "blue", profile={"Ld": 2}))
+    reserve = b.unit("r", "blue", 8, 4, 90, models=5)
+    g = b.game([a, foe, reserve], phase="close_combat")
+    b.fight(g)
+    b.answer(g, {"to_hit": [(6,) * 10, (1,) * 10], "to_wound": [(6, 6)]}, default=1,
+             stop="break_test")
+    b.answer(g, {"break_test": [(3, 4)]})
+    g.submit({"cmd": "pursue", "by": "red", "unit": "a", "target": "b"})
+    events = b.answer(g, {"flee": [(1, 1)], "pursuit": [(6, 6)]})
+    assert b.one(events, "UnitLeftTable").point == pytest.approx((36.0, 48.0))
+    while not g.state.phase.endswith("remaining") or g.state.player != "red":
+        b.finish(g)
+        g.submit(next(c for c in g.pending.legal if c.name in ("end_phase", "end_charges")))
+    back = box(g.state.units["a"])
+    assert geo.centre(back)[0] == pytest.approx(36.0, abs=1e-3)   # on its own line
+
+
+def test_log_rulings_a_game_begun_before_a_fix_keeps_its_ruling():
+    """A game begun under engine 0.4.0 is played and verified under its rulings
+    (phases/fantasy/rulings.py): its pursuer leaves at the corner that engine recorded."""
+    from regiment.phases.fantasy import pursuit
+
+    a = b.unit("a", "red", 36, 38, 0, models=30)
+    g = b.game([a, b.against(a, b.unit("b", "blue"))], phase="close_combat")
+    state = g.state.with_unit(g.state.units["b"].evolve(status="destroyed"))  # a clear run
+    unit = state.units["a"]
+    now = pursuit.pursue_move(state, unit, 0.0, 12.0, pivot=False)
+    before = pursuit.pursue_move(state.evolve(engine=(0, 4, 0)), unit, 0.0, 12.0, pivot=False)
+    assert now[1] == pytest.approx((36.0, 48.0))
+    assert before[1] != now[1] and before[1][1] == pytest.approx(48.0)
+    assert abs(before[1][0] - 36.0) == pytest.approx(box(unit).width / 2, abs=1e-3)
+
+
 def test_fp_fresh_enemy_a_pursuit_into_a_new_enemy_is_a_charge():
     fresh = b.unit("c", "blue", 36, 31, 180, models=10)   # 11" ahead of red
     g = broken(others=[fresh])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from regiment.core import geometry as geo
 
+from .rulings import ruled
 from .specials import IMMUNE_TO_PSYCHOLOGY, SWIFTSTRIDE, has
 from .state import State, UnitState
 from .units import ALIVE, box, missile
@@ -182,7 +183,8 @@ def flee_move(state: State, unit: UnitState, away_from: geo.Point, dist: float
     facing = geo.bearing(away_from, geo.centre(start))
     turned = geo.pivoted(start, facing)
     table = state.table
-    t, point = geo.edge_time(turned, facing, table["width"], table["depth"])
+    t, point = geo.edge_time(turned, facing, table["width"], table["depth"],
+                             middle=ruled(state, "exit_at_the_middle"))
     if t <= dist:
         return geo.rounded(geo.moved(turned, t)), point, []
     end = geo.moved(turned, dist)

@@ -18,7 +18,7 @@ from regiment.core.fold import appliers_for, fold
 from regiment.core.geometry import contact
 from regiment.core.state import Awaiting
 
-from . import narrate, needs
+from . import narrate, needs, rulings
 from .appliers import APPLIERS
 from .events import CombatBegan, TurnBegan
 from .flow import GUARDS, Flow, leaves
@@ -63,7 +63,8 @@ class FantasyPreset(Flow):
         return State(game_id=started.game_id, preset=started.preset,
                          players=tuple(p["id"] for p in sc["players"]), first=sc["first"],
                          turns=sc["turns"], units=units, table=sc["table"],
-                         context=Turn(start_phase=sc.get("phase") or "start"))
+                         context=Turn(start_phase=sc.get("phase") or "start"),
+                         engine=rulings.version(started.engine_version))
 
     def opening(self, state: State) -> list[Event]:
         """TURN.ORDER: the first player's turn 1 begins, or the scenario's ``phase``; units

@@ -5,6 +5,7 @@ from __future__ import annotations
 from regiment.core import geometry as geo
 
 from .combat import Combat, models_in_contact, touching
+from .rulings import ruled
 from .state import State, UnitState
 from .units import ALIVE, box, rank_sizes
 
@@ -49,7 +50,8 @@ def pursue_move(state: State, unit: UnitState, heading: float, dist: float, pivo
         t = geo.first_contact(start, heading, run, box(e))
         if t is not None and (hit is None or t < hit[0]):
             hit = (t, e.id)
-    edge_t, point = geo.edge_time(start, heading, table["width"], table["depth"])
+    edge_t, point = geo.edge_time(start, heading, table["width"], table["depth"],
+                                  middle=ruled(state, "exit_at_the_middle"))
     if edge_t <= (hit[0] if hit else run):
         return geo.rounded(geo.moved(start, edge_t, heading)), point, None, edge_t
     if hit is not None:

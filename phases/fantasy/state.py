@@ -179,6 +179,7 @@ class State(GameState):
     fight: Fight | None = None                               # the combat being fought
     batch: Batch | None = None                               # attacks being rolled
     combats: dict[str, Combat] = field(default_factory=dict)  # combats lasting across turns
+    engine: tuple[int, int, int] = (0, 0, 0)   # the engine that began the game (rulings.py)
 
     def with_unit(self, unit: UnitState) -> State:
         units = dict(self.units)

@@ -1,0 +1,43 @@
+"""Rulings that changed between engine versions, and the version each took effect in.
+
+A game is played, and later verified, under the rulings of the engine that began it (its
+``GameStarted.engine_version``): a log written before a fix re-derives the outcome it
+recorded, and every game begun since gets the fix. Saved games are sacred; so is the word of
+the engine that settled them at the table. Each ruling names the rule ID it corrects.
+"""
+
+from __future__ import annotations
+
+from regiment.core.game import ENGINE_VERSION
+
+from .state import State
+
+Version = tuple[int, int, int]
+
+
+def _parse(text: str) -> Version | None:
+    parts = text.split(".")
+    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+        return None
+    return int(parts[0]), int(parts[1]), int(parts[2])
+
+
+CURRENT: Version = _parse(ENGINE_VERSION) or (0, 0, 0)
+
+
+def version(text: str) -> Version:
+    """``"0.4.0"`` -> (0, 4, 0); an empty or unreadable version is this engine's (a playout)."""
+    return _parse(text) or CURRENT
+
+
+# ruling -> the first engine version that plays it
+RULINGS: dict[str, Version] = {
+    # FP.OFF_TABLE: a unit whose whole side meets the table edge at once left at the middle of
+    # that side (before: at the first corner found, 2.5" sideways for a 5-wide unit)
+    "exit_at_the_middle": (0, 5, 0),
+}
+
+
+def ruled(state: State, ruling: str) -> bool:
+    """Whether the game in ``state`` is played under ``ruling``."""
+    return state.engine >= RULINGS[ruling]
