@@ -243,6 +243,14 @@ def overlaps(a: Box, b: Box) -> bool:
     return _apart_axis(a, b, corners(a), corners(b), 1e-4) is None
 
 
+def stands_on(a: Box, b: Box) -> bool:
+    """Whether two footprints share more than a speck of area (1/1000 square inch, a
+    0.03" square): what a scenario may not set up and no move may end in. The moves
+    themselves keep a tighter margin (``overlaps``)."""
+    return overlap(bounds(a), bounds(b)) and overlaps(a, b) and \
+        polygon(a).intersection(polygon(b)).area > 1e-3
+
+
 def flush_beside(mover: Box, target: Box, side: str, others: list[Box]) -> Box | None:
     """``flush_against`` with ``others`` already on that side: the front flush against ``side``
     of ``target``, overlapping none of ``others`` (it may touch them), with as much front in
@@ -332,6 +340,47 @@ def edge_time(b: Box, heading: float, width: float, depth: float, middle: bool =
     xs, ys = [p[0] for p in met], [p[1] for p in met]
     point = ((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2)
     return best, (round(point[0], 4), round(point[1], 4))
+
+
+def back_off(b: Box, heading: float, q: Box) -> float:
+    """How far ``b`` must go back (against ``heading``) to stand on ``q`` no more, touching
+    it at most: 0 when it does not stand on it."""
+    if not overlaps(b, q):
+        return 0.0
+    lo, hi = 0.0, b.width + b.depth + q.width + q.depth
+    for _ in range(50):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if overlaps(moved(b, -mid, heading), q) else (lo, mid)
+    return hi
+
+
+def clear_run(b: Box, heading: float, dist: float, blockers: list[Box]) -> float:
+    """How far (up to ``dist``) ``b`` can move along ``heading`` before it would stand on a
+    blocker; sliding along one it touches is free (unlike ``free_run``, which keeps a
+    distance and so cannot leave a neighbour's side). Steps of 0.2" find the first overlap
+    (nothing a unit meets is thinner), then halving finds where it begins."""
+    path = bounds(b, moved(b, dist, heading))
+    blockers = [q for q in blockers if overlap(path, _grown(bounds(q), EPS))]
+    if not blockers:
+        return dist
+
+    def hits(t: float) -> bool:
+        here = moved(b, t, heading)
+        return any(overlaps(here, q) for q in blockers)
+
+    if hits(0.0):
+        return 0.0
+    done = 0.0
+    for i in range(1, math.ceil(dist / 0.2) + 1):
+        t = min(dist, i * 0.2)
+        if hits(t):
+            lo, hi = done, t
+            for _ in range(40):
+                mid = (lo + hi) / 2
+                lo, hi = (lo, mid) if hits(mid) else (mid, hi)
+            return lo
+        done = t
+    return dist
 
 
 def free_run(b: Box, heading: float, dist: float, blockers: list[Box], keep: float) -> float:

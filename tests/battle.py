@@ -71,7 +71,7 @@ def answer(g: Game, script: dict[str, Iterable[tuple[int, ...]]] | None = None,
     """Make every pending roll, taking faces for each purpose from ``script`` in order (or
     ``default`` for every die), until the game waits for a decision (or a ``stop`` purpose)."""
     queues = {k: list(v) for k, v in (script or {}).items()}
-    out: list[Event] = []
+    out: list[Event] = split_first(g)
     while g.pending.kind == "roll":
         p = g.pending
         if p.purpose == stop:
@@ -87,6 +87,16 @@ def answer(g: Game, script: dict[str, Iterable[tuple[int, ...]]] | None = None,
                                  f"for {p.unit}")
         assert len(faces) == p.dice, (p.purpose, p.dice, faces)
         out += g.submit(Roll(by=p.player, faces=tuple(faces)))
+        out += split_first(g)
+    return out
+
+
+def split_first(g: Game) -> list[Event]:
+    """CC.ALLOCATE: while a model touching several enemies waits to split its attacks, take
+    the first split offered (all to the first enemy): the helpers roll through a round."""
+    out: list[Event] = []
+    while g.pending.kind == "decision" and g.pending.decision == "allocate":
+        out += g.submit(g.pending.legal[0])
     return out
 
 
@@ -163,7 +173,7 @@ def blows(g: Game, hits: dict[str, int], wounds: dict[str, int] | None = None,
     """Roll a round's attack dice unit by unit: ``hits[u]`` of ``u``'s to-hit dice show 6,
     the rest 1 (units not named roll all 1s); likewise ``wounds`` for the to-wound dice (all
     6s when not named). Other rolls stop it (or ``stop``)."""
-    out: list[Event] = []
+    out: list[Event] = split_first(g)
     left_hits, left_wounds = dict(hits), dict(wounds or {})
     while g.pending.kind == "roll" and g.pending.purpose in ("to_hit", "to_wound"):
         p = g.pending
@@ -174,6 +184,7 @@ def blows(g: Game, hits: dict[str, int], wounds: dict[str, int] | None = None,
         if uid in left:
             left[uid] = n - six
         out += g.submit(Roll(by=p.player, faces=(6,) * six + (1,) * (p.dice - six)))
+        out += split_first(g)
     if stop is not None and g.pending.kind == "roll" and g.pending.purpose != stop:
         out += answer(g, default=1, stop=stop)
     return out

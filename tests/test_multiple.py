@@ -400,3 +400,27 @@ def test_ref_contact_a_reform_that_loses_contact_with_one_of_two_foes_is_refused
         g.submit({"cmd": "reform", "by": "red", "unit": "a", "files": 3})
     assert info.value.rule == "REF.CONTACT" and "instead of" in str(info.value)
     assert g.state is before
+
+
+def test_cc_one_attacker_a_corner_model_fought_in_front_and_flank_attacks_once():
+    """Issue 13 (the mill race, step 9): the Goblins, six wide and five deep, fight Dwarf
+    Warriors in front and Empire Spearmen along their whole right flank. Every model attacks
+    once: 6 front-rank models, 5 supporters behind them (the sixth, at the flank, fights the
+    spearmen), and the flank models of ranks 2 to 5; the corner model is split as its player
+    says, and the goblins make 15 attacks, not 17."""
+    gob = b.unit("g", "blue", 36, 20, 0, models=30, files=6)
+    dwarfs = b.against(gob, b.unit("d", "red", models=20, files=8))
+    w = b.size(gob)
+    spears = b.unit("s", "red", 36 + w[0] / 2, 20 - w[1] / 2, 270, models=20, files=5)
+    g = b.game([gob, dwarfs, spears], phase="close_combat", first="blue")
+    b.fight(g)
+    while g.pending.kind == "decision" and g.pending.decision == "allocate":
+        p = g.pending
+        if p.player == "blue":
+            assert {tuple(sorted(c.attacks)) for c in p.legal} == {("d", "s")}
+            assert {sum(c.attacks.values()) for c in p.legal} == {1}   # one model, once
+        g.submit(p.legal[0])
+    step = next(e for e in reversed(g.timeline.events(len(g.timeline.steps) - 1))
+                if e.type == "InitiativeStepBegan" and any(s["unit"] == "g" for s in e.strikes))
+    mine = {s["target"]: s["attacks"] for s in step.strikes if s["unit"] == "g"}
+    assert sum(mine.values()) == 6 + 5 + 4 and mine["s"] >= 4 and mine["d"] >= 10

@@ -13,6 +13,7 @@ from typing import Any
 from regiment.core.geometry import EPS, MM_PER_INCH, contact
 
 from . import attacks
+from .rulings import ruled
 from .specials import (
     ALWAYS_STRIKES_FIRST,
     ALWAYS_STRIKES_LAST,
@@ -176,9 +177,56 @@ def attack_shares(state: State, combat: Combat, uid: str, fight: Fight
     enemy they must go to, or by the set of enemies a model touching several may split them
     among (a pool, split by its player before any die is rolled).
 
-    With one enemy on a side: every model touching it, plus the supporting ranks (CC.WHO_FIGHTS).
-    With several on one side, each model (and the supporters behind it, a short rear rank
-    standing from the left) counts toward the enemies that model touches."""
+    Each model attacks once (CC.ONE_ATTACKER): a model touching enemies on two sides (a
+    front corner against a foe in front and one in the flank) counts once, toward all of
+    them, and a model in contact supports no one. Games begun before engine 0.5.0 counted
+    each side on its own (``_shares_by_side``)."""
+    if not ruled(state, "one_attack_a_model"):
+        return _shares_by_side(state, combat, uid, fight)
+    u = state.units[uid]
+    sizes = rank_sizes(u)
+    touched: dict[tuple[int, int], set[str]] = {}   # (rank, file) -> the enemies it touches
+    front: dict[int, set[str]] = {}                  # front-rank file -> enemies in front
+    for e, _ in touching(state, combat, uid):
+        side, at = positions(u, e)
+        for i in at:
+            model = (0, i) if side == "front" else \
+                (len(sizes) - 1, i) if side == "rear" else \
+                (i, 0) if side == "left" else (i, u.files - 1)
+            touched.setdefault(model, set()).add(e.id)
+            if side == "front":
+                front.setdefault(i, set()).add(e.id)
+    a = attacks_of(u)
+    out: dict[Key, int] = {}
+
+    def add(foes: set[str], n: int) -> Key:
+        key: Key = next(iter(foes)) if len(foes) == 1 else frozenset(foes)
+        out[key] = out.get(key, 0) + n
+        return key
+
+    for model in sorted(touched):
+        add(touched[model], a)
+    ranks, each = support_ranks(u, u.charged)
+    for i in sorted(front):   # the ranks behind a model fighting to the front support it
+        behind = sum(each for r in range(1, 1 + ranks)
+                     if r < len(sizes) and i < sizes[r] and (r, i) not in touched)
+        if behind:
+            add(front[i], behind)
+    if front:
+        # a champion stands in the front rank: one attack more when that rank fights;
+        # the fighter in a challenge attacks only the foe, or (refused) not at all
+        first = min(front)
+        key = add(touched[(0, first)], 0)
+        champion = has_champion(u)
+        out[key] += 1 if champion else 0
+        if uid in (fight.duel or {}) or uid in fight.stood_back:
+            out[key] -= a + 1 if champion else a
+    return {k: n for k, n in out.items() if n > 0}
+
+
+def _shares_by_side(state: State, combat: Combat, uid: str, fight: Fight) -> dict[Key, int]:
+    """``attack_shares`` as engines before 0.5.0 counted it: each side on its own (a corner
+    model touching two sides counted twice), supporters behind a fighting front."""
     u = state.units[uid]
     by_side: dict[str, list[tuple[str, list[int]]]] = {}
     for e, _ in touching(state, combat, uid):

@@ -41,9 +41,10 @@ from .events import (
 from .flow import Flow
 from .result import ld_test
 from .rolls import FleeRoll, SideRoll, Toward, ask, read
+from .rulings import ruled
 from .specials import IMMUNE_TO_PSYCHOLOGY, has
 from .state import State, UnitState
-from .units import ALIVE, box, leadership, missile
+from .units import ALIVE, box, leadership, missile, stands_on_another
 
 PANIC_RANGE = 6.0
 
@@ -239,7 +240,12 @@ class ChargeFlow:
             if reach < dist:
                 events = [ChargeRolled(**base, success=False)]
                 return self.flow._finish(state, events + self._failed(state, unit, target, faces))
-            b = geo.moved(box(unit), dist, geo.bearing(unit.position, geo.centre(box(target))))
+            heading = geo.bearing(unit.position, geo.centre(box(target)))
+            if ruled(state, "no_overlap"):   # GEO.NO_OVERLAP: it stops at a unit in its way
+                others = [box(o) for o in state.units.values() if o.id not in (unit.id,
+                          target.id) and o.status in ALIVE]
+                dist = round(geo.clear_run(box(unit), heading, dist, others), 4)
+            b = geo.moved(box(unit), dist, heading)
             events = [ChargeRolled(**base, success=True), UnitCaught(unit=target.id, by=unit.id),
                       UnitDestroyed(unit=target.id, reason="caught fleeing"),
                       moved(unit.id, geo.rounded(b), "charge", dist)]
@@ -324,7 +330,9 @@ class ChargeFlow:
                 if foe is not None:
                     b = geo.pivoted(box(u), geo.bearing(geo.centre(box(u)),
                                                         geo.centre(box(foe))))
-                    events.append(moved(u.id, geo.rounded(b), "rally"))
+                    if not (stands_on_another(state, u, b) and
+                            ruled(state, "no_overlap")):   # GEO.NO_OVERLAP
+                        events.append(moved(u.id, geo.rounded(b), "rally"))
         else:
             events.append(ask("flee", u.id, u.player, charge.movement_dice(u),
                               FleeRoll(purpose)))

@@ -41,8 +41,16 @@ def pursue_move(state: State, unit: UnitState, heading: float, dist: float, pivo
             fresh.append(o)
         else:
             blockers.append(box(o))
+    clean = ruled(state, "no_overlap")
+    if pivot and clean and any(geo.overlaps(start, b) for b in blockers):
+        return geo.rounded(box(unit)), None, None, 0.0   # GEO.NO_OVERLAP: it cannot turn
     for e in fresh:  # FP.PIVOT_CONTACT: the pivot itself may bring the front into contact
         if geo.gap(start, box(e)) <= 1e-3:
+            if clean:   # GEO.NO_OVERLAP: a turn onto the enemy ends touching it
+                start = geo.moved(start, -geo.back_off(start, heading, box(e)), heading)
+                if any(geo.overlaps(start, b) for b in blockers) or any(
+                        geo.overlaps(start, box(o)) for o in fresh if o.id != e.id):
+                    return geo.rounded(box(unit)), None, None, 0.0
             return geo.rounded(start), None, e.id, 0.0
     run = geo.free_run(start, heading, dist, blockers, 1.0)
     hit: tuple[float, str] | None = None

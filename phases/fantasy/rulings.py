@@ -35,6 +35,14 @@ RULINGS: dict[str, Version] = {
     # FP.OFF_TABLE: a unit whose whole side meets the table edge at once left at the middle of
     # that side (before: at the first corner found, 2.5" sideways for a 5-wide unit)
     "exit_at_the_middle": (0, 5, 0),
+    # GEO.NO_OVERLAP: a pivot in place (a pursuer turning to its quarry, a rallied unit
+    # turning to the nearest foe) that would stand on another unit is not made, and a charger
+    # catching a fleeing unit stops at any unit in its way (before: both went on, and the
+    # unit stood on its neighbour)
+    "no_overlap": (0, 5, 0),
+    # CC.ONE_ATTACKER: a model touching enemies on two sides attacks once, split as its player
+    # says, and a model in contact does not also support (before: it attacked on each side)
+    "one_attack_a_model": (0, 5, 0),
 }
 
 

@@ -12,7 +12,7 @@ from functools import cache
 from importlib.resources import files
 from typing import Any
 
-from regiment.core.geometry import Box, bounds, overlap, polygon, unit_size
+from regiment.core.geometry import Box, bounds, stands_on, unit_size
 from regiment.core.scenario import ID, Reader
 
 from .specials import known
@@ -60,8 +60,7 @@ def _placed(r: Reader, units: list[dict[str, Any]], table: dict[str, Any]) -> No
                          f"{table['width']:g}\" x {table['depth']:g}\" table there: it reaches "
                          f"x {x0:.1f} to {x1:.1f}, y {y0:.1f} to {y1:.1f}")
         for j, other in boxes:
-            if overlap(bounds(b), bounds(other)) and \
-                    polygon(b).intersection(polygon(other)).area > 1e-3:
+            if stands_on(b, other):
                 raise r.fail(f"units[{i}].position",
                              f"{u['id']} stands on {units[j]['id']} (units[{j}])")
         boxes.append((i, b))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from regiment.core import geometry as geo
 from regiment.core.geometry import Box, unit_size
 
 from .specials import (
@@ -16,7 +17,7 @@ from .specials import (
     carries,
     has,
 )
-from .state import UnitState
+from .state import State, UnitState
 
 MONSTROUS = ("monstrous_infantry", "monstrous_cavalry", "monstrous_beast")
 ON_FOOT = ("infantry", "monstrous_infantry")
@@ -115,3 +116,10 @@ def has_champion(u: UnitState) -> bool:
 def is_character(u: UnitState) -> bool:
     return has(u, CHARACTER) or (u.models == 1 and u.troop in ("infantry", "cavalry")
                                        and u.profile["W"] >= 2)
+
+
+def stands_on_another(state: State, unit: UnitState, b: Box) -> bool:
+    """GEO.NO_OVERLAP: whether ``unit`` placed at ``b`` would stand on another unit on the
+    table (touching is not standing on it)."""
+    return any(o.id != unit.id and o.status in ALIVE and geo.overlaps(b, box(o))
+               for o in state.units.values())

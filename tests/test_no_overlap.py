@@ -1,0 +1,112 @@
+"""GEO.NO_OVERLAP: no unit ever stands on another, after any kind of move, in any battle."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from regiment.core import geometry as geo
+from regiment.core.errors import InvalidScenario
+from regiment.core.game import Game
+from regiment.core.scenario import load_scenario, parse_scenario
+from regiment.phases.fantasy.state import State, fantasy
+from regiment.phases.fantasy.units import ALIVE, box
+from regiment.store import MemoryStore
+
+from .conftest import EXAMPLES, unit
+
+
+def standing_on(state: State) -> list[tuple[str, str]]:
+    """Pairs of units on the table that stand on each other."""
+    on = [u for u in state.units.values() if u.status in ALIVE]
+    return [(a.id, c.id) for i, a in enumerate(on) for c in on[i + 1:]
+            if geo.stands_on(box(a), box(c))]
+
+
+def battle(rng: random.Random) -> dict[str, Any] | None:
+    """Two to eight units, red toward the bottom facing up and blue toward the top facing
+    down, near enough to charge, at slightly odd angles; None when two would start on each
+    other (the scenario refuses that)."""
+    units = []
+    for i in range(rng.choice((2, 4, 6, 8, 8, 8))):
+        red = i % 2 == 0
+        units.append(unit(f"u{i}", "red" if red else "blue", rng.uniform(10, 62),
+                          rng.uniform(8, 24) if red else rng.uniform(22, 40),
+                          rng.choice((0.0, 10.0, 350.0, 20.0) if red else
+                                     (180.0, 170.0, 190.0, 200.0)),
+                          models=rng.choice((10, 15, 20, 25)), files=rng.choice((4, 5, 6))))
+    data = {"preset": "fantasy8", "first": "red", "dice": "seeded",
+            "seed": f"{rng.getrandbits(32):x}", "turns": 4,
+            "players": [{"id": "red"}, {"id": "blue"}], "units": units}
+    try:
+        return parse_scenario(data)
+    except InvalidScenario:
+        return None
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32))
+def test_geo_no_overlap_holds_after_every_step_of_random_battles(seed: int):
+    """Charges, flee and pursuit moves, pivots, reforms, close-ups, rallies and returns from
+    off the table, chosen at random by both sides: no step ends with a unit on another."""
+    rng = random.Random(seed)
+    scenario = battle(rng)
+    if scenario is None:
+        return
+    game = Game.new(scenario, store=MemoryStore())
+    assert standing_on(fantasy(game.state)) == []
+    for _ in range(300):
+        if game.pending.kind == "over":
+            break
+        options = [c for c in game.legal() if c.name not in ("undo", "redo")]
+        game.submit(rng.choice(options))
+        assert standing_on(fantasy(game.state)) == [], (seed, len(game.timeline.steps) - 1)
+
+
+def test_geo_no_overlap_the_mill_race_with_the_first_option_every_time():
+    """Issue 13: in the mill race, both sides taking the first option, the Dwarf Warriors'
+    pivot to pursue the Trolls put the Empire Spearmen's corner 0.37" inside them (step 36)."""
+    game = Game.new(load_scenario(EXAMPLES / "mill_race.toml"), store=MemoryStore())
+    while game.pending.kind != "over":
+        game.submit(game.pending.legal[0])
+        assert standing_on(fantasy(game.state)) == [], len(game.timeline.steps) - 1
+
+
+def test_geo_no_overlap_a_pursuer_may_not_pivot_onto_a_friend():
+    """The pivot toward the quarry would stand on the friend at its right: the pursuer keeps
+    its facing and does not move. A game begun under 0.4.0 made the pivot (LOG.RULINGS)."""
+    from regiment.phases.fantasy import pursuit
+
+    from . import battle as b
+
+    a = b.unit("a", "red", 36, 20, 0, models=30)
+    friend = b.unit("f", "red", 39.95, 20, 0)        # flush against a's right flank
+    game = b.game([a, b.against(a, b.unit("b", "blue")), friend], phase="close_combat")
+    state = fantasy(game.state)
+    unit = state.units["a"]
+    end, left, fresh, run = pursuit.pursue_move(state, unit, 90.0, 6.0, True)
+    assert (run, left, fresh) == (0.0, None, None)
+    assert (end.x, end.y, end.facing) == pytest.approx((36.0, 20.0, 0.0))
+    old = pursuit.pursue_move(state.evolve(engine=(0, 4, 0)), unit, 90.0, 6.0, True)[0]
+    assert geo.stands_on(old, box(state.units["f"]))
+
+
+def test_geo_no_overlap_a_pivot_onto_an_enemy_ends_touching_it():
+    """FP.PIVOT_CONTACT: a pivot that brings the front onto a fresh enemy is a contact; the
+    pursuer ends touching that enemy, not standing on it."""
+    from regiment.phases.fantasy import pursuit
+
+    from . import battle as b
+
+    a = b.unit("a", "red", 36, 20, 0, models=30)
+    near = b.unit("c", "blue", 38.2, 17.6, 270, models=4, files=4)
+    game = b.game([a, b.against(a, b.unit("b", "blue")), near], phase="close_combat")
+    state = fantasy(game.state)
+    end, _, fresh, run = pursuit.pursue_move(state, state.units["a"], 90.0, 6.0, True)
+    assert fresh == "c" and run == 0.0
+    assert geo.gap(end, box(state.units["c"])) < 1e-3
+    assert not geo.stands_on(end, box(state.units["c"]))
