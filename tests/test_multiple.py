@@ -337,6 +337,25 @@ def test_fp_caught_a_broken_unit_must_outroll_every_pursuer():
     assert g.state.units["c"].status == "fleeing"        # nobody pursued c
 
 
+def test_fp_flee_direction_the_most_numerous_of_enemies_equal_in_ranks():
+    """S0 p.60: between enemies with as many ranks 5 wide, the unit flees from the most
+    numerous (no die): s2 has 24 models to s1's 20, both four ranks of five."""
+    gob = b.unit("g", "red", models=10)
+    s1 = b.against(gob, b.unit("s1", "blue"), "front")
+    s2 = b.against(gob, b.unit("s2", "blue", models=24), "right")
+    g = b.game([gob, s1, s2], phase="close_combat", first="red")
+    b.fight(g)
+    b.blows(g, {"s1": 4, "s2": 3})
+    b.answer(g, {"break_test": [(6, 6)]})
+    for uid in ("s1", "s2"):
+        g.submit({"cmd": "restrain", "by": "blue", "unit": uid})
+    events = b.answer(g, {"restrain": [(1, 1), (1, 1)], "flee": [(3, 4)]})
+    assert b.of(events, "FleeDirectionChosen") == []
+    assert not any(e.type == "RollRequested" and e.purpose == "random_choice" for e in events)
+    flee = next(e for e in events if e.type == "UnitMoved" and e.reason == "flee")
+    assert abs(flee.facing - 270.0) < 10               # away from s2, on its right
+
+
 def test_fp_flee_direction_a_die_chooses_between_enemies_equal_in_ranks():
     # goblins g fought by two equal spearmen units, front and flank: which to flee from?
     gob = b.unit("g", "red", models=10)

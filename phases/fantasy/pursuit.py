@@ -11,8 +11,10 @@ from .units import ALIVE, box, rank_sizes
 
 
 def flee_from(state: State, unit: UnitState, foes: list[UnitState]) -> list[UnitState]:
-    """FP.FLEE_DIRECTION: the enemy units with the most ranks at least 5 models wide (the
-    unit flees from one of them; when several tie, a die chooses)."""
+    """FP.FLEE_DIRECTION: the enemy units the unit may flee from: those with the most ranks
+    at least 5 models wide, and among them the most numerous (S0 p.60 names both: the ranks
+    decide, and its worked example turns on them; the numbers part a tie); when several still
+    tie, a die chooses. Games begun before engine 0.5.0 went from the ranks to the die."""
     if not foes:
         return []
 
@@ -20,7 +22,11 @@ def flee_from(state: State, unit: UnitState, foes: list[UnitState]) -> list[Unit
         return sum(1 for r in rank_sizes(u) if r >= 5)
 
     most = max(wide_ranks(f) for f in foes)
-    return [f for f in foes if wide_ranks(f) == most]
+    tied = [f for f in foes if wide_ranks(f) == most]
+    if len(tied) > 1 and ruled(state, "flee_from_the_most_numerous"):
+        largest = max(f.models for f in tied)
+        tied = [f for f in tied if f.models == largest]
+    return tied
 
 
 def pursue_move(state: State, unit: UnitState, heading: float, dist: float, pivot: bool

@@ -43,6 +43,9 @@ RULINGS: dict[str, Version] = {
     # CC.ONE_ATTACKER: a model touching enemies on two sides attacks once, split as its player
     # says, and a model in contact does not also support (before: it attacked on each side)
     "one_attack_a_model": (0, 5, 0),
+    # FP.FLEE_DIRECTION: between enemies equal in ranks, a broken unit flees from the most
+    # numerous before a die decides (before: the die alone)
+    "flee_from_the_most_numerous": (0, 5, 0),
 }
 
 
