@@ -192,3 +192,31 @@ def test_cc_who_fights_no_champion_bonus_when_fought_in_the_flank():
     groups = combat.strikes(g.state, g.state.combats["0-a-b"], "initiative_3",
                             NO_FIGHT)
     assert next(x for x in groups if x["unit"] == "a")["attacks"] == 4
+
+
+def test_cc_close_up_level_after_level_and_never_onto_a_unit():
+    """CC.CLOSE_UP: X loses two ranks to the unit in its front and the one in its rear; the
+    rear attacker R moves up with X's rear edge, and Y, which fought R from behind and so lost
+    contact, moves up after R. Before engine 0.5.0, Y stayed where it was (LOG.RULINGS)."""
+    from regiment.core import geometry as geo
+    from regiment.phases.fantasy.state import fantasy
+    from regiment.phases.fantasy.units import box
+
+    from . import battle as b
+
+    x = b.unit("x", "blue", 36, 20, 0)
+    f = b.against(x, b.unit("f", "red"), "front")
+    r = b.against(x, b.unit("r", "red", facing=0), "rear")
+    y = b.against(r, b.unit("y", "blue"), "rear")
+    g = b.game([x, f, r, y], phase="close_combat", first="red")
+    b.fight(g)
+    events = b.blows(g, {"f": 5, "r": 5})
+    ups = {e.unit: e.distance for e in events if e.type == "UnitMoved" and e.reason == "close_up"}
+    lost = 20 - g.state.units["x"].models
+    assert lost == 10 and set(ups) == {"r", "y"}
+    assert ups["r"] == pytest.approx(2 * 20 / 25.4, abs=1e-3) == ups["y"]
+    st = fantasy(g.state)
+    assert geo.contact(box(st.units["x"]), box(st.units["r"])) is not None
+    assert geo.contact(box(st.units["r"]), box(st.units["y"])) is not None
+    units = [box(u) for u in st.units.values()]
+    assert not any(geo.stands_on(p, q) for i, p in enumerate(units) for q in units[i + 1:])

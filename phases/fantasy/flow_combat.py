@@ -64,9 +64,10 @@ from .flow import Flow, fight_of, memo, per_state
 from .flow_charge import hill_regions, moved
 from .result import break_penalty, decide, ld_test, side_parts
 from .rolls import AttackRoll, FleeRoll, FleeTie, ReformTo, Toward, ask, read
+from .rulings import ruled
 from .specials import IMMUNE_TO_PSYCHOLOGY, UNBREAKABLE, has
 from .state import NO_RESULT, Combat, State, UnitState
-from .units import box, has_champion, is_character, leadership
+from .units import ALIVE, box, has_champion, is_character, leadership
 
 
 def casualties(target: UnitState, unsaved: int, challenge: bool) -> tuple[int, int, int]:
@@ -790,14 +791,57 @@ def splits(n: int, k: int) -> list[tuple[int, ...]]:
 
 
 def close_ups(before: State, after: State, cid: str) -> list[Event]:
-    """Casualties come off the rear ranks, so a unit's rear edge moves up. Enemies that fought
-    it from behind or beside and so lost contact move up with it, by the ground its ranks gave
-    up, as players keep units in contact on the table (one level: a unit behind the one that
-    moves up is not moved)."""
-    out: list[Event] = []
+    """CC.CLOSE_UP: casualties come off the rear ranks, so a unit's rear edge moves up.
+    Enemies that fought it from behind or beside and so lost contact move up with it, by the
+    ground its ranks gave up, as players keep units in contact on the table; a unit that moves
+    up stops at any unit in its way (GEO.NO_OVERLAP), and the enemies that fought it from
+    behind and so lose contact move up after it, level after level. Games begun before engine
+    0.5.0 moved one level, unchecked (``_close_ups_one_level``)."""
     cmb = after.combats.get(cid)
     if cmb is None:
-        return out
+        return []
+    if not ruled(after, "close_up_checked"):
+        return _close_ups_one_level(before, after, cmb)
+    out: list[Event] = []
+    placed = {u.id: box(u) for u in after.units.values() if u.status in ALIVE}
+    queue: list[tuple[str, float, float]] = []   # (unit, how far, which way)
+    for uid in cmb.units:
+        old, new = before.units[uid], after.units[uid]
+        if new.status != "engaged" or box(new).depth >= box(old).depth - 1e-9:
+            continue
+        shift = box(old).depth - box(new).depth
+        queue += [(oid, shift, new.facing) for oid in cmb.units
+                  if after.units[oid].player != new.player
+                  and after.units[oid].status == "engaged"
+                  and geo.contact(box(old), box(after.units[oid])) is not None
+                  and geo.contact(box(new), box(after.units[oid])) is None]
+    moved_up: set[str] = set()
+    while queue:
+        oid, shift, heading = queue.pop(0)
+        if oid in moved_up:
+            continue
+        start = placed[oid]
+        others = [b for k, b in placed.items() if k != oid]
+        run = geo.clear_run(start, heading, shift, others)
+        if run <= 1e-6:
+            continue
+        b = geo.rounded(geo.moved(start, run, heading))
+        moved_up.add(oid)
+        placed[oid] = b
+        out.append(moved(oid, b, "close_up", round(run, 4)))
+        o = after.units[oid]
+        queue += [(pid, run, heading) for pid in cmb.units
+                  if pid not in moved_up and after.units[pid].player != o.player
+                  and after.units[pid].status == "engaged"
+                  and geo.contact(start, placed[pid]) is not None
+                  and geo.contact(b, placed[pid]) is None]
+    return out
+
+
+def _close_ups_one_level(before: State, after: State, cmb: Combat) -> list[Event]:
+    """``close_ups`` as engines before 0.5.0 made them: one level, not checked against other
+    units."""
+    out: list[Event] = []
     for uid in cmb.units:
         old, new = before.units[uid], after.units[uid]
         if new.status != "engaged" or box(new).depth >= box(old).depth - 1e-9:

@@ -46,6 +46,9 @@ RULINGS: dict[str, Version] = {
     # FP.FLEE_DIRECTION: between enemies equal in ranks, a broken unit flees from the most
     # numerous before a die decides (before: the die alone)
     "flee_from_the_most_numerous": (0, 5, 0),
+    # CC.CLOSE_UP: a unit closing up stops at any unit in its way, and the enemies behind it
+    # that lose contact close up after it, level after level (before: one level, unchecked)
+    "close_up_checked": (0, 5, 0),
 }
 
 
