@@ -463,3 +463,28 @@ def area_share(b: Box, regions: list[Polygon]) -> float:
     p = polygon(b)
     inside = sum(float(p.intersection(r).area) for r in regions)
     return min(1.0, inside / float(p.area))
+
+
+def within_reach(old: list[Point], new: list[Point], reach: float) -> bool:
+    """Whether each point of ``old`` can go to its own point of ``new`` (as many) moving no more
+    than ``reach``: a matching of the pairs no farther apart than that (Kuhn's augmenting
+    paths, after two cheap answers: some point with no partner at all, or every pair near)."""
+    r2 = reach * reach + EPS
+    near = [[j for j, o in enumerate(old) if (n[0] - o[0]) ** 2 + (n[1] - o[1]) ** 2 <= r2]
+            for n in new]
+    if any(not row for row in near):
+        return False
+    if all(len(row) == len(old) for row in near):
+        return True
+    owner = [-1] * len(old)
+
+    def place(i: int, seen: list[bool]) -> bool:
+        for j in near[i]:
+            if not seen[j]:
+                seen[j] = True
+                if owner[j] < 0 or place(owner[j], seen):
+                    owner[j] = i
+                    return True
+        return False
+
+    return all(place(i, [False] * len(old)) for i in range(len(new)))

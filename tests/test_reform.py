@@ -138,3 +138,24 @@ def test_ref_who_a_winner_that_pursued_does_not_reform():
     g.submit({"cmd": "pursue", "by": "red", "unit": "a", "target": "b"})
     b.answer(g, {"flee": [(6, 6)], "pursuit": [(1, 1)]})
     assert g.pending.decision != "reform"
+
+
+def test_ref_placement_no_model_moves_more_than_twice_its_movement():
+    """S2 p.57: in a reform no model may move more than twice its Movement. Thirty models ten
+    wide turning to face an enemy on their flank: however they are placed, some model goes
+    5.5"; with Movement 2 (4") they may not, with Movement 3 (6") they may."""
+    from regiment.phases.fantasy import pursuit
+
+    for m, allowed in ((2, False), (3, True)):
+        a = b.unit("a", "red", models=30, files=10, profile={"M": m})
+        foe = b.against(a, b.unit("b", "blue", models=10, files=5), "right")
+        g = b.game([a, foe], phase="close_combat")
+        st = g.state
+        cmb = next(iter(st.combats.values()))
+        checks = pursuit.reform_checks(st, cmb, st.units["a"])
+        turn = [why for (files, face, _, _), why in checks if face == "b"]
+        assert turn, checks
+        assert (turn[0] == ("", "")) is allowed, (m, turn)
+        if not allowed:
+            assert turn[0] == ("REF.PLACEMENT", "a model would move more than twice its "
+                                                "Movement (4\")")

@@ -7,7 +7,7 @@ from regiment.core import geometry as geo
 from .combat import Combat, models_in_contact, touching
 from .rulings import ruled
 from .state import State, UnitState
-from .units import ALIVE, box, rank_sizes
+from .units import ALIVE, box, model_centres, rank_sizes
 
 
 def flee_from(state: State, unit: UnitState, foes: list[UnitState]) -> list[UnitState]:
@@ -122,6 +122,9 @@ def reform_checks(state: State, combat: Combat, u: UnitState
         why = ("", "")
         if not geo.on_table(b, table["width"], table["depth"]):
             why = ("REF.PLACEMENT", "it would not fit on the table")
+        elif not reachable(state, u, moved, b):
+            why = ("REF.PLACEMENT", f"a model would move more than twice its Movement "
+                   f"({2 * u.profile['M']}\")")
         elif any(geo.overlaps(b, o) for i, o in near if i in touched):
             why = ("REF.PLACEMENT", "it would stand on a unit beside it")
         elif any(geo.within(b, o, 1e-3) for _, o in others):
@@ -152,8 +155,19 @@ def free_reform_options(state: State, u: UnitState) -> list[tuple[int, str, int,
     for files, turn, b in (*turned, *widths):
         if not geo.on_table(b, table["width"], table["depth"]):
             continue
+        if not reachable(state, u, u.evolve(files=files), b):
+            continue
         if any(geo.gap(b, box(o)) < (1.0 if o.player != u.player else 1e-3)
                for o in state.units.values() if o.id != u.id and o.status in ALIVE):
             continue
         out.append((files, "", turn, geo.rounded(b)))
     return out
+
+
+def reachable(state: State, u: UnitState, reformed: UnitState, b: geo.Box) -> bool:
+    """REF.PLACEMENT: no model moves more than twice its Movement in a reform (S2 p.57): each
+    model of ``u`` can reach its own place in ``reformed`` standing at ``b``. Games begun
+    before engine 0.5.0 did not measure it."""
+    if not ruled(state, "reform_within_twice_m"):
+        return True
+    return geo.within_reach(model_centres(u), model_centres(reformed, b), 2 * u.profile["M"])

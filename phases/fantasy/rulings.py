@@ -49,6 +49,9 @@ RULINGS: dict[str, Version] = {
     # CC.CLOSE_UP: a unit closing up stops at any unit in its way, and the enemies behind it
     # that lose contact close up after it, level after level (before: one level, unchecked)
     "close_up_checked": (0, 5, 0),
+    # REF.PLACEMENT: no model moves more than twice its Movement in a reform (before: not
+    # measured)
+    "reform_within_twice_m": (0, 5, 0),
 }
 
 

@@ -123,3 +123,17 @@ def stands_on_another(state: State, unit: UnitState, b: Box) -> bool:
     table (touching is not standing on it)."""
     return any(o.id != unit.id and o.status in ALIVE and geo.overlaps(b, box(o))
                for o in state.units.values())
+
+
+def model_centres(u: UnitState, b: Box | None = None) -> list[geo.Point]:
+    """The centre of each model's base, rank by rank from the front, each rank from the left
+    (a short rear rank stands from the left, as CC.WHO_FIGHTS counts it); at ``b`` if given."""
+    b = b or box(u)
+    (fx, fy), (rx, ry) = geo.axes(b.facing)
+    bw, bd = u.base[0] / geo.MM_PER_INCH, u.base[1] / geo.MM_PER_INCH
+    out = []
+    for k, size in enumerate(rank_sizes(u)):
+        for j in range(size):
+            side, back = -b.width / 2 + (j + 0.5) * bw, (k + 0.5) * bd
+            out.append((b.x + rx * side - fx * back, b.y + ry * side - fy * back))
+    return out
