@@ -13,6 +13,7 @@ import math
 from functools import lru_cache
 from typing import NamedTuple
 
+import numpy as np
 from shapely.geometry import LineString, Polygon
 
 MM_PER_INCH = 25.4
@@ -465,17 +466,36 @@ def area_share(b: Box, regions: list[Polygon]) -> float:
     return min(1.0, inside / float(p.area))
 
 
+def farthest(a: Box, b: Box) -> float:
+    """The greatest distance between a point of ``a`` and a point of ``b`` (for rectangles,
+    always between two corners)."""
+    best = 0.0
+    theirs = corners(b)
+    for px, py in corners(a):
+        for qx, qy in theirs:
+            d = (px - qx) * (px - qx) + (py - qy) * (py - qy)
+            if d > best:
+                best = d
+    return math.sqrt(best)
+
+
 def within_reach(old: list[Point], new: list[Point], reach: float) -> bool:
     """Whether each point of ``old`` can go to its own point of ``new`` (as many) moving no more
     than ``reach``: a matching of the pairs no farther apart than that (Kuhn's augmenting
     paths, after two cheap answers: some point with no partner at all, or every pair near)."""
     r2 = reach * reach + EPS
-    near = [[j for j, o in enumerate(old) if (n[0] - o[0]) ** 2 + (n[1] - o[1]) ** 2 <= r2]
-            for n in new]
-    if any(not row for row in near):
+    xs = [p[0] for p in old] + [p[0] for p in new]
+    ys = [p[1] for p in old] + [p[1] for p in new]
+    if (max(xs) - min(xs)) ** 2 + (max(ys) - min(ys)) ** 2 <= r2:
+        return True   # no two points are farther apart than the corners of what holds them
+    # which pairs are near enough, all at once (numpy comes with shapely)
+    gaps = np.asarray(new)[:, None, :] - np.asarray(old)[None, :, :]
+    close = (gaps * gaps).sum(axis=2) <= r2
+    if not close.any(axis=1).all() or not close.any(axis=0).all():
         return False
-    if all(len(row) == len(old) for row in near):
+    if close.all():
         return True
+    near = [np.flatnonzero(row).tolist() for row in close]
     owner = [-1] * len(old)
 
     def place(i: int, seen: list[bool]) -> bool:

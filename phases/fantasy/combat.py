@@ -185,42 +185,59 @@ def attack_shares(state: State, combat: Combat, uid: str, fight: Fight
         return _shares_by_side(state, combat, uid, fight)
     u = state.units[uid]
     sizes = rank_sizes(u)
+    placed = [(e.id, *positions(u, e)) for e, _ in touching(state, combat, uid)]
+    a = attacks_of(u)
+    if len(placed) == 1 and placed[0][1] == "front":
+        # the common case, one enemy in front: its models in contact and those behind them
+        eid, _, at = placed[0]
+        ranks, each = support_ranks(u, u.charged)
+        n = len(at) * a + sum(each * sum(1 for i in at if i < size)
+                              for size in sizes[1:1 + ranks])
+        if at:
+            champion = has_champion(u)
+            n += 1 if champion else 0
+            if uid in (fight.duel or {}) or uid in fight.stood_back:
+                n -= a + 1 if champion else a
+        return {eid: n} if n > 0 else {}
     touched: dict[tuple[int, int], set[str]] = {}   # (rank, file) -> the enemies it touches
     front: dict[int, set[str]] = {}                  # front-rank file -> enemies in front
-    for e, _ in touching(state, combat, uid):
-        side, at = positions(u, e)
+    for eid, side, at in placed:
         for i in at:
             model = (0, i) if side == "front" else \
                 (len(sizes) - 1, i) if side == "rear" else \
                 (i, 0) if side == "left" else (i, u.files - 1)
-            touched.setdefault(model, set()).add(e.id)
+            touched.setdefault(model, set()).add(eid)
             if side == "front":
-                front.setdefault(i, set()).add(e.id)
-    a = attacks_of(u)
+                front.setdefault(i, set()).add(eid)
     out: dict[Key, int] = {}
+    keys: dict[frozenset[str], Key] = {}
 
-    def add(foes: set[str], n: int) -> Key:
-        key: Key = next(iter(foes)) if len(foes) == 1 else frozenset(foes)
-        out[key] = out.get(key, 0) + n
-        return key
+    def key_of(foes: set[str]) -> Key:
+        fs = frozenset(foes)
+        k = keys.get(fs)
+        if k is None:
+            k = keys[fs] = next(iter(fs)) if len(fs) == 1 else fs
+        return k
 
-    for model in sorted(touched):
-        add(touched[model], a)
+    for foes in touched.values():
+        k = key_of(foes)
+        out[k] = out.get(k, 0) + a
     ranks, each = support_ranks(u, u.charged)
-    for i in sorted(front):   # the ranks behind a model fighting to the front support it
-        behind = sum(each for r in range(1, 1 + ranks)
-                     if r < len(sizes) and i < sizes[r] and (r, i) not in touched)
+    behind_ranks = sizes[1:1 + ranks]
+    for i, foes in front.items():   # the ranks behind a model fighting to the front support
+        behind = sum(each for r, size in enumerate(behind_ranks, 1)
+                     if i < size and (r, i) not in touched)
         if behind:
-            add(front[i], behind)
+            k = key_of(foes)
+            out[k] = out.get(k, 0) + behind
     if front:
         # a champion stands in the front rank: one attack more when that rank fights;
         # the fighter in a challenge attacks only the foe, or (refused) not at all
-        first = min(front)
-        key = add(touched[(0, first)], 0)
+        k = key_of(touched[(0, min(front))])
         champion = has_champion(u)
-        out[key] += 1 if champion else 0
+        out[k] = out.get(k, 0) + (1 if champion else 0)
         if uid in (fight.duel or {}) or uid in fight.stood_back:
-            out[key] -= a + 1 if champion else a
+            out[k] -= a + 1 if champion else a
     return {k: n for k, n in out.items() if n > 0}
 
 

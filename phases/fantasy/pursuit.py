@@ -170,4 +170,7 @@ def reachable(state: State, u: UnitState, reformed: UnitState, b: geo.Box) -> bo
     before engine 0.5.0 did not measure it."""
     if not ruled(state, "reform_within_twice_m"):
         return True
-    return geo.within_reach(model_centres(u), model_centres(reformed, b), 2 * u.profile["M"])
+    reach = 2 * u.profile["M"]
+    if geo.farthest(box(u), b) <= reach:
+        return True   # nothing in the two footprints is farther apart than that
+    return geo.within_reach(model_centres(u), model_centres(reformed, b), reach)

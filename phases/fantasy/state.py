@@ -19,9 +19,10 @@ from .values import EMPTY, plain
 class UnitState(Value):
     """One unit as the rules see it; static parts (profile, equipment) come from the scenario."""
 
-    # its rectangle on the table, worked out once (units.box): a slot, not a field, so that
-    # evolve starts a moved unit without it and equality never sees it
-    __slots__ = ("_box",)
+    # its rectangle on the table and its models' places, worked out once (units.box,
+    # units.model_centres): slots, not fields, so that evolve starts a moved unit without
+    # them and equality never sees them
+    __slots__ = ("_box", "_centres")
 
     id: str
     player: str

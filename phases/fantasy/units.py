@@ -128,7 +128,12 @@ def stands_on_another(state: State, unit: UnitState, b: Box) -> bool:
 def model_centres(u: UnitState, b: Box | None = None) -> list[geo.Point]:
     """The centre of each model's base, rank by rank from the front, each rank from the left
     (a short rear rank stands from the left, as CC.WHO_FIGHTS counts it); at ``b`` if given."""
-    b = b or box(u)
+    if b is None:
+        kept: list[geo.Point] | None = getattr(u, "_centres", None)
+        if kept is None:
+            kept = model_centres(u, box(u))
+            object.__setattr__(u, "_centres", kept)   # not a field: the unit is unchanged
+        return kept
     (fx, fy), (rx, ry) = geo.axes(b.facing)
     bw, bd = u.base[0] / geo.MM_PER_INCH, u.base[1] / geo.MM_PER_INCH
     out = []
