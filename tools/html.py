@@ -273,7 +273,7 @@ function el(name, attrs, text) {
   return e;
 }
 // A unit in its own frame: the front edge's centre at the origin, forward up the page; each
-// model a base in its rank and file (a short rear rank centred). Its label is sized to fit
+// model a base in its rank and file (a short rear rank from the left, as the rules count it). Its label is sized to fit
 // inside it and clipped to it, so that a name never covers another unit: a unit too small for
 // its name shows its number, and the legend below the table names it.
 function drawUnit(u, n) {
@@ -290,7 +290,7 @@ function drawUnit(u, n) {
                             "stroke-dasharray": u.status === "fleeing" ? "0.4 0.3" : ""}));
   for (let r = 0; r < ranks; r++) {
     const inRank = Math.min(files, u.models - r * files);
-    const left = -w / 2 + (files - inRank) * bw / 2;
+    const left = -w / 2;   // a short rear rank stands from the left, as the rules count it
     for (let f = 0; f < inRank; f++)
       g.appendChild(el("rect", {class: "model", x: left + f * bw + gap, y: r * bd + gap,
                                 width: bw - 2 * gap, height: bd - 2 * gap,
