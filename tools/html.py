@@ -273,9 +273,9 @@ function el(name, attrs, text) {
   return e;
 }
 // A unit in its own frame: the front edge's centre at the origin, forward up the page; each
-// model a base in its rank and file (a short rear rank from the left, as the rules count it). Its label is sized to fit
-// inside it and clipped to it, so that a name never covers another unit: a unit too small for
-// its name shows its number, and the legend below the table names it.
+// model a base in its rank and file (a short rear rank from the left, as the rules count
+// it). Its label is sized to fit inside it and clipped to it, so that a name never covers
+// another unit: a unit too small for its name shows its number, and the legend names it.
 function drawUnit(u, n) {
   const [bw, bd] = u.base, files = u.files, ranks = Math.ceil(u.models / files);
   const w = files * bw, d = ranks * bd, gap = Math.min(bw, bd) * 0.06;
