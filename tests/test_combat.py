@@ -220,3 +220,49 @@ def test_cc_close_up_level_after_level_and_never_onto_a_unit():
     assert geo.contact(box(st.units["r"]), box(st.units["y"])) is not None
     units = [box(u) for u in st.units.values()]
     assert not any(geo.stands_on(p, q) for i, p in enumerate(units) for q in units[i + 1:])
+
+
+CHARIOT = {"models": 1, "files": 1, "base": [50, 100], "troop": "chariot",
+           "impact_hits": "D6", "profile": {"S": 5, "I": 2}}
+GIANT = {"models": 1, "files": 1, "base": [50, 50], "troop": "monster", "stomp": "D6",
+         "profile": {"S": 6, "I": 3}}
+
+
+def test_atk_impact_a_chariot_that_charged_hits_before_every_blow():
+    g = duel({**CHARIOT, "charged": True}, {"profile": {"I": 5}})
+    b.fight(g)
+    assert (g.pending.kind, g.pending.purpose, g.pending.dice) == ("roll", "special_hits", 1)
+    assert g.preset.roll_need(g.state) == "each die is that many hits"
+    events = b.answer(g, {"special_hits": [(4,)], "to_wound": [(6, 6, 6, 1)]}, default=1,
+                      stop="break_test")
+    resolved = b.of(events, "AttacksResolved")
+    first = resolved[0]
+    assert (first.step, first.unit, first.needs["special"]) == ("impact_10", "a", "impact:D6")
+    assert (first.attacks, first.hits, first.wounds, first.slain) == (1, 4, 3, 3)
+    assert [e.step for e in resolved[1:]] == ["initiative_5", "initiative_2"]   # then blows
+    told = g.preset.sentence("AttacksResolved", first.to_data(), g.state)
+    assert told.startswith("A (impact hits, D6 from each of 1 model): 4 hits on B") and \
+        "(ATK.IMPACT [G]; ATK.SPECIAL" in told
+
+
+def test_atk_special_no_impact_hits_without_a_charge_and_no_stomp_on_cavalry():
+    g = duel(CHARIOT, {"profile": {"I": 5}})
+    b.fight(g)
+    events = b.answer(g, default=1, stop="break_test")
+    assert "impact_10" not in {e.step for e in b.of(events, "AttacksResolved")}
+    g = duel(GIANT, {"troop": "cavalry", "base": [25, 50]})
+    b.fight(g)
+    events = b.answer(g, default=1, stop="break_test")
+    assert "stomp_0" not in {e.step for e in b.of(events, "AttacksResolved")}
+
+
+def test_atk_stomp_a_giant_stomps_after_every_blow():
+    g = duel(GIANT, {"profile": {"I": 1}})
+    b.fight(g)
+    events = b.answer(g, {"to_hit": [(6,) * 5, (1,) * 20], "special_hits": [(5,)]}, default=6,
+                      stop="break_test")   # the giant hits; the men miss it
+    resolved = b.of(events, "AttacksResolved")
+    assert [e.step for e in resolved] == ["initiative_3", "initiative_1", "stomp_0"]
+    stomp = resolved[-1]
+    assert (stomp.needs["special"], stomp.attacks, stomp.hits) == ("stomp:D6", 1, 5)
+    assert stomp.needs["wound"] == 2                      # the giant's own Strength 6 on T3

@@ -43,7 +43,8 @@ such as "3 5" or "35"). Or one of:
 PURPOSES = {"to_hit": "to hit", "to_wound": "to wound", "armour": "armour saves",
             "ward": "ward saves", "break_test": "break test", "charge_range": "charge",
             "stand_and_shoot_hit": "stand and shoot (to hit)", "random_side": "which side",
-            "random_choice": "a random choice", "dangerous_terrain": "dangerous terrain"}
+            "random_choice": "a random choice", "dangerous_terrain": "dangerous terrain",
+            "special_hits": "impact hits or stomps (how many)"}
 
 
 class Session:

@@ -232,7 +232,8 @@ def dice_rolled(s: State, e: Any) -> State:
                     batch=attacks.Batch._make((batch.combat, batch.step, groups, at, batch.done)))
 
 
-BATCH_PURPOSES = frozenset({"to_hit", "stand_and_shoot_hit", "to_wound", "armour", "ward"})
+BATCH_PURPOSES = frozenset({"to_hit", "stand_and_shoot_hit", "to_wound", "armour", "ward",
+                            "special_hits"})
 
 
 def attacks_resolved(s: State, e: ev.AttacksResolved) -> State:

@@ -37,6 +37,7 @@ class Group(NamedTuple):
     reroll: bool = False
     challenge: bool = False
     shooting: bool = False
+    special: str = ""        # "impact:D3", "stomp:1": special hits, no to-hit roll (ATK.SPECIAL)
     rolls: Mapping[str, tuple[int, ...]] = NO_ROLLS
 
     @classmethod
@@ -47,7 +48,7 @@ class Group(NamedTuple):
         return cls._make((data["unit"], data["target"], data["attacks"], data["hit"],
                           data["hit2"], data["wound"], data["armour"], data["ward"],
                           bool(data.get("reroll")), bool(data.get("challenge")),
-                          bool(data.get("shooting")),
+                          bool(data.get("shooting")), data.get("special", ""),
                           {k: tuple(v) for k, v in rolls.items()} if rolls else NO_ROLLS))
 
 
@@ -111,8 +112,20 @@ def ward_need(ward: int | None) -> int:
     return max(2, ward) if ward else 0
 
 
+def special_hits(value: str, faces: tuple[int, ...], models: int) -> int:
+    """ATK.IMPACT, ATK.STOMP: the hits ``models`` make at ``value`` each: a number, or a die
+    a model (D3: 1-2 one hit, 3-4 two, 5-6 three; D6: its face)."""
+    if value == "D3":
+        return sum((f + 1) // 2 for f in faces)
+    if value == "D6":
+        return sum(faces)
+    return models * int(value)
+
+
 def _hits(g: Group, rolls: Mapping[str, tuple[int, ...]]) -> int:
     faces = rolls.get("hit", ())
+    if g.special:   # special attacks hit without a roll to hit (ATK.SPECIAL)
+        return special_hits(g.special.split(":")[1], faces, g.attacks)
     if g.hit2 and not g.reroll:   # 7+ to hit: the 6s roll again
         return sum(1 for f in rolls.get("hit2", ()) if f >= g.hit2)
     hits = sum(1 for f in faces if f >= g.hit and f != 1)
@@ -125,8 +138,12 @@ def dice_needed(g: Group, stage: str) -> int:
     """How many dice ``stage`` of a group rolls, given its earlier stages (ATK.SEQUENCE)."""
     rolls = g.rolls
     if stage == "hit":
+        if g.special:   # the dice that say how many hits, a model each (D3, D6)
+            return g.attacks if g.special.endswith(("D3", "D6")) else 0
         return g.attacks if g.hit else 0
     if stage == "hit2":
+        if g.special:
+            return 0
         first = rolls.get("hit", ())
         if g.reroll:
             return sum(1 for f in first if f < g.hit or f == 1)
@@ -192,6 +209,8 @@ def tally(g: Group) -> dict[str, int]:
 def purpose(g: Group, stage: str) -> str:
     """DESIGN roll purposes: to_hit (stand_and_shoot_hit), to_wound, armour, ward."""
     if stage in ("hit", "hit2"):
+        if g.special:
+            return "special_hits"
         return "stand_and_shoot_hit" if g.shooting else "to_hit"
     return {"wound": "to_wound", "armour": "armour", "ward": "ward"}[stage]
 

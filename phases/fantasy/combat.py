@@ -104,7 +104,9 @@ def strike_order(u: UnitState) -> tuple[int, int]:
     return tier, u.profile["I"]
 
 
-TIERS = {2: "asf", 1: "initiative", 0: "asl"}
+TIERS = {3: "impact", 2: "asf", 1: "initiative", 0: "asl", -1: "stomp"}
+IMPACT_STEP, STOMP_STEP = "impact_10", "stomp_0"   # before every blow, after every blow
+STOMPED = ("infantry",)   # ATK.STOMP: what can be stomped on (our troop types)
 
 
 def step_label(u: UnitState) -> str:
@@ -119,16 +121,46 @@ def step_order(label: str) -> tuple[int, int]:
 
 
 def steps(state: State, combat: Combat) -> list[str]:
-    """CC.INITIATIVE: the steps of a round, first to strike first."""
-    labels = {step_label(state.units[u]) for u in combat.units
-              if state.units[u].status == "engaged"}
+    """CC.INITIATIVE, ATK.IMPACT, ATK.STOMP: the steps of a round, first to strike first:
+    impact hits before every blow, stomps after every one."""
+    engaged = [state.units[u] for u in combat.units if state.units[u].status == "engaged"]
+    labels = {step_label(u) for u in engaged}
+    if any(impacts(state, combat, u) for u in engaged):
+        labels.add(IMPACT_STEP)
+    if any(stomps(state, combat, u) for u in engaged):
+        labels.add(STOMP_STEP)
     return sorted(labels, key=step_order, reverse=True)
+
+
+def impacts(state: State, combat: Combat, u: UnitState) -> list[tuple[UnitState, int]]:
+    """ATK.IMPACT: a unit with impact hits that charged into this round hits the enemy its
+    front touches: (that enemy, its models in contact with it)."""
+    if not u.impact_hits or not u.charged or u.id not in combat.chargers:
+        return []
+    for e, _ in touching(state, combat, u.id):
+        side, at = positions(u, e)
+        if side == "front" and at:
+            return [(e, len(at))]
+    return []
+
+
+def stomps(state: State, combat: Combat, u: UnitState) -> list[tuple[UnitState, int]]:
+    """ATK.STOMP: each model of a unit that stomps, touching infantry, stomps on it (the
+    first such enemy it touches): (enemy, its models touching it)."""
+    if not u.stomp:
+        return []
+    out = []
+    for e, _ in touching(state, combat, u.id):
+        _, at = positions(u, e)
+        if e.troop in STOMPED and at:
+            out.append((e, len(at)))
+    return out[:1]
 
 
 def describe_step(label: str) -> str:
     tier, i = step_order(label)
-    return {2: f"Always Strikes First (I{i})", 0: f"Always Strikes Last (I{i})"}.get(
-        tier, f"Initiative {i}")
+    return {3: "impact hits", -1: "stomps", 2: f"Always Strikes First (I{i})",
+            0: f"Always Strikes Last (I{i})"}.get(tier, f"Initiative {i}")
 
 
 def shield_bonus(u: UnitState) -> int:
@@ -147,6 +179,16 @@ def group(u: UnitState, e: UnitState, attacks_n: int, challenge: bool = False
             "reroll": reroll, "wound": attacks.to_wound(s, e.profile["T"]),
             "armour": attacks.armour_need(e.armour, s, shield_bonus(e)),
             "ward": attacks.ward_need(e.ward), "rolls": {}}
+
+
+def special_group(u: UnitState, e: UnitState, models: int, special: str) -> dict[str, Any]:
+    """ATK.SPECIAL, ATK.IMPACT, ATK.STOMP: special hits from ``models`` of ``u`` at ``e``: no
+    roll to hit, the model's own Strength (no weapon's bonus), saves as usual."""
+    s = u.profile["S"]
+    return {"unit": u.id, "target": e.id, "attacks": models, "challenge": False,
+            "hit": 0, "hit2": 0, "reroll": False, "wound": attacks.to_wound(s, e.profile["T"]),
+            "armour": attacks.armour_need(e.armour, s, shield_bonus(e)),
+            "ward": attacks.ward_need(e.ward), "special": special, "rolls": {}}
 
 
 def positions(u: UnitState, e: UnitState) -> tuple[str, list[int]]:
@@ -320,6 +362,16 @@ def strikes(state: State, combat: Combat, step: str, fight: Fight
     step: one per attacking unit and target, split pools added as their player chose."""
     out = []
     duel = fight.duel or {}
+    if step in (IMPACT_STEP, STOMP_STEP):
+        for uid in combat.units:
+            u = state.units[uid]
+            if u.status != "engaged":
+                continue
+            kind, value = ("impact", u.impact_hits) if step == IMPACT_STEP else \
+                ("stomp", u.stomp)
+            for e, models in (impacts if step == IMPACT_STEP else stomps)(state, combat, u):
+                out.append(special_group(u, e, models, f"{kind}:{value}"))
+        return out
     for uid in combat.units:
         u = state.units[uid]
         if u.status != "engaged" or step_label(u) != step:

@@ -238,8 +238,10 @@ class CombatFlow:
             t = attacks.tally(g)
             lost, slain, overkill = casualties(cur.units[g.target], t["unsaved"],
                                                g.challenge)
-            needs = {"hit": g.hit, "hit2": g.hit2, "wound": g.wound, "armour": g.armour,
-                     "ward": g.ward, "reroll": g.reroll}
+            needs: dict[str, Any] = {"hit": g.hit, "hit2": g.hit2, "wound": g.wound,
+                                     "armour": g.armour, "ward": g.ward, "reroll": g.reroll}
+            if g.special:
+                needs["special"] = g.special   # ATK.SPECIAL: what the hits came from
             e = AttacksResolved(combat=batch.combat, step=batch.step, unit=g.unit,
                                 target=g.target, attacks=t["attacks"], hits=t["hits"],
                                 wounds=t["wounds"], saved=t["saved"], unsaved=t["unsaved"],

@@ -45,8 +45,28 @@ def _charge_rolled(d: Mapping[str, Any], s: State | None) -> str:
     return head + f": the charge fails, {why}" + _why("CH.RANGE", "CH.FAILED")
 
 
+def _special(d: Mapping[str, Any], s: State | None) -> str:
+    """ATK.IMPACT, ATK.STOMP: hits that needed no roll to hit."""
+    n = d["needs"]
+    kind, value = n["special"].split(":")
+    what, rule = ("impact hits", "ATK.IMPACT") if kind == "impact" else ("stomps", "ATK.STOMP")
+    saves = [f"{k} {n[k]}+" for k in ("armour", "ward") if n.get(k)]
+    wounded = f"{d['wounds']} wound ({n['wound']}+)" if n.get("wound") else "none can wound"
+    text = (f"{_name(s, d['unit'])} ({what}, {value} from each of {d['attacks']} "
+            f"model{'s' if d['attacks'] != 1 else ''}): {d['hits']} hits on "
+            f"{_name(s, d['target'])}, {wounded}, {d['saved']} saved "
+            f"({', '.join(saves) or 'no save'}), {d['unsaved']} unsaved")
+    if d.get("slain"):
+        text += f": {d['slain']} slain"
+    rules = [rule, "ATK.SPECIAL", "ATK.TO_WOUND"] + [
+        r for r, k in (("ATK.ARMOUR", "armour"), ("ATK.WARD", "ward")) if n.get(k)]
+    return text + "." + _why(*rules)
+
+
 def _attacks(d: Mapping[str, Any], s: State | None) -> str:
     n = d["needs"]
+    if n.get("special"):
+        return _special(d, s)
     who, at = _name(s, d["unit"]), _name(s, d["target"])
     rules: list[str]
     if d["step"] == "stand_and_shoot":

@@ -32,7 +32,7 @@ def roll_need(state: State) -> str | None:
     return tell(state, aw) if tell is not None else None
 
 
-STAGE_NEEDS = ("to_hit", "stand_and_shoot_hit", "to_wound", "armour", "ward")
+STAGE_NEEDS = ("to_hit", "stand_and_shoot_hit", "to_wound", "armour", "ward", "special_hits")
 
 
 def _attack_need(state: State, aw: Awaiting) -> str | None:
@@ -47,6 +47,9 @@ def _attack_need(state: State, aw: Awaiting) -> str | None:
         if nxt is None:
             return None
         g, stage = batch.groups[nxt[0]], nxt[1]
+    if g.special and stage == "hit":   # ATK.IMPACT, ATK.STOMP: how many hits a model makes
+        return ("each die D3 hits (1-2: one, 3-4: two, 5-6: three)"
+                if g.special.endswith("D3") else "each die is that many hits")
     need = {"hit": g.hit, "hit2": g.hit if g.reroll else g.hit2, "wound": g.wound,
             "armour": g.armour, "ward": g.ward}[stage]
     again = " (the misses again)" if stage == "hit2" and g.reroll else \

@@ -23,6 +23,7 @@ TROOPS = (
 )
 PROFILE = ("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld")
 COMMAND_GROUP = ("champion", "standard", "musician")
+SPECIAL_HITS = ("1", "2", "3", "D3", "D6")   # ATK.IMPACT, ATK.STOMP: hits a model makes
 MAX_UNITS = 200
 FIELDS = ("table", "units")
 
@@ -109,7 +110,7 @@ def _unit(r: Reader, data: Any, path: str, players: tuple[str, ...]) -> dict[str
     u = _from_catalogue(r, r.table(data, path), path)
     r.known(u, path, ("id", "player", "name", "troop", "models", "files", "base", "profile",
                       "armour", "ward", "equipment", "command", "battle_standard", "rules",
-                      "position", "facing", "charged"))
+                      "position", "facing", "charged", "impact_hits", "stomp"))
     uid = r.get(u, "id", path, str)
     if not ID.match(uid):
         raise r.fail(f"{path}.id", f"expected [a-z0-9_-], at most 40 characters, got {uid!r}")
@@ -153,6 +154,14 @@ def _unit(r: Reader, data: Any, path: str, players: tuple[str, ...]) -> dict[str
             raise r.fail(f"{path}.rules[{i}]",
                          f"expected a special rule (one of {names}), got {rule!r}")
     facing = r.number(u, "facing", path, 0.0, -360, 360) % 360.0
+    special = {}   # ATK.IMPACT, ATK.STOMP: only when given, so that older scenarios read the same
+    for key in ("impact_hits", "stomp"):
+        if key in u:
+            value = r.get(u, key, path, str)
+            if value not in SPECIAL_HITS:
+                raise r.fail(f"{path}.{key}", f"expected one of {', '.join(SPECIAL_HITS)} "
+                             f"(hits a model), got {value!r}")
+            special[key] = value
     return {
         "id": uid,
         "player": r.get(u, "player", path, str, choices=players),
@@ -169,4 +178,5 @@ def _unit(r: Reader, data: Any, path: str, players: tuple[str, ...]) -> dict[str
         "position": r.point(r.get(u, "position", path, list), f"{path}.position"),
         "facing": facing,
         "charged": r.get(u, "charged", path, bool, False),
+        **special,
     }

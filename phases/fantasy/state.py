@@ -48,6 +48,8 @@ class UnitState(Value):
     start_models: int = 0          # models at the start of the game (RALLY.TEST)
     left_at: tuple[float, float] | None = None  # where it left the table (FP.OFF_TABLE)
     redirected: bool = False       # it redirected a charge this turn (CH.REDIRECT)
+    impact_hits: str = ""          # hits a model makes when it charged (ATK.IMPACT): "D3"...
+    stomp: str = ""                # stomps a model makes (ATK.STOMP): "1", "D6"...
 
     @property
     def ranks(self) -> int:
@@ -63,6 +65,7 @@ class UnitState(Value):
             equipment=tuple(u.get("equipment", ())), command=tuple(u.get("command", ())),
             battle_standard=u.get("battle_standard", False), rules=tuple(u.get("rules", ())),
             charged=u.get("charged", False), start_models=u["models"],
+            impact_hits=u.get("impact_hits", ""), stomp=u.get("stomp", ""),
         )
 
 
