@@ -266,3 +266,23 @@ def test_atk_stomp_a_giant_stomps_after_every_blow():
     stomp = resolved[-1]
     assert (stomp.needs["special"], stomp.attacks, stomp.hits) == ("stomp:D6", 1, 5)
     assert stomp.needs["wound"] == 2                      # the giant's own Strength 6 on T3
+
+
+def test_cc_mount_the_horses_strike_at_their_own_initiative_with_their_own_profile():
+    """Knights and their warhorses: the riders strike with the lance's Strength at their
+    Initiative, the horses (WS 3, S 3, I 3, A 1) at theirs, one attack for each model in
+    contact, no supporting rank and no lance; a unit without a mount makes no such attacks."""
+    horse = {"name": "warhorses", "WS": 3, "S": 3, "I": 3, "A": 1}
+    g = duel({"troop": "cavalry", "base": [25, 50], "models": 10, "files": 5, "charged": True,
+              "equipment": ["lance"], "profile": {"I": 4, "S": 3},
+              "mount": horse}, {"profile": {"I": 1, "WS": 3}})
+    b.fight(g)
+    events = b.answer(g, default=1, stop="break_test")
+    resolved = b.of(events, "AttacksResolved")
+    assert [(e.step, e.needs.get("mount", "")) for e in resolved] == [
+        ("initiative_4", ""), ("initiative_3", "warhorses"), ("initiative_1", "")]
+    riders, horses = resolved[0], resolved[1]
+    assert riders.needs["wound"] == 2                 # S 3 + 2 for the lance against T 3
+    assert horses.attacks == 5 and horses.needs["wound"] == 4   # five in contact, S 3
+    told = g.preset.sentence("AttacksResolved", horses.to_data(), g.state)
+    assert told.startswith("A' warhorses (Initiative 3): 5 attacks at B") and "CC.MOUNT" in told

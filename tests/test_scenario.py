@@ -40,6 +40,9 @@ def test_a_player_may_give_the_colour_its_units_are_drawn_in():
     (lambda d: d["players"].pop(), "players", "exactly two"),
     (lambda d: d["units"][0]["profile"].pop("M"), "units[0].profile.M", "missing"),
     (lambda d: d["players"][0].update(colour="red"), "players[0].colour", "#2b5fc0"),
+    (lambda d: d["units"][0].update(mount={"name": "boar", "WS": 3, "S": 3, "I": 3}),
+     "units[0].mount.A", "missing"),
+    (lambda d: d["units"][0].update(impact_hits="D4"), "units[0].impact_hits", "D3, D6"),
 ])
 def test_a_bad_scenario_names_the_field(change, path, expected):
     data = small_scenario()

@@ -38,6 +38,7 @@ class Group(NamedTuple):
     challenge: bool = False
     shooting: bool = False
     special: str = ""        # "impact:D3", "stomp:1": special hits, no to-hit roll (ATK.SPECIAL)
+    mount: str = ""          # the mount whose attacks these are (CC.MOUNT)
     rolls: Mapping[str, tuple[int, ...]] = NO_ROLLS
 
     @classmethod
@@ -49,6 +50,7 @@ class Group(NamedTuple):
                           data["hit2"], data["wound"], data["armour"], data["ward"],
                           bool(data.get("reroll")), bool(data.get("challenge")),
                           bool(data.get("shooting")), data.get("special", ""),
+                          data.get("mount", ""),
                           {k: tuple(v) for k, v in rolls.items()} if rolls else NO_ROLLS))
 
 

@@ -125,11 +125,57 @@ def steps(state: State, combat: Combat) -> list[str]:
     impact hits before every blow, stomps after every one."""
     engaged = [state.units[u] for u in combat.units if state.units[u].status == "engaged"]
     labels = {step_label(u) for u in engaged}
+    labels |= {mount_step(u) for u in engaged if u.mount}
     if any(impacts(state, combat, u) for u in engaged):
         labels.add(IMPACT_STEP)
     if any(stomps(state, combat, u) for u in engaged):
         labels.add(STOMP_STEP)
     return sorted(labels, key=step_order, reverse=True)
+
+
+def mount_step(u: UnitState) -> str:
+    """CC.MOUNT: a mount strikes at its own Initiative."""
+    assert u.mount is not None
+    return f"initiative_{u.mount['I']}"
+
+
+def mount_strikes(state: State, combat: Combat, u: UnitState) -> list[dict[str, Any]]:
+    """CC.MOUNT: the mounts of the models in base contact attack, with their own WS, S and A,
+    no weapon of the rider's, no supporting rank; a mount whose rider touches several enemy
+    units attacks the first of them the combat lists (each mount once)."""
+    assert u.mount is not None
+    m = u.mount
+    order = {uid: i for i, uid in enumerate(combat.units)}
+    count: dict[str, int] = {}
+    for foes in touched_models(state, combat, u).values():
+        first = min(foes, key=order.__getitem__)
+        count[first] = count.get(first, 0) + 1
+    out = []
+    for eid in sorted(count, key=order.__getitem__):
+        e = state.units[eid]
+        out.append({"unit": u.id, "target": eid, "attacks": count[eid] * m["A"],
+                    "challenge": False, "hit": attacks.to_hit(m["WS"], e.profile["WS"]),
+                    "hit2": 0, "reroll": False,
+                    "wound": attacks.to_wound(m["S"], e.profile["T"]),
+                    "armour": attacks.armour_need(e.armour, m["S"], shield_bonus(e)),
+                    "ward": attacks.ward_need(e.ward), "mount": m["name"], "rolls": {}})
+    return out
+
+
+def touched_models(state: State, combat: Combat, u: UnitState
+                   ) -> dict[tuple[int, int], set[str]]:
+    """CC.ONE_ATTACKER: each model of ``u`` in base contact, as (rank, file), with the enemy
+    units it touches (a corner model may touch two)."""
+    sizes = rank_sizes(u)
+    touched: dict[tuple[int, int], set[str]] = {}
+    for e, _ in touching(state, combat, u.id):
+        side, at = positions(u, e)
+        for i in at:
+            model = (0, i) if side == "front" else \
+                (len(sizes) - 1, i) if side == "rear" else \
+                (i, 0) if side == "left" else (i, u.files - 1)
+            touched.setdefault(model, set()).add(e.id)
+    return touched
 
 
 def impacts(state: State, combat: Combat, u: UnitState) -> list[tuple[UnitState, int]]:
@@ -374,6 +420,8 @@ def strikes(state: State, combat: Combat, step: str, fight: Fight
         return out
     for uid in combat.units:
         u = state.units[uid]
+        if u.status == "engaged" and u.mount and mount_step(u) == step and uid not in duel:
+            out += mount_strikes(state, combat, u)
         if u.status != "engaged" or step_label(u) != step:
             continue
         shares = attack_shares(state, combat, uid, fight)

@@ -242,6 +242,8 @@ class CombatFlow:
                                      "armour": g.armour, "ward": g.ward, "reroll": g.reroll}
             if g.special:
                 needs["special"] = g.special   # ATK.SPECIAL: what the hits came from
+            if g.mount:
+                needs["mount"] = g.mount       # CC.MOUNT: the mounts' own attacks
             e = AttacksResolved(combat=batch.combat, step=batch.step, unit=g.unit,
                                 target=g.target, attacks=t["attacks"], hits=t["hits"],
                                 wounds=t["wounds"], saved=t["saved"], unsaved=t["unsaved"],

@@ -68,12 +68,16 @@ def _attacks(d: Mapping[str, Any], s: State | None) -> str:
     if n.get("special"):
         return _special(d, s)
     who, at = _name(s, d["unit"]), _name(s, d["target"])
+    if n.get("mount"):
+        who = f"{who}' {n['mount']}"   # CC.MOUNT: the mounts strike on their own
     rules: list[str]
     if d["step"] == "stand_and_shoot":
         where, rules = "stand and shoot", ["CH.REACT", "ATK.TO_HIT_SHOOTING", "ATK.TO_WOUND"]
     else:
         where = describe_step(d["step"]) + (", in a challenge" if d.get("challenge") else "")
         rules = ["CC.INITIATIVE", "ATK.TO_HIT", "ATK.TO_WOUND"]
+        if n.get("mount"):
+            rules.insert(1, "CC.MOUNT")
         if d.get("challenge"):
             rules.append("CC.CHALLENGE")
     rules += [r for r, k in (("ATK.ARMOUR", "armour"), ("ATK.WARD", "ward")) if n.get(k)]

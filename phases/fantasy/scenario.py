@@ -24,6 +24,7 @@ TROOPS = (
 PROFILE = ("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld")
 COMMAND_GROUP = ("champion", "standard", "musician")
 SPECIAL_HITS = ("1", "2", "3", "D3", "D6")   # ATK.IMPACT, ATK.STOMP: hits a model makes
+MOUNT = ("WS", "S", "I", "A")   # CC.MOUNT: what a mount attacks with
 MAX_UNITS = 200
 FIELDS = ("table", "units")
 
@@ -110,7 +111,7 @@ def _unit(r: Reader, data: Any, path: str, players: tuple[str, ...]) -> dict[str
     u = _from_catalogue(r, r.table(data, path), path)
     r.known(u, path, ("id", "player", "name", "troop", "models", "files", "base", "profile",
                       "armour", "ward", "equipment", "command", "battle_standard", "rules",
-                      "position", "facing", "charged", "impact_hits", "stomp"))
+                      "position", "facing", "charged", "impact_hits", "stomp", "mount"))
     uid = r.get(u, "id", path, str)
     if not ID.match(uid):
         raise r.fail(f"{path}.id", f"expected [a-z0-9_-], at most 40 characters, got {uid!r}")
@@ -162,6 +163,16 @@ def _unit(r: Reader, data: Any, path: str, players: tuple[str, ...]) -> dict[str
                 raise r.fail(f"{path}.{key}", f"expected one of {', '.join(SPECIAL_HITS)} "
                              f"(hits a model), got {value!r}")
             special[key] = value
+    if "mount" in u:   # CC.MOUNT: the mount's own profile for its attacks
+        m = r.table(u["mount"], f"{path}.mount")
+        r.known(m, f"{path}.mount", ("name", *MOUNT))
+        mount: dict[str, Any] = {"name": r.get(m, "name", f"{path}.mount", str)}
+        for key in MOUNT:
+            value = r.get(m, key, f"{path}.mount", int)
+            if not 0 <= value <= 10:
+                raise r.fail(f"{path}.mount.{key}", f"expected 0 to 10, got {value}")
+            mount[key] = value
+        special["mount"] = mount
     return {
         "id": uid,
         "player": r.get(u, "player", path, str, choices=players),

@@ -50,6 +50,7 @@ class UnitState(Value):
     redirected: bool = False       # it redirected a charge this turn (CH.REDIRECT)
     impact_hits: str = ""          # hits a model makes when it charged (ATK.IMPACT): "D3"...
     stomp: str = ""                # stomps a model makes (ATK.STOMP): "1", "D6"...
+    mount: dict[str, Any] | None = None  # a mount's name, WS, S, I and A (CC.MOUNT)
 
     @property
     def ranks(self) -> int:
@@ -66,6 +67,7 @@ class UnitState(Value):
             battle_standard=u.get("battle_standard", False), rules=tuple(u.get("rules", ())),
             charged=u.get("charged", False), start_models=u["models"],
             impact_hits=u.get("impact_hits", ""), stomp=u.get("stomp", ""),
+            mount=dict(u["mount"]) if u.get("mount") else None,
         )
 
 
