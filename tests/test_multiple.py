@@ -337,42 +337,40 @@ def test_fp_caught_a_broken_unit_must_outroll_every_pursuer():
     assert g.state.units["c"].status == "fleeing"        # nobody pursued c
 
 
-def test_fp_flee_direction_the_most_numerous_of_enemies_equal_in_ranks():
-    """S0 p.60: between enemies with as many ranks 5 wide, the unit flees from the most
-    numerous (no die): s2 has 24 models to s1's 20, both four ranks of five."""
+def goblins_broken_between(flank_models: int, dice: dict):
+    """Goblins fought by spearmen in front (20) and on their right (``flank_models``) break;
+    both spearmen hold back; the rolls that follow, from ``dice``."""
     gob = b.unit("g", "red", models=10)
     s1 = b.against(gob, b.unit("s1", "blue"), "front")
-    s2 = b.against(gob, b.unit("s2", "blue", models=24), "right")
+    s2 = b.against(gob, b.unit("s2", "blue", models=flank_models), "right")
     g = b.game([gob, s1, s2], phase="close_combat", first="red")
     b.fight(g)
     b.blows(g, {"s1": 4, "s2": 3})
     b.answer(g, {"break_test": [(6, 6)]})
     for uid in ("s1", "s2"):
         g.submit({"cmd": "restrain", "by": "blue", "unit": uid})
-    events = b.answer(g, {"restrain": [(1, 1), (1, 1)], "flee": [(3, 4)]})
+    return b.answer(g, {"restrain": [(1, 1), (1, 1)], "flee": [(3, 4)], **dice})
+
+
+def fled_facing(events) -> float:
+    return next(e for e in events if e.type == "UnitMoved" and e.reason == "flee").facing
+
+
+def test_fp_flee_direction_the_most_numerous_of_enemies_equal_in_ranks():
+    """S0 p.60: between enemies with as many ranks 5 wide, the unit flees from the most
+    numerous (no die): s2 has 24 models to s1's 20, both four ranks of five."""
+    events = goblins_broken_between(24, {})
     assert b.of(events, "FleeDirectionChosen") == []
     assert not any(e.type == "RollRequested" and e.purpose == "random_choice" for e in events)
-    flee = next(e for e in events if e.type == "UnitMoved" and e.reason == "flee")
-    assert abs(flee.facing - 270.0) < 10               # away from s2, on its right
+    assert abs(fled_facing(events) - 270.0) < 10       # away from s2, on its right
 
 
 def test_fp_flee_direction_a_die_chooses_between_enemies_equal_in_ranks():
     # goblins g fought by two equal spearmen units, front and flank: which to flee from?
-    gob = b.unit("g", "red", models=10)
-    s1 = b.against(gob, b.unit("s1", "blue"), "front")
-    s2 = b.against(gob, b.unit("s2", "blue"), "right")
-    g = b.game([gob, s1, s2], phase="close_combat", first="red")
-    b.fight(g)
-    b.blows(g, {"s1": 4, "s2": 3})
-    b.answer(g, {"break_test": [(6, 6)]})
-    for uid in ("s1", "s2"):
-        g.submit({"cmd": "restrain", "by": "blue", "unit": uid})
-    events = b.answer(g, {"restrain": [(1, 1), (1, 1)], "flee": [(3, 4)],
-                          "random_choice": [(6,), (4,)]})
+    events = goblins_broken_between(20, {"random_choice": [(6,), (4,)]})
     chosen = b.one(events, "FleeDirectionChosen")
     assert chosen.among == ("s1", "s2") and chosen.away_from == "s2"   # 6 re-rolled, then 4
-    flee = next(e for e in events if e.type == "UnitMoved" and e.reason == "flee")
-    assert abs(flee.facing - 270.0) < 10               # away from s2, on its right
+    assert abs(fled_facing(events) - 270.0) < 10       # away from s2, on its right
 
 
 def test_fp_pursue_move_the_seed_example_goblins_flee_7_from_two_units_of_spearmen():

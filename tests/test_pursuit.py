@@ -119,8 +119,9 @@ def test_fp_off_table_a_fleeing_unit_touching_the_edge_is_destroyed():
     assert b.one(events, "UnitDestroyed").reason == "fled off the table"
 
 
-@pytest.mark.only("fantasy8")
-def test_fp_off_table_a_pursuer_leaves_and_returns_in_its_remaining_moves():
+def off_the_edge():
+    """Red, 2" from the table's top edge, breaks blue and pursues it off the table; a blue
+    reserve far off keeps the game going. The game and the pursuit's events."""
     a = b.unit("a", "red", 36, 38, 0, models=30)
     foe = b.against(a, b.unit("b", "blue", profile={"Ld": 2}))
     reserve = b.unit("r", "blue", 8, 4, 90, models=5)   # far off: the game goes on
@@ -130,13 +131,23 @@ def test_fp_off_table_a_pursuer_leaves_and_returns_in_its_remaining_moves():
              stop="break_test")
     b.answer(g, {"break_test": [(3, 4)]})
     g.submit({"cmd": "pursue", "by": "red", "unit": "a", "target": "b"})
-    events = b.answer(g, {"flee": [(1, 1)], "pursuit": [(6, 6)]})
-    left = b.one(events, "UnitLeftTable")
-    assert g.state.units["a"].status == "off_table" and left.point[1] == pytest.approx(48.0)
+    return g, b.answer(g, {"flee": [(1, 1)], "pursuit": [(6, 6)]})
+
+
+def back_on_the_table(g):
+    """Play on to red's next remaining moves, where its pursuer comes back."""
     while not g.state.phase.endswith("remaining") or g.state.player != "red":
         b.finish(g)
         g.submit(next(c for c in g.pending.legal if c.name in ("end_phase", "end_charges")))
-    back = g.state.units["a"]
+    return g.state.units["a"]
+
+
+@pytest.mark.only("fantasy8")
+def test_fp_off_table_a_pursuer_leaves_and_returns_in_its_remaining_moves():
+    g, events = off_the_edge()
+    left = b.one(events, "UnitLeftTable")
+    assert g.state.units["a"].status == "off_table" and left.point[1] == pytest.approx(48.0)
+    back = back_on_the_table(g)
     assert back.status == "ready" and back.facing == pytest.approx(180.0)
     rear_centre = geo.centre(box(back))
     assert rear_centre[1] + box(back).depth / 2 == pytest.approx(48.0, abs=1e-3)
@@ -147,21 +158,9 @@ def test_fp_off_table_a_whole_front_meeting_the_edge_leaves_and_returns_at_its_m
     """Seed 002 p.57: the unit comes back with the centre of its last rank on the point where
     it touched the edge; a whole front touching at once touched at its middle (issue 13: it
     was recorded at a corner, 2.46" sideways)."""
-    a = b.unit("a", "red", 36, 38, 0, models=30)
-    foe = b.against(a, b.unit("b", "blue", profile={"Ld": 2}))
-    reserve = b.unit("r", "blue", 8, 4, 90, models=5)
-    g = b.game([a, foe, reserve], phase="close_combat")
-    b.fight(g)
-    b.answer(g, {"to_hit": [(6,) * 10, (1,) * 10], "to_wound": [(6, 6)]}, default=1,
-             stop="break_test")
-    b.answer(g, {"break_test": [(3, 4)]})
-    g.submit({"cmd": "pursue", "by": "red", "unit": "a", "target": "b"})
-    events = b.answer(g, {"flee": [(1, 1)], "pursuit": [(6, 6)]})
+    g, events = off_the_edge()
     assert b.one(events, "UnitLeftTable").point == pytest.approx((36.0, 48.0))
-    while not g.state.phase.endswith("remaining") or g.state.player != "red":
-        b.finish(g)
-        g.submit(next(c for c in g.pending.legal if c.name in ("end_phase", "end_charges")))
-    back = box(g.state.units["a"])
+    back = box(back_on_the_table(g))
     assert geo.centre(back)[0] == pytest.approx(36.0, abs=1e-3)   # on its own line
 
 
