@@ -110,3 +110,24 @@ def test_geo_no_overlap_a_pivot_onto_an_enemy_ends_touching_it():
     assert fresh == "c" and run == 0.0
     assert geo.gap(end, box(state.units["c"])) < 1e-3
     assert not geo.stands_on(end, box(state.units["c"]))
+
+
+def test_geo_no_overlap_a_pursuer_comes_back_beside_a_unit_standing_where_it_left():
+    """FP.OFF_TABLE: it comes back as close to the point it left by as it can stand; a unit
+    that has moved onto that spot since is not stood on. A game begun under 0.4.0 stood on
+    it (LOG.RULINGS)."""
+    from regiment.phases.fantasy.flow_charge import return_box
+
+    from .test_pursuit import off_the_edge
+
+    g, _ = off_the_edge()
+    state = fantasy(g.state)
+    gone = state.units["a"]
+    assert gone.status == "off_table"
+    spot = return_box(state, gone)
+    friend = state.units["r"].evolve(position=(spot.x, spot.y), facing=spot.facing)
+    crowded = state.with_unit(friend)
+    back = return_box(crowded, gone)
+    assert not geo.stands_on(back, box(friend)) and back != spot
+    assert abs(back.y - spot.y) < 1e-6 and abs(back.x - spot.x) < 12   # along the edge
+    assert geo.stands_on(return_box(crowded.evolve(engine=(0, 4, 0)), gone), box(friend))

@@ -418,7 +418,9 @@ def hill_regions(state: State) -> list[Any]:
 
 
 def return_box(state: State, u: UnitState) -> geo.Box:
-    """FP.OFF_TABLE: the unit's box with its rear rank centred on the point it left by."""
+    """FP.OFF_TABLE: the unit's box with its rear rank centred on the point it left by, or as
+    close to it along the edge as it can stand: on the table and, from engine 0.5.0, on no
+    other unit (GEO.NO_OVERLAP)."""
     x, y = u.left_at or (0.0, 0.0)
     w, d = state.table["width"], state.table["depth"]
     edges = {0.0: abs(y), 90.0: abs(x), 180.0: abs(d - y), 270.0: abs(w - x)}
@@ -428,11 +430,16 @@ def return_box(state: State, u: UnitState) -> geo.Box:
     b = geo.Box(x + fx * size.depth, y + fy * size.depth, facing, size.width, size.depth)
     # slide along the edge until the whole unit is on the table
     (_, _), (rx, ry) = geo.axes(facing)
+    others = [box(o) for o in state.units.values() if o.id != u.id and o.status in ALIVE] \
+        if ruled(state, "no_overlap") else []
+    first: geo.Box | None = None
     for shift in (0.0, *[s * k for k in range(1, 200) for s in (0.5, -0.5)]):
         c = b._replace(x=b.x + rx * shift, y=b.y + ry * shift)
         if geo.on_table(c, w, d):
-            return geo.rounded(c)
-    return geo.rounded(b)
+            first = first or c
+            if not any(geo.overlaps(c, o) for o in others):
+                return geo.rounded(c)
+    return geo.rounded(first or b)
 
 
 def _declaring(state: State) -> tuple[str, str]:
