@@ -286,3 +286,21 @@ def test_cc_mount_the_horses_strike_at_their_own_initiative_with_their_own_profi
     assert horses.attacks == 5 and horses.needs["wound"] == 4   # five in contact, S 3
     told = g.preset.sentence("AttacksResolved", horses.to_data(), g.state)
     assert told.startswith("A' warhorses (Initiative 3): 5 attacks at B") and "CC.MOUNT" in told
+
+
+def test_the_story_speaks_of_a_single_model_in_the_singular():
+    """"Orc Boyz flee", but "Giant flees", "it breaks", "its player's choice"."""
+    from regiment.phases.fantasy.narrate import sentence
+
+    g = duel(GIANT, {"models": 20})
+    st = g.state
+    tell = lambda t, d: sentence(t, d, st)   # noqa: E731
+    assert tell("UnitFled", {"unit": "a", "distance": 7, "dice": [3, 4]}).startswith(
+        'A flees 7" (3+4 = 7).')
+    assert tell("UnitFled", {"unit": "b", "distance": 7, "dice": [3, 4]}).startswith(
+        'B flee 7"')
+    assert tell("ChargeReacted", {"unit": "a", "reaction": "stand_and_shoot"}).startswith(
+        "A stands and shoots.")
+    assert tell("ReformSkipped", {"unit": "a", "why": "none"}).startswith("A does not reform")
+    assert tell("OrderChosen", {"unit": "a", "what": "break_test", "combat": "c"}) \
+        .startswith("A goes next (break test, its player's choice).")

@@ -23,6 +23,39 @@ def _name(state: State | None, uid: Any) -> str:
     return str(uid)
 
 
+def _one(state: State | None, uid: Any) -> bool:
+    """A unit that began the game as one model (a character, a monster, a chariot): the
+    sentences speak of it in the singular."""
+    return state is not None and uid in state.units and state.units[uid].start_models == 1
+
+
+_IRREGULAR = {"are": "is", "do": "does", "go": "goes", "have": "has"}
+
+
+def _third(verb: str) -> str:
+    if verb in _IRREGULAR:
+        return _IRREGULAR[verb]
+    if verb.endswith("y") and verb[-2:-1] not in tuple("aeiou"):
+        return verb[:-1] + "ies"
+    return verb + ("es" if verb.endswith(("s", "sh", "ch", "x", "z")) else "s")
+
+
+def _does(state: State | None, uid: Any, verb: str) -> str:
+    """The unit's name and its verb agreeing with it: "Orc Boyz flee", "Giant flees"."""
+    if not _one(state, uid):
+        return f"{_name(state, uid)} {verb}"
+    parts = []
+    for part in verb.split(" and "):   # "stand and shoot": "stands and shoots"
+        first, _, rest = part.partition(" ")
+        parts.append(_third(first) + (f" {rest}" if rest else ""))
+    return f"{_name(state, uid)} {' and '.join(parts)}"
+
+
+def _they(state: State | None, uid: Any, verb: str) -> str:
+    """"they break" of a unit, "it breaks" of a single model."""
+    return f"it {_third(verb)}" if _one(state, uid) else f"they {verb}"
+
+
 def _why(*rules: str) -> str:
     return f" ({cite(*rules)})"
 
@@ -150,9 +183,9 @@ def _break(d: Mapping[str, Any], s: State | None) -> str:
     elif d.get("why"):
         how += f"; {d['why']}"
         rules.append("BT.DISRUPTED" if "disrupted" in d["why"] else "BT.SPECIAL")
-    verdict = "they hold" if d["passed"] else "they break"
+    verdict = _they(s, d["unit"], "hold" if d["passed"] else "break")
     if d.get("insane"):
-        verdict = "double 1, insane courage: they hold"
+        verdict = f"double 1, insane courage: {_they(s, d['unit'], 'hold')}"
         rules.append("LD.INSANE")
     lost: Any = d.get("result") or ()
     score = f"lost {lost[0]} to {lost[1]}; " if len(lost) == 2 else ""
@@ -176,19 +209,19 @@ def _moved(d: Mapping[str, Any], s: State | None) -> str:
     x, y = d["position"]
     what = d["reason"].replace("_", " ")
     if d["reason"] == "close_up":
-        return (f"{_name(s, d['unit'])} close up {d.get('distance', 0):.1f}\" to stay in "
+        return (f"{_does(s, d['unit'], 'close')} up {d.get('distance', 0):.1f}\" to stay in "
                 "contact as casualties leave the rear ranks." + _why("CC.WHO_FIGHTS"))
     if d["reason"] == "rally":
-        return (f"{_name(s, d['unit'])} turn to face the enemy ({d['facing']:.0f})."
+        return (f"{_does(s, d['unit'], 'turn')} to face the enemy ({d['facing']:.0f})."
                 + _why(rule))
-    return (f"{_name(s, d['unit'])} move {d.get('distance', 0):.1f}\" ({what}) "
+    return (f"{_does(s, d['unit'], 'move')} {d.get('distance', 0):.1f}\" ({what}) "
             f"to ({x:.1f}, {y:.1f}) facing {d['facing']:.0f}." + _why(rule))
 
 
 def _redirected(d: Mapping[str, Any], s: State | None) -> str:
     tail = (f"passes and turns on {_name(s, d['to'])}" if d["passed"] else
             f"fails and keeps after {_name(s, d['from'])}")
-    return (f"{_name(s, d['unit'])} try to redirect: Ld {d.get('leadership')} rolled "
+    return (f"{_does(s, d['unit'], 'try')} to redirect: Ld {d.get('leadership')} rolled "
             f"{_plus(d['faces'])}: {tail}." + _why("CH.REDIRECT"))
 
 
@@ -196,20 +229,21 @@ def _fled(d: Mapping[str, Any], s: State | None) -> str:
     rule = {"charge_reaction": "CH.REACT", "panic": "PANIC.TRIGGERS", "rally": "RALLY.TEST",
             "broke": "FP.FLEE_ROLL"}.get(d.get("reason", ""), "FP.FLEE_ROLL")
     dice = f" ({_plus(d['dice'])})" if d.get("dice") else ""
-    return f"{_name(s, d['unit'])} flee {d['distance']}\"{dice}." + _why(rule)
+    return f"{_does(s, d['unit'], 'flee')} {d['distance']}\"{dice}." + _why(rule)
 
 
 def _pursuit(d: Mapping[str, Any], s: State | None) -> str:
-    what = f"{_name(s, d['unit'])} {'pursue' if d['target'] else 'overrun'} {d['distance']}\""
+    what = f"{_does(s, d['unit'], 'pursue' if d['target'] else 'overrun')} {d['distance']}\""
     if d["target"]:
-        what += f" after {_name(s, d['target'])}: " + ("caught" if d["caught"] else "they escape")
+        what += f" after {_name(s, d['target'])}: " + (
+            "caught" if d["caught"] else _they(s, d["target"], "escape"))
     return what + "." + _why("FP.PURSUE_ROLL", "FP.CAUGHT")
 
 
 def _challenge(d: Mapping[str, Any], s: State | None) -> str | None:
     if not d["unit"]:
         return f"{d['player']} issue no challenge." + _why("CC.CHALLENGE")
-    return f"{_name(s, d['unit'])} issue a challenge." + _why("CC.CHALLENGE")
+    return f"{_does(s, d['unit'], 'issue')} a challenge." + _why("CC.CHALLENGE")
 
 
 def _declared_pursuit(d: Mapping[str, Any], s: State | None) -> str:
@@ -223,14 +257,15 @@ def _declared_pursuit(d: Mapping[str, Any], s: State | None) -> str:
 
 def _allocated(d: Mapping[str, Any], s: State | None) -> str:
     split = ", ".join(f"{n} at {_name(s, u)}" for u, n in d["attacks"].items())
-    return (f"{_name(s, d['unit'])} split the attacks of models touching several units: "
+    return (f"{_does(s, d['unit'], 'split')} the attacks of models touching several units: "
             f"{split}." + _why("CC.ALLOCATE"))
 
 
 def _order(d: Mapping[str, Any], s: State | None) -> str:
     what = {"break_test": "break test", "flee": "flee move", "pursuit": "pursuit move"}
     rule = "BT.WHO" if d["what"] == "break_test" else "FP.MULTI_ORDER"
-    return (f"{_name(s, d['unit'])} go next ({what[d['what']]}, their player's choice)."
+    whose = "its" if _one(s, d["unit"]) else "their"
+    return (f"{_does(s, d['unit'], 'go')} next ({what[d['what']]}, {whose} player's choice)."
             + _why(rule))
 
 
@@ -245,17 +280,17 @@ TEMPLATES: dict[str, Callable[[Mapping[str, Any], State | None], str | None]] = 
     "AttacksAllocated": _allocated,
     "OrderChosen": _order,
     "FleeDirectionChosen": lambda d, s: (
-        f"{_name(s, d['unit'])} flee from {_name(s, d['away_from'])}, chosen by a die "
+        f"{_does(s, d['unit'], 'flee')} from {_name(s, d['away_from'])}, chosen by a die "
         f"({d['faces'][0]}) among {', '.join(_name(s, u) for u in d['among'])}, equal in "
         "ranks five wide.") + _why("FP.FLEE_DIRECTION"),
     "GameStarted": lambda d, s: f"Game {d['game_id']} begins ({d['preset']}, "
                                 f"{d['dice']} dice, undo {d['undo']}).",
     "TurnBegan": lambda d, s: f"Game turn {d['turn']}: {d['player']} play." + _why("TURN.ORDER"),
     "PhaseChanged": _phase,
-    "ChargeDeclared": lambda d, s: f"{_name(s, d['unit'])} declare a charge against "
+    "ChargeDeclared": lambda d, s: f"{_does(s, d['unit'], 'declare')} a charge against "
                                    f"{_name(s, d['target'])} (into its {d.get('side') or 'front'})."
                                    + _why("CH.DECLARE"),
-    "ChargeReacted": lambda d, s: f"{_name(s, d['unit'])} {d['reaction'].replace('_', ' ')}."
+    "ChargeReacted": lambda d, s: f"{_does(s, d['unit'], d['reaction'].replace('_', ' '))}."
                                   + _why("CH.REACT"),
     "ChargeRedirected": _redirected,
     "DiceRolled": lambda d, s: f"Rolled {d['purpose'].replace('_', ' ')} for "
@@ -263,27 +298,27 @@ TEMPLATES: dict[str, Callable[[Mapping[str, Any], State | None], str | None]] = 
     "ChargeRolled": _charge_rolled,
     "UnitFled": _fled,
     "UnitMoved": _moved,
-    "UnitCaught": lambda d, s: f"{_name(s, d['unit'])} are caught by {_name(s, d['by'])} and "
+    "UnitCaught": lambda d, s: f"{_does(s, d['unit'], 'are')} caught by {_name(s, d['by'])} and "
                                "destroyed." + _why("FP.CAUGHT"),
     "UnitDestroyed": lambda d, s: None if d["reason"].startswith("caught") else
-                                  f"{_name(s, d['unit'])} are destroyed ({d['reason']})."
+                                  f"{_does(s, d['unit'], 'are')} destroyed ({d['reason']})."
                                   + _why("ATK.CASUALTIES" if d["reason"] == "slain" else
                                          "FP.OFF_TABLE" if "table" in d["reason"] else
                                          "FP.CAUGHT"),
-    "UnitLeftTable": lambda d, s: f"{_name(s, d['unit'])} pursue off the table at "
+    "UnitLeftTable": lambda d, s: f"{_does(s, d['unit'], 'pursue')} off the table at "
                                   f"({d['point'][0]:.1f}, {d['point'][1]:.1f})."
                                   + _why("FP.OFF_TABLE"),
-    "UnitReturned": lambda d, s: f"{_name(s, d['unit'])} return to the table."
+    "UnitReturned": lambda d, s: f"{_does(s, d['unit'], 'return')} to the table."
                                  + _why("FP.OFF_TABLE"),
     "UnitReformed": lambda d, s: f"{_name(s, d['unit'])} {d.get('how') or 'reform'}."
                                  + _why("REF.PLACEMENT", "REF.CONTACT"),
     "ReformOrderChosen": lambda d, s: f"{d['first']} reform first." + _why("REF.ORDER"),
-    "ReformSkipped": lambda d, s: f"{_name(s, d['unit'])} do not reform: {d.get('why')}."
+    "ReformSkipped": lambda d, s: f"{_does(s, d['unit'], 'do')} not reform: {d.get('why')}."
                                   + _why("REF.WHO"),
     "DangerousTerrainTested": lambda d, s: (
-        f"{_name(s, d['unit'])} flee through {_name(s, d['through'])}: dangerous terrain, "
+        f"{_does(s, d['unit'], 'flee')} through {_name(s, d['through'])}: dangerous terrain, "
         f"rolled {' '.join(map(str, d['faces']))}: {d['slain']} lost.") + _why("FP.FLEE_THROUGH"),
-    "UnitRallied": lambda d, s: f"{_name(s, d['unit'])} rally." + _why("RALLY.TEST"),
+    "UnitRallied": lambda d, s: f"{_does(s, d['unit'], 'rally')}." + _why("RALLY.TEST"),
     "CombatBegan": lambda d, s: f"Combat {d['combat']}: "
                                 f"{' against '.join(_name(s, u) for u in d['units'])}"
                                 + (" (charging down a hill)" if d.get("hill") else "") + "."
