@@ -81,7 +81,30 @@ def melee_scenario(**top: Any) -> dict[str, Any]:
     return parse_scenario(copy.deepcopy(data))
 
 
-SCENARIOS = {"small": small_scenario, "close": close_scenario, "melee": melee_scenario}
+def heroes_scenario(**top: Any) -> dict[str, Any]:
+    """Characters: one begins in a unit 8" from the enemy, one may join a unit in its remaining
+    moves, one begins in a unit already fighting a unit with a champion."""
+    hero = {"models": 1, "files": 1, "rules": ["character"],
+            "profile": {"M": 4, "WS": 5, "BS": 3, "S": 4, "T": 4, "W": 2, "I": 5, "A": 3,
+                        "Ld": 9}}
+    data: dict[str, Any] = {
+        "preset": "fantasy8", "first": "red", "dice": "seeded", "seed": "4e705", "turns": 3,
+        "players": [{"id": "red"}, {"id": "blue"}],
+        "units": [unit("boyz", "red", 20, 12, 0),
+                  unit("boss", "red", 20, 4, 0, joined="boyz", **hero),
+                  unit("spears", "blue", 20, 20, 180, command=["standard"]),
+                  unit("cap", "blue", 20, 26, 180, **hero),
+                  unit("wolves", "red", 45, 20, 0, command=["champion"], models=10),
+                  unit("guard", "blue", 45, 20, 180, models=15),
+                  unit("hero", "blue", 45, 30, 180, joined="guard", battle_standard=True,
+                       **hero)],
+    }
+    data.update(top)
+    return parse_scenario(copy.deepcopy(data))
+
+
+SCENARIOS = {"small": small_scenario, "close": close_scenario, "melee": melee_scenario,
+             "heroes": heroes_scenario}
 
 
 RULE_TESTS = {"test_charge", "test_attacks", "test_combat", "test_combat_result",

@@ -49,6 +49,18 @@ def choose(game: Game) -> Command:
         if "flee" in by and (charger.models >= 2 * target.models or len(by) == 1):
             return by["flee"]
         return by.get("stand_and_shoot") or by.get("hold") or legal[0]
+    if pending.decision == "remaining_moves":
+        # characters join a unit when they can, and leave one that has taken losses (to lead
+        # a fresher one, a turn later)
+        for c in legal:
+            if c.name == "join_unit":
+                return c
+        for c in legal:
+            if c.name == "leave_unit":
+                host = state.units[state.units[c.character].joined or ""]  # type: ignore[attr-defined]
+                if host.models < host.start_models:
+                    return c
+        return legal[-1]   # end the phase
     if pending.decision == "reform":
         facing = [c for c in legal if getattr(c, "face", "")]
         return facing[0] if facing else legal[-1]

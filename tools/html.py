@@ -25,6 +25,7 @@ from regiment.core.game import find_preset
 from regiment.core.history import Timeline
 from regiment.core.record import Record
 from regiment.core.upcast import decode_event
+from regiment.phases.fantasy.combat import place_in_front
 from regiment.phases.fantasy.state import State, fantasy
 from regiment.phases.fantasy.units import box
 
@@ -84,14 +85,16 @@ def _units(state: State) -> list[dict[str, Any]]:
     """The units on the table as drawn: corners, front edge, centre, name, models."""
     out = []
     for u in state.units.values():
-        if u.status in ("destroyed", "off_table") or u.models <= 0:
-            continue
+        if u.status in ("destroyed", "off_table", "joined") or u.models <= 0:
+            continue   # a character in a unit is drawn in its front rank
         b = box(u)
         fl, fr, br, bl = geo.corners(b)
         # the page draws each model in its rank and file from the front edge's centre, the
         # facing and the base (inches)
         out.append({"id": u.id, "name": u.name, "player": u.player, "status": u.status,
-                    "models": u.models, "files": u.files, "at": _point((b.x, b.y)),
+                    "models": u.figures, "files": u.files, "at": _point((b.x, b.y)),
+                    "characters": [{"name": state.units[c].name,
+                                    "file": place_in_front(u, c)} for c in u.characters],
                     "facing": round(b.facing, 3),
                     "base": [round(u.base[0] / geo.MM_PER_INCH, 4),
                              round(u.base[1] / geo.MM_PER_INCH, 4)],
@@ -288,14 +291,18 @@ function drawUnit(u, n) {
   g.appendChild(el("rect", {x: -w / 2, y: 0, width: w, height: d, fill: "#0003",
                             stroke: "#111", "stroke-width": 0.08,
                             "stroke-dasharray": u.status === "fleeing" ? "0.4 0.3" : ""}));
+  const heroes = new Set(u.characters.map((c) => c.file));   // characters: front rank
   for (let r = 0; r < ranks; r++) {
     const inRank = Math.min(files, u.models - r * files);
     const left = -w / 2;   // a short rear rank stands from the left, as the rules count it
-    for (let f = 0; f < inRank; f++)
-      g.appendChild(el("rect", {class: "model", x: left + f * bw + gap, y: r * bd + gap,
+    for (let f = 0; f < inRank; f++) {
+      const hero = r === 0 && heroes.has(f);
+      g.appendChild(el("rect", {class: hero ? "model character" : "model",
+                                x: left + f * bw + gap, y: r * bd + gap,
                                 width: bw - 2 * gap, height: bd - 2 * gap,
-                                fill: colour(u.player), stroke: "#0006",
-                                "stroke-width": 0.04}));
+                                fill: colour(u.player), stroke: hero ? "#f1c40f" : "#0006",
+                                "stroke-width": hero ? 0.15 : 0.04}));
+    }
   }
   g.appendChild(el("line", {x1: -w / 2, y1: 0, x2: w / 2, y2: 0, stroke: "#fff",
                             "stroke-width": 0.3}));
@@ -334,7 +341,9 @@ function draw(f) {
     item.className = u.status;
     const sw = document.createElement("span");
     sw.className = "swatch"; sw.style.background = colour(u.player);
-    item.append(sw, `${i + 1}. ${u.name}: ${u.models} (${u.status})`);
+    const withThem = u.characters.length ?
+      `, with ${u.characters.map((c) => c.name).join(", ")}` : "";
+    item.append(sw, `${i + 1}. ${u.name}: ${u.models} (${u.status}${withThem})`);
     $("legend").appendChild(item);
   });
   for (const p of f.paths)

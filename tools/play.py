@@ -195,12 +195,16 @@ class Session:
         for col in ("unit", "player", "models", "ranks", "status", "combat"):
             t.add_column(col, justify="right" if col in ("models", "ranks") else "left")
         for u in state.units.values():
-            ranks = formation(u.models, u.files)
+            if u.joined is not None:   # CHAR.IN_UNIT: shown with its unit
+                continue
+            ranks = formation(u.figures, u.files)
             fights = ", ".join(f"{state.units[c['enemy']].name} ({c['side']})"
                                for c in touching.get(u.id, ()))
             fight = f"{where[u.id]}: {fights}" if u.id in where and fights else \
                 where.get(u.id, "")
-            t.add_row(u.name, u.player, str(u.models), ranks, u.status, fight)
+            name = u.name + (f" (with {', '.join(state.units[c].name for c in u.characters)})"
+                             if u.characters else "")
+            t.add_row(name, u.player, str(u.models), ranks, u.status, fight)
         self.console.print(t)
 
     def prompt(self, pending: Any) -> str:

@@ -119,8 +119,17 @@ def charge_rolled(s: State, e: ev.ChargeRolled) -> State:
 
 
 def unit_destroyed(s: State, e: ev.UnitDestroyed) -> State:
-    return _unit(s, e.unit, status="destroyed", models=0 if e.reason != "fled off the table"
-                 else s.units[e.unit].models)
+    """A unit destroyed takes the characters still in it along (CHAR.IN_UNIT: caught fleeing,
+    fled off the table)."""
+    u = s.units[e.unit]
+    s = _unit(s, e.unit, status="destroyed", models=0 if e.reason != "fled off the table"
+              else u.models)
+    for c in u.characters:
+        s = _unit(s, c, status="destroyed", models=0)
+    if u.joined is not None:   # a character slain in a challenge leaves its unit's ranks
+        host = s.units[u.joined]
+        s = _unit(s, host.id, characters=tuple(c for c in host.characters if c != u.id))
+    return s
 
 
 def unit_left(s: State, e: ev.UnitLeftTable) -> State:
@@ -344,7 +353,39 @@ def round_ended(s: State, e: Any) -> State:
 
 
 
+def character_joined(s: State, e: ev.CharacterJoined) -> State:
+    """CHAR.JOIN: the character stands in its unit (no place of its own on the table)."""
+    host = s.units[e.unit]
+    c = s.units[e.character].evolve(status="joined", joined=host.id, position=host.position,
+                                    facing=host.facing)
+    s = s.evolve(units={**s.units, c.id: c,
+                        host.id: host.evolve(characters=(*host.characters, c.id))})
+    if s.turn == 0:   # began the game in the unit
+        return s
+    return _ctx(s, characters_moved=(*s.context.characters_moved, c.id))
+
+
+def character_left(s: State, e: ev.CharacterLeft) -> State:
+    """CHAR.LEAVE, CHAR.ALONE: the character stands on its own again; alone in its unit's
+    combat when the unit was destroyed around it."""
+    host = s.units[e.unit]
+    cmb = next((c for c in s.combats.values() if host.id in c.units), None)
+    fighting = e.reason != "left" and cmb is not None
+    c = s.units[e.character].evolve(status="engaged" if fighting else "ready", joined=None,
+                                    position=tuple(e.position), facing=e.facing)
+    out = s.evolve(units={**s.units, c.id: c, host.id: host.evolve(
+        characters=tuple(x for x in host.characters if x != c.id))})
+    if fighting and cmb is not None:
+        out = out.evolve(combats={**out.combats,
+                                  cmb.id: cmb.evolve(units=(*cmb.units, c.id))})
+    if e.reason == "left":
+        out = _ctx(out, characters_moved=(*out.context.characters_moved, c.id))
+    return out
+
+
 APPLIERS: dict[str, Any] = {
+    "CharacterJoined": character_joined,
+    "CharacterLeft": character_left,
     "TurnBegan": turn_began,
     "ChargeDeclared": charge_declared,
     "ChargeReacted": charge_reacted,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from regiment.core.geometry import EPS, MM_PER_INCH, contact
+from regiment.core.geometry import EPS, MM_PER_INCH, Box, axes, contact
 
 from . import attacks
 from .rulings import ruled
@@ -126,11 +126,36 @@ def steps(state: State, combat: Combat) -> list[str]:
     engaged = [state.units[u] for u in combat.units if state.units[u].status == "engaged"]
     labels = {step_label(u) for u in engaged}
     labels |= {mount_step(u) for u in engaged if u.mount}
+    labels |= {step_label(c) for u in engaged if u.characters
+               for c, _ in fighting_characters(state, combat, u)}
     if any(impacts(state, combat, u) for u in engaged):
         labels.add(IMPACT_STEP)
     if any(stomps(state, combat, u) for u in engaged):
         labels.add(STOMP_STEP)
     return sorted(labels, key=step_order, reverse=True)
+
+
+def place_in_front(host: UnitState, character: str) -> int:
+    """CHAR.JOIN: the file of the front rank a character stands in: the centre, then out to
+    either side for a second or third (our reading: the player's choice, fixed here)."""
+    k = host.characters.index(character)
+    centre = host.files // 2
+    return max(0, min(host.files - 1, centre + (k + 1) // 2 * (1 if k % 2 else -1)))
+
+
+def fighting_characters(state: State, combat: Combat, host: UnitState
+                        ) -> list[tuple[UnitState, str]]:
+    """CHAR.IN_UNIT: each character of ``host`` whose place in the front rank touches an
+    enemy, with that enemy (the first the combat lists, when it touches two)."""
+    out = []
+    front = [(e.id, at) for e, _ in touching(state, combat, host.id)
+             for side, at in (positions(host, e),) if side == "front"]
+    for cid in host.characters:
+        file = place_in_front(host, cid)
+        foe = next((eid for eid, at in front if file in at), None)
+        if foe is not None:
+            out.append((state.units[cid], foe))
+    return out
 
 
 def mount_step(u: UnitState) -> str:
@@ -279,8 +304,9 @@ def attack_shares(state: State, combat: Combat, uid: str, fight: Fight
         # the common case, one enemy in front: its models in contact and those behind them
         eid, _, at = placed[0]
         ranks, each = support_ranks(u, u.charged)
-        n = len(at) * a + sum(each * sum(1 for i in at if i < size)
-                              for size in sizes[1:1 + ranks])
+        own = len(at) - sum(1 for c in u.characters if place_in_front(u, c) in at)
+        n = own * a + sum(each * sum(1 for i in at if i < size)
+                          for size in sizes[1:1 + ranks])
         if at:
             champion = has_champion(u)
             n += 1 if champion else 0
@@ -297,6 +323,8 @@ def attack_shares(state: State, combat: Combat, uid: str, fight: Fight
             touched.setdefault(model, set()).add(eid)
             if side == "front":
                 front.setdefault(i, set()).add(eid)
+    for c in u.characters:   # CHAR.IN_UNIT: a character's place fights with its own attacks
+        touched.pop((0, place_in_front(u, c)), None)
     out: dict[Key, int] = {}
     keys: dict[frozenset[str], Key] = {}
 
@@ -318,10 +346,11 @@ def attack_shares(state: State, combat: Combat, uid: str, fight: Fight
         if behind:
             k = key_of(foes)
             out[k] = out.get(k, 0) + behind
-    if front:
+    firsts = [i for i in sorted(front) if (0, i) in touched]
+    if firsts:
         # a champion stands in the front rank: one attack more when that rank fights;
         # the fighter in a challenge attacks only the foe, or (refused) not at all
-        k = key_of(touched[(0, min(front))])
+        k = key_of(touched[(0, firsts[0])])
         champion = has_champion(u)
         out[k] = out.get(k, 0) + (1 if champion else 0)
         if uid in (fight.duel or {}) or uid in fight.stood_back:
@@ -422,6 +451,15 @@ def strikes(state: State, combat: Combat, step: str, fight: Fight
         u = state.units[uid]
         if u.status == "engaged" and u.mount and mount_step(u) == step and uid not in duel:
             out += mount_strikes(state, combat, u)
+        if u.status == "engaged" and u.characters:   # CHAR.IN_UNIT: with their own attacks
+            for c, foe in fighting_characters(state, combat, u):
+                if step_label(c) != step or c.id in fight.stood_back:
+                    continue
+                if c.id in duel:   # CC.CHALLENGE: it fights the foe it challenged, alone
+                    out.append(group(c, state.units[duel[c.id]], attacks_of(c),
+                                     challenge=True))
+                else:
+                    out.append(group(c, state.units[foe], attacks_of(c)))
         if u.status != "engaged" or step_label(u) != step:
             continue
         shares = attack_shares(state, combat, uid, fight)
@@ -433,12 +471,27 @@ def strikes(state: State, combat: Combat, step: str, fight: Fight
             if n > 0:
                 out.append(group(u, state.units[eid], n))
         if uid in duel:
-            foe = state.units[duel[uid]]
-            out.append(group(u, foe, attacks_of(u) + (1 if has_champion(u) else 0),
+            rival = state.units[duel[uid]]
+            out.append(group(u, rival, attacks_of(u) + (1 if has_champion(u) else 0),
                              challenge=True))
     return out
 
 
-def in_contact_at_all(a: UnitState, b: UnitState) -> bool:
-    c = contact(box(a), box(b))
+def in_contact_at_all(a: UnitState, b: UnitState, state: State | None = None) -> bool:
+    """Whether ``a`` touches ``b``; a character in a unit (``state`` given) by its place in
+    the unit's front rank."""
+    c = contact(footprint(a, state), footprint(b, state))
     return c is not None and c[2] - c[1] > EPS
+
+
+def footprint(u: UnitState, state: State | None = None) -> Box:
+    """A unit's rectangle; a character in a unit stands at its file of the front rank
+    (CHAR.JOIN)."""
+    if state is None or u.joined is None:
+        return box(u)
+    host = state.units[u.joined]
+    hb = box(host)
+    bw = host.base[0] / MM_PER_INCH
+    aside = -hb.width / 2 + (place_in_front(host, u.id) + 0.5) * bw
+    _, (rx, ry) = axes(hb.facing)
+    return Box(hb.x + rx * aside, hb.y + ry * aside, hb.facing, bw, u.base[1] / MM_PER_INCH)

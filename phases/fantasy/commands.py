@@ -163,3 +163,24 @@ class ReformOrder(Command):
 class SkipReform(Command):
     by: str
     unit: str
+
+
+@command("join_unit")
+class JoinUnit(Command):
+    """CHAR.JOIN: a character joins a friendly unit, in its remaining moves."""
+
+    by: str
+    character: str
+    unit: str
+
+
+@command("leave_unit")
+class LeaveUnit(Command):
+    """CHAR.LEAVE: a character leaves its unit, placed with its front edge's centre at
+    (``x``, ``y``) facing ``facing``."""
+
+    by: str
+    character: str
+    x: float
+    y: float
+    facing: float = 0.0

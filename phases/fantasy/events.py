@@ -324,3 +324,21 @@ class FleeDirectionChosen(Event):
     away_from: str
     among: tuple[str, ...]
     faces: tuple[int, ...]
+
+
+@event("CharacterJoined", rules=("CHAR.JOIN",))
+class CharacterJoined(Event):
+    character: str
+    unit: str
+
+
+@event("CharacterLeft", rules=("CHAR.LEAVE",))
+class CharacterLeft(Event):
+    """A character out of its unit, standing at ``position`` facing ``facing``: it left (in
+    its remaining moves), or its unit was destroyed around it (``reason``)."""
+
+    character: str
+    unit: str
+    position: tuple[float, float]
+    facing: float
+    reason: str = "left"

@@ -23,6 +23,7 @@ from .units import ALIVE
 from .variants import Variant
 
 if TYPE_CHECKING:  # the parts import the engine; the engine names them for mypy only
+    from .flow_characters import CharacterFlow
     from .flow_charge import ChargeFlow
     from .flow_combat import CombatFlow
 
@@ -151,6 +152,7 @@ class Flow:
     at: dict[str, Leaf]     # the same leaves by their path, which is what a state's phase is
     charges: ChargeFlow
     combats: CombatFlow
+    characters: CharacterFlow
 
     # --- flow ------------------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ from regiment.core.state import Awaiting
 
 from . import attacks, charge
 from .appliers import to_move
+from .characters import unit_leadership
 from .combat import combat_holding
 from .commands import DeclareCharge, DeclineRedirect, EndCharges, MoveCharger, React, Redirect
 from .events import (
@@ -44,7 +45,7 @@ from .rolls import FleeRoll, SideRoll, Toward, ask, read
 from .rulings import ruled
 from .specials import IMMUNE_TO_PSYCHOLOGY, has
 from .state import State, UnitState
-from .units import ALIVE, box, leadership, missile, stands_on_another
+from .units import ALIVE, box, missile, stands_on_another
 
 PANIC_RANGE = 6.0
 
@@ -153,10 +154,11 @@ class ChargeFlow:
                          ) -> list[Event]:
         """CH.REDIRECT: a Leadership test; on a pass the new target reacts at once."""
         unit = state.units[aw.unit or ""]
-        passed, _, _ = ld_test(leadership(unit), 0, faces)
+        passed, _, _ = ld_test(unit_leadership(state, unit), 0, faces)
         event = ChargeRedirected(unit=unit.id, from_=unit.declared or "",
                                  to=read(Toward, aw).unit,
-                                 passed=passed, faces=faces, leadership=leadership(unit))
+                                 passed=passed, faces=faces,
+                                 leadership=unit_leadership(state, unit))
         return self.flow._then(state, [event], "redirect")
 
     def _decline_redirect(self, state: State, cmd: DeclineRedirect) -> list[Event]:
@@ -315,12 +317,12 @@ class ChargeFlow:
     def _ld_then_flee(self, state: State, aw: Awaiting, faces: tuple[int, ...],
                       purpose: str) -> list[Event]:
         u = state.units[aw.unit or ""]
-        passed, need, insane = ld_test(leadership(u), 0, faces)
+        passed, need, insane = ld_test(unit_leadership(state, u), 0, faces)
         if purpose == "rally" and u.models * 4 <= u.start_models:  # RALLY.TEST: 25% or less
             passed = insane = tuple(faces) == (1, 1)
             need = 1
         events: list[Event] = [LeadershipTested(unit=u.id, purpose=purpose,
-                                                leadership=leadership(u), penalty=0,
+                                                leadership=unit_leadership(state, u), penalty=0,
                                                 faces=faces, passed=passed, needs=need,
                                                 insane=insane)]
         if passed:

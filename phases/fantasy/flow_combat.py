@@ -16,6 +16,7 @@ from regiment.core.state import Awaiting
 
 from . import attacks, charge, combat, pursuit
 from .attacks import Batch
+from .characters import unit_leadership
 from .commands import (
     AcceptChallenge,
     Allocate,
@@ -39,6 +40,7 @@ from .events import (
     BreakTestTaken,
     ChallengeAnswered,
     ChallengeIssued,
+    CharacterLeft,
     CombatBegan,
     CombatEnded,
     CombatJoined,
@@ -67,7 +69,7 @@ from .rolls import AttackRoll, FleeRoll, FleeTie, ReformTo, Toward, ask, read
 from .rulings import ruled
 from .specials import IMMUNE_TO_PSYCHOLOGY, UNBREAKABLE, has
 from .state import NO_RESULT, Combat, State, UnitState
-from .units import ALIVE, box, has_champion, is_character, leadership
+from .units import ALIVE, box, has_champion, is_character
 
 
 def casualties(target: UnitState, unsaved: int, challenge: bool) -> tuple[int, int, int]:
@@ -84,10 +86,12 @@ def casualties(target: UnitState, unsaved: int, challenge: bool) -> tuple[int, i
 
 
 def fighters(state: State, cmb: Combat, player: str) -> list[UnitState]:
-    """CC.CHALLENGE: units of ``player`` in the combat with a champion or a character."""
-    return [state.units[u] for u in cmb.units if state.units[u].player == player
-            and state.units[u].status == "engaged"
-            and (has_champion(state.units[u]) or is_character(state.units[u]))]
+    """CC.CHALLENGE: units of ``player`` in the combat with a champion or a character, and
+    the characters fighting in the front rank of its units (CHAR.IN_UNIT)."""
+    units = [state.units[u] for u in cmb.units if state.units[u].player == player
+             and state.units[u].status == "engaged"]
+    return [u for u in units if has_champion(u) or is_character(u)] + [
+        c for u in units if u.characters for c, _ in combat.fighting_characters(state, cmb, u)]
 
 
 class CombatFlow:
@@ -140,7 +144,7 @@ class CombatFlow:
         cmb = cmb or state.combats[fight_of(state).combat]
         foes = fighters(state, cmb, state.opponent(player))
         return [u for u in fighters(state, cmb, player)
-                if any(combat.in_contact_at_all(u, f) for f in foes)]
+                if any(combat.in_contact_at_all(u, f, state) for f in foes)]
 
     def _drive_challenge(self, state: State) -> list[Event]:
         fight = fight_of(state)
@@ -253,7 +257,12 @@ class CombatFlow:
             events.append(e)
         dead = [uid for uid in dict.fromkeys(g.target for g in batch.groups)
                 if cur.units[uid].models <= 0]
-        events += [UnitDestroyed(unit=uid, reason="slain") for uid in dead]
+        for uid in dead:   # CHAR.ALONE: its characters fight on where its front stood
+            host = cur.units[uid]
+            events += [CharacterLeft(character=c, unit=uid, position=host.position,
+                                     facing=host.facing, reason="alone")
+                       for c in host.characters]
+            events.append(UnitDestroyed(unit=uid, reason="slain"))
         cur = fold(cur, events[len(batch.groups):], self.flow.fold_table)
         if batch.combat is not None:
             closing = close_ups(state, cur, batch.combat)
@@ -345,11 +354,11 @@ class CombatFlow:
         cmb = state.combats[fight.combat]
         u = state.units[aw.unit or ""]
         penalty, firm, why = break_penalty(state, cmb, u.id, fight.outcome.margin)
-        passed, need, insane = ld_test(leadership(u), penalty, faces)
+        passed, need, insane = ld_test(unit_leadership(state, u), penalty, faces)
         totals = fight.outcome.totals
         mine = totals.get(u.player, 0)
         theirs = totals.get(state.opponent(u.player), 0)
-        events: list[Event] = [BreakTestTaken(unit=u.id, leadership=leadership(u),
+        events: list[Event] = [BreakTestTaken(unit=u.id, leadership=unit_leadership(state, u),
                                               penalty=penalty, steadfast=firm, faces=faces,
                                               passed=passed, needs=need, insane=insane,
                                               why=why, result=(mine, theirs))]
@@ -543,9 +552,10 @@ class CombatFlow:
     def _restrain_rolled(self, state: State, aw: Awaiting, faces: tuple[int, ...]
                          ) -> list[Event]:
         u = state.units[aw.unit or ""]
-        passed, need, insane = ld_test(leadership(u), 0, faces)
+        passed, need, insane = ld_test(unit_leadership(state, u), 0, faces)
         return self.flow._finish(state, [LeadershipTested(unit=u.id, purpose="restrain",
-                                                     leadership=leadership(u), penalty=0,
+                                                     leadership=unit_leadership(state, u),
+                                                     penalty=0,
                                                      faces=faces, passed=passed, needs=need,
                                                      insane=insane)])
 
@@ -673,9 +683,10 @@ class CombatFlow:
                        ) -> list[Event]:
         u = state.units[aw.unit or ""]
         penalty = fight_of(state).penalties.get(u.id, 0)
-        passed, need, insane = ld_test(leadership(u), penalty, faces)
+        passed, need, insane = ld_test(unit_leadership(state, u), penalty, faces)
         events: list[Event] = [LeadershipTested(unit=u.id, purpose="reform",
-                                                leadership=leadership(u), penalty=penalty,
+                                                leadership=unit_leadership(state, u),
+                                                penalty=penalty,
                                                 faces=faces, passed=passed, needs=need,
                                                 insane=insane)]
         to = read(ReformTo, aw)
@@ -719,10 +730,13 @@ class CombatFlow:
             challenger = state.units[fight.challenger]
             who = state.opponent(challenger.player)
             cmb = state.combats[fight.combat]
+            able_units = fighters(state, cmb, who)
             near = [u for u in cmb.units if state.units[u].player == who
                     and state.units[u].status == "engaged"
-                    and combat.in_contact_at_all(state.units[u], challenger)]
-            able = {u.id for u in fighters(state, cmb, who)}
+                    and combat.in_contact_at_all(state.units[u], challenger, state)]
+            near += [c.id for c in able_units if c.joined is not None
+                     and combat.in_contact_at_all(c, challenger, state)]
+            able = {u.id for u in able_units}
             answers: list[Command] = [AcceptChallenge(by=who, unit=u) for u in near if u in able]
             answers += [RefuseChallenge(by=who, unit=u) for u in near]
             return Decision(player=who, decision="answer_challenge", legal=tuple(answers))

@@ -83,6 +83,11 @@ TRANSITIONS: list[dict[str, Any]] = [
      "conditions": ["rallies_done"], "auto": True},
     {"trigger": "moved", "source": f"{T}.movement.compulsory",
      "dest": f"{T}.movement.remaining", "auto": True},
+    # CHAR.JOIN, CHAR.LEAVE: characters join and leave units in the remaining moves
+    {"trigger": "join_unit", "source": f"{T}.movement.remaining",
+     "dest": f"{T}.movement.remaining"},
+    {"trigger": "leave_unit", "source": f"{T}.movement.remaining",
+     "dest": f"{T}.movement.remaining"},
     {"trigger": "end_phase", "source": f"{T}.movement.remaining", "dest": f"{T}.magic"},
     {"trigger": "end_phase", "source": f"{T}.magic", "dest": f"{T}.shooting"},
     {"trigger": "end_phase", "source": f"{T}.shooting", "dest": f"{T}.close_combat"},

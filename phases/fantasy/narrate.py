@@ -269,6 +269,23 @@ def _order(d: Mapping[str, Any], s: State | None) -> str:
             + _why(rule))
 
 
+def _with(s: State | None, uid: Any) -> str:
+    """CHAR.IN_UNIT: the characters a destroyed unit takes with it."""
+    if s is None or uid not in s.units or not s.units[uid].characters:
+        return ""
+    return ", and " + ", ".join(_name(s, c) for c in s.units[uid].characters) + " with it"
+
+
+def _left(d: Mapping[str, Any], s: State | None) -> str:
+    where = f"({d['position'][0]:.1f}, {d['position'][1]:.1f}) facing {d['facing']:.0f}"
+    if d.get("reason", "left") == "left":
+        return (f"{_does(s, d['character'], 'leave')} {_name(s, d['unit'])} and "
+                f"{_third('stand') if _one(s, d['character']) else 'stand'} at {where}."
+                + _why("CHAR.LEAVE"))
+    return (f"{_name(s, d['unit'])} destroyed around {_name(s, d['character'])}, who fights on "
+            f"alone at {where}." + _why("CHAR.ALONE"))
+
+
 TEMPLATES: dict[str, Callable[[Mapping[str, Any], State | None], str | None]] = {
     "CombatJoined": lambda d, s: f"{', '.join(_name(s, u) for u in d['units'])} join combat "
                                  f"{d['combat']}" + (" (charging down a hill)" if d.get("hill")
@@ -299,9 +316,10 @@ TEMPLATES: dict[str, Callable[[Mapping[str, Any], State | None], str | None]] = 
     "UnitFled": _fled,
     "UnitMoved": _moved,
     "UnitCaught": lambda d, s: f"{_does(s, d['unit'], 'are')} caught by {_name(s, d['by'])} and "
-                               "destroyed." + _why("FP.CAUGHT"),
+                               f"destroyed{_with(s, d['unit'])}." + _why("FP.CAUGHT"),
     "UnitDestroyed": lambda d, s: None if d["reason"].startswith("caught") else
-                                  f"{_does(s, d['unit'], 'are')} destroyed ({d['reason']})."
+                                  f"{_does(s, d['unit'], 'are')} destroyed ({d['reason']})"
+                                  f"{_with(s, d['unit'])}."
                                   + _why("ATK.CASUALTIES" if d["reason"] == "slain" else
                                          "FP.OFF_TABLE" if "table" in d["reason"] else
                                          "FP.CAUGHT"),
@@ -318,6 +336,9 @@ TEMPLATES: dict[str, Callable[[Mapping[str, Any], State | None], str | None]] = 
     "DangerousTerrainTested": lambda d, s: (
         f"{_does(s, d['unit'], 'flee')} through {_name(s, d['through'])}: dangerous terrain, "
         f"rolled {' '.join(map(str, d['faces']))}: {d['slain']} lost.") + _why("FP.FLEE_THROUGH"),
+    "CharacterJoined": lambda d, s: f"{_does(s, d['character'], 'join')} {_name(s, d['unit'])},"
+                                    " standing in its front rank." + _why("CHAR.JOIN"),
+    "CharacterLeft": _left,
     "UnitRallied": lambda d, s: f"{_does(s, d['unit'], 'rally')}." + _why("RALLY.TEST"),
     "CombatBegan": lambda d, s: f"Combat {d['combat']}: "
                                 f"{' against '.join(_name(s, u) for u in d['units'])}"
@@ -330,8 +351,8 @@ TEMPLATES: dict[str, Callable[[Mapping[str, Any], State | None], str | None]] = 
     "CombatRoundBegan": lambda d, s: f"Combat {d['combat']}, round {d['round']}."
                                      + _why("CC.ORDER"),
     "ChallengeIssued": _challenge,
-    "ChallengeAnswered": lambda d, s: f"{_name(s, d['unit'])} "
-                                      f"{'accept' if d['accepted'] else 'refuse'} the challenge."
+    "ChallengeAnswered": lambda d, s: _does(s, d["unit"], "accept" if d["accepted"]
+                                            else "refuse") + " the challenge."
                                       + _why("CC.CHALLENGE"),
     "AttacksResolved": _attacks,
     "CombatResultDecided": _result,

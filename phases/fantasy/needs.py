@@ -9,11 +9,11 @@ import math
 from regiment.core.state import Awaiting
 
 from . import attacks, charge
+from .characters import unit_leadership
 from .result import break_penalty
 from .rolls import AttackRoll, FleeTie, SideRoll, Toward, read
 from .specials import SWIFTSTRIDE, has
 from .state import State
-from .units import leadership
 
 STAGE_WORDS = {"hit": "hits", "hit2": "hits", "wound": "wounds", "armour": "saves",
                "ward": "saves"}
@@ -69,7 +69,7 @@ def _leadership_need(state: State, aw: Awaiting) -> str:
         penalty = fight.penalties.get(u.id, 0)
     if aw.purpose == "rally" and u.models * 4 <= u.start_models:
         return "only a double 1 rallies it (25 % or fewer of its models left)"
-    ld = leadership(u)
+    ld = unit_leadership(state, u)
     need = ld - penalty
     less = f"Ld {ld} - {penalty}" if penalty else f"Ld {ld}"
     return f"a total of {need} or less passes ({less}; a double 1 always passes)"

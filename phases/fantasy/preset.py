@@ -20,8 +20,9 @@ from regiment.core.state import Awaiting
 
 from . import narrate, needs, rulings
 from .appliers import APPLIERS
-from .events import CombatBegan, TurnBegan
+from .events import CharacterJoined, CombatBegan, TurnBegan
 from .flow import GUARDS, Flow, leaves
+from .flow_characters import CharacterFlow
 from .flow_charge import ChargeFlow
 from .flow_combat import CombatFlow
 from .machine import SEPARATOR, Compiled, turn_table
@@ -41,7 +42,8 @@ class FantasyPreset(Flow):
         self.fold_table = appliers_for(APPLIERS)
         self.charges = ChargeFlow(self)
         self.combats = CombatFlow(self)
-        parts = (self.charges, self.combats)
+        self.characters = CharacterFlow(self)
+        parts = (self.charges, self.combats, self.characters)
         self.handlers: dict[str, Callable[[State, Any], list[Event]]] = {
             k: v for part in parts for k, v in part.handlers().items()}
         self.handlers["end_phase"] = self._end_phase
@@ -70,7 +72,10 @@ class FantasyPreset(Flow):
         """TURN.ORDER: the first player's turn 1 begins, or the scenario's ``phase``; units
         already touching an enemy form combats (the ones marked ``charged`` charged)."""
         events: list[Event] = [TurnBegan(turn=1, player=state.first)]
-        events += self._touching_at_start(state)
+        # CHAR.JOIN: characters that begin the game in a unit stand in its front rank
+        events += [CharacterJoined(character=u.id, unit=u.joined)
+                   for u in state.units.values() if u.joined is not None]
+        events += self._touching_at_start(fold(state, events, self.fold_table))
         phase = state_phase(self.machine, _scenario_phase(state))
         events.append(PhaseChanged(phase=phase, turn=1, player=state.first))
         return events + self._settle(fold(state, events, self.fold_table))
@@ -78,7 +83,7 @@ class FantasyPreset(Flow):
     def _touching_at_start(self, state: State) -> list[Event]:
         """Units touching an enemy form combats; units linked through the enemies they touch
         are one (multiple) combat, named after its first unit and that unit's first enemy."""
-        units = list(state.units.values())
+        units = [u for u in state.units.values() if u.joined is None]   # not in a unit
         links: dict[str, set[str]] = {u.id: set() for u in units}
         for i, a in enumerate(units):
             for b in units[i + 1:]:

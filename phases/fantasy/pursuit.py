@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from regiment.core import geometry as geo
 
-from .combat import Combat, models_in_contact, touching
+from .combat import (
+    Combat,
+    fighting_characters,
+    models_in_contact,
+    place_in_front,
+    positions,
+    touching,
+)
 from .rulings import ruled
 from .state import State, UnitState
 from .units import ALIVE, box, model_centres, rank_sizes
@@ -107,6 +114,7 @@ def reform_checks(state: State, combat: Combat, u: UnitState
         for files in range(max(1, u.files - 2), min(u.models, u.files + 2) + 1):
             if files != u.files:
                 candidates.append((files, "", u.evolve(files=files)))
+    fighting = [c.id for c, _ in fighting_characters(state, combat, u)] if u.characters else []
     here = box(u)
     reach = 2 * (here.width + here.depth) + 1.0  # farther units cannot be touched by a reform
     x0, y0, x1, y1 = geo.bounds(here)
@@ -139,6 +147,13 @@ def reform_checks(state: State, combat: Combat, u: UnitState
                     why = ("REF.CONTACT", f"{e.name} would have {now[1]} models in contact "
                            f"instead of {theirs}, and {u.name} {now[0]} instead of {mine}")
                     break
+            fronts = [at for e, _ in foes for side, at in (positions(moved, e),)
+                      if side == "front"]
+            lost = [c for c in fighting
+                    if not any(place_in_front(moved, c) in at for at in fronts)]
+            if not why[0] and lost:   # S2 p.57: a character in contact stays in contact
+                why = ("REF.CONTACT", f"{state.units[lost[0]].name} would no longer be in "
+                       "base contact")
         out.append(((files, face, 0, geo.rounded(b)), why))
     return out
 

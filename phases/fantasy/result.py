@@ -77,11 +77,15 @@ def side_parts(state: State, combat: Combat, player: str, caused: Mapping[str, i
               and state.units[u].status == "engaged" and u not in free]
     fighting = [u for u in mine if u.status == "engaged" and u.id not in free]
     hill_areas = hill_areas or []
-    parts: list[Part] = [{"rule": "CR.WOUNDS", "unit": u.id, "value": caused[u.id]}
-                         for u in mine if caused.get(u.id)]
-    over = sum(overkill.get(u.id, 0) for u in mine)
+    # CHAR.IN_UNIT: what a unit's characters caused counts as the unit's
+    def of(table: Mapping[str, int], u: UnitState) -> int:
+        return table.get(u.id, 0) + sum(table.get(c, 0) for c in u.characters)
+
+    parts: list[Part] = [{"rule": "CR.WOUNDS", "unit": u.id, "value": of(caused, u)}
+                         for u in mine if of(caused, u)]
+    over = sum(of(overkill, u) for u in mine)
     if over:
-        who = next(u.id for u in mine if overkill.get(u.id))
+        who = next(u.id for u in mine if of(overkill, u))
         parts.append({"rule": "CR.OVERKILL", "unit": who, "value": min(3, over)})
     chargers = [u for u in mine if u.id in combat.chargers]  # this round's
     if chargers:
@@ -98,7 +102,8 @@ def side_parts(state: State, combat: Combat, player: str, caused: Mapping[str, i
         flag = next((u for u in fighting if "standard" in u.command), None)
         if flag is not None:
             parts.append({"rule": "CR.STANDARD", "unit": flag.id, "value": 1})
-        bsb = next((u for u in fighting if u.battle_standard), None)
+        bsb = next((u for u in fighting if u.battle_standard or any(
+            state.units[c].battle_standard for c in u.characters)), None)
         if bsb is not None:
             parts.append({"rule": "CR.BSB", "unit": bsb.id, "value": 1})
         parts += flank_rear(state, fighting, theirs, variant)

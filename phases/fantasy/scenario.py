@@ -15,6 +15,7 @@ from typing import Any
 from regiment.core.geometry import Box, bounds, stands_on, unit_size
 from regiment.core.scenario import ID, Reader
 
+from .characters import JOINS
 from .specials import known
 
 TROOPS = (
@@ -44,8 +45,30 @@ def parse_fantasy(r: Reader, top: dict[str, Any], out: dict[str, Any]) -> dict[s
             raise r.fail(f"units[{i}].id", f"duplicate unit id {unit['id']!r}")
         seen.add(unit["id"])
         out["units"].append(unit)
-    _placed(r, out["units"], out["table"])
+    _joined(r, out["units"])
+    _placed(r, [u for u in out["units"] if "joined" not in u], out["table"])
     return out
+
+
+def _joined(r: Reader, units: list[dict[str, Any]]) -> None:
+    """CHAR.JOIN: a character that begins in a unit names a unit of its own side, of its kind
+    of troops, that is no character itself; where it stands is the unit's front rank."""
+    by_id = {u["id"]: u for u in units}
+    for i, u in enumerate(units):
+        host_id = u.get("joined")
+        if host_id is None:
+            continue
+        host = by_id.get(host_id)
+        if "character" not in u["rules"] or u["models"] != 1:
+            raise r.fail(f"units[{i}].joined", f"{u['id']} is not a character (one model "
+                         "with the character rule)")
+        if host is None or host["player"] != u["player"] or "character" in host["rules"] \
+                or "joined" in host:
+            raise r.fail(f"units[{i}].joined", f"expected a unit of {u['player']} that is no "
+                         f"character, got {host_id!r}")
+        if host["troop"] not in JOINS.get(u["troop"], ()):
+            raise r.fail(f"units[{i}].joined", f"a {u['troop']} character cannot join "
+                         f"{host['troop']}")
 
 
 def _placed(r: Reader, units: list[dict[str, Any]], table: dict[str, Any]) -> None:
@@ -111,7 +134,8 @@ def _unit(r: Reader, data: Any, path: str, players: tuple[str, ...]) -> dict[str
     u = _from_catalogue(r, r.table(data, path), path)
     r.known(u, path, ("id", "player", "name", "troop", "models", "files", "base", "profile",
                       "armour", "ward", "equipment", "command", "battle_standard", "rules",
-                      "position", "facing", "charged", "impact_hits", "stomp", "mount"))
+                      "position", "facing", "charged", "impact_hits", "stomp", "mount",
+                      "joined"))
     uid = r.get(u, "id", path, str)
     if not ID.match(uid):
         raise r.fail(f"{path}.id", f"expected [a-z0-9_-], at most 40 characters, got {uid!r}")
@@ -163,6 +187,8 @@ def _unit(r: Reader, data: Any, path: str, players: tuple[str, ...]) -> dict[str
                 raise r.fail(f"{path}.{key}", f"expected one of {', '.join(SPECIAL_HITS)} "
                              f"(hits a model), got {value!r}")
             special[key] = value
+    if "joined" in u:   # CHAR.JOIN: a character that begins the game in a unit
+        special["joined"] = r.get(u, "joined", path, str)
     if "mount" in u:   # CC.MOUNT: the mount's own profile for its attacks
         m = r.table(u["mount"], f"{path}.mount")
         r.known(m, f"{path}.mount", ("name", *MOUNT))

@@ -51,10 +51,17 @@ class UnitState(Value):
     impact_hits: str = ""          # hits a model makes when it charged (ATK.IMPACT): "D3"...
     stomp: str = ""                # stomps a model makes (ATK.STOMP): "1", "D6"...
     mount: dict[str, Any] | None = None  # a mount's name, WS, S, I and A (CC.MOUNT)
+    joined: str | None = None      # a character: the unit it has joined (CHAR.JOIN)
+    characters: tuple[str, ...] = ()  # a unit: the characters that joined it, in its front rank
+
+    @property
+    def figures(self) -> int:
+        """The models standing in its ranks: its own and the characters that joined it."""
+        return self.models + len(self.characters)
 
     @property
     def ranks(self) -> int:
-        return -(-self.models // self.files)
+        return -(-self.figures // self.files)
 
     @classmethod
     def from_scenario(cls, u: dict[str, Any]) -> UnitState:
@@ -67,7 +74,7 @@ class UnitState(Value):
             battle_standard=u.get("battle_standard", False), rules=tuple(u.get("rules", ())),
             charged=u.get("charged", False), start_models=u["models"],
             impact_hits=u.get("impact_hits", ""), stomp=u.get("stomp", ""),
-            mount=dict(u["mount"]) if u.get("mount") else None,
+            mount=dict(u["mount"]) if u.get("mount") else None, joined=u.get("joined"),
         )
 
 
@@ -169,6 +176,7 @@ class Turn(Value):
     panic: tuple[str, ...] = ()                        # units owing a panic test
     panicked: tuple[str, ...] = ()                     # units that took one (PANIC.TRIGGERS)
     rallied: tuple[str, ...] = ()                      # fleeing units that tested (RALLY.TEST)
+    characters_moved: tuple[str, ...] = ()             # joined or left a unit (CHAR.JOIN)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -1,0 +1,106 @@
+"""Characters in units (CHAR.*): who may join which unit, where a character stands in it, and
+where it may stand when it leaves.
+
+A character joins a unit in its remaining moves and stands in the centre of its front rank
+(CHAR.JOIN); it counts in the unit's ranks, fights with its own profile when its place
+touches an enemy, lends the unit its Leadership, and moves, flees and is pursued with it
+(CHAR.IN_UNIT). Blows aimed at the unit fall on its rank and file (CHAR.LOOK_OUT_SIR). It
+leaves in a later remaining move, if its unit is not fighting (CHAR.LEAVE); when its unit is
+destroyed around it in a combat, it stands alone where the unit's front was (CHAR.ALONE).
+"""
+
+from __future__ import annotations
+
+from regiment.core import geometry as geo
+
+from .specials import CHARACTER, has
+from .state import State, UnitState
+from .units import ALIVE, box, leadership
+
+JOINS = {"infantry": ("infantry",), "cavalry": ("cavalry",),
+         "monstrous_infantry": ("monstrous_infantry",),
+         "monstrous_cavalry": ("monstrous_cavalry",)}
+
+
+def is_lone_character(u: UnitState) -> bool:
+    """A character on its own: one model with the character rule, in no unit."""
+    return has(u, CHARACTER) and u.models == 1 and u.joined is None
+
+
+def in_combat(state: State, uid: str) -> bool:
+    return any(uid in c.units for c in state.combats.values())
+
+
+def join_problem(state: State, c: UnitState, host: UnitState) -> str:
+    """CHAR.JOIN: why ``c`` may not join ``host`` now ("" when it may). Both must be the
+    active player's, ready and out of combat; the unit no character itself and of the same
+    kind of troops; the character within its Movement of the unit."""
+    if not is_lone_character(c):
+        return f"{c.name} is not a character on its own"
+    if c.id in state.context.characters_moved:
+        return f"{c.name} left a unit this turn: it joins one in a later turn"
+    if host.player != c.player or host.id == c.id or has(host, CHARACTER):
+        return f"{host.name} is not a unit of {c.player}'s a character may join"
+    if c.status != "ready" or host.status != "ready" or in_combat(state, c.id) or \
+            in_combat(state, host.id):
+        return "both must be ready and out of combat"
+    if host.troop not in JOINS.get(c.troop, ()):
+        return f"a character on foot joins infantry, a mounted one cavalry ({c.troop} and " \
+               f"{host.troop})"
+    reach = geo.gap(box(c), box(host))
+    if reach > c.profile["M"] + 1e-9:
+        return f"{host.name} is {reach:.1f}\" away, beyond its Movement ({c.profile['M']}\")"
+    return ""
+
+
+def join_options(state: State, player: str) -> list[tuple[str, str]]:
+    """Every (character, unit) pair that may join now."""
+    return [(c.id, h.id) for c in state.units.values() if c.player == player
+            and is_lone_character(c) and c.status == "ready"
+            for h in state.units.values() if not join_problem(state, c, h)]
+
+
+def unit_leadership(state: State, u: UnitState) -> int:
+    """CHAR.IN_UNIT: a unit tests on the best Leadership among it and its characters."""
+    return max([leadership(u), *(leadership(state.units[c]) for c in u.characters)])
+
+
+def leave_problem(state: State, c: UnitState, host: UnitState, b: geo.Box) -> str:
+    """CHAR.LEAVE: why ``c`` may not stand at ``b`` on leaving ``host`` ("" when it may): its
+    unit not fighting nor fleeing; within its Movement of the unit; on the table, on no unit,
+    and more than 1" from every enemy."""
+    if host.status != "ready" or in_combat(state, host.id):
+        return f"{host.name} is {host.status}: a character leaves a unit that is not fighting"
+    if c.id in state.context.characters_moved:
+        return f"{c.name} joined {host.name} this turn: it leaves in a later turn"
+    if geo.gap(b, box(host)) > c.profile["M"] + 1e-9:
+        return f"that is beyond its Movement ({c.profile['M']}\") of {host.name}"
+    table = state.table
+    if not geo.on_table(b, table["width"], table["depth"]):
+        return "that is off the table"
+    for o in state.units.values():
+        if o.id == c.id or o.status not in ALIVE:
+            continue
+        if geo.overlaps(b, box(o)):
+            return f"it would stand on {o.name}"
+        if o.player != c.player and geo.gap(b, box(o)) < 1.0:
+            return f"it would be within 1\" of {o.name}"
+    return ""
+
+
+def leave_spots(state: State, c: UnitState, host: UnitState) -> list[geo.Box]:
+    """CHAR.LEAVE: the places offered as choices (any other may be named): 1" in front of
+    the unit's front, 1" behind it, 1" beside either flank, facing as the unit does."""
+    hb = box(host)
+    own = box(c.evolve(position=host.position, facing=host.facing))
+    (fx, fy), (rx, ry) = geo.axes(hb.facing)
+    spots = [(1.0 + own.depth, 0.0), (-(hb.depth + 1.0), 0.0),
+             (0.0, hb.width / 2 + 1.0 + own.width / 2),
+             (0.0, -(hb.width / 2 + 1.0 + own.width / 2))]
+    out = []
+    for ahead, aside in spots:
+        b = geo.rounded(geo.Box(hb.x + fx * ahead + rx * aside, hb.y + fy * ahead + ry * aside,
+                                hb.facing, own.width, own.depth))
+        if not leave_problem(state, c, host, b):
+            out.append(b)
+    return out

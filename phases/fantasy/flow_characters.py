@@ -1,0 +1,82 @@
+"""The remaining moves' decisions about characters (CHAR.JOIN, CHAR.LEAVE): the flow's third
+part, beside the charges and the combats."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from regiment.core import geometry as geo
+from regiment.core.commands import Command, EndPhase
+from regiment.core.events import Event
+from regiment.core.pending import Decision
+
+from . import characters as chars
+from .commands import JoinUnit, LeaveUnit
+from .events import CharacterJoined, CharacterLeft
+from .state import State
+from .units import box
+
+if TYPE_CHECKING:
+    from .flow import Flow
+
+
+class CharacterFlow:
+    """Characters joining and leaving units in their remaining moves."""
+
+    def __init__(self, flow: Flow) -> None:
+        self.flow = flow
+
+    def handlers(self) -> dict[str, Any]:
+        return {"join_unit": self._join, "leave_unit": self._leave}
+
+    def rolls(self) -> dict[str, Any]:
+        return {}
+
+    def drives(self) -> dict[str, Any]:
+        return {}
+
+    def asks(self) -> dict[str, Callable[[State], Decision | None]]:
+        return {"remaining": self._ask_remaining}
+
+    def _ask_remaining(self, state: State) -> Decision | None:
+        """CHAR.JOIN, CHAR.LEAVE: the joins and the leavings open to the active player, then
+        the end of the phase; nothing to ask when there are none (the host ends it)."""
+        p = state.player
+        options: list[Command] = [JoinUnit(by=p, character=c, unit=u)
+                                  for c, u in chars.join_options(state, p)]
+        for host in state.units.values():
+            if host.player != p:
+                continue
+            for cid in host.characters:
+                options += [LeaveUnit(by=p, character=cid, x=b.x, y=b.y, facing=b.facing)
+                            for b in chars.leave_spots(state, state.units[cid], host)]
+        if not options:
+            return None
+        return Decision(player=p, decision="remaining_moves",
+                        legal=(*options, EndPhase(by=p)))
+
+    def _join(self, state: State, cmd: JoinUnit) -> list[Event]:
+        self.flow._active(state, cmd, "CHAR.JOIN")
+        c = self.flow._unit(state, cmd, cmd.character, "CHAR.JOIN")
+        host = self.flow._unit(state, cmd, cmd.unit, "CHAR.JOIN")
+        why = chars.join_problem(state, c, host)
+        if why:
+            raise self.flow._illegal(state, cmd, why, "CHAR.JOIN")
+        return self.flow._then(state, [CharacterJoined(character=c.id, unit=host.id)],
+                               "join_unit")
+
+    def _leave(self, state: State, cmd: LeaveUnit) -> list[Event]:
+        self.flow._active(state, cmd, "CHAR.LEAVE")
+        c = self.flow._unit(state, cmd, cmd.character, "CHAR.LEAVE")
+        if c.joined is None:
+            raise self.flow._illegal(state, cmd, f"{c.name} is in no unit", "CHAR.LEAVE")
+        host = state.units[c.joined]
+        own = box(c)
+        b = geo.rounded(geo.Box(cmd.x, cmd.y, cmd.facing % 360.0, own.width, own.depth))
+        why = chars.leave_problem(state, c, host, b)
+        if why:
+            raise self.flow._illegal(state, cmd, why, "CHAR.LEAVE")
+        return self.flow._then(state, [CharacterLeft(character=c.id, unit=host.id,
+                                                     position=(b.x, b.y), facing=b.facing)],
+                               "leave_unit")
