@@ -147,11 +147,14 @@ def reform_checks(state: State, combat: Combat, u: UnitState
                     why = ("REF.CONTACT", f"{e.name} would have {now[1]} models in contact "
                            f"instead of {theirs}, and {u.name} {now[0]} instead of {mine}")
                     break
-            fronts = [at for e, _ in foes for side, at in (positions(moved, e),)
-                      if side == "front"]
-            lost = [c for c in fighting
-                    if not any(place_in_front(moved, c) in at for at in fronts)]
-            if not why[0] and lost:   # S2 p.57: a character in contact stays in contact
+            if fighting and not why[0]:   # S2 p.57: a character in contact stays in contact
+                fronts = [at for e, _ in foes for side, at in (positions(moved, e),)
+                          if side == "front"]
+                lost = [c for c in fighting
+                        if not any(place_in_front(moved, c) in at for at in fronts)]
+            else:
+                lost = []
+            if lost:
                 why = ("REF.CONTACT", f"{state.units[lost[0]].name} would no longer be in "
                        "base contact")
         out.append(((files, face, 0, geo.rounded(b)), why))
@@ -186,6 +189,10 @@ def reachable(state: State, u: UnitState, reformed: UnitState, b: geo.Box) -> bo
     if not ruled(state, "reform_within_twice_m"):
         return True
     reach = 2 * u.profile["M"]
-    if geo.farthest(box(u), b) <= reach:
+    here = box(u)
+    x0, y0, x1, y1 = geo.bounds(here)
+    p0, q0, p1, q1 = geo.bounds(b)
+    if (max(x1, p1) - min(x0, p0)) ** 2 + (max(y1, q1) - min(y0, q0)) ** 2 <= reach * reach \
+            or geo.farthest(here, b) <= reach:
         return True   # nothing in the two footprints is farther apart than that
     return geo.within_reach(model_centres(u), model_centres(reformed, b), reach)

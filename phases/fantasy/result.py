@@ -79,7 +79,8 @@ def side_parts(state: State, combat: Combat, player: str, caused: Mapping[str, i
     hill_areas = hill_areas or []
     # CHAR.IN_UNIT: what a unit's characters caused counts as the unit's
     def of(table: Mapping[str, int], u: UnitState) -> int:
-        return table.get(u.id, 0) + sum(table.get(c, 0) for c in u.characters)
+        own = table.get(u.id, 0)
+        return own + sum(table.get(c, 0) for c in u.characters) if u.characters else own
 
     parts: list[Part] = [{"rule": "CR.WOUNDS", "unit": u.id, "value": of(caused, u)}
                          for u in mine if of(caused, u)]

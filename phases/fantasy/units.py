@@ -34,7 +34,7 @@ def box(u: UnitState) -> Box:
     """The unit's rectangle on the table (GEO.ARCS, GEO.DISTANCE)."""
     b: Box | None = getattr(u, "_box", None)
     if b is None:   # first asked of this unit value
-        b = _box(u.position, u.facing, u.figures, u.files, u.base)
+        b = _box(u.position, u.facing, u.models + len(u.characters), u.files, u.base)
         object.__setattr__(u, "_box", b)   # not a field: the unit is unchanged
     return b
 
@@ -55,7 +55,7 @@ def rank_sizes(u: UnitState) -> list[int]:
     """Models in each rank, front first (the rear rank may be short)."""
     if u.models <= 0:
         return []
-    full, rest = divmod(u.figures, u.files)
+    full, rest = divmod(u.models + len(u.characters), u.files)   # CHAR.IN_UNIT: they count
     return [u.files] * full + ([rest] if rest else [])
 
 
