@@ -135,3 +135,20 @@ def test_char_in_unit_a_battle_standard_bearer_counts_for_its_unit():
     result = b.one(events, "CombatResultDecided")
     parts = result.sides["red"]["parts"]
     assert {"rule": "CR.BSB", "unit": "men", "value": 1} in parts
+
+
+def test_char_in_unit_a_mounted_character_and_its_mount_fight_from_the_front_rank():
+    """The Empire Captain on Warhorse, with the knights: he strikes at his Initiative with his
+    lance, his warhorse at its own (CC.MOUNT)."""
+    knights = b.unit("kn", "red", 36, 20, 0, catalogue="empire_knights", models=5)
+    foe = b.against(knights, b.unit("foe", "blue", profile={"I": 1}))
+    rider = b.unit("cap", "red", 36, 10, 0, catalogue="empire_captain_on_warhorse",
+                   joined="kn")
+    g = b.game([knights, foe, rider], phase="close_combat")
+    b.fight(g)
+    while g.pending.kind == "decision" and "challenge" in g.pending.decision:
+        g.submit(next(c for c in g.pending.legal if c.name.startswith(("decline", "refuse"))))
+    events = b.answer(g, default=1, stop="break_test")
+    mine = [(e.step, e.unit, e.attacks, e.needs.get("mount", ""))
+            for e in b.of(events, "AttacksResolved") if e.unit == "cap"]
+    assert mine == [("initiative_5", "cap", 3, ""), ("initiative_3", "cap", 1, "warhorse")]

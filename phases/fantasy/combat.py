@@ -126,8 +126,12 @@ def steps(state: State, combat: Combat) -> list[str]:
     engaged = [state.units[u] for u in combat.units if state.units[u].status == "engaged"]
     labels = {step_label(u) for u in engaged}
     labels |= {mount_step(u) for u in engaged if u.mount}
-    labels |= {step_label(c) for u in engaged if u.characters
-               for c, _ in fighting_characters(state, combat, u)}
+    for u in engaged:
+        if u.characters:   # CHAR.IN_UNIT: characters in the front rank, and their mounts
+            for c, _ in fighting_characters(state, combat, u):
+                labels.add(step_label(c))
+                if c.mount:
+                    labels.add(mount_step(c))
     if any(impacts(state, combat, u) for u in engaged):
         labels.add(IMPACT_STEP)
     if any(stomps(state, combat, u) for u in engaged):
@@ -169,22 +173,24 @@ def mount_strikes(state: State, combat: Combat, u: UnitState) -> list[dict[str, 
     no weapon of the rider's, no supporting rank; a mount whose rider touches several enemy
     units attacks the first of them the combat lists (each mount once)."""
     assert u.mount is not None
-    m = u.mount
     order = {uid: i for i, uid in enumerate(combat.units)}
     count: dict[str, int] = {}
     for foes in touched_models(state, combat, u).values():
         first = min(foes, key=order.__getitem__)
         count[first] = count.get(first, 0) + 1
-    out = []
-    for eid in sorted(count, key=order.__getitem__):
-        e = state.units[eid]
-        out.append({"unit": u.id, "target": eid, "attacks": count[eid] * m["A"],
-                    "challenge": False, "hit": attacks.to_hit(m["WS"], e.profile["WS"]),
-                    "hit2": 0, "reroll": False,
-                    "wound": attacks.to_wound(m["S"], e.profile["T"]),
-                    "armour": attacks.armour_need(e.armour, m["S"], shield_bonus(e)),
-                    "ward": attacks.ward_need(e.ward), "mount": m["name"], "rolls": {}})
-    return out
+    return [mount_group(u, state.units[eid], count[eid])
+            for eid in sorted(count, key=order.__getitem__)]
+
+
+def mount_group(u: UnitState, e: UnitState, models: int) -> dict[str, Any]:
+    """CC.MOUNT: the attacks of ``models`` of ``u``'s mounts at ``e``."""
+    assert u.mount is not None
+    m = u.mount
+    return {"unit": u.id, "target": e.id, "attacks": models * m["A"], "challenge": False,
+            "hit": attacks.to_hit(m["WS"], e.profile["WS"]), "hit2": 0, "reroll": False,
+            "wound": attacks.to_wound(m["S"], e.profile["T"]),
+            "armour": attacks.armour_need(e.armour, m["S"], shield_bonus(e)),
+            "ward": attacks.ward_need(e.ward), "mount": m["name"], "rolls": {}}
 
 
 def touched_models(state: State, combat: Combat, u: UnitState
@@ -453,6 +459,8 @@ def strikes(state: State, combat: Combat, step: str, fight: Fight
             out += mount_strikes(state, combat, u)
         if u.status == "engaged" and u.characters:   # CHAR.IN_UNIT: with their own attacks
             for c, foe in fighting_characters(state, combat, u):
+                if c.mount and mount_step(c) == step and c.id not in duel:
+                    out.append(mount_group(c, state.units[foe], 1))   # CC.MOUNT
                 if step_label(c) != step or c.id in fight.stood_back:
                     continue
                 if c.id in duel:   # CC.CHALLENGE: it fights the foe it challenged, alone
