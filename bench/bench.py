@@ -45,7 +45,7 @@ from combats import bench_combats, bench_multiple  # noqa: E402
 def scenario(turns: int = 100) -> dict:
     import tomllib
 
-    data = tomllib.loads((HERE.parent / "examples" / "skirmish.toml").read_text())
+    data = tomllib.loads((HERE.parent / "examples" / "ford_clash.toml").read_text())
     data["turns"] = turns
     return parse_scenario(data)
 

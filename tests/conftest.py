@@ -145,8 +145,8 @@ def scenario() -> dict[str, Any]:
 
 
 @pytest.fixture
-def skirmish() -> dict[str, Any]:
-    return load_scenario(EXAMPLES / "skirmish.toml")
+def ford_clash() -> dict[str, Any]:
+    return load_scenario(EXAMPLES / "ford_clash.toml")
 
 
 StoreFactory = Callable[[], Any]

@@ -47,7 +47,7 @@ from regiment.tools.source import closing_line, open_records, read_export
 from regiment.tools.verify import verify
 
 ROOT = Path(__file__).resolve().parent.parent
-SCENARIO = ROOT / "examples" / "skirmish.toml"
+SCENARIO = ROOT / "examples" / "ford_clash.toml"
 KINDS = ("caught", "refused", "flagged", "intact", "lost", "crashed")
 
 

@@ -167,7 +167,7 @@ def hostile_game():
     from regiment.store import MemoryStore
     from regiment.tools.demo import play
 
-    scenario = load_scenario(Path(__file__).parent.parent / "examples" / "skirmish.toml")
+    scenario = load_scenario(Path(__file__).parent.parent / "examples" / "ford_clash.toml")
     scenario["name"] = HOSTILE[0] + " " + HOSTILE[1]
     for u, name in zip(scenario["units"], HOSTILE[1:], strict=False):
         u["name"] = name

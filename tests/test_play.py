@@ -112,7 +112,7 @@ def term():
 
 def test_play_a_charge_with_real_dice_undo_explain_and_resume(term, tmp_path):
     db = tmp_path / "table.db"
-    t = term("play", str(EXAMPLES / "skirmish.toml"), "--dice", "manual", "--store", str(db))
+    t = term("play", str(EXAMPLES / "ford_clash.toml"), "--dice", "manual", "--store", str(db))
     game_id = t.expect(r"game ([0-9a-f]{16}), fantasy8, manual dice").group(1)
     t.expect(r"Orc Boyz\s+.\s+red\s+.\s+25 .\s+5 x 5 .\s+ready")       # the table of units
     t.expect(r"red> ")
@@ -185,14 +185,14 @@ def test_play_with_seeded_dice_to_a_decision_and_bad_starts(term, tmp_path):
     t.expect(r"nothere\.toml")
     assert t.close() == 2
     typo = tmp_path / "typo.toml"
-    typo.write_text((EXAMPLES / "skirmish.toml").read_text().replace("models =", "modles =", 1))
+    typo.write_text((EXAMPLES / "ford_clash.toml").read_text().replace("models =", "modles =", 1))
     t = term("play", str(typo), "--store", str(db))
     t.expect(r"InvalidScenario: .*typo\.toml at units\[0\].*modles")
     assert t.close() == 2
     assert len(open_store(db).games()) == 1          # only the first game was ever stored
 
 
-def test_every_roll_prompt_says_what_the_dice_need(skirmish):
+def test_every_roll_prompt_says_what_the_dice_need(ford_clash):
     """Issue 12: with manual dice, each roll is asked for with what each die needs (the hit,
     wound and save needs of the attacks being rolled, a test's total, a charge's reach), as the
     same rule functions decide it."""
@@ -203,7 +203,7 @@ def test_every_roll_prompt_says_what_the_dice_need(skirmish):
     from regiment.tools.bot import choose
 
     rng = random.Random(12)
-    game = Game.new({**skirmish, "dice": "manual"}, store=MemoryStore())
+    game = Game.new({**ford_clash, "dice": "manual"}, store=MemoryStore())
     asked: dict[str, str] = {}
     while game.pending.kind != "over" and len(asked) < 7 and len(game.records) < 3000:
         pending = game.pending

@@ -17,7 +17,7 @@ class Engine:
         if "--store" not in args:   # serve stores in regiment.db unless told otherwise
             args = (*args, "--store", ":memory:")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "regiment.tools.cli", "serve", str(EXAMPLES / "skirmish.toml"),
+            [sys.executable, "-m", "regiment.tools.cli", "serve", str(EXAMPLES / "ford_clash.toml"),
              *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             text=True)
         self.hello = self.read()

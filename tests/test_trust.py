@@ -36,7 +36,7 @@ SEED = "5ec7e75eed"                               # ten hex digits: never in a h
 
 
 def played(store, seed: str = SEED, turns: int = 1, game_id: str = "g", clock=None) -> Game:
-    scenario = load_scenario(EXAMPLES / "skirmish.toml")
+    scenario = load_scenario(EXAMPLES / "ford_clash.toml")
     scenario["seed"] = seed
     scenario["turns"] = turns
     game = Game.new(scenario, store=store, game_id=game_id,
@@ -58,11 +58,11 @@ def cli(capsys, *args: str) -> tuple[int, str, str]:
 def test_dice_secret_the_seed_is_in_nothing_made_from_the_log(tmp_path, capsys):
     """A seed given on the command line and one written in the scenario: neither is in the
     log, serve's lines, an export, a record, a replay, an inspection or the replay page."""
-    scenario = (EXAMPLES / "skirmish.toml").read_text(encoding="utf-8")
+    scenario = (EXAMPLES / "ford_clash.toml").read_text(encoding="utf-8")
     assert 'seed = "5eed0001"' in scenario
     db = tmp_path / "g.db"
     proc = subprocess.run([sys.executable, "-m", "regiment.tools.cli", "serve",
-                           str(EXAMPLES / "skirmish.toml"), "--seed", SEED, "--store", str(db)],
+                           str(EXAMPLES / "ford_clash.toml"), "--seed", SEED, "--store", str(db)],
                           input='{"query": "state"}\n', capture_output=True, text=True,
                           timeout=60)
     assert proc.returncode == 0 and '"GameStarted"' in proc.stdout
@@ -231,7 +231,7 @@ def test_log_receipt_a_fork_and_a_head_at_another_step_are_caught():
     heads = step_heads(honest)
     # the loser rewrites the game from step 5 on (another choice, same dice), hashes intact
     ticks = count()
-    scenario = load_scenario(EXAMPLES / "skirmish.toml")
+    scenario = load_scenario(EXAMPLES / "ford_clash.toml")
     scenario["seed"], scenario["turns"] = SEED, 1
     forked = Game.new(scenario, store=MemoryStore(), game_id="g", clock=clock)
     while forked.pending.kind != "over":
@@ -286,7 +286,7 @@ def test_log_receipt_exports_close_and_a_cut_or_padded_export_is_refused(tmp_pat
 def test_log_receipt_serve_answers_carry_the_head(tmp_path):
     db = tmp_path / "g.db"
     proc = subprocess.Popen([sys.executable, "-m", "regiment.tools.cli", "serve",
-                             str(EXAMPLES / "skirmish.toml"), "--store", str(db)],
+                             str(EXAMPLES / "ford_clash.toml"), "--store", str(db)],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert proc.stdin is not None and proc.stdout is not None
     hello = json.loads(proc.stdout.readline())
@@ -305,7 +305,7 @@ def test_log_receipt_serve_answers_carry_the_head(tmp_path):
 
 def test_log_receipt_play_shows_a_head_code_at_each_turn_end(term, tmp_path):  # noqa: F811
     db = tmp_path / "t.db"
-    t = term("play", str(EXAMPLES / "skirmish.toml"), "--store", str(db))
+    t = term("play", str(EXAMPLES / "ford_clash.toml"), "--store", str(db))
     t.expect(r"red> ")
     t.type("head")
     t.expect(r"The game stands: head code 0:[0-9a-f]{10}")
@@ -400,7 +400,7 @@ def test_hostile_bytes_and_arguments_get_a_clear_error_and_exit_2(tmp_path, caps
         code, _, err = cli(capsys, *args)
         assert code == 2 and says in err and "Traceback" not in err, (args, err)
     for args, says in ((["verify", str(db), "--seed", "zz"], "is not a hex seed"),
-                       (["simulate", str(EXAMPLES / "skirmish.toml"), "-n", "-1"],
+                       (["simulate", str(EXAMPLES / "ford_clash.toml"), "-n", "-1"],
                         "the number of games is 1 to 10,000,000, not -1"),
                        (["odds", "break", "99"], "Leadership is 1 to 10, not 99"),
                        (["odds", "attacks", "100000000"], "the number of attacks is 0 to 500")):
