@@ -68,6 +68,12 @@ def add_parsers(sub: Any) -> None:
     k = kinds.add_parser("catch", help="the chance pursuers catch a broken unit (FP.CAUGHT)")
     k.add_argument("--pursuer-swiftstride", action="store_true")
     k.add_argument("--flee-swiftstride", action="store_true")
+    k = kinds.add_parser("sweep", help="the skirmish game: the chance a sweeping advance "
+                         "catches a unit falling back (SK.SWEEP)")
+    k.add_argument("--initiative", type=bounded(int, 1, 10, "Initiative"),
+                   help="the sweeping unit's Initiative (without both: a table by difference)")
+    k.add_argument("--against", type=bounded(int, 1, 10, "Initiative"),
+                   help="the Initiative of the unit falling back")
     k = kinds.add_parser("attacks", help="the unsaved wounds attacks cause (ATK.SEQUENCE)")
     k.add_argument("attacks", type=bounded(int, 0, 500, "the number of attacks"),
                    help="how many attacks (up to 500)")
@@ -91,7 +97,7 @@ def add_parsers(sub: Any) -> None:
 
 
 def run_odds(args: argparse.Namespace, console: Console) -> int:
-    return {"charge": _charge, "break": _break, "catch": _catch,
+    return {"charge": _charge, "break": _break, "catch": _catch, "sweep": _sweep,
             "attacks": _attacks}[args.kind](args, console)
 
 
@@ -130,6 +136,27 @@ def _catch(args: argparse.Namespace, console: Console) -> int:
     p = odds.catch_odds(3 if args.pursuer_swiftstride else 2, 3 if args.flee_swiftstride else 2)
     console.print(f"A pursuer catches a fleeing unit (equal or higher roll): {pct(p)} "
                   f"(exactly {p}). (FP.CAUGHT)")
+    return 0
+
+
+def _sweep(args: argparse.Namespace, console: Console) -> int:
+    from regiment.phases.skirmish.sweep import sweep_odds
+
+    if (args.initiative is None) != (args.against is None):
+        raise BadRequest("--initiative and --against go together (or neither, for the table)")
+    if args.initiative is not None:
+        p = sweep_odds(args.initiative, args.against)
+        console.print(f"A sweeping advance at Initiative {args.initiative} against "
+                      f"{args.against} (D6 + I each, equal or higher catches): {pct(p)} "
+                      f"(exactly {p}). (SK.SWEEP)")
+        return 0
+    table = Table(title="Sweeping advance: the chance to catch, by Initiative difference "
+                  "(SK.SWEEP)")
+    table.add_column("difference", justify="right")
+    table.add_column("caught", justify="right")
+    for d in range(-3, 4):
+        table.add_row(f"{d:+d}", pct(sweep_odds(4 + d, 4)))
+    console.print(table)
     return 0
 
 
