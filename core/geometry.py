@@ -508,3 +508,38 @@ def within_reach(old: list[Point], new: list[Point], reach: float) -> bool:
         return False
 
     return all(place(i, [False] * len(old)) for i in range(len(new)))
+
+
+# --- round bases (circles) ----------------------------------------------------------------
+# A model on a round base is a circle: its centre and its radius, in inches.
+
+Circle = tuple[float, float, float]
+
+
+def circle_gap(a: Circle, b: Circle) -> float:
+    """GEO.DISTANCE between two round bases: edge to edge, 0 when they touch or overlap."""
+    return max(0.0, math.hypot(a[0] - b[0], a[1] - b[1]) - a[2] - b[2])
+
+
+def circles_overlap(a: Circle, b: Circle) -> bool:
+    """Whether two round bases share area (touching is not overlapping)."""
+    return math.hypot(a[0] - b[0], a[1] - b[1]) < a[2] + b[2] - 1e-4
+
+
+def circle_on_table(c: Circle, width: float, depth: float) -> bool:
+    return c[2] - EPS <= c[0] <= width - c[2] + EPS and c[2] - EPS <= c[1] <= depth - c[2] + EPS
+
+
+def chained(circles: list[Circle], reach: float) -> bool:
+    """Whether the bases form one group, each within ``reach`` (edge to edge) of another of
+    them, one after another: a unit in coherency."""
+    if len(circles) <= 1:
+        return True
+    seen, todo = {0}, [0]
+    while todo:
+        i = todo.pop()
+        for j, c in enumerate(circles):
+            if j not in seen and circle_gap(circles[i], c) <= reach + EPS:
+                seen.add(j)
+                todo.append(j)
+    return len(seen) == len(circles)
