@@ -1,0 +1,49 @@
+"""The skirmish game's units of models on the table (SK.UNITS, SK.ENGAGED, SK.CASUALTIES):
+which models fight, and which fall first. A unit's models are round bases (``Circle``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from regiment.core import geometry as geo
+
+ENGAGED_REACH = 2.0   # inches: a model this near a friend in base contact fights too
+
+
+def in_base_contact(model: geo.Circle, enemies: Sequence[geo.Circle]) -> bool:
+    """Touching an enemy model (base to base, within a ten-thousandth of an inch)."""
+    return any(geo.circle_gap(model, e) <= 1e-4 for e in enemies)
+
+
+def engaged(models: Sequence[geo.Circle], enemies: Sequence[geo.Circle]) -> list[int]:
+    """SK.ENGAGED: the models that fight: those in base contact with an enemy model, and those
+    within 2" of a model of their own unit that is (S4's "в бою" beside "в базовом контакте")."""
+    touching = [i for i, m in enumerate(models) if in_base_contact(m, enemies)]
+    near = {i for i, m in enumerate(models) if i not in touching and any(
+        geo.circle_gap(m, models[t]) <= ENGAGED_REACH + geo.EPS for t in touching)}
+    return sorted({*touching, *near})
+
+
+def casualties(models: Sequence[geo.Circle], enemies: Sequence[geo.Circle], n: int
+               ) -> list[int]:
+    """SK.CASUALTIES: which ``n`` models are removed: those nearest the enemy first (edge to
+    edge, the nearest enemy model; ties by the order the unit lists them)."""
+    def nearest(i: int) -> float:
+        return min((geo.circle_gap(models[i], e) for e in enemies), default=0.0)
+
+    return sorted(range(len(models)), key=lambda i: (nearest(i), i))[:max(0, n)]
+
+
+def result(wounds: dict[str, int]) -> tuple[str | None, int]:
+    """SK.RESULT: the side that caused more unsaved wounds in all, and by how much (None, 0: a
+    draw). ``wounds`` is each side's total."""
+    ranked = sorted(wounds.items(), key=lambda kv: -kv[1])
+    if len(ranked) < 2 or ranked[0][1] == ranked[1][1]:
+        return None, 0
+    return ranked[0][0], ranked[0][1] - ranked[1][1]
+
+
+def morale_passed(leadership: int, penalty: int, faces: tuple[int, int]) -> bool:
+    """SK.RESULT: a losing unit's morale check with the common penalty: 2D6 at or under its
+    Leadership less the difference in wounds passes."""
+    return sum(faces) <= leadership - penalty
