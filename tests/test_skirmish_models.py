@@ -29,3 +29,25 @@ def test_sk_result_summed_per_side_and_one_penalty_for_every_loser():
     assert result(side) == ("red", 1)
     assert result({"red": 2, "blue": 2}) == (None, 0)
     assert morale_passed(8, 1, (3, 4)) and not morale_passed(8, 1, (4, 4))
+
+
+def test_sk_allocate_one_enemy_or_a_pool_split_before_rolling():
+    from regiment.phases.skirmish.models import attack_pools
+
+    boyz = [(10.0, 11.0, R)]
+    grots = [(11.0, 10.0, R)]
+    mine = [(10.0, 10.0, R),        # touches both: a pool
+            (9.0, 10.0, R),         # touches no one, 0" from the first: fights, and may
+                                    # split as the friend it fights beside
+            (7.0, 12.0, R)]         # touches the boyz? no: 3" away; near no friend in contact
+    pools = attack_pools(mine, {"boyz": boyz, "grots": grots})
+    assert pools == {frozenset({"boyz", "grots"}): 2}
+    lone = attack_pools([(10.0, 10.0, R)], {"boyz": boyz, "grots": [(30.0, 30.0, R)]})
+    assert lone == {"boyz": 1}
+
+
+def test_sk_terrain_no_penalty_against_a_unit_locked_since_an_earlier_turn():
+    from regiment.phases.skirmish.models import terrain_penalty
+
+    assert terrain_penalty(True, False) and not terrain_penalty(True, True)
+    assert not terrain_penalty(False, False)

@@ -47,3 +47,31 @@ def morale_passed(leadership: int, penalty: int, faces: tuple[int, int]) -> bool
     """SK.RESULT: a losing unit's morale check with the common penalty: 2D6 at or under its
     Leadership less the difference in wounds passes."""
     return sum(faces) <= leadership - penalty
+
+
+Key = str | frozenset[str]   # one enemy unit, or the units a model may split its attacks among
+
+
+def attack_pools(models: Sequence[geo.Circle], enemies: dict[str, Sequence[geo.Circle]]
+                 ) -> dict[Key, int]:
+    """SK.ALLOCATE: how many fighting models must attack each enemy unit, or may split their
+    attacks among several (a pool its player divides before any die is rolled). A model in
+    base contact attacks the units it touches; a model fighting through a friend within 2"
+    (SK.ENGAGED) attacks the units that friend touches."""
+    all_enemies = [c for cs in enemies.values() for c in cs]
+    touched = {i: {uid for uid, cs in enemies.items() if in_base_contact(m, cs)}
+               for i, m in enumerate(models)}
+    out: dict[Key, int] = {}
+    for i in engaged(models, all_enemies):
+        foes = touched[i] or {uid for j, t in touched.items() if t and
+                              geo.circle_gap(models[i], models[j]) <= ENGAGED_REACH + geo.EPS
+                              for uid in t}
+        key: Key = next(iter(foes)) if len(foes) == 1 else frozenset(foes)
+        out[key] = out.get(key, 0) + 1
+    return out
+
+
+def terrain_penalty(through_difficult: bool, locked_since_earlier_turn: bool) -> bool:
+    """SK.TERRAIN: charging through difficult terrain costs initiative, except against an
+    enemy already locked in combat since an earlier turn."""
+    return through_difficult and not locked_since_earlier_turn
