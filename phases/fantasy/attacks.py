@@ -14,6 +14,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from regiment.phases.common.tables import to_hit as to_hit  # ATK.TO_HIT, shared
+from regiment.phases.common.tables import to_wound as to_wound  # ATK.TO_WOUND, shared
+
 from .rolls import AttackRoll, parsed
 from .values import EMPTY
 
@@ -66,16 +69,6 @@ class Batch(NamedTuple):
     done: int = 0
 
 
-def to_hit(ws: int, enemy_ws: int) -> int:
-    """ATK.TO_HIT: WS above the enemy's hits on 3+; the enemy's WS more than double ours, 5+;
-    otherwise 4+. A natural 1 always misses (every need here is 3+ or more)."""
-    if ws > enemy_ws:
-        return 3
-    if enemy_ws > 2 * ws:
-        return 5
-    return 4
-
-
 def to_hit_shooting(bs: int, modifiers: int) -> tuple[int, int]:
     """ATK.TO_HIT_SHOOTING: 7 - BS on a D6 after modifiers (stand and shoot: -1). A need of
     7+ hits on a 6 then 4+, 8+ on a 6 then 5+, 9+ on a 6 then 6; beyond, no hit is possible
@@ -86,17 +79,6 @@ def to_hit_shooting(bs: int, modifiers: int) -> tuple[int, int]:
     if need <= 9:
         return 6, need - 3
     return 0, 0
-
-
-def to_wound(s: int, t: int) -> int:
-    """ATK.TO_WOUND: S >= T+2: 2+; T+1: 3+; T: 4+; T-1: 5+; T-2 or T-3: 6+; less: 0 (cannot
-    wound)."""
-    d = s - t
-    if d >= 2:
-        return 2
-    if d <= -4:
-        return 0
-    return {1: 3, 0: 4, -1: 5, -2: 6, -3: 6}[d]
 
 
 def armour_need(save: int | None, s: int, bonus: int = 0, piercing: int = 0) -> int:
