@@ -1,0 +1,72 @@
+"""The skirmish game's moves after a fight (SK.CONSOLIDATE): piling in toward the enemy, and
+the consolidation a player proposes, checked. Models are round bases (``Circle``); no move
+ever ends on another model (GEO.NO_OVERLAP)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from regiment.core import geometry as geo
+
+from .scenario import COHERENCY
+
+PILE_IN = 3.0   # inches
+
+
+def _toward(m: geo.Circle, target: geo.Circle, dist: float) -> geo.Circle:
+    dx, dy = target[0] - m[0], target[1] - m[1]
+    length = math.hypot(dx, dy) or 1.0
+    return (m[0] + dx / length * dist, m[1] + dy / length * dist, m[2])
+
+
+def pile_in(models: Sequence[geo.Circle], others: Sequence[geo.Circle],
+            enemies: Sequence[geo.Circle], reach: float = PILE_IN) -> list[geo.Circle]:
+    """SK.CONSOLIDATE (pile in): each model not touching an enemy moves up to ``reach`` straight
+    toward the nearest enemy model, stopping in base contact, and never onto another model (of
+    its unit, another unit, or the enemy); the models nearest the enemy move first."""
+    if not enemies:
+        return list(models)
+    placed = list(models)
+
+    def nearest(m: geo.Circle) -> tuple[float, geo.Circle]:
+        return min(((geo.circle_gap(m, e), e) for e in enemies), key=lambda x: x[0])
+
+    for i in sorted(range(len(placed)), key=lambda k: (nearest(placed[k])[0], k)):
+        gap, target = nearest(placed[i])
+        if gap <= 1e-4:
+            continue
+        blockers = [*others, *enemies, *(placed[:i] + placed[i + 1:])]
+        go = min(reach, gap)
+        if any(geo.circles_overlap(_toward(placed[i], target, go), b) for b in blockers):
+            lo, hi = 0.0, go            # the farthest it can go without standing on anyone
+            for _ in range(40):
+                mid = (lo + hi) / 2
+                if any(geo.circles_overlap(_toward(placed[i], target, mid), b)
+                       for b in blockers):
+                    hi = mid
+                else:
+                    lo = mid
+            go = lo
+        placed[i] = _toward(placed[i], target, go)
+    return placed
+
+
+def consolidate_problem(before: Sequence[geo.Circle], after: Sequence[geo.Circle],
+                        others: Sequence[geo.Circle], enemies: Sequence[geo.Circle],
+                        distance: float) -> str:
+    """SK.CONSOLIDATE: why a proposed consolidation is not allowed ("" when it is): every model
+    moves at most ``distance`` (the D6 rolled), none into base contact with an enemy, none onto
+    another model, and the unit stays in coherency."""
+    if len(before) != len(after):
+        return "every model must be placed again, no more and no fewer"
+    for k, (a, b) in enumerate(zip(before, after, strict=True)):
+        if math.hypot(a[0] - b[0], a[1] - b[1]) > distance + geo.EPS:
+            return f"model {k + 1} would move more than {distance:g}\""
+        if any(geo.circle_gap(b, e) <= 1e-4 for e in enemies):
+            return f"model {k + 1} would touch an enemy: a consolidation makes no new contact"
+        if any(geo.circles_overlap(b, o) for o in [*others, *after[:k], *after[k + 1:]]):
+            return f"model {k + 1} would stand on another model"
+    if not geo.chained(list(after), COHERENCY):
+        return f"the unit would not be in coherency ({COHERENCY:g}\")"
+    return ""

@@ -1,0 +1,45 @@
+"""SK.CONSOLIDATE (issue 14): piling in and consolidating, never onto another model."""
+
+from __future__ import annotations
+
+import pytest
+
+from regiment.core import geometry as geo
+from regiment.phases.skirmish.moves import consolidate_problem, pile_in
+
+R = 0.5
+
+
+def test_sk_consolidate_pile_in_moves_toward_the_enemy_and_stops_in_contact():
+    enemy = [(10.0, 15.0, R)]
+    mine = [(10.0, 13.0, R),     # 1" away: moves 1" into contact
+            (12.0, 10.0, R)]     # far: moves its 3"
+    after = pile_in(mine, [], enemy)
+    assert geo.circle_gap(after[0], enemy[0]) == pytest.approx(0.0, abs=1e-6)
+    moved = ((after[1][0] - 12.0) ** 2 + (after[1][1] - 10.0) ** 2) ** 0.5
+    assert moved == pytest.approx(3.0)
+    everyone = [*after, *enemy]
+    assert not any(geo.circles_overlap(a, b) for i, a in enumerate(everyone)
+                   for b in everyone[i + 1:])
+
+
+def test_sk_consolidate_pile_in_never_onto_another_model():
+    enemy = [(10.0, 15.0, R)]
+    friend_in_the_way = [(10.0, 13.0, R)]      # of another unit, between them
+    after = pile_in([(10.0, 11.0, R)], friend_in_the_way, enemy)
+    assert not geo.circles_overlap(after[0], friend_in_the_way[0])
+    assert geo.circle_gap(after[0], friend_in_the_way[0]) == pytest.approx(0.0, abs=1e-6)
+
+
+def test_sk_consolidate_a_proposal_is_checked():
+    before = [(10.0, 10.0, R), (11.5, 10.0, R)]
+    enemy = [(10.0, 20.0, R)]
+    assert consolidate_problem(before, [(10.0, 13.0, R), (11.5, 13.0, R)], [], enemy, 3) == ""
+    assert "more than 2\"" in consolidate_problem(before, [(10.0, 13.0, R), (11.5, 13.0, R)],
+                                                  [], enemy, 2)
+    assert "touch an enemy" in consolidate_problem(
+        before, [(10.0, 19.0, R), (11.5, 13.0, R)], [], enemy, 9)
+    assert "coherency" in consolidate_problem(before, [(10.0, 10.0, R), (16.0, 10.0, R)], [],
+                                              enemy, 6)
+    assert "stand on another" in consolidate_problem(
+        before, [(10.0, 10.0, R), (10.5, 10.0, R)], [], enemy, 2)
