@@ -43,3 +43,18 @@ def test_sk_consolidate_a_proposal_is_checked():
                                               enemy, 6)
     assert "stand on another" in consolidate_problem(
         before, [(10.0, 10.0, R), (10.5, 10.0, R)], [], enemy, 2)
+
+
+def test_sk_fall_back_straight_away_from_the_enemy_and_clear_of_any_model():
+    from regiment.phases.skirmish.moves import fall_back
+
+    enemy = [(10.0, 12.0, R), (11.0, 12.0, R)]
+    mine = [(10.0, 11.0, R), (11.0, 11.0, R)]
+    after, off = fall_back(mine, enemy, [], 7, 72, 48)
+    assert not off and after[0][:2] == pytest.approx((10.0, 4.0))
+    in_the_way = [(10.0, 4.0, R), (11.0, 4.0, R)]        # another unit where it would end
+    after, off = fall_back(mine, enemy, in_the_way, 7, 72, 48)
+    assert not off and not any(geo.circles_overlap(a, b) for a in after for b in in_the_way)
+    assert after[0][1] < 3.0 + 1e-9                       # it went on until clear
+    _, off = fall_back(mine, enemy, [], 12, 72, 48)       # 11" takes it over the edge
+    assert off

@@ -70,3 +70,27 @@ def consolidate_problem(before: Sequence[geo.Circle], after: Sequence[geo.Circle
     if not geo.chained(list(after), COHERENCY):
         return f"the unit would not be in coherency ({COHERENCY:g}\")"
     return ""
+
+
+def fall_back(models: Sequence[geo.Circle], enemies: Sequence[geo.Circle],
+              others: Sequence[geo.Circle], distance: float, width: float, depth: float
+              ) -> tuple[list[geo.Circle], bool]:
+    """SK.FALL_BACK: a unit that fails its morale check falls back ``distance`` (2D6) straight
+    away from the enemy (from the enemy models' centre through its own), as a body; it ends
+    clear of any model it would stand on, moving on until it is; a model that would leave the
+    table takes the unit off it (True)."""
+    def centre(cs: Sequence[geo.Circle]) -> tuple[float, float]:
+        return (sum(c[0] for c in cs) / len(cs), sum(c[1] for c in cs) / len(cs))
+
+    (ex, ey), (mx, my) = centre(enemies), centre(models)
+    dx, dy = mx - ex, my - ey
+    length = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / length, dy / length
+    go = distance
+    while True:
+        moved = [(c[0] + ux * go, c[1] + uy * go, c[2]) for c in models]
+        if not all(geo.circle_on_table(c, width, depth) for c in moved):
+            return moved, True
+        if not any(geo.circles_overlap(c, o) for c in moved for o in [*others, *enemies]):
+            return moved, False
+        go += 0.1
