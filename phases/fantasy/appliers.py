@@ -13,6 +13,7 @@ from regiment.core.state import _new, _set
 
 from . import attacks
 from . import events as ev
+from .combat import combat_holding
 from .state import NO_FIGHT, NO_RESULT, Combat, Fight, State, Turn
 
 # New values are made from these by ``evolve`` (one dict copy), not by a frozen dataclass's
@@ -369,7 +370,7 @@ def character_left(s: State, e: ev.CharacterLeft) -> State:
     """CHAR.LEAVE, CHAR.ALONE: the character stands on its own again; alone in its unit's
     combat when the unit was destroyed around it."""
     host = s.units[e.unit]
-    cmb = next((c for c in s.combats.values() if host.id in c.units), None)
+    cmb = combat_holding(s, host.id)
     fighting = e.reason != "left" and cmb is not None
     c = s.units[e.character].evolve(status="engaged" if fighting else "ready", joined=None,
                                     position=tuple(e.position), facing=e.facing)

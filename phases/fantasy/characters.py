@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from regiment.core import geometry as geo
 
+from .combat import combat_holding
 from .specials import CHARACTER, has
 from .state import State, UnitState
 from .units import ALIVE, box, leadership
@@ -27,10 +28,6 @@ def is_lone_character(u: UnitState) -> bool:
     return has(u, CHARACTER) and u.models == 1 and u.joined is None
 
 
-def in_combat(state: State, uid: str) -> bool:
-    return any(uid in c.units for c in state.combats.values())
-
-
 def join_problem(state: State, c: UnitState, host: UnitState) -> str:
     """CHAR.JOIN: why ``c`` may not join ``host`` now ("" when it may). Both must be the
     active player's, ready and out of combat; the unit no character itself and of the same
@@ -41,8 +38,8 @@ def join_problem(state: State, c: UnitState, host: UnitState) -> str:
         return f"{c.name} left a unit this turn: it joins one in a later turn"
     if host.player != c.player or host.id == c.id or has(host, CHARACTER):
         return f"{host.name} is not a unit of {c.player}'s a character may join"
-    if c.status != "ready" or host.status != "ready" or in_combat(state, c.id) or \
-            in_combat(state, host.id):
+    if c.status != "ready" or host.status != "ready" or combat_holding(state, c.id) or \
+            combat_holding(state, host.id):
         return "both must be ready and out of combat"
     if host.troop not in JOINS.get(c.troop, ()):
         return f"a character on foot joins infantry, a mounted one cavalry ({c.troop} and " \
@@ -69,7 +66,7 @@ def leave_problem(state: State, c: UnitState, host: UnitState, b: geo.Box) -> st
     """CHAR.LEAVE: why ``c`` may not stand at ``b`` on leaving ``host`` ("" when it may): its
     unit not fighting nor fleeing; within its Movement of the unit; on the table, on no unit,
     and more than 1" from every enemy."""
-    if host.status != "ready" or in_combat(state, host.id):
+    if host.status != "ready" or combat_holding(state, host.id):
         return f"{host.name} is {host.status}: a character leaves a unit that is not fighting"
     if c.id in state.context.characters_moved:
         return f"{c.name} joined {host.name} this turn: it leaves in a later turn"

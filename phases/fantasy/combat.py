@@ -197,16 +197,26 @@ def touched_models(state: State, combat: Combat, u: UnitState
                    ) -> dict[tuple[int, int], set[str]]:
     """CC.ONE_ATTACKER: each model of ``u`` in base contact, as (rank, file), with the enemy
     units it touches (a corner model may touch two)."""
-    sizes = rank_sizes(u)
+    placed = [(e.id, *positions(u, e)) for e, _ in touching(state, combat, u.id)]
+    return model_contacts(u, placed)[0]
+
+
+def model_contacts(u: UnitState, placed: list[tuple[str, str, list[int]]]
+                   ) -> tuple[dict[tuple[int, int], set[str]], dict[int, set[str]]]:
+    """CC.ONE_ATTACKER: from each enemy's (id, side, places along that side), the enemy units
+    each model of ``u`` touches, by (rank, file), and those each front-rank file touches in
+    front (whom the ranks behind it support)."""
+    last = len(rank_sizes(u)) - 1
     touched: dict[tuple[int, int], set[str]] = {}
-    for e, _ in touching(state, combat, u.id):
-        side, at = positions(u, e)
+    front: dict[int, set[str]] = {}
+    for eid, side, at in placed:
         for i in at:
-            model = (0, i) if side == "front" else \
-                (len(sizes) - 1, i) if side == "rear" else \
+            model = (0, i) if side == "front" else (last, i) if side == "rear" else \
                 (i, 0) if side == "left" else (i, u.files - 1)
-            touched.setdefault(model, set()).add(e.id)
-    return touched
+            touched.setdefault(model, set()).add(eid)
+            if side == "front":
+                front.setdefault(i, set()).add(eid)
+    return touched, front
 
 
 def impacts(state: State, combat: Combat, u: UnitState) -> list[tuple[UnitState, int]]:
@@ -319,16 +329,7 @@ def attack_shares(state: State, combat: Combat, uid: str, fight: Fight
             if uid in (fight.duel or {}) or uid in fight.stood_back:
                 n -= a + 1 if champion else a
         return {eid: n} if n > 0 else {}
-    touched: dict[tuple[int, int], set[str]] = {}   # (rank, file) -> the enemies it touches
-    front: dict[int, set[str]] = {}                  # front-rank file -> enemies in front
-    for eid, side, at in placed:
-        for i in at:
-            model = (0, i) if side == "front" else \
-                (len(sizes) - 1, i) if side == "rear" else \
-                (i, 0) if side == "left" else (i, u.files - 1)
-            touched.setdefault(model, set()).add(eid)
-            if side == "front":
-                front.setdefault(i, set()).add(eid)
+    touched, front = model_contacts(u, placed)
     for c in u.characters:   # CHAR.IN_UNIT: a character's place fights with its own attacks
         touched.pop((0, place_in_front(u, c)), None)
     out: dict[Key, int] = {}

@@ -45,7 +45,7 @@ from .rolls import FleeRoll, SideRoll, Toward, ask, read
 from .rulings import ruled
 from .specials import IMMUNE_TO_PSYCHOLOGY, has
 from .state import State, UnitState
-from .units import ALIVE, box, missile, stands_on_another
+from .units import ALIVE, box, missile, stands_on_another, too_few_to_rally
 
 PANIC_RANGE = 6.0
 
@@ -318,7 +318,7 @@ class ChargeFlow:
                       purpose: str) -> list[Event]:
         u = state.units[aw.unit or ""]
         passed, need, insane = ld_test(unit_leadership(state, u), 0, faces)
-        if purpose == "rally" and u.models * 4 <= u.start_models:  # RALLY.TEST: 25% or less
+        if purpose == "rally" and too_few_to_rally(u):  # RALLY.TEST: 25 % or fewer left
             passed = insane = tuple(faces) == (1, 1)
             need = 1
         events: list[Event] = [LeadershipTested(unit=u.id, purpose=purpose,

@@ -14,6 +14,7 @@ from .result import break_penalty
 from .rolls import AttackRoll, FleeTie, SideRoll, Toward, read
 from .specials import SWIFTSTRIDE, has
 from .state import State
+from .units import too_few_to_rally
 
 STAGE_WORDS = {"hit": "hits", "hit2": "hits", "wound": "wounds", "armour": "saves",
                "ward": "saves"}
@@ -67,7 +68,7 @@ def _leadership_need(state: State, aw: Awaiting) -> str:
                                 fight.outcome.margin)[0]
     elif aw.purpose == "reform" and fight is not None:
         penalty = fight.penalties.get(u.id, 0)
-    if aw.purpose == "rally" and u.models * 4 <= u.start_models:
+    if aw.purpose == "rally" and too_few_to_rally(u):
         return "only a double 1 rallies it (25 % or fewer of its models left)"
     ld = unit_leadership(state, u)
     need = ld - penalty

@@ -189,10 +189,6 @@ def reachable(state: State, u: UnitState, reformed: UnitState, b: geo.Box) -> bo
     if not ruled(state, "reform_within_twice_m"):
         return True
     reach = 2 * u.profile["M"]
-    here = box(u)
-    x0, y0, x1, y1 = geo.bounds(here)
-    p0, q0, p1, q1 = geo.bounds(b)
-    if (max(x1, p1) - min(x0, p0)) ** 2 + (max(y1, q1) - min(y0, q0)) ** 2 <= reach * reach \
-            or geo.farthest(here, b) <= reach:
+    if geo.farthest(box(u), b) <= reach:
         return True   # nothing in the two footprints is farther apart than that
     return geo.within_reach(model_centres(u), model_centres(reformed, b), reach)

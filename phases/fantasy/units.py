@@ -142,3 +142,8 @@ def model_centres(u: UnitState, b: Box | None = None) -> list[geo.Point]:
             side, back = -b.width / 2 + (j + 0.5) * bw, (k + 0.5) * bd
             out.append((b.x + rx * side - fx * back, b.y + ry * side - fy * back))
     return out
+
+
+def too_few_to_rally(u: UnitState) -> bool:
+    """RALLY.TEST: a unit down to 25 % of its models or fewer rallies only on a double 1."""
+    return u.models * 4 <= u.start_models
