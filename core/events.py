@@ -93,6 +93,14 @@ class PhaseChanged(Event):
     player: str
 
 
+@event("TurnBegan", rules=("TURN.ORDER",))
+class TurnBegan(Event):
+    """A player's turn starts; each rulebook clears what it keeps of a turn (its appliers)."""
+
+    turn: int
+    player: str
+
+
 @event("RollRequested")
 class RollRequested(Event):
     """A rule needs dice: ``dice`` D6 for ``purpose``, rolled by ``player`` for ``unit``."""

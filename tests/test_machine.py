@@ -113,7 +113,7 @@ def test_each_leaf_says_in_one_place_what_it_asks_and_what_it_does():
     the decision it asks for and what the engine does there by itself; a leaf where a player
     may send a command besides end_phase has its question, and a name the machine does not
     know is refused when the table is built."""
-    from regiment.phases.fantasy.flow import leaves
+    from regiment.phases.common.machine import leaves
 
     for name in ("fantasy8", "fantasy-classic"):
         preset = FantasyPreset(name)

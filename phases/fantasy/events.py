@@ -5,15 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from regiment.core.events import Event, event
+from regiment.core.events import Event, TurnBegan, event
 
-
-@event("TurnBegan", rules=("TURN.ORDER",))
-class TurnBegan(Event):
-    """A player's turn starts: per-turn flags (declared, reacted, charged) are cleared."""
-
-    turn: int
-    player: str
+__all__ = ["TurnBegan"]   # the kernel's; imported from here by the rulebook's modules
 
 
 @event("ChargeDeclared", rules=("CH.DECLARE",))

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from regiment.core.commands import Command, EndPhase
@@ -13,11 +12,12 @@ from regiment.core.errors import IllegalCommand
 from regiment.core.events import Event, GameEnded, PhaseChanged
 from regiment.core.fold import Folded, fold
 from regiment.core.pending import Decision, Over
+from regiment.phases.common.machine import Leaf
 
 from . import charge
 from .appliers import to_move
 from .events import TurnBegan
-from .machine import SEPARATOR, Compiled
+from .machine import Compiled
 from .state import NO_FIGHT, Fight, State, UnitState
 from .units import ALIVE
 from .variants import Variant
@@ -96,46 +96,6 @@ GUARDS: dict[str, Guard] = {
     "last_turn": lambda s: s.player != s.first and s.turn >= s.turns,
     "one_side_left": _one_side_left,
 }
-
-
-@dataclass(frozen=True)
-class Leaf:
-    """One leaf state of the turn, in one place: the commands the machine takes there and
-    the function that decides each (``handles``), what the game asks a player there
-    (``asks``: the decision, or None when nothing is open), and what the engine does there by
-    itself (``drives``: the next automatic events)."""
-
-    name: str
-    path: str
-    handles: dict[str, Callable[[State, Any], list[Event]]]
-    asks: Callable[[State], Decision | None] | None = None
-    drives: Callable[[State], list[Event]] | None = None
-
-    @property
-    def commands(self) -> tuple[str, ...]:
-        return tuple(self.handles)
-
-
-def leaves(machine: Compiled, handlers: dict[str, Callable[[State, Any], list[Event]]],
-           asks: dict[str, Callable[[State], Decision | None]],
-           drives: dict[str, Callable[[State], list[Event]]]) -> dict[str, Leaf]:
-    """The table of leaves. A command of the machine with no handler, or a name in ``asks`` or
-    ``drives`` that is no leaf, is an error when it is built: the flow can never disagree with
-    the machine in silence."""
-    table = {}
-    for path in machine.leaves:
-        name = path.rsplit(SEPARATOR, 1)[-1]
-        if name in table:
-            raise ValueError(f"two leaves are named {name!r}")
-        missing = [c for c in machine.commands(path) if c not in handlers]
-        if missing:
-            raise ValueError(f"no handler for {missing} in leaf {name!r}")
-        table[name] = Leaf(name, path, {c: handlers[c] for c in machine.commands(path)},
-                           asks.get(name), drives.get(name))
-    stray = (set(asks) | set(drives)) - set(table)
-    if stray:
-        raise ValueError(f"the flow names leaves the machine does not have: {sorted(stray)}")
-    return table
 
 
 class Flow:

@@ -15,21 +15,14 @@ Triggers named like commands (``declare_charge``) are what players send; trigger
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from transitions.extensions.nesting import HierarchicalMachine, NestedState
+from regiment.phases.common import machine as common
+from regiment.phases.common.machine import SEPARATOR, Compiled, TurnMachine
 
-SEPARATOR = "."
-
-
-class TurnState(NestedState):
-    separator = SEPARATOR
-
-
-class TurnMachine(HierarchicalMachine):  # type: ignore[misc]
-    state_cls = TurnState
+__all__ = ["SEPARATOR", "STATES", "TRANSITIONS", "Compiled", "build_machine", "compile_machine",
+           "turn_table"]
 
 
 STATES: list[Any] = [
@@ -136,67 +129,15 @@ TRANSITIONS: list[dict[str, Any]] = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class Edge:
-    trigger: str
-    dest: str                     # always a leaf
-    conditions: tuple[str, ...]
-    auto: bool
-
-
-@dataclass(frozen=True)
-class Compiled:
-    """The machine read into dicts: what the hot paths look up instead of firing triggers."""
-
-    leaves: tuple[str, ...]
-    edges: dict[str, dict[str, tuple[Edge, ...]]]   # leaf -> trigger -> edges, in order
-    autos: dict[str, tuple[Edge, ...]]              # leaf -> edges the engine takes itself
-    initial: str
-
-    def commands(self, leaf: str) -> tuple[str, ...]:
-        """Triggers a player may send in ``leaf`` (guards aside)."""
-        return tuple(t for t, es in self.edges.get(leaf, {}).items() if not es[0].auto)
-
-
 def build_machine(states: list[Any] = STATES, transitions: list[dict[str, Any]] = TRANSITIONS
                   ) -> TurnMachine:
-    rows = [{k: v for k, v in row.items() if k != "auto"} for row in transitions]
-    return TurnMachine(model=None, states=states, transitions=rows, initial="turn",
-                       auto_transitions=False, send_event=False, queued=False)
-
-
-def _leaf(machine: TurnMachine, name: str) -> str:
-    state = machine.get_state(name)
-    while state.initial:
-        name = f"{name}{SEPARATOR}{state.initial}"
-        state = machine.get_state(name)
-    return name
+    """The fantasy turn as a live ``transitions`` machine (tests check the tables by it)."""
+    return common.build_machine(states, transitions)
 
 
 def compile_machine(machine: TurnMachine, transitions: list[dict[str, Any]] = TRANSITIONS
                     ) -> Compiled:
-    auto = {row["trigger"] for row in transitions if row.get("auto")}
-    names = machine.get_nested_state_names()
-    leaves = tuple(n for n in names if not machine.get_state(n).states)
-    edges: dict[str, dict[str, tuple[Edge, ...]]] = {}
-    for leaf in leaves:
-        table: dict[str, tuple[Edge, ...]] = {}
-        for trigger, event in machine.events.items():
-            found: list[Edge] = []
-            parts = leaf.split(SEPARATOR)
-            for depth in range(len(parts), 0, -1):  # the innermost state handles it first
-                source = SEPARATOR.join(parts[:depth])
-                for t in event.transitions.get(source, ()):
-                    conds = tuple(str(c.func) for c in t.conditions)  # guards are named
-                    found.append(Edge(trigger, _leaf(machine, str(t.dest)), conds,
-                                      trigger in auto))
-                if found:
-                    break
-            if found:
-                table[trigger] = tuple(found)
-        edges[leaf] = table
-    autos = {leaf: tuple(e for es in t.values() for e in es if e.auto) for leaf, t in edges.items()}
-    return Compiled(leaves, edges, autos, _leaf(machine, "turn"))
+    return common.compile_machine(machine, transitions)
 
 
 @cache

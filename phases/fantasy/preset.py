@@ -17,15 +17,16 @@ from regiment.core.events import Event, GameStarted, PhaseChanged
 from regiment.core.fold import appliers_for, fold
 from regiment.core.geometry import contact
 from regiment.core.state import Awaiting
+from regiment.phases.common.machine import leaf_named, leaves
 
 from . import narrate, needs, rulings
 from .appliers import APPLIERS
 from .events import CharacterJoined, CombatBegan, TurnBegan
-from .flow import GUARDS, Flow, leaves
+from .flow import GUARDS, Flow
 from .flow_characters import CharacterFlow
 from .flow_charge import ChargeFlow
 from .flow_combat import CombatFlow
-from .machine import SEPARATOR, Compiled, turn_table
+from .machine import Compiled, turn_table
 from .state import State, Turn, UnitState
 from .units import box
 from .variants import VARIANTS
@@ -149,8 +150,4 @@ def _scenario_phase(state: State) -> str:
 
 def state_phase(table: Compiled, name: str) -> str:
     """The leaf a scenario's ``phase`` names: a full dotted path, or any state's own name."""
-    for leaf in table.leaves:
-        parts = leaf.split(SEPARATOR)
-        if leaf == name or name in parts:
-            return leaf
-    raise ValueError(f"no phase {name!r} in the turn")
+    return leaf_named(table, name)
