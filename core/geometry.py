@@ -10,6 +10,7 @@ questions from measurements.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -524,6 +525,12 @@ def circle_gap(a: Circle, b: Circle) -> float:
 def circles_overlap(a: Circle, b: Circle) -> bool:
     """Whether two round bases share area (touching is not overlapping)."""
     return math.hypot(a[0] - b[0], a[1] - b[1]) < a[2] + b[2] - 1e-4
+
+
+def circle_blocked(c: Circle, others: Sequence[Circle]) -> bool:
+    """Whether a base placed at ``c`` would cut into any of ``others`` at all: the strict test
+    a move's end is chosen by, so that positions written to six decimals never overlap."""
+    return any(math.hypot(c[0] - o[0], c[1] - o[1]) < c[2] + o[2] - 1e-6 for o in others)
 
 
 def circle_on_table(c: Circle, width: float, depth: float) -> bool:

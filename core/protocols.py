@@ -56,6 +56,52 @@ class Preset(Protocol[S]):
         ...
 
 
+class View(Protocol):
+    """What the tools show of a rulebook's pieces, given as the preset's ``view`` (optional: a
+    rulebook without one, such as the duel, is told in words alone). ``columns`` names the
+    roster's columns."""
+
+    columns: tuple[str, ...]
+
+    def names(self, state: Any) -> dict[str, str]:
+        """Each piece's id and the name players know it by."""
+        ...
+
+    def roster(self, state: Any) -> list[tuple[str, ...]]:
+        """One row a piece on the table, under ``columns``."""
+        ...
+
+    def losses(self, state: Any) -> list[tuple[str, str, int, int, str]]:
+        """Each piece: name, player, models at the start, models left, status."""
+        ...
+
+    def ends(self, state: Any) -> dict[str, str]:
+        """How each piece ended, in a word ``simulate`` counts ("destroyed", "standing")."""
+        ...
+
+    def contacts(self, state: Any) -> Any: ...
+
+    def choose(self, state: Any, pending: Decision) -> Command:
+        """A plain bot's choice among the pending decision's legal commands."""
+        ...
+
+    def drawing(self, state: Any) -> list[dict[str, Any]]:
+        """The pieces as the replay page draws them."""
+        ...
+
+    def paths(self, before: Any, after: Any, batch: Sequence[Record]) -> list[dict[str, Any]]:
+        """The moves of a step the replay page draws as arrows."""
+        ...
+
+    def final(self, state: Any) -> dict[str, Any]:
+        """Where each piece ended, as plain data."""
+        ...
+
+
+def view_of(preset: Preset[Any]) -> View | None:
+    return getattr(preset, "view", None)
+
+
 class EventStore(Protocol):
     """Where logs live. ``append`` is atomic per step and seals drafts into the hash chain."""
 

@@ -2,7 +2,7 @@
 
 Importing this package registers every rulebook's presets and scenario schema, so that
 ``Game.load`` can find the rules a log was played under. ``phases.fantasy`` holds
-``fantasy8`` and ``fantasy-classic``.
+``fantasy8`` and ``fantasy-classic``; ``phases.skirmish`` holds ``skirmish40k``.
 """
 
 from __future__ import annotations
@@ -18,10 +18,14 @@ from regiment.core.scenario import load_scenario, parse_scenario, register_schem
 from .fantasy.machine import build_machine, compile_machine, turn_table
 from .fantasy.preset import FantasyPreset
 from .fantasy.scenario import FIELDS, parse_fantasy
+from .skirmish import scenario as skirmish_scenario
+from .skirmish.preset import SkirmishPreset
 
 register_preset(FantasyPreset("fantasy8"))
 register_preset(FantasyPreset("fantasy-classic"))
 register_schema(("fantasy8", "fantasy-classic"), parse_fantasy, FIELDS)
+register_preset(SkirmishPreset())
+register_schema(("skirmish40k",), skirmish_scenario.parse_skirmish, skirmish_scenario.FIELDS)
 
 __all__ = ["PRESETS", "FantasyPreset", "build_machine", "compile_machine", "load_game",
            "new_game", "turn_table"]

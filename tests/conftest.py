@@ -103,8 +103,32 @@ def heroes_scenario(**top: Any) -> dict[str, Any]:
     return parse_scenario(copy.deepcopy(data))
 
 
+def squad(uid: str, player: str, catalogue: str, x: float, y: float, facing: float = 0.0,
+          count: int = 5, **extra: Any) -> dict[str, Any]:
+    """A skirmish squad from the catalogue, in rows of five centred on (x, y)."""
+    return {"id": uid, "player": player, "catalogue": catalogue,
+            "formation": {"centre": [x, y], "facing": facing, "count": count,
+                          "per_row": min(count, 5), "spacing": 0.5}, **extra}
+
+
+def skirmish_scenario(**top: Any) -> dict[str, Any]:
+    """The skirmish game: assault marines near two squads of guardsmen, tactical marines
+    behind them with their bolters, and a carnifex on the guardsmen's flank."""
+    data: dict[str, Any] = {
+        "preset": "skirmish40k", "first": "red", "dice": "seeded", "seed": "5c1", "turns": 3,
+        "table": {"width": 48, "depth": 48},
+        "players": [{"id": "red"}, {"id": "blue"}],
+        "units": [squad("assault", "red", "assault_marines", 24, 16, count=8),
+                  squad("tactical", "red", "tactical_marines", 38, 10),
+                  squad("first", "blue", "guardsmen", 19, 23, 180),
+                  squad("second", "blue", "guardsmen", 29, 23, 180),
+                  squad("beast", "blue", "carnifex", 8, 24, 180, count=1)]}
+    data.update(top)
+    return parse_scenario(copy.deepcopy(data))
+
+
 SCENARIOS = {"small": small_scenario, "close": close_scenario, "melee": melee_scenario,
-             "heroes": heroes_scenario}
+             "heroes": heroes_scenario, "skirmish": skirmish_scenario}
 
 
 RULE_TESTS = {"test_charge", "test_attacks", "test_combat", "test_combat_result",

@@ -31,8 +31,7 @@ def story(name: str) -> tuple[str, Game]:
                     clock=lambda: "2026-01-01T00:00:00.000000Z")
     play(game, show_undo=False)
     lines = list(narrate(game, game.records))
-    end = {uid: [u.models, u.status, list(u.position), u.facing]
-           for uid, u in game.state.units.items()}
+    end = game.preset.view.final(game.state)  # type: ignore[attr-defined]
     lines.append("final " + json.dumps(end, sort_keys=True))
     return "\n".join(lines) + "\n", game
 

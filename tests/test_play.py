@@ -225,7 +225,7 @@ def test_every_roll_prompt_says_what_the_dice_need(ford_clash):
 
 
 def test_the_ranks_column_counts_a_short_rear_rank():
-    from regiment.tools.play import formation
+    from regiment.phases.fantasy.view import formation
 
     assert formation(23, 5) == "4 x 5 + 3"
     assert formation(25, 5) == "5 x 5"

@@ -62,13 +62,21 @@ def test_a_file_that_is_not_toml_names_the_file(tmp_path):
         load_scenario(tmp_path / "absent.toml")
 
 
-def test_a_preset_that_is_not_available_yet_is_an_invalid_scenario():
+def test_a_preset_that_is_not_available_is_an_invalid_scenario():
     from regiment.core.game import Game
     from regiment.store import MemoryStore
 
-    with pytest.raises(InvalidScenario, match=r"at preset: the preset 'skirmish40k' is not "
+    with pytest.raises(InvalidScenario, match=r"at preset: the preset 'chess' is not "
                                               r"available; registered: fantasy-classic, "
-                                              r"fantasy8"):
+                                              r"fantasy8, skirmish40k"):
+        Game.new(small_scenario(preset="chess"), store=MemoryStore())
+
+
+def test_a_fantasy_unit_in_a_skirmish_scenario_is_refused_by_the_skirmish_schema():
+    from regiment.core.game import Game
+    from regiment.store import MemoryStore
+
+    with pytest.raises(InvalidScenario, match=r"units\[0\]\.files: unknown field"):
         Game.new(small_scenario(preset="skirmish40k"), store=MemoryStore())
 
 

@@ -1,8 +1,6 @@
-"""A simple bot that plays either side from ``game.pending``, as an embedding program would.
-
-It is deliberately plain: it charges what it will probably reach, holds (or stands and
-shoots), pursues, challenges and accepts, turns to face an enemy in its flank. It exists to
-drive demos, simulations and property tests, not to play well.
+"""The bots that play either side from ``game.pending``, as an embedding program would: each
+rulebook's own (its view's ``choose``); a rulebook without one gets the first legal choice.
+They play plainly: they exist to drive demos, simulations and property tests.
 """
 
 from __future__ import annotations
@@ -10,62 +8,13 @@ from __future__ import annotations
 from regiment.core.commands import Command
 from regiment.core.game import Game
 from regiment.core.pending import Decision
-from regiment.phases.fantasy.charge import gap
-from regiment.phases.fantasy.odds import charge_odds
-from regiment.phases.fantasy.specials import SWIFTSTRIDE, has
-from regiment.phases.fantasy.state import fantasy
-
-PREFERRED = {
-    "redirect": ("redirect", "decline_redirect"),
-    "challenge": ("challenge", "decline_challenge"),
-    "answer_challenge": ("accept_challenge", "refuse_challenge"),
-    "pursue": ("pursue", "overrun", "restrain"),
-    "reform_order": ("reform_order",),
-}
 
 
 def choose(game: Game) -> Command:
     pending = game.pending
     if not isinstance(pending, Decision):
         raise ValueError(f"the bot only makes decisions, not {pending.kind}")
-    legal = list(pending.legal)
-    state = fantasy(game.state)
-    if pending.decision == "declare_charge":
-        best, best_odds = legal[-1], 0.4
-        for c in legal:
-            if c.name != "declare_charge":
-                continue
-            unit, target = state.units[c.unit], state.units[c.target]  # type: ignore[attr-defined]
-            need = int(-(-(gap(unit, target) - unit.profile["M"]) // 1))
-            odds = float(charge_odds(need, has(unit, SWIFTSTRIDE)))
-            if odds > best_odds:
-                best, best_odds = c, odds
-        return best
-    if pending.decision == "react":
-        target = state.units[legal[0].unit]  # type: ignore[attr-defined]
-        declaring = state.context.declaring
-        charger = state.units[declaring[0] if declaring else legal[0].unit]  # type: ignore[attr-defined]
-        by = {getattr(c, "reaction", ""): c for c in legal}
-        if "flee" in by and (charger.models >= 2 * target.models or len(by) == 1):
-            return by["flee"]
-        return by.get("stand_and_shoot") or by.get("hold") or legal[0]
-    if pending.decision == "remaining_moves":
-        # characters join a unit when they can, and leave one that has taken losses (to lead
-        # a fresher one, a turn later)
-        for c in legal:
-            if c.name == "join_unit":
-                return c
-        for c in legal:
-            if c.name == "leave_unit":
-                host = state.units[state.units[c.character].joined or ""]  # type: ignore[attr-defined]
-                if host.models < host.start_models:
-                    return c
-        return legal[-1]   # end the phase
-    if pending.decision == "reform":
-        facing = [c for c in legal if getattr(c, "face", "")]
-        return facing[0] if facing else legal[-1]
-    for name in PREFERRED.get(pending.decision, ()):
-        for c in legal:
-            if c.name == name:
-                return c
-    return legal[0]
+    view = getattr(game.preset, "view", None)
+    if view is None:
+        return pending.legal[0]
+    return view.choose(game.state, pending)  # type: ignore[no-any-return]

@@ -16,11 +16,12 @@ from rich.table import Table
 
 from regiment.core.errors import BadRequest
 from regiment.core.playout import Playout
+from regiment.core.protocols import view_of
 from regiment.core.scenario import load_scenario
 from regiment.phases.fantasy import odds
 from regiment.phases.fantasy.combat import group
 from regiment.phases.fantasy.scenario import catalogue
-from regiment.phases.fantasy.state import UnitState, fantasy
+from regiment.phases.fantasy.state import UnitState
 
 from .bot import choose
 
@@ -235,10 +236,9 @@ def simulate(scenario: dict[str, Any], n: int, first_seed: int,
         while game.pending.kind != "over":
             game.submit(choose(game))  # type: ignore[arg-type]
         winners[game.state.winner or "no one"] += 1
-        for uid, u in fantasy(game.state).units.items():
-            ends[uid]["destroyed" if u.status == "destroyed" else
-                      "off the table" if u.status == "off_table" else
-                      "fleeing" if u.status == "fleeing" else "standing"] += 1
+        view = view_of(game.preset)
+        for uid, how in (view.ends(game.state) if view is not None else {}).items():
+            ends[uid][how] += 1
         if progress is not None and task is not None:
             progress.advance(task)
     return {"n": n, "winners": winners, "ends": ends}
@@ -265,7 +265,7 @@ def run_simulate(args: argparse.Namespace, console: Console) -> int:
         table.add_row(f"won by {who}" if who != "no one" else "no winner (turns ran out)",
                       pct(k / n), f"{pct(lo)} - {pct(hi)}")
     for uid, ends in out["ends"].items():
-        for how in ("destroyed", "fleeing", "off the table"):
+        for how in sorted(h for h in ends if h != "standing"):
             k = ends[how]
             if k:
                 lo, hi = wilson(k, n)

@@ -18,8 +18,8 @@ from rich.table import Table
 
 from regiment.core.game import Game
 from regiment.core.pending import Decision
+from regiment.core.protocols import view_of
 from regiment.core.scenario import parse_scenario
-from regiment.phases.fantasy.state import fantasy
 from regiment.store import open_store
 
 from .bot import choose
@@ -82,8 +82,9 @@ def losses(game: Game, console: Console) -> None:
     table = Table(title="How the units ended", title_justify="left")
     for col in ("unit", "player", "models", "left", "status"):
         table.add_column(col)
-    for u in fantasy(game.state).units.values():
-        table.add_row(u.name, u.player, str(u.start_models), str(u.models), u.status)
+    view = view_of(game.preset)
+    for name, player, start, left, status in view.losses(game.state) if view else ():
+        table.add_row(name, player, str(start), str(left), status)
     console.print(table)
 
 

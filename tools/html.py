@@ -18,23 +18,17 @@ from collections.abc import Sequence
 from typing import Any
 
 import regiment.phases  # noqa: F401 - registers the presets the pages are drawn with
-from regiment.core import geometry as geo
 from regiment.core.errors import RegimentError
 from regiment.core.fold import appliers_for
 from regiment.core.game import find_preset
 from regiment.core.history import Timeline
+from regiment.core.protocols import view_of
 from regiment.core.record import Record
 from regiment.core.upcast import decode_event
-from regiment.phases.fantasy.combat import place_in_front
-from regiment.phases.fantasy.state import State, fantasy
-from regiment.phases.fantasy.units import box
 
 from .replay import QUIET, command_text, steps
 from .source import published_note
 from .verify import verify
-
-MOVES = ("charge", "failed_charge", "flee", "pursuit", "overrun", "return", "reform",
-         "close_up", "rally")
 
 
 def frames(records: Sequence[Record]) -> list[dict[str, Any]]:
@@ -42,64 +36,33 @@ def frames(records: Sequence[Record]) -> list[dict[str, Any]]:
     first = decode_event(records[0].type, records[0].v, records[0].data)
     preset = find_preset(first.preset)  # type: ignore[attr-defined]
     timeline = Timeline(preset, appliers_for(preset.appliers))
+    view = view_of(preset)
     out: list[dict[str, Any]] = []
-    before: State | None = None
+    before: Any = None
     for batch in steps(records):
         events = [decode_event(r.type, r.v, r.data, f"record {r.seq}") for r in batch]
         head = batch[0]
         by = head.data.get("by", "") if head.type == "CommandIssued" else ""
         phase = (before.phase if before is not None else "") or "set-up"
         timeline.feed(head.step, events, by, head.seq)
-        after = fantasy(timeline.state)
+        after = timeline.state
         lines = [text for r in batch if r.type not in QUIET
                  for text in (preset.sentence(r.type, r.data, after),) if text]
-        paths = []
-        if before is not None:
-            for r in batch:
-                if r.type == "UnitMoved" and r.data["reason"] in MOVES:
-                    uid = r.data["unit"]
-                    if uid in before.units and uid in after.units:
-                        paths.append({"reason": r.data["reason"],
-                                      "from": _point(geo.centre(box(before.units[uid]))),
-                                      "to": _point(geo.centre(box(after.units[uid])))})
+        paths = view.paths(before, after, batch) if view is not None and before is not None \
+            else []
         out.append({
             "step": head.step,
             "title": command_text(head) if head.type == "CommandIssued" else "set-up",
             "turn": after.turn, "player": after.player,
             "asked_in": phase.replace("turn.", "").replace(".", " > "),
             "phase": after.phase.replace("turn.", "").replace(".", " > ") or "set-up",
-            "lines": lines, "paths": paths, "units": _units(after),
+            "lines": lines, "paths": paths,
+            "units": view.drawing(after) if view is not None else [],
         })
         before = after
     status = timeline.status()
     for f in out:
         f["branch"] = status.get(f["step"], "live")
-    return out
-
-
-def _point(p: tuple[float, float]) -> list[float]:
-    return [round(p[0], 3), round(p[1], 3)]
-
-
-def _units(state: State) -> list[dict[str, Any]]:
-    """The units on the table as drawn: corners, front edge, centre, name, models."""
-    out = []
-    for u in state.units.values():
-        if u.status in ("destroyed", "off_table", "joined") or u.models <= 0:
-            continue   # a character in a unit is drawn in its front rank
-        b = box(u)
-        fl, fr, br, bl = geo.corners(b)
-        # the page draws each model in its rank and file from the front edge's centre, the
-        # facing and the base (inches)
-        out.append({"id": u.id, "name": u.name, "player": u.player, "status": u.status,
-                    "models": u.figures, "files": u.files, "at": _point((b.x, b.y)),
-                    "characters": [{"name": state.units[c].name,
-                                    "file": place_in_front(u, c)} for c in u.characters],
-                    "facing": round(b.facing, 3),
-                    "base": [round(u.base[0] / geo.MM_PER_INCH, 4),
-                             round(u.base[1] / geo.MM_PER_INCH, 4)],
-                    "corners": [_point(c) for c in (fl, fr, br, bl)],
-                    "front": [_point(fl), _point(fr)], "centre": _point(geo.centre(b))})
     return out
 
 
@@ -251,7 +214,8 @@ svg { width: 100%; max-height: 62vh; background: #3f4a35; }
 "use strict";
 const D = JSON.parse(document.getElementById("data").textContent);
 const F = D.frames, W = D.table.width, H = D.table.depth;
-const PATHS = {charge: "#e74c3c", failed_charge: "#e67e22", flee: "#f1c40f",
+const PATHS = {charge: "#e74c3c", fall_back: "#f1c40f", consolidate: "#ecf0f1",
+               failed_charge: "#e67e22", flee: "#f1c40f",
                pursuit: "#9b59b6", overrun: "#9b59b6", reform: "#ecf0f1",
                close_up: "#ecf0f1", rally: "#ecf0f1", "return": "#1abc9c"};
 let at = 0;
@@ -319,6 +283,24 @@ function drawUnit(u, n) {
                    label));
   return g;
 }
+// A squad of the skirmish game: each model its round base where it stands, a model that has
+// lost wounds ringed in white; the squad's number beside its first model (the legend names it).
+function drawSquad(u, n) {
+  const g = el("g", {"data-unit": u.id, class: "unit " + u.status,
+                     opacity: u.status === "falling_back" ? 0.65 : 1});
+  u.circles.forEach((c, k) => {
+    const hurt = u.wounds && u.wounds[k] < Math.max(...u.wounds);
+    g.appendChild(el("circle", {class: "model", cx: c[0], cy: H - c[1], r: c[2] * 0.96,
+                                fill: colour(u.player), stroke: hurt ? "#fff" : "#0008",
+                                "stroke-width": hurt ? 0.12 : 0.05}));
+  });
+  const [x, y, r] = u.circles[0];
+  const size = Math.max(FONT * 0.8, r);
+  g.appendChild(el("text", {x: x, y: H - y - r - size * 0.6, class: "unitname", fill: "#fff",
+                            "font-size": size.toFixed(3), "stroke-width": size / 8},
+                   String(n)));
+  return g;
+}
 function draw(f) {
   svg.replaceChildren();
   const defs = el("defs", {});
@@ -336,7 +318,7 @@ function draw(f) {
                                    stroke: "#6b7a45", "stroke-width": 0.15}));
   $("legend").replaceChildren();
   f.units.forEach((u, i) => {
-    svg.appendChild(drawUnit(u, i + 1));
+    svg.appendChild(u.circles ? drawSquad(u, i + 1) : drawUnit(u, i + 1));
     const item = document.createElement("span");
     item.className = u.status;
     const sw = document.createElement("span");

@@ -23,8 +23,7 @@ from regiment.core.errors import RegimentError
 from regiment.core.game import Game
 from regiment.core.pending import Decision
 from regiment.core.pending import Roll as RollPending
-from regiment.phases.fantasy.combat import contacts
-from regiment.phases.fantasy.state import fantasy
+from regiment.core.protocols import view_of
 
 from .receipts import short
 from .replay import QUIET, command_text, narrate, steps
@@ -158,7 +157,7 @@ class Session:
         records = self.game.records
         new = [records[i] for i in range(self.shown, len(records))]
         self.shown = len(records)
-        state = fantasy(self.game.state)
+        state = self.game.state
         for r in new:
             if r.type in QUIET:
                 continue
@@ -181,30 +180,21 @@ class Session:
                            highlight=False)
 
     def tell_units(self) -> None:
-        state = fantasy(self.game.state)
-        key = (state.turn, state.player, tuple((u.id, u.models, u.status, u.position,
-                                                 u.facing, u.files)
-                                                for u in state.units.values()))
+        """The pieces on the table, as the rulebook's view lists them, when they changed."""
+        state, view = self.game.state, view_of(self.game.preset)
+        if view is None:
+            return
+        rows = view.roster(state)
+        key = (state.turn, state.player, tuple(rows))
         if key == self.table_key:
             return
         self.table_key = key
-        where = {uid: cid for cid, c in state.combats.items() for uid in c.units}
-        touching = contacts(state)
         t = Table(title=f"Turn {state.turn}: {state.player} - "
                   f"{phase_name(state.phase)}", title_justify="left")
-        for col in ("unit", "player", "models", "ranks", "status", "combat"):
+        for col in view.columns:
             t.add_column(col, justify="right" if col in ("models", "ranks") else "left")
-        for u in state.units.values():
-            if u.joined is not None:   # CHAR.IN_UNIT: shown with its unit
-                continue
-            ranks = formation(u.figures, u.files)
-            fights = ", ".join(f"{state.units[c['enemy']].name} ({c['side']})"
-                               for c in touching.get(u.id, ()))
-            fight = f"{where[u.id]}: {fights}" if u.id in where and fights else \
-                where.get(u.id, "")
-            name = u.name + (f" (with {', '.join(state.units[c].name for c in u.characters)})"
-                             if u.characters else "")
-            t.add_row(name, u.player, str(u.models), ranks, u.status, fight)
+        for row in rows:
+            t.add_row(*row)
         self.console.print(t)
 
     def prompt(self, pending: Any) -> str:
@@ -216,8 +206,8 @@ class Session:
             only = " (Enter: 1)" if len(pending.legal) == 1 else ""
             return f"{pending.player}{only}> "
         if pending.kind == "roll":
-            unit = fantasy(self.game.state).units.get(pending.unit or "")
-            whose = f"{unit.name}'s " if unit is not None else ""
+            name = names(self.game).get(pending.unit or "")
+            whose = f"{name}'s " if name is not None else ""
             what = PURPOSES.get(pending.purpose, pending.purpose.replace("_", " "))
             known = ""
             if pending.known and any(k is not None for k in pending.known):
@@ -270,7 +260,7 @@ class Session:
 
 def describe(c: Command, game: Game) -> str:
     """An option as a player reads it: names, not ids."""
-    units = fantasy(game.state).units
+    units = names(game)
     args = c.to_dict()
     name = args.pop("cmd").replace("_", " ")
     args.pop("by", None)
@@ -281,11 +271,16 @@ def describe(c: Command, game: Game) -> str:
         if v in ("", None, 0) and k != "files":
             continue
         if isinstance(v, str) and v in units:
-            v = units[v].name
+            v = units[v]
         if isinstance(v, dict):
-            v = ", ".join(f"{units[x].name if x in units else x} {n}" for x, n in v.items())
+            v = ", ".join(f"{units.get(x, x)} {n}" for x, n in v.items())
         parts.append(f"{k.replace('_', ' ')} {v}")
     return name + (": " + ", ".join(parts) if parts else "")
+
+
+def names(game: Game) -> dict[str, str]:
+    view = view_of(game.preset)
+    return view.names(game.state) if view is not None else {}
 
 
 def rules_text() -> dict[str, str]:
@@ -310,12 +305,3 @@ def _first_line(text: str) -> str:
 def phase_name(phase: str) -> str:
     """A phase as players say it: ``turn.close_combat.reform`` -> ``close combat > reform``."""
     return phase.removeprefix("turn.").replace(".", " > ").replace("_", " ") or "set-up"
-
-
-def formation(models: int, files: int) -> str:
-    """Ranks as they stand: 23 models 5 wide are ``4 x 5 + 3`` (four full ranks and three)."""
-    if models <= 0:
-        return "-"
-    full, rest = divmod(models, files)
-    return (f"{full} x {files}" if full else "") + (" + " if full and rest else "") + \
-        (str(rest) if rest else "")

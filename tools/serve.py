@@ -17,8 +17,8 @@ from typing import IO, Any
 
 from regiment.core.errors import BadRequest, RegimentError
 from regiment.core.game import Game
+from regiment.core.protocols import view_of
 from regiment.core.record import Record
-from regiment.phases.fantasy.state import fantasy
 
 MAX_LINE = 1024 * 1024
 
@@ -66,10 +66,9 @@ def _query(game: Game, what: Any) -> dict[str, Any]:
         return {"legal": [c.to_dict() for c in game.legal()], "pending": pending_json(game),
                 "head": game.head}
     if what == "contacts":
-        from regiment.phases.fantasy.combat import contacts
-
-        return {"contacts": contacts(fantasy(game.state)), "pending": pending_json(game),
-                "head": game.head}
+        view = view_of(game.preset)
+        return {"contacts": view.contacts(game.state) if view is not None else {},
+                "pending": pending_json(game), "head": game.head}
     raise BadRequest(f"unknown query {what!r}; known: state, legal, contacts")
 
 

@@ -8,15 +8,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from regiment.core.commands import Command, EndPhase
-from regiment.core.errors import IllegalCommand
-from regiment.core.events import Event, GameEnded, PhaseChanged
-from regiment.core.fold import Folded, fold
+from regiment.core.events import Event, GameEnded
 from regiment.core.pending import Decision, Over
+from regiment.phases.common.engine import Engine
 from regiment.phases.common.machine import Leaf
 
 from . import charge
 from .appliers import to_move
-from .events import TurnBegan
 from .machine import Compiled
 from .state import NO_FIGHT, Fight, State, UnitState
 from .units import ALIVE
@@ -98,7 +96,7 @@ GUARDS: dict[str, Guard] = {
 }
 
 
-class Flow:
+class Flow(Engine):
     """The engine of a preset: it fires the machine's triggers, settles what needs no player
     (each leaf's drive, the automatic edges), and says what the game waits for (each leaf's
     question). The rules' steps are its two parts, ``charges`` and ``combats``, which reach
@@ -108,49 +106,12 @@ class Flow:
     variant: Variant
     machine: Compiled
     fold_table: dict[str, Any]
+    guards = GUARDS
     leaves: dict[str, Leaf]
     at: dict[str, Leaf]     # the same leaves by their path, which is what a state's phase is
     charges: ChargeFlow
     combats: CombatFlow
     characters: CharacterFlow
-
-    # --- flow ------------------------------------------------------------------------------
-
-    def _move(self, state: State, trigger: str) -> Folded:
-        """Fire ``trigger`` on the compiled machine, then settle."""
-        for edge in self.machine.edges.get(state.phase, {}).get(trigger, ()):
-            if all(GUARDS[c](state) for c in edge.conditions):
-                return self._finish(state, self._enter(state, edge.dest))
-        raise IllegalCommand(f"{trigger} is not possible in {state.phase}", rule="TURN.ORDER",
-                             phase=state.phase)
-
-    def _then(self, state: State, events: list[Event], trigger: str) -> Folded:
-        """Rule events, then the machine's move for the command that caused them."""
-        tail = self._move(fold(state, events, self.fold_table), trigger)
-        return Folded(events + tail, tail.state)
-
-    def _finish(self, state: State, events: list[Event]) -> Folded:
-        """Rule events, then whatever follows by itself."""
-        tail = self._settle(fold(state, events, self.fold_table))
-        return Folded(events + tail, tail.state)
-
-    def _settle(self, state: State) -> Folded:
-        """Do what needs no player: the phase's next automatic step, or an automatic edge.
-        Returns the events with the state they lead to."""
-        out: list[Event] = []
-        while not state.over and state.awaiting is None:
-            events = self._drive(state) or self._auto_edge(state)
-            if not events:
-                break
-            state = fold(state, events, self.fold_table)
-            out.extend(events)
-        return Folded(out, state)
-
-    def _auto_edge(self, state: State) -> list[Event]:
-        for edge in self.machine.autos.get(state.phase, ()):
-            if all(GUARDS[c](state) for c in edge.conditions):
-                return self._enter(state, edge.dest)
-        return []
 
     def _drive(self, state: State) -> list[Event]:
         if state.batch is not None:
@@ -159,16 +120,6 @@ class Flow:
             return self.charges.drive_panic(state)
         leaf = self.at.get(state.phase)
         return leaf.drives(state) if leaf is not None and leaf.drives is not None else []
-
-    def _enter(self, state: State, dest: str) -> list[Event]:
-        if dest == "over":
-            return [self._game_over(state)]
-        if dest == "turn.start":  # TURN.ORDER: the other player; a new game turn after both
-            player = state.opponent(state.player)
-            turn = state.turn + (1 if player == state.first else 0)
-            return [TurnBegan(turn=turn, player=player),
-                    PhaseChanged(phase=dest, turn=turn, player=player)]
-        return [PhaseChanged(phase=dest, turn=state.turn, player=state.player)]
 
     def _game_over(self, state: State) -> GameEnded:
         left = [p for p in state.players if any(u.player == p and u.status in
@@ -180,27 +131,11 @@ class Flow:
             return GameEnded(reason="no units are left on either side")
         return GameEnded(reason=f"{state.turns} game turns played")
 
-    def _illegal(self, state: State, command: Command, why: str, rule: str
-                 ) -> IllegalCommand:
-        return IllegalCommand(why, rule=rule, command=command, phase=state.phase,
-                              legal=[c.to_dict() for c in self.legal(state)])
-
     def _unit(self, state: State, command: Command, uid: str, rule: str) -> UnitState:
         unit = state.units.get(uid)
         if unit is None:
             raise self._illegal(state, command, f"there is no unit {uid!r}", rule)
         return unit
-
-    def _active(self, state: State, command: Command, rule: str) -> None:
-        if command.by != state.player:
-            raise self._illegal(state, command, f"it is {state.player}'s turn, not "
-                                f"{command.by}'s", rule)
-
-    def _offered(self, state: State, command: Command, rule: str) -> None:
-        """The command must be one of the legal ones now (for choices read from the table)."""
-        if command not in self.legal(state):
-            raise self._illegal(state, command, f"{command.name} {command.args()} is not one "
-                                "of the choices open now", rule)
 
     # --- what the game waits for ------------------------------------------------------------
 

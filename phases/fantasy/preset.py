@@ -30,6 +30,7 @@ from .machine import Compiled, turn_table
 from .state import State, Turn, UnitState
 from .units import box
 from .variants import VARIANTS
+from .view import VIEW
 
 
 class FantasyPreset(Flow):
@@ -40,6 +41,7 @@ class FantasyPreset(Flow):
         self.variant = VARIANTS[name]
         self.machine = table or turn_table()
         self.appliers = APPLIERS
+        self.view = VIEW
         self.fold_table = appliers_for(APPLIERS)
         self.charges = ChargeFlow(self)
         self.combats = CombatFlow(self)

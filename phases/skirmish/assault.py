@@ -4,9 +4,14 @@ there. Units are given as their models' round bases (``Circle``)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
+from shapely.geometry import LineString, Polygon
+
 from regiment.core import geometry as geo
+
+from .scenario import COHERENCY
 
 MAX_CHARGE = 12.0   # inches: the most 2D6 can reach
 
@@ -54,3 +59,101 @@ def charge_reaches(models: Sequence[geo.Circle], target: Sequence[geo.Circle],
     within the two dice; otherwise no model moves."""
     first = models[first_charger(models, target)]
     return min(geo.circle_gap(first, t) for t in target) <= sum(faces) + geo.EPS
+
+
+def contact_spot(m: geo.Circle, target: geo.Circle, blockers: Sequence[geo.Circle],
+                 reach: float, friends: Sequence[geo.Circle] = ()) -> geo.Circle | None:
+    """Where model ``m`` can stand in base contact with ``target`` within ``reach`` of where
+    it is, on no other model and (given ``friends``, the models of its unit already moved)
+    within coherency of one of them: straight at it if that spot is free, else the nearest
+    free spot around it (every 10 degrees)."""
+    base = math.atan2(m[1] - target[1], m[0] - target[0])
+    apart = m[2] + target[2] + 1e-5
+    spots = []
+    for k in range(36):
+        turn = math.radians(10 * ((k + 1) // 2) * (1 if k % 2 else -1))
+        c = (target[0] + apart * math.cos(base + turn), target[1] + apart * math.sin(base + turn),
+             m[2])
+        if math.hypot(c[0] - m[0], c[1] - m[1]) > reach + geo.EPS:
+            continue
+        if geo.circle_blocked(c, blockers):
+            continue
+        if friends and not any(geo.circle_gap(c, f) <= COHERENCY for f in friends):
+            continue
+        spots.append(c)
+    return min(spots, key=lambda c: math.hypot(c[0] - m[0], c[1] - m[1]), default=None)
+
+
+def charge_moves(models: Sequence[geo.Circle], primary: Sequence[geo.Circle],
+                 secondary: Sequence[geo.Circle], others: Sequence[geo.Circle],
+                 allies: Sequence[geo.Circle], reach: float) -> list[geo.Circle] | None:
+    """SK.CHARGE_MOVE: where the charging models end, or None when the first cannot reach the
+    primary target (then no model moves). The first model (the nearest) goes into contact
+    with the primary target; then the others, nearest first: into contact with a model of the
+    primary target that no model of ours touches yet; only if none can be reached, with the
+    secondary target; else with any model of the primary; else as far toward the primary
+    target as the unit's coherency lets them. ``others`` are every other model on the table
+    (targets included); ``allies`` the models of the charger's side (a target model touching
+    one is engaged already, not free)."""
+    first = first_charger(models, primary)
+    rest = sorted((i for i in range(len(models)) if i != first),
+                  key=lambda i: (min(geo.circle_gap(models[i], t) for t in primary), i))
+    order = [first, *rest]
+    placed: dict[int, geo.Circle] = {}
+
+    def blockers(i: int) -> list[geo.Circle]:
+        return [*others, *placed.values(), *(models[j] for j in order if j not in placed
+                                            and j != i)]
+
+    def free(t: geo.Circle) -> bool:
+        return not any(geo.circle_gap(t, c) <= 1e-4 for c in [*placed.values(), *allies])
+
+    for i in order:
+        m = models[i]
+        near = sorted(primary, key=lambda t: geo.circle_gap(m, t))
+        tries = [t for t in near if free(t)] + sorted(
+            secondary, key=lambda t: geo.circle_gap(m, t)) + [t for t in near if not free(t)]
+        spot = next((s for t in tries for s in (contact_spot(m, t, blockers(i), reach,
+                                                             list(placed.values())),)
+                     if s is not None), None)
+        if spot is None and i == first:
+            return None
+        placed[i] = spot if spot is not None else _follow(m, near[0], blockers(i),
+                                                          list(placed.values()), reach)
+    return [placed[i] for i in range(len(models))]
+
+
+def _follow(m: geo.Circle, target: geo.Circle, blockers: Sequence[geo.Circle],
+            friends: Sequence[geo.Circle], reach: float) -> geo.Circle:
+    """The farthest a model that touches no enemy goes toward ``target`` (up to ``reach``),
+    on no other model and within coherency of a friend already moved; where it stands if no
+    such spot is on its way. A model left out of coherency is brought to its nearest moved
+    friend instead."""
+    dx, dy = target[0] - m[0], target[1] - m[1]
+    length = math.hypot(dx, dy) or 1.0
+
+    def at(d: float) -> geo.Circle:
+        return (m[0] + dx / length * d, m[1] + dy / length * d, m[2])
+
+    def good(c: geo.Circle) -> bool:
+        return not geo.circle_blocked(c, blockers) and any(
+            geo.circle_gap(c, f) <= COHERENCY for f in friends)
+
+    go = min(reach, max(0.0, geo.circle_gap(m, target) - 1e-4))
+    for k in range(41):
+        c = at(go * (1 - k / 40))
+        if good(c):
+            return c
+    friend = min(friends, key=lambda f: geo.circle_gap(m, f))
+    spot = contact_spot(m, friend, blockers, reach)
+    return spot if spot is not None else m
+
+
+def through(path: Sequence[tuple[geo.Circle, geo.Circle]], areas: Sequence[Sequence[Sequence[
+        float]]]) -> bool:
+    """SK.TERRAIN: whether any model's move (from, to) crosses an area of difficult terrain."""
+    if not areas:
+        return False
+    shapes = [Polygon(a) for a in areas]
+    return any(LineString([(a[0], a[1]), (b[0], b[1])]).buffer(a[2]).intersects(s)
+               for a, b in path for s in shapes if (a[0], a[1]) != (b[0], b[1]))

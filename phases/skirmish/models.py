@@ -3,7 +3,7 @@ which models fight, and which fall first. A unit's models are round bases (``Cir
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from regiment.core import geometry as geo
 
@@ -52,7 +52,7 @@ def morale_passed(leadership: int, penalty: int, faces: tuple[int, int]) -> bool
 Key = str | frozenset[str]   # one enemy unit, or the units a model may split its attacks among
 
 
-def attack_pools(models: Sequence[geo.Circle], enemies: dict[str, Sequence[geo.Circle]]
+def attack_pools(models: Sequence[geo.Circle], enemies: Mapping[str, Sequence[geo.Circle]]
                  ) -> dict[Key, int]:
     """SK.ALLOCATE: how many fighting models must attack each enemy unit, or may split their
     attacks among several (a pool its player divides before any die is rolled). A model in
@@ -75,3 +75,22 @@ def terrain_penalty(through_difficult: bool, locked_since_earlier_turn: bool) ->
     """SK.TERRAIN: charging through difficult terrain costs initiative, except against an
     enemy already locked in combat since an earlier turn."""
     return through_difficult and not locked_since_earlier_turn
+
+
+def take_wounds(models: Sequence[geo.Circle], wounds: Sequence[int],
+                enemies: Sequence[geo.Circle], n: int) -> tuple[list[int], list[int], int]:
+    """SK.CASUALTIES, SK.ALLOCATE: ``n`` unsaved wounds on a squad. The model nearest the enemy
+    takes them until it falls, then the next nearest; wounds left when every model has fallen
+    are lost (never carried to another squad). Returns the models removed (indexes), the
+    wounds each model left has, and the wounds lost."""
+    left = list(wounds)
+    removed: list[int] = []
+    for i in casualties(models, enemies, len(models)):
+        if n <= 0:
+            break
+        took = min(n, left[i])
+        left[i] -= took
+        n -= took
+        if left[i] == 0:
+            removed.append(i)
+    return sorted(removed), [w for i, w in enumerate(left) if i not in removed], n

@@ -38,12 +38,11 @@ def pile_in(models: Sequence[geo.Circle], others: Sequence[geo.Circle],
             continue
         blockers = [*others, *enemies, *(placed[:i] + placed[i + 1:])]
         go = min(reach, gap)
-        if any(geo.circles_overlap(_toward(placed[i], target, go), b) for b in blockers):
+        if geo.circle_blocked(_toward(placed[i], target, go), blockers):
             lo, hi = 0.0, go            # the farthest it can go without standing on anyone
             for _ in range(40):
                 mid = (lo + hi) / 2
-                if any(geo.circles_overlap(_toward(placed[i], target, mid), b)
-                       for b in blockers):
+                if geo.circle_blocked(_toward(placed[i], target, mid), blockers):
                     hi = mid
                 else:
                     lo = mid
@@ -57,7 +56,7 @@ def consolidate_problem(before: Sequence[geo.Circle], after: Sequence[geo.Circle
                         distance: float) -> str:
     """SK.CONSOLIDATE: why a proposed consolidation is not allowed ("" when it is): every model
     moves at most ``distance`` (the D6 rolled), none into base contact with an enemy, none onto
-    another model, and the unit stays in coherency."""
+    another model, and the unit keeps its coherency (in no more groups than before)."""
     if len(before) != len(after):
         return "every model must be placed again, no more and no fewer"
     for k, (a, b) in enumerate(zip(before, after, strict=True)):
@@ -67,8 +66,8 @@ def consolidate_problem(before: Sequence[geo.Circle], after: Sequence[geo.Circle
             return f"model {k + 1} would touch an enemy: a consolidation makes no new contact"
         if any(geo.circles_overlap(b, o) for o in [*others, *after[:k], *after[k + 1:]]):
             return f"model {k + 1} would stand on another model"
-    if not geo.chained(list(after), COHERENCY):
-        return f"the unit would not be in coherency ({COHERENCY:g}\")"
+    if groups(after) > groups(before):
+        return f"the unit would break its coherency ({COHERENCY:g}\")"
     return ""
 
 
@@ -91,6 +90,50 @@ def fall_back(models: Sequence[geo.Circle], enemies: Sequence[geo.Circle],
         moved = [(c[0] + ux * go, c[1] + uy * go, c[2]) for c in models]
         if not all(geo.circle_on_table(c, width, depth) for c in moved):
             return moved, True
-        if not any(geo.circles_overlap(c, o) for c in moved for o in [*others, *enemies]):
+        if not any(geo.circle_blocked(c, [*others, *enemies]) for c in moved):
             return moved, False
         go += 0.1
+
+
+def consolidate_toward(models: Sequence[geo.Circle], others: Sequence[geo.Circle],
+                       enemies: Sequence[geo.Circle], toward: Sequence[geo.Circle],
+                       distance: float) -> list[geo.Circle]:
+    """SK.CONSOLIDATE: each model moves up to ``distance`` straight toward the nearest model
+    of ``toward``, stopping an inch short of any enemy (a consolidation makes no new contact)
+    and never onto another model; the models nearest first, so that the unit keeps together.
+    A model whose move would break the unit's coherency (or leave it in more groups than it
+    stood in, after casualties) moves less, or not at all."""
+    placed = list(models)
+
+    def nearest(m: geo.Circle) -> geo.Circle:
+        return min(toward, key=lambda t: geo.circle_gap(m, t))
+
+    for i in sorted(range(len(placed)), key=lambda k: (geo.circle_gap(placed[k],
+                                                                      nearest(placed[k])), k)):
+        m = placed[i]
+        blockers = [*others, *enemies, *(placed[:i] + placed[i + 1:])]
+        go = min(distance, max(0.0, geo.circle_gap(m, nearest(m)) - 1.0))
+        for k in range(21):
+            c = _toward(m, nearest(m), go * (1 - k / 20))
+            trial = [*placed[:i], c, *placed[i + 1:]]
+            if all(geo.circle_gap(c, e) >= 1.0 - geo.EPS for e in enemies) and not \
+                    geo.circle_blocked(c, blockers) and groups(trial) <= groups(placed):
+                placed[i] = c
+                break
+    return placed
+
+
+def groups(models: Sequence[geo.Circle]) -> int:
+    """SK.UNITS: how many groups a unit's models stand in, each model within 2" of another of
+    its group (1: in coherency)."""
+    left = set(range(len(models)))
+    count = 0
+    while left:
+        count += 1
+        todo = [left.pop()]
+        while todo:
+            i = todo.pop()
+            near = {j for j in left if geo.circle_gap(models[i], models[j]) <= COHERENCY + geo.EPS}
+            left -= near
+            todo.extend(near)
+    return count

@@ -11,6 +11,8 @@ field, as the fantasy scenarios' do.
 
 from __future__ import annotations
 
+import tomllib
+from importlib.resources import files
 from typing import Any
 
 from regiment.core import geometry as geo
@@ -26,9 +28,10 @@ MAX_MODELS = 400
 def parse_skirmish(r: Reader, top: dict[str, Any], out: dict[str, Any]) -> dict[str, Any]:
     """The skirmish part of a scenario: the table and the units of models."""
     t = r.table(top.get("table", {}), "table")
-    r.known(t, "table", ("width", "depth"))
+    r.known(t, "table", ("width", "depth", "difficult"))
     out["table"] = {"width": r.number(t, "width", "table", 72.0, 6, 1000),
-                    "depth": r.number(t, "depth", "table", 48.0, 6, 1000)}
+                    "depth": r.number(t, "depth", "table", 48.0, 6, 1000),
+                    "difficult": _areas(r, t)}
     players = tuple(p["id"] for p in out["players"])
     units = r.get(top, "units", "", list)
     if not units or len(units) > 100:
@@ -45,9 +48,34 @@ def parse_skirmish(r: Reader, top: dict[str, Any], out: dict[str, Any]) -> dict[
     return out
 
 
+def _areas(r: Reader, t: dict[str, Any]) -> list[list[list[float]]]:
+    """Areas of difficult terrain (SK.TERRAIN): polygons of three or more corners."""
+    areas = []
+    for i, poly in enumerate(r.get(t, "difficult", "table", list, [])):
+        where = f"table.difficult[{i}]"
+        if not isinstance(poly, list) or not 3 <= len(poly) <= 64:
+            raise r.fail(where, "expected a polygon: a list of 3 to 64 [x, y] corners")
+        areas.append([r.point(p, f"{where}[{j}]") for j, p in enumerate(poly)])
+    return areas
+
+
+def catalogue() -> dict[str, dict[str, Any]]:
+    """The bundled squads (phases/skirmish/data/catalogue.toml)."""
+    text = files("regiment.phases.skirmish").joinpath("data/catalogue.toml").read_text(
+        encoding="utf-8")
+    return tomllib.loads(text)
+
+
 def _unit(r: Reader, data: Any, path: str, players: tuple[str, ...],
           table: dict[str, float]) -> dict[str, Any]:
     u = r.table(data, path)
+    name = u.get("catalogue")
+    if name is not None:
+        known = catalogue()
+        if name not in known:
+            raise r.fail(f"{path}.catalogue",
+                         f"expected one of {', '.join(sorted(known))}, got {name!r}")
+        u = {**known[name], **{k: v for k, v in u.items() if k != "catalogue"}}
     r.known(u, path, ("id", "player", "name", "base", "profile", "weapons", "models",
                       "formation"))
     uid = r.get(u, "id", path, str)

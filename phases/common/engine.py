@@ -1,0 +1,102 @@
+"""What every rulebook's engine does with its compiled machine: fire a trigger when its
+guards hold, settle what needs no player (each leaf's drive, the automatic edges) until the
+game waits for a player or a die, enter a leaf, and refuse a command with what is legal."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from regiment.core.commands import Command
+from regiment.core.errors import IllegalCommand
+from regiment.core.events import Event, GameEnded, PhaseChanged, TurnBegan
+from regiment.core.fold import Folded, fold
+from regiment.core.state import GameState
+
+from .machine import Compiled
+
+Guard = Callable[[Any], bool]
+
+
+class Engine:
+    """The flow of a rulebook's turn over its compiled machine. A rulebook gives its machine,
+    its appliers' table and its guards, and says what happens by itself (``_drive``), what
+    is legal (``legal``) and how a game ends (``_game_over``)."""
+
+    machine: Compiled
+    fold_table: dict[str, Any]
+    guards: dict[str, Guard]
+    start: str = "turn.start"      # the leaf a player's turn begins in
+
+    def _move(self, state: Any, trigger: str) -> Folded:
+        """Fire ``trigger`` on the compiled machine, then settle."""
+        guards = self.guards
+        for edge in self.machine.edges.get(state.phase, {}).get(trigger, ()):
+            if all(guards[c](state) for c in edge.conditions):
+                return self._finish(state, self._enter(state, edge.dest))
+        raise IllegalCommand(f"{trigger} is not possible in {state.phase}", rule="TURN.ORDER",
+                             phase=state.phase)
+
+    def _then(self, state: Any, events: list[Event], trigger: str) -> Folded:
+        """Rule events, then the machine's move for the command that caused them."""
+        tail = self._move(fold(state, events, self.fold_table), trigger)
+        return Folded(events + tail, tail.state)
+
+    def _finish(self, state: Any, events: list[Event]) -> Folded:
+        """Rule events, then whatever follows by itself."""
+        tail = self._settle(fold(state, events, self.fold_table))
+        return Folded(events + tail, tail.state)
+
+    def _settle(self, state: Any) -> Folded:
+        """Do what needs no player: the phase's next automatic step, or an automatic edge.
+        Returns the events with the state they lead to."""
+        out: list[Event] = []
+        while not state.over and state.awaiting is None:
+            events = self._drive(state) or self._auto_edge(state)
+            if not events:
+                break
+            state = fold(state, events, self.fold_table)
+            out.extend(events)
+        return Folded(out, state)
+
+    def _auto_edge(self, state: Any) -> list[Event]:
+        guards = self.guards
+        for edge in self.machine.autos.get(state.phase, ()):
+            if all(guards[c](state) for c in edge.conditions):
+                return self._enter(state, edge.dest)
+        return []
+
+    def _drive(self, state: Any) -> list[Event]:
+        raise NotImplementedError
+
+    def _enter(self, state: GameState, dest: str) -> list[Event]:
+        if dest == "over":
+            return [self._game_over(state)]
+        if dest == self.start:  # the other player; a new game turn after both
+            player = state.opponent(state.player)
+            turn = state.turn + (1 if player == state.first else 0)
+            return [TurnBegan(turn=turn, player=player),
+                    PhaseChanged(phase=dest, turn=turn, player=player)]
+        return [PhaseChanged(phase=dest, turn=state.turn, player=state.player)]
+
+    def _game_over(self, state: Any) -> GameEnded:
+        raise NotImplementedError
+
+    def legal(self, state: Any) -> list[Command]:
+        raise NotImplementedError
+
+    def _illegal(self, state: GameState, command: Command, why: str, rule: str
+                 ) -> IllegalCommand:
+        return IllegalCommand(why, rule=rule, command=command, phase=state.phase,
+                              legal=[c.to_dict() for c in self.legal(state)])
+
+    def _active(self, state: GameState, command: Command, rule: str) -> None:
+        if command.by != state.player:
+            raise self._illegal(state, command, f"it is {state.player}'s turn, not "
+                                f"{command.by}'s", rule)
+
+    def _offered(self, state: GameState, command: Command, rule: str) -> None:
+        """The command must be one of the legal ones now (for choices read from the table)."""
+        if command not in self.legal(state):
+            raise self._illegal(state, command, f"{command.name} {command.args()} is not one "
+                                "of the choices open now", rule)

@@ -1,0 +1,67 @@
+"""The fantasy rulebook's plain bot (``tools/bot.py`` asks it through the preset's view).
+
+It charges what it will probably reach, holds (or stands and shoots), pursues, challenges and
+accepts, turns to face an enemy in its flank. It exists to drive demos, simulations and
+property tests, not to play well.
+"""
+
+from __future__ import annotations
+
+from regiment.core.commands import Command
+from regiment.core.pending import Decision
+
+from .charge import gap
+from .odds import charge_odds
+from .specials import SWIFTSTRIDE, has
+from .state import State
+
+PREFERRED = {
+    "redirect": ("redirect", "decline_redirect"),
+    "challenge": ("challenge", "decline_challenge"),
+    "answer_challenge": ("accept_challenge", "refuse_challenge"),
+    "pursue": ("pursue", "overrun", "restrain"),
+    "reform_order": ("reform_order",),
+}
+
+
+def choose(state: State, pending: Decision) -> Command:
+    legal = list(pending.legal)
+    if pending.decision == "declare_charge":
+        best, best_odds = legal[-1], 0.4
+        for c in legal:
+            if c.name != "declare_charge":
+                continue
+            unit, target = state.units[c.unit], state.units[c.target]  # type: ignore[attr-defined]
+            need = int(-(-(gap(unit, target) - unit.profile["M"]) // 1))
+            odds = float(charge_odds(need, has(unit, SWIFTSTRIDE)))
+            if odds > best_odds:
+                best, best_odds = c, odds
+        return best
+    if pending.decision == "react":
+        target = state.units[legal[0].unit]  # type: ignore[attr-defined]
+        declaring = state.context.declaring
+        charger = state.units[declaring[0] if declaring else legal[0].unit]  # type: ignore[attr-defined]
+        by = {getattr(c, "reaction", ""): c for c in legal}
+        if "flee" in by and (charger.models >= 2 * target.models or len(by) == 1):
+            return by["flee"]
+        return by.get("stand_and_shoot") or by.get("hold") or legal[0]
+    if pending.decision == "remaining_moves":
+        # characters join a unit when they can, and leave one that has taken losses (to lead
+        # a fresher one, a turn later)
+        for c in legal:
+            if c.name == "join_unit":
+                return c
+        for c in legal:
+            if c.name == "leave_unit":
+                host = state.units[state.units[c.character].joined or ""]  # type: ignore[attr-defined]
+                if host.models < host.start_models:
+                    return c
+        return legal[-1]   # end the phase
+    if pending.decision == "reform":
+        facing = [c for c in legal if getattr(c, "face", "")]
+        return facing[0] if facing else legal[-1]
+    for name in PREFERRED.get(pending.decision, ()):
+        for c in legal:
+            if c.name == name:
+                return c
+    return legal[0]

@@ -1,0 +1,119 @@
+"""What the tools show of a fantasy game (``Preset.view``): the units' names and roster, how
+each ended, the table as the replay page draws it, the contacts, and the bots' choices. The
+tools show every game through its rulebook's view, and know no rulebook themselves."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from regiment.core import geometry as geo
+from regiment.core.commands import Command
+from regiment.core.pending import Decision
+from regiment.core.record import Record
+
+from . import bot
+from .combat import contacts, place_in_front
+from .state import fantasy
+from .units import box
+
+MOVES = ("charge", "failed_charge", "flee", "pursuit", "overrun", "return", "reform",
+         "close_up", "rally")
+COLUMNS = ("unit", "player", "models", "ranks", "status", "combat")
+
+
+def formation(models: int, files: int) -> str:
+    """Ranks as they stand: 23 models 5 wide are ``4 x 5 + 3`` (four full ranks and three)."""
+    if models <= 0:
+        return "-"
+    full, rest = divmod(models, files)
+    return (f"{full} x {files}" if full else "") + (" + " if full and rest else "") + \
+        (str(rest) if rest else "")
+
+
+def _point(p: tuple[float, float]) -> list[float]:
+    return [round(p[0], 3), round(p[1], 3)]
+
+
+class FantasyView:
+    columns = COLUMNS
+
+    def names(self, state: Any) -> dict[str, str]:
+        return {u.id: u.name for u in fantasy(state).units.values()}
+
+    def roster(self, state: Any) -> list[tuple[str, ...]]:
+        """One row a unit on the table's side (a character in a unit is shown with it)."""
+        s = fantasy(state)
+        where = {uid: cid for cid, c in s.combats.items() for uid in c.units}
+        touching = contacts(s)
+        rows: list[tuple[str, ...]] = []
+        for u in s.units.values():
+            if u.joined is not None:   # CHAR.IN_UNIT: shown with its unit
+                continue
+            fights = ", ".join(f"{s.units[c['enemy']].name} ({c['side']})"
+                               for c in touching.get(u.id, ()))
+            fight = f"{where[u.id]}: {fights}" if u.id in where and fights else \
+                where.get(u.id, "")
+            name = u.name + (f" (with {', '.join(s.units[c].name for c in u.characters)})"
+                             if u.characters else "")
+            rows.append((name, u.player, str(u.models), formation(u.figures, u.files),
+                         u.status, fight))
+        return rows
+
+    def losses(self, state: Any) -> list[tuple[str, str, int, int, str]]:
+        return [(u.name, u.player, u.start_models, u.models, u.status)
+                for u in fantasy(state).units.values()]
+
+    def ends(self, state: Any) -> dict[str, str]:
+        """How each unit ended, as ``simulate`` counts it."""
+        return {uid: "destroyed" if u.status == "destroyed" else "off the table"
+                if u.status == "off_table" else "fleeing" if u.status == "fleeing"
+                else "standing" for uid, u in fantasy(state).units.items()}
+
+    def contacts(self, state: Any) -> Any:
+        return contacts(fantasy(state))
+
+    def choose(self, state: Any, pending: Decision) -> Command:
+        return bot.choose(fantasy(state), pending)
+
+    def drawing(self, state: Any) -> list[dict[str, Any]]:
+        """The units on the table as the replay page draws them: corners, front edge, centre,
+        name, models in ranks and files."""
+        s = fantasy(state)
+        out = []
+        for u in s.units.values():
+            if u.status in ("destroyed", "off_table", "joined") or u.models <= 0:
+                continue   # a character in a unit is drawn in its front rank
+            b = box(u)
+            fl, fr, br, bl = geo.corners(b)
+            out.append({"id": u.id, "name": u.name, "player": u.player, "status": u.status,
+                        "models": u.figures, "files": u.files, "at": _point((b.x, b.y)),
+                        "characters": [{"name": s.units[c].name,
+                                        "file": place_in_front(u, c)} for c in u.characters],
+                        "facing": round(b.facing, 3),
+                        "base": [round(u.base[0] / geo.MM_PER_INCH, 4),
+                                 round(u.base[1] / geo.MM_PER_INCH, 4)],
+                        "corners": [_point(c) for c in (fl, fr, br, bl)],
+                        "front": [_point(fl), _point(fr)], "centre": _point(geo.centre(b))})
+        return out
+
+    def paths(self, before: Any, after: Any, batch: Sequence[Record]) -> list[dict[str, Any]]:
+        """The step's charge, flee and pursuit paths, centre to centre."""
+        b, a = fantasy(before), fantasy(after)
+        out = []
+        for r in batch:
+            if r.type == "UnitMoved" and r.data["reason"] in MOVES:
+                uid = r.data["unit"]
+                if uid in b.units and uid in a.units:
+                    out.append({"reason": r.data["reason"],
+                                "from": _point(geo.centre(box(b.units[uid]))),
+                                "to": _point(geo.centre(box(a.units[uid])))})
+        return out
+
+    def final(self, state: Any) -> dict[str, Any]:
+        """Where each unit ended (the golden replays' last line)."""
+        return {uid: [u.models, u.status, list(u.position), u.facing]
+                for uid, u in fantasy(state).units.items()}
+
+
+VIEW = FantasyView()

@@ -1,0 +1,203 @@
+"""The shooting phase and the assault sub-phase (SK.SHOOT, SK.DECLARE, SK.OVERWATCH,
+SK.CHARGE_MOVE, SK.TERRAIN): what a player may do, and what each decision and roll causes."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from regiment.core import geometry as geo
+from regiment.core.commands import Command, EndPhase
+from regiment.core.events import Event, RollRequested
+from regiment.core.pending import Decision
+
+from . import assault as rules
+from .commands import DeclareAssault, FireOverwatch, HoldOverwatch, Shoot
+from .events import (
+    AssaultDeclared,
+    AssaultRolled,
+    MeleeJoined,
+    ModelsMoved,
+    OverwatchChosen,
+    SquadShot,
+    VolleyBegan,
+)
+from .models import in_base_contact, terrain_penalty
+from .state import SkirmishState, Squad
+from .volleys import shooting_need, shots
+
+if TYPE_CHECKING:
+    from .preset import SkirmishPreset
+
+S = SkirmishState
+
+
+def enemies(state: S, squad: Squad) -> list[Squad]:
+    return [s for s in state.squads.values() if s.player != squad.player and s.on_table]
+
+
+# --- shooting -------------------------------------------------------------------------------
+
+
+def may_shoot(state: S) -> list[Command]:
+    """SK.SHOOT: each squad of the active player that is not locked in combat, has not shot
+    and has a gun may fire at an enemy squad with a model in the gun's range."""
+    out: list[Command] = []
+    for s in state.squads.values():
+        if s.player == state.player and s.status == "ready" and s.shot_at is None:
+            out += [Shoot(by=state.player, unit=s.id, target=t.id) for t in enemies(state, s)
+                    if t.status != "locked" and shots(s, t) > 0]
+    return out
+
+
+def ask_shooting(state: S) -> Decision:
+    return Decision(player=state.player, decision="shoot",
+                    legal=(*may_shoot(state), EndPhase(by=state.player)))
+
+
+def shoot(engine: SkirmishPreset, state: S, cmd: Shoot) -> list[Event]:
+    engine._offered(state, cmd, "SK.SHOOT")
+    s, t = state.squads[cmd.unit], state.squads[cmd.target]
+    need = shooting_need(s.profile["BS"])
+    gun = s.guns[0]
+    events: list[Event] = [
+        SquadShot(unit=s.id, target=t.id, shots=shots(s, t), need=need),
+        VolleyBegan(kind="shooting", unit=s.id, target=t.id, dice=shots(s, t), need=need,
+                    S=gun.S, AP=gun.AP)]
+    return engine._then(state, events, "shoot")
+
+
+# --- declarations ---------------------------------------------------------------------------
+
+
+def distances(state: S, squad: Squad) -> dict[str, float]:
+    return {t.id: rules.gap(squad.models, t.models) for t in enemies(state, squad)}
+
+
+def may_assault(state: S) -> list[Command]:
+    """SK.DECLARE: every charge open to the active player's squads that are not locked and
+    have not declared, a primary target and no secondary or one."""
+    out: list[Command] = []
+    for s in state.squads.values():
+        if s.player != state.player or s.status != "ready" or s.declared:
+            continue
+        far = distances(state, s)
+        for p in far:
+            for sec in ("", *far):
+                if sec != p and not rules.declare_problem(s.id, p, sec or None, s.shot_at,
+                                                          far):
+                    out.append(DeclareAssault(by=state.player, unit=s.id, primary=p,
+                                              secondary=sec))
+    return out
+
+
+def ask_declaration(state: S) -> Decision:
+    return Decision(player=state.player, decision="declare_assault",
+                    legal=(*may_assault(state), EndPhase(by=state.player)))
+
+
+def may_overwatch(state: S, target: Squad, charger: Squad) -> bool:
+    """SK.OVERWATCH: a target fires overwatch once an assault phase, when it is free (not
+    locked, not falling back) and its gun reaches the charger."""
+    return target.status == "ready" and not target.overwatched and shots(target, charger) > 0
+
+
+def declare(engine: SkirmishPreset, state: S, cmd: DeclareAssault) -> list[Event]:
+    engine._active(state, cmd, "SK.DECLARE")
+    s = state.squads.get(cmd.unit)
+    if s is None or s.player != cmd.by or s.status != "ready" or s.declared:
+        raise engine._illegal(state, cmd, f"{cmd.unit} may not declare an assault now: it "
+                              "must be a squad of yours, free, that has not declared",
+                              "SK.DECLARE")
+    far = distances(state, s)
+    for t in (cmd.primary, cmd.secondary):
+        if t and t not in far:
+            raise engine._illegal(state, cmd, f"{t} is not an enemy squad on the table",
+                                  "SK.DECLARE")
+    why = rules.declare_problem(s.id, cmd.primary, cmd.secondary or None, s.shot_at, far)
+    if why:
+        raise engine._illegal(state, cmd, why, "SK.DECLARE")
+    targets = tuple(t for t in (cmd.primary, cmd.secondary) if t)
+    events: list[Event] = [AssaultDeclared(
+        unit=s.id, primary=cmd.primary, secondary=cmd.secondary or None,
+        disordered=rules.disordered(cmd.secondary or None),
+        overwatch=tuple(t for t in targets if may_overwatch(state, state.squads[t], s)))]
+    return engine._then(state, events, "declare_assault")
+
+
+# --- overwatch ------------------------------------------------------------------------------
+
+
+def ask_overwatch(state: S) -> Decision | None:
+    """SK.OVERWATCH: the targets' owner picks the order: each target fires or holds."""
+    a = state.assault
+    if a is None or not a.overwatch or state.volley is not None:
+        return None
+    owner = state.squads[a.overwatch[0]].player
+    legal: list[Command] = []
+    for t in a.overwatch:
+        legal += [FireOverwatch(by=owner, unit=t), HoldOverwatch(by=owner, unit=t)]
+    return Decision(player=owner, decision="overwatch", legal=tuple(legal))
+
+
+def overwatch(engine: SkirmishPreset, state: S, cmd: FireOverwatch | HoldOverwatch
+              ) -> list[Event]:
+    engine._offered(state, cmd, "SK.OVERWATCH")
+    a = state.assault
+    assert a is not None
+    t, charger = state.squads[cmd.unit], state.squads[a.unit]
+    fire = isinstance(cmd, FireOverwatch)
+    n = shots(t, charger) if fire else 0
+    events: list[Event] = [OverwatchChosen(unit=t.id, against=charger.id, fire=fire, shots=n)]
+    if fire:
+        gun = t.guns[0]
+        events.append(VolleyBegan(kind="overwatch", unit=t.id, target=charger.id, dice=n,
+                                  need=6, S=gun.S, AP=gun.AP))
+    return engine._then(state, events, cmd.name)
+
+
+# --- the charge move ------------------------------------------------------------------------
+
+
+def drive_charge(state: S) -> list[Event]:
+    """SK.CHARGE_MOVE: roll the charge range, unless overwatch left no charger."""
+    a = state.assault
+    if a is None:
+        return []
+    if not state.squads[a.unit].on_table:
+        return [AssaultRolled(unit=a.unit, faces=(), first=-1, gap=0.0, reached=False,
+                              reason="no model of it is left after the overwatch")]
+    return [RollRequested(purpose="charge", unit=a.unit, player=state.player, dice=2,
+                          about=a.primary)]
+
+
+def charge_rolled(state: S, faces: tuple[int, ...]) -> list[Event]:
+    """SK.CHARGE_MOVE, SK.TERRAIN: where the models go, if the first one reaches."""
+    a = state.assault
+    assert a is not None
+    s, p = state.squads[a.unit], state.squads[a.primary]
+    sec = state.squads[a.secondary] if a.secondary else None
+    reach = float(sum(faces))
+    first = rules.first_charger(s.models, p.models)
+    gap = min(geo.circle_gap(s.models[first], t) for t in p.models)
+    allies = [c for o in state.squads.values() if o.player == s.player and o.on_table
+              and o.id != s.id for c in o.models]
+    moved = rules.charge_moves(s.models, p.models, sec.models if sec and sec.on_table else (),
+                               state.others(s.id), allies, reach)
+    if moved is None:
+        return [AssaultRolled(unit=s.id, faces=faces, first=first, gap=round(gap, 4),
+                              reached=False, reason=f"its nearest model is {gap:.1f}\" from "
+                              f"{p.name}, beyond the {reach:g}\" rolled")]
+    difficult = rules.through(list(zip(s.models, moved, strict=True)),
+                              state.table.get("difficult", ()))
+    melee = state.melee_of(p.id)
+    locked_before = melee is not None and melee.since < state.round
+    slowed = terrain_penalty(difficult, locked_before)
+    foes = [t for t in enemies(state, s) if any(in_base_contact(m, t.models) for m in moved)]
+    events: list[Event] = [
+        AssaultRolled(unit=s.id, faces=faces, first=first, gap=round(gap, 4), reached=True,
+                      difficult=difficult, slowed=slowed),
+        ModelsMoved(unit=s.id, reason="charge",
+                    models=tuple((round(c[0], 6), round(c[1], 6)) for c in moved)),
+        MeleeJoined(combat=f"{state.round}-{s.id}", units=(s.id, *(t.id for t in foes)),
+                    since=state.round)]
+    return events

@@ -1,0 +1,200 @@
+"""The ``skirmish40k`` preset: the skirmish game's turn (SK.TURN) on the kernel.
+
+Its flow is the fantasy presets' in kind: a player's command fires a trigger of the compiled
+machine; a roll's faces come back through ``on_roll``; everything else the engine does by
+itself (``_drive``: the volley being rolled, else the leaf's own step; then the machine's
+automatic edges), until the game waits for a player or a die.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from regiment.core.commands import Command, EndPhase
+from regiment.core.events import Event, GameEnded, GameStarted, PhaseChanged, TurnBegan
+from regiment.core.fold import appliers_for, fold
+from regiment.core.pending import Decision, Over
+from regiment.core.state import Awaiting
+from regiment.phases.common.engine import Engine
+from regiment.phases.common.machine import leaf_named, leaves
+
+from . import flow_assault as assault
+from . import flow_fight as fight
+from . import narrate, volleys
+from .appliers import APPLIERS
+from .events import MeleeJoined
+from .machine import turn_table
+from .models import in_base_contact
+from .state import SkirmishState, Squad
+from .view import VIEW
+
+S = SkirmishState
+
+
+def _one_side_left(s: S) -> bool:
+    return any(not any(q.player == p and q.on_table for q in s.squads.values())
+               for p in s.players)
+
+
+GUARDS: dict[str, Callable[[S], bool]] = {
+    "overwatch_done": lambda s: s.assault is not None and not s.assault.overwatch
+    and s.volley is None,
+    "charge_done": lambda s: s.assault is None,
+    "no_combats_left": lambda s: not fight.fights_left(s),
+    "steps_done": lambda s: s.fight is not None and not s.fight.steps and not s.fight.strikes
+    and not s.fight.pools and s.volley is None,
+    "result_decided": lambda s: s.fight is not None and s.fight.decided,
+    "tests_done": lambda s: s.fight is not None and not s.fight.tests,
+    "sweeps_done": lambda s: s.fight is not None and all(
+        s.squads[b].status != "locked" for b in s.fight.broken),
+    "fight_over": lambda s: s.fight is None,
+    "last_turn": lambda s: s.player != s.first and s.turn >= s.turns,
+    "one_side_left": _one_side_left,
+}
+
+
+class SkirmishPreset(Engine):
+    """The skirmish game's rules behind the kernel's ``Preset`` protocol."""
+
+    name = "skirmish40k"
+    guards = GUARDS
+
+    def __init__(self) -> None:
+        self.machine = turn_table()
+        self.appliers = APPLIERS
+        self.view = VIEW
+        self.fold_table = appliers_for(APPLIERS)
+        handlers: dict[str, Callable[[S, Any], list[Event]]] = {
+            "shoot": lambda s, c: assault.shoot(self, s, c),
+            "declare_assault": lambda s, c: assault.declare(self, s, c),
+            "fire_overwatch": lambda s, c: assault.overwatch(self, s, c),
+            "hold_overwatch": lambda s, c: assault.overwatch(self, s, c),
+            "resolve_combat": lambda s, c: fight.begin(self, s, c),
+            "split_attacks": lambda s, c: fight.split(self, s, c),
+            "consolidate": lambda s, c: fight.consolidate(self, s, c),
+            "end_phase": self._end_phase,
+        }
+        asks: dict[str, Callable[[S], Decision | None]] = {
+            "shooting": assault.ask_shooting, "declaration": assault.ask_declaration,
+            "overwatch": assault.ask_overwatch, "choose_combat": fight.ask_combat,
+            "steps": fight.ask_split, "consolidate": fight.ask_consolidate,
+        }
+        drives: dict[str, Callable[[S], list[Event]]] = {
+            "charge_move": assault.drive_charge, "steps": fight.drive_steps,
+            "result": fight.drive_result, "morale": fight.drive_morale,
+            "sweep": fight.drive_sweep, "consolidate": fight.drive_consolidate,
+        }
+        self.leaves = leaves(self.machine, handlers, asks, drives)
+        self.at = {leaf.path: leaf for leaf in self.leaves.values()}
+        self.rolls: dict[str, Callable[[S, Awaiting, tuple[int, ...]], list[Event]]] = {
+            "charge": lambda s, a, f: assault.charge_rolled(s, f),
+            "morale": lambda s, a, f: fight.morale_rolled(s, a.unit or "", f),
+            "escape": lambda s, a, f: fight.sweep_rolled(s, a.unit or "", "escape", f),
+            "sweep": lambda s, a, f: fight.sweep_rolled(s, a.unit or "", "sweep", f),
+            "fall_back": lambda s, a, f: fight.fall_back_rolled(s, a.unit or "", f),
+            "consolidate": lambda s, a, f: fight.consolidation_rolled(a.unit or "", f),
+        }
+
+    def __repr__(self) -> str:
+        return "SkirmishPreset()"
+
+    # --- set-up ----------------------------------------------------------------------------
+
+    def initial_state(self, started: GameStarted) -> S:
+        sc = started.scenario
+        return SkirmishState(game_id=started.game_id, preset=started.preset,
+                             players=tuple(p["id"] for p in sc["players"]), first=sc["first"],
+                             turns=sc["turns"], table=sc["table"],
+                             squads={u["id"]: Squad.from_scenario(u) for u in sc["units"]},
+                             start_phase=sc.get("phase") or "shooting")
+
+    def opening(self, state: S) -> list[Event]:
+        """The first player's turn 1 begins (in the scenario's ``phase``); squads already
+        touching an enemy are locked in combat since before the game (SK.ENGAGED)."""
+        events: list[Event] = [TurnBegan(turn=1, player=state.first)]
+        squads = list(state.squads.values())
+        links: dict[str, set[str]] = {s.id: set() for s in squads}
+        for i, a in enumerate(squads):
+            for b in squads[i + 1:]:
+                if a.player != b.player and any(in_base_contact(m, b.models) for m in a.models):
+                    links[a.id].add(b.id)
+                    links[b.id].add(a.id)
+        seen: set[str] = set()
+        for s in squads:   # squads linked through the enemies they touch are one combat
+            if s.id in seen or not links[s.id]:
+                continue
+            group, todo = set(), [s.id]
+            while todo:
+                uid = todo.pop()
+                if uid not in group:
+                    group.add(uid)
+                    todo.extend(links[uid] - group)
+            seen |= group
+            events.append(MeleeJoined(combat=f"0-{s.id}", since=0,
+                                      units=tuple(q.id for q in squads if q.id in group)))
+        phase = leaf_named(self.machine, state.start_phase)
+        events.append(PhaseChanged(phase=phase, turn=1, player=state.first))
+        return events + self._settle(fold(state, events, self.fold_table))
+
+    # --- commands --------------------------------------------------------------------------
+
+    def decide(self, state: S, command: Command) -> list[Event]:
+        leaf = self.at.get(state.phase)
+        handle = leaf.handles.get(command.name) if leaf is not None else None
+        if handle is None:
+            raise self._illegal(state, command, f"{command.name} is not a command of "
+                                f"{state.phase or 'this game'}", "SK.TURN")
+        return handle(state, command)
+
+    def _end_phase(self, state: S, cmd: Command) -> list[Event]:
+        self._active(state, cmd, "SK.TURN")
+        if state.phase.endswith("choose_combat") and fight.fights_left(state):
+            raise self._illegal(state, cmd, "every combat must be fought first", "SK.TURN")
+        return self._move(state, "end_phase")
+
+    def _drive(self, state: S) -> list[Event]:
+        if state.volley is not None:
+            return [volleys.roll_for(state, state.volley)]
+        leaf = self.at.get(state.phase)
+        return leaf.drives(state) if leaf is not None and leaf.drives is not None else []
+
+    def _game_over(self, state: S) -> GameEnded:
+        left = [p for p in state.players if any(q.player == p and q.on_table
+                                                for q in state.squads.values())]
+        if len(left) == 1:
+            return GameEnded(reason=f"only {left[0]} has squads left", winner=left[0])
+        if not left:
+            return GameEnded(reason="no squads are left on either side")
+        return GameEnded(reason=f"{state.turns} game turns played")
+
+    # --- dice ------------------------------------------------------------------------------
+
+    def on_roll(self, state: S, roll: Awaiting, faces: tuple[int, ...]) -> list[Event]:
+        if state.volley is not None and roll.purpose in ("hit", "wound", "save"):
+            events = volleys.rolled(state, state.volley, faces)
+        else:
+            events = self.rolls[roll.purpose](state, roll, faces)
+        return self._finish(state, events)
+
+    # --- what the game waits for -----------------------------------------------------------
+
+    def pending(self, state: S) -> Decision | Over:
+        if state.over:
+            return Over(winner=state.winner, reason="the game is over")
+        leaf = self.at.get(state.phase)
+        ask = leaf.asks(state) if leaf is not None and leaf.asks is not None else None
+        if ask is not None:
+            return ask
+        return Decision(player=state.player, decision="end_phase",
+                        legal=(EndPhase(by=state.player),))
+
+    def legal(self, state: S) -> list[Command]:
+        pending = self.pending(state)
+        return list(pending.legal) if isinstance(pending, Decision) else []
+
+    def roll_need(self, state: S) -> str | None:
+        return narrate.roll_need(state)
+
+    def sentence(self, event_type: str, data: Mapping[str, Any], state: S) -> str | None:
+        return narrate.sentence(event_type, data, state)

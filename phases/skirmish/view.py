@@ -1,0 +1,134 @@
+"""What the tools show of a skirmish game (``Preset.view``): squads by name, the roster, how
+each ended, each model as a circle on the replay page, who touches whom, and the plain bot."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from regiment.core.commands import Command
+from regiment.core.pending import Decision
+from regiment.core.record import Record
+
+from .assault import gap
+from .models import in_base_contact
+from .state import SkirmishState, Squad, skirmish
+
+COLUMNS = ("unit", "player", "models", "wounds", "status", "combat")
+STATUS = {"destroyed": "destroyed", "off_table": "off the table",
+          "falling_back": "falling back"}
+CHARGE_REACH = 7.0   # the bot charges what two dice reach more often than not
+
+
+def _centre(models: Sequence[tuple[float, float, float]]) -> list[float]:
+    return [round(sum(m[0] for m in models) / len(models), 3),
+            round(sum(m[1] for m in models) / len(models), 3)]
+
+
+class SkirmishView:
+    columns = COLUMNS
+
+    def names(self, state: Any) -> dict[str, str]:
+        return {s.id: s.name for s in skirmish(state).squads.values()}
+
+    def roster(self, state: Any) -> list[tuple[str, ...]]:
+        s = skirmish(state)
+        rows: list[tuple[str, ...]] = []
+        for q in s.squads.values():
+            melee = s.melee_of(q.id)
+            foes = ", ".join(s.squads[u].name for u in self.contacts(s).get(q.id, ()))
+            fight = f"{melee.id}: {foes}" if melee and foes else melee.id if melee else ""
+            rows.append((q.name, q.player, str(len(q.models)), str(sum(q.wounds)), q.status,
+                         fight))
+        return rows
+
+    def losses(self, state: Any) -> list[tuple[str, str, int, int, str]]:
+        return [(q.name, q.player, q.start_models, len(q.models), q.status)
+                for q in skirmish(state).squads.values()]
+
+    def ends(self, state: Any) -> dict[str, str]:
+        return {q.id: STATUS.get(q.status, "standing") for q in skirmish(state).squads.values()}
+
+    def contacts(self, state: Any) -> dict[str, list[str]]:
+        """Each squad on the table and the enemy squads its models touch."""
+        s = skirmish(state)
+        on = [q for q in s.squads.values() if q.on_table]
+        return {q.id: [o.id for o in on if o.player != q.player and any(
+            in_base_contact(m, o.models) for m in q.models)] for q in on}
+
+    def choose(self, state: Any, pending: Decision) -> Command:
+        return choose(skirmish(state), pending)
+
+    def drawing(self, state: Any) -> list[dict[str, Any]]:
+        """Each squad on the table as its models' circles (and the box around them, which
+        the page frames its view with)."""
+        out = []
+        for q in skirmish(state).squads.values():
+            if not q.on_table:
+                continue
+            xs = [m[0] for m in q.models]
+            ys = [m[1] for m in q.models]
+            r = q.radius
+            box = [[min(xs) - r, min(ys) - r], [max(xs) + r, min(ys) - r],
+                   [max(xs) + r, max(ys) + r], [min(xs) - r, max(ys) + r]]
+            out.append({"id": q.id, "name": q.name, "player": q.player, "status": q.status,
+                        "models": len(q.models), "characters": [],
+                        "circles": [[round(m[0], 3), round(m[1], 3), round(r, 4)]
+                                    for m in q.models],
+                        "wounds": list(q.wounds),
+                        "corners": [[round(x, 3), round(y, 3)] for x, y in box],
+                        "centre": _centre(q.models)})
+        return out
+
+    def paths(self, before: Any, after: Any, batch: Sequence[Record]) -> list[dict[str, Any]]:
+        """Each squad's charge, fall back and consolidation, from its models' centre."""
+        b, a = skirmish(before), skirmish(after)
+        out = []
+        for r in batch:
+            if r.type == "ModelsMoved" and r.data["reason"] != "pile_in":
+                uid = r.data["unit"]
+                if b.squads[uid].models and a.squads[uid].models:
+                    out.append({"reason": r.data["reason"], "from": _centre(b.squads[uid].models),
+                                "to": _centre(a.squads[uid].models)})
+        return out
+
+    def final(self, state: Any) -> dict[str, Any]:
+        return {q.id: [len(q.models), q.status, [[round(m[0], 3), round(m[1], 3)]
+                                                 for m in q.models]]
+                for q in skirmish(state).squads.values()}
+
+
+def _near(state: SkirmishState, squad: Squad, target: str) -> float:
+    return gap(squad.models, state.squads[target].models)
+
+
+def choose(state: SkirmishState, pending: Decision) -> Command:
+    """The plain bot: shoot the nearest squad; charge what it will probably reach (both of two
+    such targets when it can: a disordered charge); always fire overwatch; split attacks
+    evenly; consolidate toward the nearest enemy."""
+    legal = list(pending.legal)
+    kind = pending.decision
+    if kind == "shoot":
+        shots = [c for c in legal if c.name == "shoot"]
+        return min(shots, key=lambda c: _near(state, state.squads[c.unit], c.target),  # type: ignore[attr-defined]
+                   default=legal[-1])
+    if kind == "declare_assault":
+        near = [c for c in legal if c.name == "declare_assault" and all(
+            _near(state, state.squads[c.unit], t) <= CHARGE_REACH  # type: ignore[attr-defined]
+            for t in (c.primary, c.secondary) if t)]  # type: ignore[attr-defined]
+        near.sort(key=lambda c: (not c.secondary,  # type: ignore[attr-defined]
+                                 _near(state, state.squads[c.unit], c.primary)))  # type: ignore[attr-defined]
+        return near[0] if near else legal[-1]
+    if kind == "overwatch":
+        return next(c for c in legal if c.name == "fire_overwatch")
+    if kind == "split_attacks":
+        return legal[len(legal) // 2]
+    if kind == "consolidate":
+        uid = legal[0].unit  # type: ignore[attr-defined]
+        toward = [c for c in legal if c.toward]  # type: ignore[attr-defined]
+        return min(toward, key=lambda c: _near(state, state.squads[uid], c.toward),  # type: ignore[attr-defined]
+                   default=legal[0])
+    return legal[0]
+
+
+VIEW = SkirmishView()

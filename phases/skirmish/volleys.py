@@ -1,0 +1,65 @@
+"""Attacks rolled one stage at a time, for shooting, overwatch and the fight alike: to hit, to
+wound (SK.TO_WOUND), the save (SK.SAVE), then the casualties (SK.CASUALTIES)."""
+
+from __future__ import annotations
+
+from regiment.core import geometry as geo
+from regiment.core.events import Event, RollRequested
+
+from .attacks import save, to_wound
+from .events import VolleyRolled, WoundsTaken
+from .models import take_wounds
+from .state import SkirmishState, Squad, Volley
+
+
+def shooting_need(bs: int) -> int:
+    """SK.SHOOT: to hit with a gun by Ballistic Skill: 7 - BS, never better than 2+."""
+    return max(2, min(6, 7 - bs))
+
+
+def shots(squad: Squad, target: Squad) -> int:
+    """SK.SHOOT, SK.OVERWATCH: the shots of ``squad``'s gun (its first ranged weapon): each
+    of its models within the gun's range of a model of ``target`` fires it."""
+    if not squad.guns:
+        return 0
+    gun = squad.guns[0]
+    return gun.shots * sum(1 for m in squad.models
+                           if min(geo.circle_gap(m, t) for t in target.models) <= gun.range)
+
+
+def roll_for(state: SkirmishState, v: Volley) -> RollRequested:
+    """The stage's dice: the attacker rolls to hit and to wound, the target's player saves."""
+    roller = state.squads[v.target if v.stage == "save" else v.unit]
+    return RollRequested(purpose=v.stage, unit=roller.id, player=roller.player, dice=v.dice,
+                         about=v.target if v.stage != "save" else v.unit)
+
+
+def rolled(state: SkirmishState, v: Volley, faces: tuple[int, ...]) -> list[Event]:
+    """A stage's outcome, and the next stage it opens; when the volley ends with wounds
+    through, the models they take."""
+    target = state.squads[v.target]
+    successes = sum(1 for f in faces if f >= v.need)
+    then, need, unsaved = "", 0, 0
+    if v.stage == "hit" and successes:
+        need = to_wound(v.S, target.profile["T"])
+        then = "wound" if need else ""
+    elif v.stage == "wound" and successes:
+        need = save(target.profile["Sv"], v.AP)
+        then, unsaved = ("save", 0) if need else ("", successes)
+    elif v.stage == "save":
+        unsaved = v.dice - successes
+    events: list[Event] = [VolleyRolled(kind=v.kind, unit=v.unit, target=v.target,
+                                        stage=v.stage, need=v.need, faces=faces,
+                                        successes=successes, then=then, then_need=need,
+                                        unsaved=unsaved)]
+    if unsaved:
+        events.append(wounds(state, v.target, v.unit, unsaved))
+    return events
+
+
+def wounds(state: SkirmishState, uid: str, by: str, n: int) -> WoundsTaken:
+    """SK.CASUALTIES: the wounds fall on the models nearest the squad that caused them."""
+    s = state.squads[uid]
+    removed, left, lost = take_wounds(s.models, s.wounds, state.squads[by].models, n)
+    return WoundsTaken(unit=uid, by=by, wounds=n, removed=tuple(removed), left=tuple(left),
+                       lost=lost)

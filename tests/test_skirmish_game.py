@@ -1,0 +1,390 @@
+"""The skirmish preset played as a game (SK.TURN, SK.SHOOT and seed 004's situations): real
+games through ``Game``, the dice entered by hand so that every outcome is chosen."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+
+from regiment.core import geometry as geo
+from regiment.core.commands import EndPhase
+from regiment.core.dice import ManualDice
+from regiment.core.errors import IllegalCommand
+from regiment.core.game import Game
+from regiment.core.scenario import load_scenario, parse_scenario
+from regiment.phases.skirmish.assault import charge_moves
+from regiment.phases.skirmish.flow_fight import attacks_per_model
+from regiment.phases.skirmish.models import in_base_contact, take_wounds
+from regiment.phases.skirmish.state import skirmish
+from regiment.store import MemoryStore
+from regiment.tools.bot import choose
+from regiment.tools.verify import verify
+
+from .conftest import EXAMPLES
+
+R = 25 / 25.4 / 2          # a 25 mm base's radius, inches
+TOUCH = 2 * R              # centre to centre, two 25 mm bases in contact
+STEP = TOUCH + 0.5         # models in a row half an inch apart
+
+
+def row(x: float, y: float, n: int) -> list[list[float]]:
+    return [[x + i * STEP, y] for i in range(n)]
+
+
+def sq(uid: str, player: str, catalogue: str, models: list[list[float]], **extra: Any
+       ) -> dict[str, Any]:
+    return {"id": uid, "player": player, "catalogue": catalogue, "models": models, **extra}
+
+
+def new(units: list[dict[str, Any]], phase: str = "assault", turns: int = 2,
+        manual: bool = True, **table: Any) -> Game:
+    scenario = parse_scenario({"preset": "skirmish40k", "first": "red", "turns": turns,
+                               "phase": phase, "seed": "5c", "table": {"width": 48,
+                                                                         "depth": 48, **table},
+                               "players": [{"id": "red"}, {"id": "blue"}], "units": units})
+    return Game.new(scenario, store=MemoryStore(), dice=ManualDice() if manual else None)
+
+
+def roll(game: Game, *faces: int) -> None:
+    pending = game.pending
+    assert pending.kind == "roll", pending
+    game.submit({"cmd": "roll", "by": pending.player, "faces": list(faces)})
+
+
+def send(game: Game, **cmd: Any) -> None:
+    game.submit({"by": game.pending.player, **cmd})  # type: ignore[attr-defined]
+
+
+def events(game: Game, kind: str) -> list[dict[str, Any]]:
+    return [r.data for r in game.records if r.type == kind]
+
+
+# --- SK.TURN -------------------------------------------------------------------------------------
+
+
+def test_sk_turn_shooting_then_assaults_then_the_fight_then_the_other_player():
+    game = new([sq("tac", "red", "tactical_marines", row(10, 5, 3)),
+                sq("guard", "blue", "guardsmen", row(10, 43, 3))], phase="shooting", turns=1)
+    seen = []
+    while game.pending.kind != "over":
+        pending = game.pending
+        seen.append((game.state.player, game.state.phase.removeprefix("turn."),
+                     pending.decision))  # type: ignore[attr-defined]
+        game.submit(EndPhase(by=pending.player))  # type: ignore[attr-defined]
+    assert seen == [("red", "shooting", "shoot"),
+                    ("red", "assault.declaration", "declare_assault"),
+                    ("red", "fight.choose_combat", "resolve_combat"),
+                    ("blue", "shooting", "shoot"),
+                    ("blue", "assault.declaration", "declare_assault"),
+                    ("blue", "fight.choose_combat", "resolve_combat")]
+    assert events(game, "GameEnded") == [{"reason": "1 game turns played", "winner": None}]
+
+
+def test_sk_turn_a_combat_left_with_both_sides_stays_locked_and_is_fought_next_turn():
+    """The brood (examples/the_brood.toml): the carnifex joins a fight the hormagaunts have
+    been in since before the game; the guardsmen hold, and the fight goes on in blue's turn."""
+    scenario = load_scenario(EXAMPLES / "the_brood.toml")
+    game = Game.new(scenario, store=MemoryStore())
+    while game.pending.kind != "over":
+        game.submit(choose(game))
+    ended = [r for r in game.records if r.type == "FightEnded"]
+    assert ended[0].data["locked"] == ["carnifex", "guard", "gaunts"]
+    later = [r for r in game.records if r.type == "FightBegan" and r.seq > ended[0].seq]
+    assert later[0].data["combat"] == ended[0].data["combat"]
+    turn = [r for r in game.records if r.type == "TurnBegan" and r.seq < later[0].seq][-1]
+    assert turn.data["player"] == "blue"
+    assert verify(game.records).steps == len(game.timeline.steps)
+
+
+def test_sk_turn_the_game_ends_when_a_side_has_no_squad_left():
+    game = new([sq("tac", "red", "tactical_marines", row(10, 10, 1)),
+                sq("guard", "blue", "guardsmen", row(10, 30, 1))], phase="shooting")
+    send(game, cmd="shoot", unit="tac", target="guard")
+    roll(game, 6)
+    roll(game, 6)      # S4 against T3 wounds on 3+; AP5 denies the guardsman's 5+ save
+    send(game, cmd="end_phase")
+    send(game, cmd="end_phase")
+    send(game, cmd="end_phase")
+    assert game.pending.kind == "over" and game.state.winner == "red"
+
+
+# --- SK.SHOOT -------------------------------------------------------------------------------------
+
+
+def test_sk_shoot_each_model_in_range_fires_hitting_on_seven_less_its_bs():
+    # the bolters reach 24": of five marines in a row only the two nearest are in range
+    game = new([sq("tac", "red", "tactical_marines", row(10, 10, 5)),
+                sq("guard", "blue", "guardsmen", [[38, 10]])], phase="shooting")
+    assert [c.to_dict()["target"] for c in game.legal()
+            if c.name == "shoot"] == ["guard"]   # type: ignore[attr-defined]
+    send(game, cmd="shoot", unit="tac", target="guard")
+    assert events(game, "SquadShot")[0] == {"unit": "tac", "target": "guard", "shots": 2,
+                                            "need": 3}
+    roll(game, 3, 2)                     # BS4: 3+ hits
+    roll(game, 3)                        # S4 against T3: 3+
+    taken = events(game, "WoundsTaken")  # AP5 against a 5+ save: none
+    assert taken == [{"unit": "guard", "by": "tac", "wounds": 1, "removed": [0], "left": [],
+                      "lost": 0}]
+    assert skirmish(game.state).squads["guard"].status == "destroyed"
+
+
+def test_sk_shoot_once_a_turn_at_a_squad_not_locked_the_nearest_falling_first():
+    game = new([sq("tac", "red", "tactical_marines", row(10, 10, 2)),
+                sq("guard", "blue", "guardsmen", row(10, 20, 3)),
+                sq("a", "red", "assault_marines", [[40, 40]]),
+                sq("b", "blue", "guardsmen", [[40, 40 + TOUCH]])], phase="shooting")
+    shots = [c.to_dict() for c in game.legal() if c.name == "shoot"]
+    assert {(s["unit"], s["target"]) for s in shots} == {("tac", "guard")}   # b is locked
+    send(game, cmd="shoot", unit="tac", target="guard")
+    roll(game, 6, 6)
+    roll(game, 6, 1)
+    # the one wound takes the guardsman nearest the marines: the first of the row
+    assert events(game, "WoundsTaken")[0]["removed"] == [0]
+    assert not [c for c in game.legal() if c.name == "shoot"]
+
+
+# --- SK.DECLARE, SK.OVERWATCH, SK.CHARGE_MOVE -----------------------------------------------
+
+
+def two_targets(**table: Any) -> Game:
+    """Four assault marines 4" from two squads of guardsmen side by side."""
+    return new([sq("ass", "red", "assault_marines", row(20, 10, 4)),
+                sq("a", "blue", "guardsmen", row(17, 15, 3)),
+                sq("b", "blue", "guardsmen", row(23, 15, 3))], **table)
+
+
+def test_sk_declare_a_squad_that_shot_may_only_charge_its_shooting_target():
+    game = two_targets(phase="shooting")
+    send(game, cmd="shoot", unit="ass", target="b")
+    roll(game, 1, 1, 1, 1)
+    send(game, cmd="end_phase")
+    charges = {(c.primary, c.secondary) for c in game.legal()   # type: ignore[attr-defined]
+               if c.name == "declare_assault"}
+    assert charges == {("b", ""), ("b", "a")}
+    with pytest.raises(IllegalCommand, match="shot at b this turn"):
+        send(game, cmd="declare_assault", unit="ass", primary="a")
+
+
+def test_sk_declare_a_disordered_charge_has_no_bonus_attack_even_without_the_second_target():
+    game = two_targets()
+    send(game, cmd="declare_assault", unit="ass", primary="a", secondary="b")
+    assert events(game, "AssaultDeclared")[0]["disordered"]
+    send(game, cmd="hold_overwatch", unit="a")
+    send(game, cmd="hold_overwatch", unit="b")
+    roll(game, 6, 6)
+    squad = skirmish(game.state).squads["ass"]
+    assert squad.charged and squad.disordered and attacks_per_model(squad) == 2   # A2, no +1
+    single = two_targets()
+    send(single, cmd="declare_assault", unit="ass", primary="a")
+    send(single, cmd="hold_overwatch", unit="a")
+    roll(single, 6, 6)
+    assert attacks_per_model(skirmish(single.state).squads["ass"]) == 3
+
+
+def test_sk_overwatch_both_targets_in_the_order_their_owner_picks_once_an_assault_phase():
+    game = new([sq("ass", "red", "assault_marines", row(20, 10, 2)),
+                sq("ass2", "red", "assault_marines", row(30, 10, 2)),
+                sq("a", "blue", "guardsmen", row(17, 15, 3)),
+                sq("b", "blue", "guardsmen", row(26, 15, 3))])
+    send(game, cmd="declare_assault", unit="ass", primary="a", secondary="b")
+    pending = game.pending
+    assert pending.player == "blue" and pending.decision == "overwatch"   # type: ignore[attr-defined]
+    assert {(c.name, c.unit) for c in pending.legal} == {   # type: ignore[attr-defined]
+        ("fire_overwatch", "a"), ("hold_overwatch", "a"), ("fire_overwatch", "b"),
+        ("hold_overwatch", "b")}
+    send(game, cmd="fire_overwatch", unit="b")          # blue picks b first
+    assert events(game, "VolleyBegan")[0]["need"] == 6
+    roll(game, 5, 5, 5)                                   # snap shots: only 6s hit
+    send(game, cmd="fire_overwatch", unit="a")
+    roll(game, 6, 1, 1)
+    roll(game, 1)
+    roll(game, 1, 1)                                      # the charge falls short
+    fired = [e["unit"] for e in events(game, "OverwatchChosen") if e["fire"]]
+    assert fired == ["b", "a"]
+    send(game, cmd="declare_assault", unit="ass2", primary="b")
+    assert events(game, "AssaultDeclared")[1]["overwatch"] == []   # b has fired this phase
+
+
+def test_sk_charge_move_a_first_model_short_of_the_target_moves_no_model():
+    game = two_targets()
+    before = skirmish(game.state).squads["ass"].models
+    send(game, cmd="declare_assault", unit="ass", primary="a")
+    send(game, cmd="hold_overwatch", unit="a")
+    roll(game, 1, 2)                 # 3" for a gap of 4" less the bases
+    rolled = events(game, "AssaultRolled")[0]
+    assert not rolled["reached"] and rolled["gap"] > 3
+    assert skirmish(game.state).squads["ass"].models == before
+    assert not skirmish(game.state).melees
+
+
+def test_sk_charge_move_the_squad_goes_in_touching_and_in_coherency():
+    game = two_targets()
+    send(game, cmd="declare_assault", unit="ass", primary="a", secondary="b")
+    send(game, cmd="hold_overwatch", unit="a")
+    send(game, cmd="hold_overwatch", unit="b")
+    roll(game, 4, 4)
+    s = skirmish(game.state)
+    models = list(s.squads["ass"].models)
+    assert geo.chained(models, 2.0)
+    enemy = [*s.squads["a"].models, *s.squads["b"].models]
+    assert all(in_base_contact(m, enemy) for m in models)
+    assert not any(geo.circles_overlap(m, o) for i, m in enumerate(models)
+                   for o in [*models[i + 1:], *enemy])
+    assert s.melee_of("ass").units == ("ass", "a", "b")   # type: ignore[union-attr]
+
+
+def test_sk_charge_move_the_secondary_target_only_when_no_free_primary_model_is_in_reach():
+    chargers = [(10.0, 10.0, R), (10.0 + STEP, 10.0, R), (10.0 + 2 * STEP, 10.0, R)]
+    # the primary target has one model; the secondary two, as near
+    primary = [(10.0, 13.0, R)]
+    secondary = [(13.0, 13.0, R), (13.0 + STEP, 13.0, R)]
+    moved = charge_moves(chargers, primary, secondary, [*primary, *secondary], [], 6.0)
+    assert moved is not None
+    touching_primary = [m for m in moved if in_base_contact(m, primary)]
+    touching_secondary = [m for m in moved if in_base_contact(m, secondary)]
+    assert len(touching_primary) == 1 and len(touching_secondary) == 2
+    # a primary target with free models in reach takes every model, the secondary none
+    wide = [(8.0 + i * STEP, 13.0, R) for i in range(5)]
+    moved = charge_moves(chargers, wide, secondary[1:], [*wide, *secondary[1:]], [], 6.0)
+    assert moved is not None and all(in_base_contact(m, wide) for m in moved)
+    assert not any(in_base_contact(m, secondary[1:]) for m in moved)
+
+
+# --- SK.ALLOCATE, SK.RESULT, SK.SWEEP, SK.CONSOLIDATE ---------------------------------------
+
+
+def surrounded(*others: str) -> Game:
+    """One assault marine touching a guardsman of each of ``others`` (north, south, east),
+    locked since before the game; the fight is red's to begin."""
+    spots = {"north": [20, 20 + TOUCH], "south": [20, 20 - TOUCH], "east": [20 + TOUCH, 20]}
+    return new([sq("ass", "red", "assault_marines", [[20, 20]]),
+                *(sq(o, "blue", "guardsmen", [spots[o]]) for o in others)], phase="fight")
+
+
+def test_sk_allocate_a_model_touching_two_squads_splits_before_rolling_and_nothing_carries():
+    game = surrounded("north", "south", "east")
+    send(game, cmd="resolve_combat", combat="0-ass")
+    pending = game.pending
+    assert pending.decision == "split_attacks" and pending.player == "red"  # type: ignore[attr-defined]
+    assert len(pending.legal) == 6      # type: ignore[attr-defined]  # 2 attacks among 3 squads
+    send(game, cmd="split_attacks", unit="ass", split={"north": 2, "south": 0, "east": 0})
+    roll(game, 3, 3)                     # WS4 against WS3: 3+
+    roll(game, 3, 3)                     # S4 against T3: 3+
+    roll(game, 1, 1)                     # 5+ saves, both failed
+    taken = events(game, "WoundsTaken")[0]
+    assert taken["wounds"] == 2 and taken["removed"] == [0] and taken["lost"] == 1
+    assert skirmish(game.state).squads["south"].wounds == (1,)   # not carried over
+
+
+def test_sk_result_sweep_a_winner_still_fighting_an_unbroken_squad_may_not_sweep():
+    game = surrounded("north", "south", "east")
+    send(game, cmd="resolve_combat", combat="0-ass")
+    send(game, cmd="split_attacks", unit="ass", split={"north": 2, "south": 0, "east": 0})
+    roll(game, 3, 3)
+    roll(game, 3, 3)
+    roll(game, 1, 1)
+    roll(game, 1)                        # south strikes back and misses
+    roll(game, 1)                        # so does east
+    result = events(game, "MeleeResult")[0]
+    # one wound lost on the dead guardsman does not count (SK.ALLOCATE)
+    assert result["totals"] == {"red": 1, "blue": 0} and result["penalty"] == 1
+    assert sorted(result["losers"]) == ["east", "south"]
+    for _ in range(2):                   # south fails at Ld 7 - 1, east passes
+        roll(game, *((6, 6) if game.pending.unit == "south" else (1, 1)))  # type: ignore[attr-defined]
+    tests = sorted(events(game, "MoraleTested"), key=lambda t: t["unit"])
+    assert [(t["unit"], t["penalty"], t["passed"]) for t in tests] == [("east", 1, True),
+                                                                      ("south", 1, False)]
+    roll(game, 3, 4)                     # no sweep: south falls back 7"
+    assert events(game, "SweepResolved") == [{"unit": "south", "total": 0, "against": {},
+                                              "caught": False, "by": None}]
+    fell = skirmish(game.state).squads["south"]
+    assert fell.status == "falling_back"
+    assert fell.models[0][1] == pytest.approx(20 - TOUCH - 7, abs=1e-3)   # straight away
+    ended = events(game, "FightEnded")[0]
+    assert sorted(ended["locked"]) == ["ass", "east"]   # the fight goes on into the next turn
+
+
+@pytest.mark.parametrize("escape, caught", [(2, True), (3, False)])
+def test_sk_sweep_one_roll_of_the_winner_against_each_squad_falling_back(escape, caught):
+    game = surrounded("north", "south")
+    send(game, cmd="resolve_combat", combat="0-ass")
+    send(game, cmd="split_attacks", unit="ass", split={"north": 2, "south": 0})
+    roll(game, 3, 3)
+    roll(game, 3, 3)
+    roll(game, 1, 1)                     # north falls
+    roll(game, 1)                        # south strikes back and misses
+    roll(game, 6, 6)                     # south fails its morale check
+    roll(game, escape)                   # D6 + I3
+    roll(game, 1)                        # the marine's D6 + I4 = 5
+    resolved = events(game, "SweepResolved")[0]
+    assert resolved["against"] == {"ass": 5} and resolved["caught"] is caught
+    if not caught:
+        roll(game, 1, 1)
+        assert skirmish(game.state).squads["south"].status == "falling_back"
+    roll(game, 3)                        # the marine's consolidation
+    send(game, cmd="consolidate", unit="ass",
+         toward="" if caught else "south")
+    assert skirmish(game.state).fight is None
+    assert skirmish(game.state).squads["south"].status == ("destroyed" if caught
+                                                           else "falling_back")
+
+
+def test_sk_consolidate_toward_an_enemy_makes_no_new_contact():
+    game = surrounded("north")
+    game2 = new([sq("ass", "red", "assault_marines", [[20, 20]]),
+                 sq("north", "blue", "guardsmen", [[20, 20 + TOUCH]]),
+                 sq("far", "blue", "guardsmen", [[20, 25]])], phase="fight")
+    for g in (game, game2):
+        send(g, cmd="resolve_combat", combat="0-ass")
+        roll(g, 3, 3)
+        roll(g, 3, 3)
+        roll(g, 1, 1)                    # north falls: the fight is won
+    roll(game2, 6)
+    send(game2, cmd="consolidate", unit="ass", toward="far")
+    s = skirmish(game2.state)
+    marine, far = s.squads["ass"].models[0], s.squads["far"].models[0]
+    assert math.dist(marine[:2], (20, 20)) <= 6 + 1e-6
+    assert geo.circle_gap(marine, far) == pytest.approx(1.0, abs=1e-3)   # an inch short
+
+
+def test_sk_terrain_a_charge_through_difficult_ground_strikes_at_initiative_one():
+    game = new([sq("ass", "red", "assault_marines", [[10, 10]]),
+                sq("guard", "blue", "guardsmen", [[10, 14]])],
+               difficult=[[[8, 11.5], [12, 11.5], [12, 12.5], [8, 12.5]]])
+    send(game, cmd="declare_assault", unit="ass", primary="guard")
+    send(game, cmd="hold_overwatch", unit="guard")
+    roll(game, 2, 2)
+    rolled = events(game, "AssaultRolled")[0]
+    assert rolled["difficult"] and rolled["slowed"]
+    send(game, cmd="end_phase")
+    send(game, cmd="resolve_combat", combat="1-ass")
+    assert events(game, "FightBegan")[0]["steps"] == [3, 1]   # the guardsman strikes first
+
+
+def test_sk_casualties_a_model_of_several_wounds_keeps_what_is_left():
+    beast = [(10.0, 10.0, 1.2)]
+    removed, left, lost = take_wounds(beast, [4], [(10.0, 13.0, R)], 3)
+    assert (removed, left, lost) == ([], [1], 0)
+    removed, left, lost = take_wounds(beast, [1], [(10.0, 13.0, R)], 3)
+    assert (removed, left, lost) == ([0], [], 2)
+
+
+def test_skirmish_undo_never_rerolls_and_a_replay_equals_live_play():
+    scenario = load_scenario(EXAMPLES / "two_targets.toml")
+    game = Game.new(scenario, store=MemoryStore())
+    while not events(game, "AssaultRolled"):
+        game.submit(choose(game))
+    faces = [r.data["faces"] for r in game.records if r.type == "DiceRolled"][-1]
+    last = game.timeline.last_live()
+    by = game.timeline.info[last].by  # type: ignore[index]
+    command = [r for r in game.records if r.type == "CommandIssued"][-1].data
+    game.undo(by)
+    game.submit({"cmd": command["command"], "by": command["by"], **command["args"]})
+    assert [r.data["faces"] for r in game.records if r.type == "DiceRolled"][-1] == faces
+    while game.pending.kind != "over":
+        game.submit(choose(game))
+    again = Game.load(game.game_id, game.store)
+    assert again.state == game.state
+    assert verify(game.records).steps == len(game.timeline.steps)
