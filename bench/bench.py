@@ -12,6 +12,8 @@ on the same machine holds. Each figure is the best (or median) of several repeat
 - bytes per event; the median cost of creating a game.
 - whole combats per second, live and as a playout, and where the time goes (bench/combats.py).
 - multiple combats of 2, 4, 6 and 8 units: combats per second and the cost of a round per unit.
+- a skirmish assault of three squads as a playout, against replaying its own logs
+  (bench/skirmish.py).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from combats import bench_combats, bench_multiple  # noqa: E402
+from skirmish import bench_skirmish  # noqa: E402
 
 
 def scenario(turns: int = 100) -> dict:
@@ -301,7 +304,8 @@ def main(argv: list[str] | None = None) -> int:
                     lambda: bench_appends(out, 100 if args.quick else 400),
                     lambda: bench_create(out),
                     lambda: bench_combats(out, 100 if args.quick else 500),
-                    lambda: bench_multiple(out, 50 if args.quick else 200)):
+                    lambda: bench_multiple(out, 50 if args.quick else 200),
+                    lambda: bench_skirmish(out, 50 if args.quick else 200)):
         gc.collect()
         section()
     print("\n".join(out))

@@ -156,6 +156,8 @@ def test_listings_of_scenarios_and_the_catalogue(capsys):
     assert main(["catalogue"]) == 0
     out = capsys.readouterr().out
     assert "orc_boyz" in out and "[[units]]" in out and "4 3 3 3 4 1 2 1 7" in out
+    # the skirmish game's squads, a monstrous creature among them
+    assert "assault_marines" in out and "carnifex" in out and "S9 AP1, close combat" in out
 
 
 def test_user_errors_exit_2_and_say_what(tmp_path, capsys):

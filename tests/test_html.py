@@ -284,3 +284,42 @@ def test_a_player_keeps_the_colour_of_the_scenario_or_of_its_name():
             if own_colour(a) != own_colour(b):
                 assert got == {a: own_colour(a), b: own_colour(b)}
     assert colours([{"id": "orcs", "colour": "#123456"}, {"id": "empire"}])["orcs"] == "#123456"
+
+
+def test_a_skirmish_page_draws_each_model_as_a_circle_in_chromium(tmp_path):
+    """The skirmish preset's page: every model of every squad a circle where it stands, in its
+    player's colour, and the charge drawn as an arrow."""
+    from selenium.webdriver.common.by import By
+
+    from regiment.core.game import Game
+    from regiment.core.scenario import load_scenario
+    from regiment.store import MemoryStore
+    from regiment.tools.demo import play
+
+    game = Game.new(load_scenario(Path(__file__).parent.parent / "examples" /
+                                  "two_targets.toml"), store=MemoryStore())
+    play(game, show_undo=False)
+    out = tmp_path / "skirmish.html"
+    text = page(game.records)
+    out.write_text(text, encoding="utf-8")
+    data = data_of(text)
+    assert data["verdict"]["ok"]
+    driver = browser()
+    try:
+        driver.get(out.as_uri())
+        first = data["frames"][0]["units"]
+        groups = driver.find_elements(By.CSS_SELECTOR, "svg g.unit")
+        assert [g.get_attribute("data-unit") for g in groups] == [u["id"] for u in first]
+        for g, u in zip(groups, first, strict=True):
+            circles = g.find_elements(By.CSS_SELECTOR, "circle.model")
+            assert len(circles) == u["models"] == len(u["circles"])
+            assert {c.get_attribute("fill") for c in circles} == {data["colours"][u["player"]]}
+        charged = next(i for i, f in enumerate(data["frames"])
+                       if any(p["reason"] == "charge" for p in f["paths"]))
+        for _ in range(charged):
+            driver.find_element(By.ID, "next").click()
+        assert driver.find_elements(By.CSS_SELECTOR, "svg line[marker-end]")
+        errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+        assert not errors, errors
+    finally:
+        driver.quit()

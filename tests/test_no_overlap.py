@@ -131,3 +131,55 @@ def test_geo_no_overlap_a_pursuer_comes_back_beside_a_unit_standing_where_it_lef
     assert not geo.stands_on(back, box(friend)) and back != spot
     assert abs(back.y - spot.y) < 1e-6 and abs(back.x - spot.x) < 12   # along the edge
     assert geo.stands_on(return_box(crowded.evolve(engine=(0, 4, 0)), gone), box(friend))
+
+
+def models_on_models(state: Any) -> list[tuple[str, str]]:
+    """Pairs of models on the table (skirmish squads) whose bases overlap."""
+    from regiment.phases.skirmish.state import skirmish
+
+    on = [(q.id, m) for q in skirmish(state).squads.values() if q.on_table for m in q.models]
+    return [(a, b) for i, (a, m) in enumerate(on) for b, n in on[i + 1:]
+            if geo.circles_overlap(m, n)]
+
+
+def skirmish_battle(rng: random.Random) -> dict[str, Any] | None:
+    """Two to five squads of the catalogue in loose rows, red low and blue high, each pair in
+    its own column, near enough to charge; None when two would start on each other."""
+    kinds = ("assault_marines", "guardsmen", "ork_boyz", "hormagaunts", "carnifex")
+    units = []
+    for i in range(rng.randint(2, 5)):
+        red = i % 2 == 0
+        kind = rng.choice(kinds)
+        count = 1 if kind == "carnifex" else rng.randint(3, 10)
+        units.append({"id": f"s{i}", "player": "red" if red else "blue", "catalogue": kind,
+                      "formation": {"centre": [8 + (i // 2) * 14 + rng.uniform(-3, 3),
+                                               rng.uniform(8, 14) if red else rng.uniform(19, 26)],
+                                    "facing": rng.uniform(-30, 30) + (0 if red else 180),
+                                    "count": count, "per_row": rng.randint(1, min(5, count)),
+                                    "spacing": rng.uniform(0.1, 1.0)}})
+    data = {"preset": "skirmish40k", "first": "red", "dice": "seeded", "phase": "assault",
+            "seed": f"{rng.getrandbits(32):x}", "turns": 3, "table": {"width": 48, "depth": 36},
+            "players": [{"id": "red"}, {"id": "blue"}], "units": units}
+    try:
+        return parse_scenario(data)
+    except InvalidScenario:
+        return None
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32))
+def test_geo_no_overlap_holds_for_every_model_of_random_skirmish_battles(seed: int):
+    """Charges at one or two targets, piling in, consolidation toward any enemy, falling back,
+    chosen at random by both sides: no step ends with a model's base on another's."""
+    rng = random.Random(seed)
+    scenario = skirmish_battle(rng)
+    if scenario is None:
+        return
+    game = Game.new(scenario, store=MemoryStore())
+    assert models_on_models(game.state) == []
+    for _ in range(200):
+        if game.pending.kind == "over":
+            break
+        options = [c for c in game.legal() if c.name not in ("undo", "redo")]
+        game.submit(rng.choice(options))
+        assert models_on_models(game.state) == [], (seed, len(game.timeline.steps) - 1)

@@ -231,3 +231,34 @@ def test_the_ranks_column_counts_a_short_rear_rank():
     assert formation(25, 5) == "5 x 5"
     assert formation(3, 5) == "3"
     assert formation(0, 5) == "-"
+
+
+def test_play_a_skirmish_assault_with_real_dice_undo_and_explain(term, tmp_path):
+    """The skirmish game at the table: the squads' roster, a disordered charge, overwatch,
+    the charge roll with what it needs, an undo that keeps the dice, and an explanation."""
+    db = tmp_path / "g.db"
+    t = term("play", str(EXAMPLES / "two_targets.toml"), "--dice", "manual", "--store", str(db))
+    t.expect(r"skirmish40k, manual dice")
+    t.expect(r"Assault Marines\s+.*red\s+.*8\s+.*8\s+.*ready")          # the roster
+    t.expect(r"red> ")
+    t.type(t.option("primary First Squad, secondary Second Squad"))
+    t.expect(r"disordered charge, no \+1 attack \(SK\.DECLARE\)")
+    t.expect(r"blue> ")
+    t.type(t.option("hold overwatch: unit First Squad"))
+    t.expect(r"blue> ")
+    t.type(t.option("hold overwatch: unit Second Squad"))
+    t.expect(r"Roll 2D6 for Assault Marines' charge.*the first model must reach "
+             r"\(SK\.CHARGE_MOVE\)")
+    t.type("6 6")
+    t.expect(r"locked in combat 1-assault \(SK\.ENGAGED\)")
+    t.expect(r"red \(Enter: 1\)> ")
+    t.type("undo")
+    t.expect(r"must come out again: 6 6")
+    t.type("6 6")
+    t.expect(r"red \(Enter: 1\)> ")
+    t.type("explain")
+    t.expect(r"SK\.CHARGE_MOVE: ")
+    t.type("quit")
+    assert t.close() == 0
+    game = Game.load(open_store(db).games()[0], open_store(db))
+    assert verify(game.records).steps == len(game.timeline.steps)

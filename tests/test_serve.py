@@ -13,11 +13,11 @@ from .conftest import EXAMPLES
 
 
 class Engine:
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, battle: str = "ford_clash") -> None:
         if "--store" not in args:   # serve stores in regiment.db unless told otherwise
             args = (*args, "--store", ":memory:")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "regiment.tools.cli", "serve", str(EXAMPLES / "ford_clash.toml"),
+            [sys.executable, "-m", "regiment.tools.cli", "serve", str(EXAMPLES / f"{battle}.toml"),
              *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             text=True)
         self.hello = self.read()
@@ -94,3 +94,30 @@ def test_manual_dice_pend_a_roll_with_whose_dice_they_are(tmp_path):
     finally:
         assert e.close() == 0
     assert Path(tmp_path / "g.db").exists()
+
+
+def test_a_skirmish_game_is_served_to_its_end_with_every_decision_legal_as_sent():
+    """The skirmish preset over the protocol: each pending decision lists its legal commands,
+    ready to send; a program that always sends one of them plays the game to its end."""
+    e = Engine("--dice", "seeded", battle="two_targets")
+    try:
+        answer = e.hello
+        seen: set[str] = set()
+        for _ in range(400):
+            pending = answer["pending"]
+            if pending["kind"] == "over":
+                break
+            assert pending["kind"] == "decision" and pending["legal"], pending
+            seen.add(pending["decision"])
+            # a disordered charge when there is one, else the last choice (often the end)
+            pick = next((c for c in pending["legal"] if c.get("secondary")), None) or \
+                next((c for c in pending["legal"] if c["cmd"] == "fire_overwatch"), None) or \
+                pending["legal"][-1]
+            answer = e.send(pick)
+            assert "error" not in answer, answer
+        assert answer["pending"]["kind"] == "over"
+        assert {"declare_assault", "overwatch", "resolve_combat"} <= seen
+        contacts = e.send({"query": "contacts"})["contacts"]
+        assert set(contacts) <= {"assault", "first_squad", "second_squad"}
+    finally:
+        assert e.close() == 0

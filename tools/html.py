@@ -118,7 +118,8 @@ def page(records: Sequence[Record], title: str = "") -> str:
     data = {"frames": shown, "verdict": verdict, "view": [round(v, 3) for v in view],
             "close": [round(v, 3) for v in close],
             "table": {"width": width, "depth": depth,
-                      "hills": scenario["table"].get("hills", [])},
+                      "hills": scenario["table"].get("hills", []),
+                      "difficult": scenario["table"].get("difficult", [])},
             "players": [p["id"] for p in scenario["players"]],
             "colours": colours(scenario["players"]),
             "title": title or scenario.get("name") or f"game {started['game_id']}",
@@ -313,6 +314,10 @@ function draw(f) {
   svg.appendChild(defs);
   svg.appendChild(el("rect", {id: "edge", x: 0, y: 0, width: W, height: H, fill: "#7d9a63",
                               stroke: "#2a2117", "stroke-width": 0.3}));
+  for (const area of D.table.difficult)   // difficult terrain (the skirmish game)
+    svg.appendChild(el("polygon", {points: area.map(pt).join(" "), fill: "#7a5c3a",
+                                   "fill-opacity": 0.55, stroke: "#4a3520",
+                                   "stroke-width": 0.12, "stroke-dasharray": "0.4 0.2"}));
   for (const hill of D.table.hills)
     svg.appendChild(el("polygon", {points: hill.map(pt).join(" "), fill: "#a8b97a",
                                    stroke: "#6b7a45", "stroke-width": 0.15}));

@@ -15,6 +15,7 @@ from rich.table import Table
 from regiment.core.errors import BadRequest, InvalidScenario
 from regiment.core.game import Game
 from regiment.phases.fantasy.scenario import catalogue
+from regiment.phases.skirmish.scenario import catalogue as squads
 from regiment.store import open_store
 
 from .receipts import short
@@ -76,6 +77,17 @@ def list_catalogue(console: Console) -> int:
                          if u.get(k))
         table.add_row(key, u.get("name", ""), u.get("troop", ""), stats, saves or "-",
                       ", ".join((*u.get("equipment", ()), *u.get("rules", ()))))
+    console.print(table)
+    table = Table(title="The skirmish40k squads (SK.UNITS)", title_justify="left")
+    for col in ("name", "squad", "base", "WS BS S T W I A Ld", "save", "weapons"):
+        table.add_column(col)
+    for key, u in squads().items():
+        p = u["profile"]
+        stats = " ".join(str(p[k]) for k in ("WS", "BS", "S", "T", "W", "I", "A", "Ld"))
+        arms = ", ".join(f"{w['name']} (S{w['S']}" + (f" AP{w['AP']}" if w.get("AP") else "")
+                         + (f", {w['range']:g}\"" if w.get("range") else ", close combat")
+                         + ")" for w in u.get("weapons", ()))
+        table.add_row(key, u["name"], f"{u['base']} mm", stats, f"{p['Sv']}+", arms or "-")
     console.print(table)
     return 0
 

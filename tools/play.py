@@ -43,7 +43,10 @@ PURPOSES = {"to_hit": "to hit", "to_wound": "to wound", "armour": "armour saves"
             "ward": "ward saves", "break_test": "break test", "charge_range": "charge",
             "stand_and_shoot_hit": "stand and shoot (to hit)", "random_side": "which side",
             "random_choice": "a random choice", "dangerous_terrain": "dangerous terrain",
-            "special_hits": "impact hits or stomps (how many)"}
+            "special_hits": "impact hits or stomps (how many)", "hit": "to hit",
+            "wound": "to wound", "save": "saves", "escape": "roll to get away",
+            "sweep": "sweeping advance", "fall_back": "fall back (inches)",
+            "consolidate": "consolidation (inches)"}
 
 
 class Session:
@@ -192,7 +195,7 @@ class Session:
         t = Table(title=f"Turn {state.turn}: {state.player} - "
                   f"{phase_name(state.phase)}", title_justify="left")
         for col in view.columns:
-            t.add_column(col, justify="right" if col in ("models", "ranks") else "left")
+            t.add_column(col, justify="right" if col in ("models", "ranks", "wounds") else "left")
         for row in rows:
             t.add_row(*row)
         self.console.print(t)
@@ -207,7 +210,8 @@ class Session:
             return f"{pending.player}{only}> "
         if pending.kind == "roll":
             name = names(self.game).get(pending.unit or "")
-            whose = f"{name}'s " if name is not None else ""
+            whose = "" if name is None else f"{name}' " if name.endswith("s") else \
+                f"{name}'s "
             what = PURPOSES.get(pending.purpose, pending.purpose.replace("_", " "))
             known = ""
             if pending.known and any(k is not None for k in pending.known):
@@ -290,11 +294,12 @@ def rules_text() -> dict[str, str]:
         return {}
     out: dict[str, str] = {}
     for bullet in re.split(r"\n(?=- )", path.read_text(encoding="utf-8")):
-        m = re.match(r"- \*\*([A-Z]{2,6}\.[A-Z][A-Z_]+)\*\* \([a-z]+\)(?: `[^`]*`)?\. (.*)",
-                     bullet, re.S)
-        if m:
+        m = re.match(r"- ((?:\*\*[A-Z]{2,6}\.[A-Z][A-Z_]+\*\*(?:, )?)+) \([a-z]+\)"
+                     r"(?: `[^`]*`)?\. (.*)", bullet, re.S)
+        if m:   # a bullet may state several rules at once: each gets its first sentence
             body = " ".join(m.group(2).split())
-            out[m.group(1)] = body.split(". ")[0].rstrip(".") + "."
+            for rule in re.findall(r"[A-Z]{2,6}\.[A-Z][A-Z_]+", m.group(1)):
+                out[rule] = body.split(". ")[0].rstrip(".") + "."
     return out
 
 

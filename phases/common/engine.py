@@ -4,8 +4,9 @@ game waits for a player or a die, enter a leaf, and refuse a command with what i
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from regiment.core.commands import Command
 from regiment.core.errors import IllegalCommand
@@ -16,6 +17,35 @@ from regiment.core.state import GameState
 from .machine import Compiled
 
 Guard = Callable[[Any], bool]
+T = TypeVar("T")
+
+
+def per_state(method: Callable[[Any, Any], T]) -> Callable[[Any, Any], T]:
+    """Keep a method's answer with the state it was asked about: states never change, and the
+    drive, the pending decision and the command check all ask of the same one. The answers
+    live as long as their state and belong to it alone (``memo``), not to the preset that
+    every game shares."""
+    name = method.__qualname__
+
+    @functools.wraps(method)
+    def wrapper(self: Any, state: Any) -> T:
+        answers = memo(state)
+        if name in answers:
+            return answers[name]  # type: ignore[no-any-return]
+        answer = answers[name] = method(self, state)
+        return answer
+
+    return wrapper
+
+
+def memo(state: Any) -> dict[Any, Any]:
+    """The answers kept for ``state``: in a slot of the state that ``evolve`` does not copy, so
+    they die with it and a new state starts with none."""
+    answers: dict[Any, Any] | None = getattr(state, "_memo", None)
+    if answers is None:
+        answers = {}
+        object.__setattr__(state, "_memo", answers)   # not a field: the state is unchanged
+    return answers
 
 
 class Engine:

@@ -3,14 +3,13 @@ no player, the guards of the machine's edges, and refusing a command with what i
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from regiment.core.commands import Command, EndPhase
 from regiment.core.events import Event, GameEnded
 from regiment.core.pending import Decision, Over
-from regiment.phases.common.engine import Engine
+from regiment.phases.common.engine import Engine, per_state
 from regiment.phases.common.machine import Leaf
 
 from . import charge
@@ -25,35 +24,6 @@ if TYPE_CHECKING:  # the parts import the engine; the engine names them for mypy
     from .flow_charge import ChargeFlow
     from .flow_combat import CombatFlow
 
-T = TypeVar("T")
-
-
-def per_state(method: Callable[[Any, State], T]) -> Callable[[Any, State], T]:
-    """Keep a method's answer with the state it was asked about: states never change, and the
-    drive, the pending decision and the command check all ask of the same one. The answers
-    live as long as their state and belong to it alone (``memo``), not to the preset that
-    every game shares."""
-    name = method.__qualname__
-
-    @functools.wraps(method)
-    def wrapper(self: Any, state: State) -> T:
-        answers = memo(state)
-        if name in answers:
-            return answers[name]  # type: ignore[no-any-return]
-        answer = answers[name] = method(self, state)
-        return answer
-
-    return wrapper
-
-
-def memo(state: State) -> dict[Any, Any]:
-    """The answers kept for ``state``: in a slot of the state that ``evolve`` does not copy, so
-    they die with it and a new state starts with none."""
-    answers: dict[Any, Any] | None = getattr(state, "_memo", None)
-    if answers is None:
-        answers = {}
-        object.__setattr__(state, "_memo", answers)   # not a field: the state is unchanged
-    return answers
 
 
 def fight_of(s: State) -> Fight:

@@ -13,6 +13,7 @@ from regiment.core.events import Event, RollRequested
 from regiment.core.fold import fold
 from regiment.core.pending import Decision
 from regiment.core.state import Awaiting
+from regiment.phases.common.engine import memo, per_state
 
 from . import attacks, charge, combat, pursuit
 from .attacks import Batch
@@ -62,7 +63,7 @@ from .events import (
     UnitLeftTable,
     UnitReformed,
 )
-from .flow import Flow, fight_of, memo, per_state
+from .flow import Flow, fight_of
 from .flow_charge import hill_regions, moved
 from .result import break_penalty, decide, ld_test, side_parts
 from .rolls import AttackRoll, FleeRoll, FleeTie, ReformTo, Toward, ask, read

@@ -11,6 +11,7 @@ from shapely.geometry import LineString, Polygon
 
 from regiment.core import geometry as geo
 
+from .models import in_base_contact
 from .scenario import COHERENCY
 
 MAX_CHARGE = 12.0   # inches: the most 2D6 can reach
@@ -18,7 +19,8 @@ MAX_CHARGE = 12.0   # inches: the most 2D6 can reach
 
 def gap(a: Sequence[geo.Circle], b: Sequence[geo.Circle]) -> float:
     """GEO.DISTANCE between two units of models: their two nearest models, edge to edge."""
-    return min(geo.circle_gap(m, n) for m in a for n in b)
+    hypot = math.hypot   # one expression, no call a pair: the legal charges ask it often
+    return max(0.0, min(hypot(m[0] - n[0], m[1] - n[1]) - m[2] - n[2] for m in a for n in b))
 
 
 def declare_problem(unit: str, primary: str, secondary: str | None, shot_at: str | None,
@@ -67,21 +69,27 @@ def contact_spot(m: geo.Circle, target: geo.Circle, blockers: Sequence[geo.Circl
     it is, on no other model and (given ``friends``, the models of its unit already moved)
     within coherency of one of them: straight at it if that spot is free, else the nearest
     free spot around it (every 10 degrees)."""
-    base = math.atan2(m[1] - target[1], m[0] - target[0])
     apart = m[2] + target[2] + 1e-5
-    spots = []
+    if math.hypot(m[0] - target[0], m[1] - target[1]) - apart > reach + geo.EPS:
+        return None   # no spot touching it is within reach
+    base = math.atan2(m[1] - target[1], m[0] - target[0])
+    # only models near the target can stand on a spot touching it
+    near = [b for b in blockers if math.hypot(b[0] - target[0], b[1] - target[1])
+            < target[2] + 2 * m[2] + b[2]]
+    # the spots nearer the straight line lie nearer the model: the first free one is nearest
     for k in range(36):
         turn = math.radians(10 * ((k + 1) // 2) * (1 if k % 2 else -1))
         c = (target[0] + apart * math.cos(base + turn), target[1] + apart * math.sin(base + turn),
              m[2])
         if math.hypot(c[0] - m[0], c[1] - m[1]) > reach + geo.EPS:
             continue
-        if geo.circle_blocked(c, blockers):
+        if geo.circle_blocked(c, near):
             continue
-        if friends and not any(geo.circle_gap(c, f) <= COHERENCY for f in friends):
+        if friends and not any(math.hypot(c[0] - f[0], c[1] - f[1]) - c[2] - f[2] <= COHERENCY
+                               for f in friends):
             continue
-        spots.append(c)
-    return min(spots, key=lambda c: math.hypot(c[0] - m[0], c[1] - m[1]), default=None)
+        return c
+    return None
 
 
 def charge_moves(models: Sequence[geo.Circle], primary: Sequence[geo.Circle],
@@ -100,26 +108,21 @@ def charge_moves(models: Sequence[geo.Circle], primary: Sequence[geo.Circle],
                   key=lambda i: (min(geo.circle_gap(models[i], t) for t in primary), i))
     order = [first, *rest]
     placed: dict[int, geo.Circle] = {}
-
-    def blockers(i: int) -> list[geo.Circle]:
-        return [*others, *placed.values(), *(models[j] for j in order if j not in placed
-                                            and j != i)]
-
-    def free(t: geo.Circle) -> bool:
-        return not any(geo.circle_gap(t, c) <= 1e-4 for c in [*placed.values(), *allies])
-
     for i in order:
         m = models[i]
-        near = sorted(primary, key=lambda t: geo.circle_gap(m, t))
-        tries = [t for t in near if free(t)] + sorted(
-            secondary, key=lambda t: geo.circle_gap(m, t)) + [t for t in near if not free(t)]
-        spot = next((s for t in tries for s in (contact_spot(m, t, blockers(i), reach,
-                                                             list(placed.values())),)
+        moved = list(placed.values())
+        blockers = [*others, *moved, *(models[j] for j in order if j not in placed and j != i)]
+        engaged = [in_base_contact(t, [*moved, *allies]) for t in primary]
+        near = sorted(range(len(primary)), key=lambda k: geo.circle_gap(m, primary[k]))
+        tries = [primary[k] for k in near if not engaged[k]] + sorted(
+            secondary, key=lambda t: geo.circle_gap(m, t)) + [primary[k] for k in near
+                                                               if engaged[k]]
+        spot = next((s for t in tries for s in (contact_spot(m, t, blockers, reach, moved),)
                      if s is not None), None)
         if spot is None and i == first:
             return None
-        placed[i] = spot if spot is not None else _follow(m, near[0], blockers(i),
-                                                          list(placed.values()), reach)
+        placed[i] = spot if spot is not None else _follow(m, primary[near[0]], blockers, moved,
+                                                          reach)
     return [placed[i] for i in range(len(models))]
 
 

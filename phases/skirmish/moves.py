@@ -23,30 +23,29 @@ def _toward(m: geo.Circle, target: geo.Circle, dist: float) -> geo.Circle:
 def pile_in(models: Sequence[geo.Circle], others: Sequence[geo.Circle],
             enemies: Sequence[geo.Circle], reach: float = PILE_IN) -> list[geo.Circle]:
     """SK.CONSOLIDATE (pile in): each model not touching an enemy moves up to ``reach`` straight
-    toward the nearest enemy model, stopping in base contact, and never onto another model (of
-    its unit, another unit, or the enemy); the models nearest the enemy move first."""
+    toward the nearest enemy model, stopping in base contact, and stopping where it would first
+    touch another model on its way (of its unit, another unit, or the enemy); the models
+    nearest the enemy move first."""
     if not enemies:
         return list(models)
     placed = list(models)
 
     def nearest(m: geo.Circle) -> tuple[float, geo.Circle]:
-        return min(((geo.circle_gap(m, e), e) for e in enemies), key=lambda x: x[0])
+        x, y, r = m
+        hypot = math.hypot
+        e = min(enemies, key=lambda e: hypot(x - e[0], y - e[1]) - e[2])
+        return max(0.0, hypot(x - e[0], y - e[1]) - r - e[2]), e
 
     for i in sorted(range(len(placed)), key=lambda k: (nearest(placed[k])[0], k)):
         gap, target = nearest(placed[i])
         if gap <= 1e-4:
             continue
-        blockers = [*others, *enemies, *(placed[:i] + placed[i + 1:])]
         go = min(reach, gap)
-        if geo.circle_blocked(_toward(placed[i], target, go), blockers):
-            lo, hi = 0.0, go            # the farthest it can go without standing on anyone
-            for _ in range(40):
-                mid = (lo + hi) / 2
-                if geo.circle_blocked(_toward(placed[i], target, mid), blockers):
-                    hi = mid
-                else:
-                    lo = mid
-            go = lo
+        m = placed[i]
+        # only models within the move's reach can be stood on at its end
+        blockers = [b for b in (*others, *enemies, *placed[:i], *placed[i + 1:])
+                    if math.hypot(b[0] - m[0], b[1] - m[1]) < go + m[2] + b[2]]
+        go = geo.circle_run(m, (target[0] - m[0], target[1] - m[1]), go, blockers)
         placed[i] = _toward(placed[i], target, go)
     return placed
 
@@ -111,13 +110,17 @@ def consolidate_toward(models: Sequence[geo.Circle], others: Sequence[geo.Circle
     for i in sorted(range(len(placed)), key=lambda k: (geo.circle_gap(placed[k],
                                                                       nearest(placed[k])), k)):
         m = placed[i]
-        blockers = [*others, *enemies, *(placed[:i] + placed[i + 1:])]
-        go = min(distance, max(0.0, geo.circle_gap(m, nearest(m)) - 1.0))
+        target = nearest(m)
+        go = min(distance, max(0.0, geo.circle_gap(m, target) - 1.0))
+        blockers = [b for b in (*others, *enemies, *placed[:i], *placed[i + 1:])
+                    if math.hypot(b[0] - m[0], b[1] - m[1]) < go + m[2] + b[2]]
+        before = groups(placed)
         for k in range(21):
-            c = _toward(m, nearest(m), go * (1 - k / 20))
-            trial = [*placed[:i], c, *placed[i + 1:]]
-            if all(geo.circle_gap(c, e) >= 1.0 - geo.EPS for e in enemies) and not \
-                    geo.circle_blocked(c, blockers) and groups(trial) <= groups(placed):
+            c = _toward(m, target, go * (1 - k / 20))
+            if any(geo.circle_gap(c, e) < 1.0 - geo.EPS for e in enemies) or \
+                    geo.circle_blocked(c, blockers):
+                continue
+            if groups([*placed[:i], c, *placed[i + 1:]]) <= before:
                 placed[i] = c
                 break
     return placed
@@ -127,13 +130,16 @@ def groups(models: Sequence[geo.Circle]) -> int:
     """SK.UNITS: how many groups a unit's models stand in, each model within 2" of another of
     its group (1: in coherency)."""
     left = set(range(len(models)))
+    hypot = math.hypot
+    reach = COHERENCY + geo.EPS
     count = 0
     while left:
         count += 1
         todo = [left.pop()]
         while todo:
-            i = todo.pop()
-            near = {j for j in left if geo.circle_gap(models[i], models[j]) <= COHERENCY + geo.EPS}
-            left -= near
+            x, y, r = models[todo.pop()]
+            near = [j for j in left
+                    if hypot(x - models[j][0], y - models[j][1]) - r - models[j][2] <= reach]
+            left.difference_update(near)
             todo.extend(near)
     return count

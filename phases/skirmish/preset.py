@@ -16,7 +16,7 @@ from regiment.core.events import Event, GameEnded, GameStarted, PhaseChanged, Tu
 from regiment.core.fold import appliers_for, fold
 from regiment.core.pending import Decision, Over
 from regiment.core.state import Awaiting
-from regiment.phases.common.engine import Engine
+from regiment.phases.common.engine import Engine, per_state
 from regiment.phases.common.machine import leaf_named, leaves
 
 from . import flow_assault as assault
@@ -179,6 +179,7 @@ class SkirmishPreset(Engine):
 
     # --- what the game waits for -----------------------------------------------------------
 
+    @per_state
     def pending(self, state: S) -> Decision | Over:
         if state.over:
             return Over(winner=state.winner, reason="the game is over")

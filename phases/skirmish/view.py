@@ -98,16 +98,19 @@ class SkirmishView:
                 for q in skirmish(state).squads.values()}
 
 
-def _near(state: SkirmishState, squad: Squad, target: str) -> float:
-    return gap(squad.models, state.squads[target].models)
-
-
 def choose(state: SkirmishState, pending: Decision) -> Command:
     """The plain bot: shoot the nearest squad; charge what it will probably reach (both of two
     such targets when it can: a disordered charge); always fire overwatch; split attacks
     evenly; consolidate toward the nearest enemy."""
     legal = list(pending.legal)
     kind = pending.decision
+    gaps: dict[tuple[str, str], float] = {}
+
+    def _near(state: SkirmishState, squad: Squad, target: str) -> float:
+        if (squad.id, target) not in gaps:
+            gaps[squad.id, target] = gap(squad.models, state.squads[target].models)
+        return gaps[squad.id, target]
+
     if kind == "shoot":
         shots = [c for c in legal if c.name == "shoot"]
         return min(shots, key=lambda c: _near(state, state.squads[c.unit], c.target),  # type: ignore[attr-defined]

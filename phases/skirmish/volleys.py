@@ -3,9 +3,9 @@ wound (SK.TO_WOUND), the save (SK.SAVE), then the casualties (SK.CASUALTIES)."""
 
 from __future__ import annotations
 
-from regiment.core import geometry as geo
 from regiment.core.events import Event, RollRequested
 
+from .assault import gap
 from .attacks import save, to_wound
 from .events import VolleyRolled, WoundsTaken
 from .models import take_wounds
@@ -23,8 +23,7 @@ def shots(squad: Squad, target: Squad) -> int:
     if not squad.guns:
         return 0
     gun = squad.guns[0]
-    return gun.shots * sum(1 for m in squad.models
-                           if min(geo.circle_gap(m, t) for t in target.models) <= gun.range)
+    return gun.shots * sum(1 for m in squad.models if gap((m,), target.models) <= gun.range)
 
 
 def roll_for(state: SkirmishState, v: Volley) -> RollRequested:
