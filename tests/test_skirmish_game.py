@@ -388,3 +388,22 @@ def test_skirmish_undo_never_rerolls_and_a_replay_equals_live_play():
     again = Game.load(game.game_id, game.store)
     assert again.state == game.state
     assert verify(game.records).steps == len(game.timeline.steps)
+
+
+def test_skirmish_every_event_is_told_citing_its_source_or_is_bookkeeping():
+    """Explanations: each skirmish outcome is a sentence citing its rule IDs with the seed
+    page they restate (S4) or the general rules ([G])."""
+    import regiment.phases.skirmish.events as ev
+    from regiment.core.events import EVENTS
+    from regiment.phases.skirmish.narrate import SENTENCES
+
+    ours = {n for n, cls in EVENTS.items() if cls.__module__ == ev.__name__}
+    assert ours - set(SENTENCES) == {"FightBegan", "ConsolidationRolled"}
+    game = Game.new(load_scenario(EXAMPLES / "two_targets.toml"), store=MemoryStore())
+    while game.pending.kind != "over":
+        game.submit(choose(game))
+    told = [game.preset.sentence(r.type, r.data, game.state) for r in game.records
+            if r.type in SENTENCES]
+    cited = [t for t in told if t]
+    assert cited and all("S4)" in t or "[G])" in t for t in cited)
+    assert any("(SK.SWEEP, S4)" in t for t in cited)

@@ -3,6 +3,7 @@ tools narrate every game through ``Preset.sentence``), and what an awaited roll 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -196,10 +197,23 @@ SENTENCES: dict[str, Callable[[Data, S], str | None]] = {
 }
 
 
+# Where each rule comes from: seed 004's page on multiple assaults (S4), or the general rules
+SEED = frozenset({"SK.DECLARE", "SK.OVERWATCH", "SK.CHARGE_MOVE", "SK.TERRAIN", "SK.ALLOCATE",
+                  "SK.RESULT", "SK.SWEEP", "SK.CONSOLIDATE", "SK.ENGAGED"})
+RULE = re.compile(r"\bSK\.[A-Z][A-Z_]+\b")
+
+
+def cite(text: str) -> str:
+    """Each rule ID in ``text`` with its source: ``SK.SWEEP, S4`` or ``SK.SAVE [G]``."""
+    return RULE.sub(lambda m: f"{m.group(0)}, S4" if m.group(0) in SEED
+                    else f"{m.group(0)} [G]", text)
+
+
 def sentence(event_type: str, data: Data, state: S) -> str | None:
     tell = SENTENCES.get(event_type)
     if tell is not None:
-        return tell(data, state)
+        text = tell(data, state)
+        return None if text is None else cite(text)
     if event_type in ("FightBegan", "ConsolidationRolled", "TurnBegan"):
         return None
     return kernel_sentence(event_type, data)
