@@ -38,7 +38,7 @@ from .record import Draft, Record, RecordLog
 from .state import Awaiting, GameState
 from .upcast import decode_event
 
-ENGINE_VERSION = "0.5.0"
+ENGINE_VERSION = "0.6.0"
 
 
 def utc_now() -> str:
