@@ -39,9 +39,13 @@ def battle(rng: random.Random) -> dict[str, Any] | None:
                           rng.choice((0.0, 10.0, 350.0, 20.0) if red else
                                      (180.0, 170.0, 190.0, 200.0)),
                           models=rng.choice((10, 15, 20, 25)), files=rng.choice((4, 5, 6))))
-    data = {"preset": "fantasy8", "first": "red", "dice": "seeded",
-            "seed": f"{rng.getrandbits(32):x}", "turns": 4,
-            "players": [{"id": "red"}, {"id": "blue"}], "units": units}
+    return parsed({"preset": "fantasy8", "first": "red", "dice": "seeded",
+                   "seed": f"{rng.getrandbits(32):x}", "turns": 4,
+                   "players": [{"id": "red"}, {"id": "blue"}], "units": units})
+
+
+def parsed(data: dict[str, Any]) -> dict[str, Any] | None:
+    """The scenario, or None when two of its units would start on each other."""
     try:
         return parse_scenario(data)
     except InvalidScenario:
@@ -55,16 +59,21 @@ def test_geo_no_overlap_holds_after_every_step_of_random_battles(seed: int):
     off the table, chosen at random by both sides: no step ends with a unit on another."""
     rng = random.Random(seed)
     scenario = battle(rng)
-    if scenario is None:
-        return
+    if scenario is not None:
+        play_checking(scenario, rng, 300, lambda s: standing_on(fantasy(s)))
+
+
+def play_checking(scenario: dict[str, Any], rng: random.Random, steps: int,
+                  overlaps: Any) -> None:
+    """Random legal choices for both sides, ``overlaps`` of the state checked at every step."""
     game = Game.new(scenario, store=MemoryStore())
-    assert standing_on(fantasy(game.state)) == []
-    for _ in range(300):
+    assert overlaps(game.state) == []
+    for _ in range(steps):
         if game.pending.kind == "over":
             break
         options = [c for c in game.legal() if c.name not in ("undo", "redo")]
         game.submit(rng.choice(options))
-        assert standing_on(fantasy(game.state)) == [], (seed, len(game.timeline.steps) - 1)
+        assert overlaps(game.state) == [], len(game.timeline.steps) - 1
 
 
 def test_geo_no_overlap_the_mill_race_with_the_first_option_every_time():
@@ -157,13 +166,10 @@ def skirmish_battle(rng: random.Random) -> dict[str, Any] | None:
                                     "facing": rng.uniform(-30, 30) + (0 if red else 180),
                                     "count": count, "per_row": rng.randint(1, min(5, count)),
                                     "spacing": rng.uniform(0.1, 1.0)}})
-    data = {"preset": "skirmish40k", "first": "red", "dice": "seeded", "phase": "assault",
-            "seed": f"{rng.getrandbits(32):x}", "turns": 3, "table": {"width": 48, "depth": 36},
-            "players": [{"id": "red"}, {"id": "blue"}], "units": units}
-    try:
-        return parse_scenario(data)
-    except InvalidScenario:
-        return None
+    return parsed({"preset": "skirmish40k", "first": "red", "dice": "seeded", "phase": "assault",
+                   "seed": f"{rng.getrandbits(32):x}", "turns": 3,
+                   "table": {"width": 48, "depth": 36},
+                   "players": [{"id": "red"}, {"id": "blue"}], "units": units})
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -173,13 +179,5 @@ def test_geo_no_overlap_holds_for_every_model_of_random_skirmish_battles(seed: i
     chosen at random by both sides: no step ends with a model's base on another's."""
     rng = random.Random(seed)
     scenario = skirmish_battle(rng)
-    if scenario is None:
-        return
-    game = Game.new(scenario, store=MemoryStore())
-    assert models_on_models(game.state) == []
-    for _ in range(200):
-        if game.pending.kind == "over":
-            break
-        options = [c for c in game.legal() if c.name not in ("undo", "redo")]
-        game.submit(rng.choice(options))
-        assert models_on_models(game.state) == [], (seed, len(game.timeline.steps) - 1)
+    if scenario is not None:
+        play_checking(scenario, rng, 200, models_on_models)

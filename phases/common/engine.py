@@ -8,13 +8,14 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from regiment.core.commands import Command
+from regiment.core.commands import Command, EndPhase
 from regiment.core.errors import IllegalCommand
 from regiment.core.events import Event, GameEnded, PhaseChanged, TurnBegan
 from regiment.core.fold import Folded, fold
+from regiment.core.pending import Decision, Over
 from regiment.core.state import GameState
 
-from .machine import Compiled
+from .machine import Compiled, Leaf
 
 Guard = Callable[[Any], bool]
 T = TypeVar("T")
@@ -50,13 +51,16 @@ def memo(state: Any) -> dict[Any, Any]:
 
 class Engine:
     """The flow of a rulebook's turn over its compiled machine. A rulebook gives its machine,
-    its appliers' table and its guards, and says what happens by itself (``_drive``), what
-    is legal (``legal``) and how a game ends (``_game_over``)."""
+    its leaves (``at``), its appliers' table and its guards, and says what happens by itself
+    (``_drive``) and how a game ends (``_game_over``); commands go to their leaf's handler,
+    and the pending decision is the leaf's question."""
 
     machine: Compiled
     fold_table: dict[str, Any]
     guards: dict[str, Guard]
+    at: dict[str, Leaf]            # the machine's leaves by path, which is what a phase is
     start: str = "turn.start"      # the leaf a player's turn begins in
+    turn_rule: str = "TURN.ORDER"  # the rule a command out of turn or phase breaks
 
     def _move(self, state: Any, trigger: str) -> Folded:
         """Fire ``trigger`` on the compiled machine, then settle."""
@@ -109,11 +113,44 @@ class Engine:
                     PhaseChanged(phase=dest, turn=turn, player=player)]
         return [PhaseChanged(phase=dest, turn=state.turn, player=state.player)]
 
+    pieces = "units"               # what the game's end calls a side's pieces
+
     def _game_over(self, state: Any) -> GameEnded:
+        """The game ends: one side left wins; none left, or the turns run out, no one does."""
+        left = [p for p in state.players if self._has_pieces(state, p)]
+        if len(left) == 1:
+            return GameEnded(reason=f"only {left[0]} has {self.pieces} left", winner=left[0])
+        if not left:
+            return GameEnded(reason=f"no {self.pieces} are left on either side")
+        return GameEnded(reason=f"{state.turns} game turns played")
+
+    def _has_pieces(self, state: Any, player: str) -> bool:
         raise NotImplementedError
 
+    def decide(self, state: Any, command: Command) -> list[Event]:
+        """The events a command causes, from the handler its leaf has for it."""
+        leaf = self.at.get(state.phase)
+        handle = leaf.handles.get(command.name) if leaf is not None else None
+        if handle is None:
+            raise self._illegal(state, command, f"{command.name} is not a command of "
+                                f"{state.phase or 'this game'}", self.turn_rule)
+        return handle(state, command)
+
+    @per_state
+    def pending(self, state: Any) -> Decision | Over:
+        """The leaf's question, if it has one open; else the host ends the phase."""
+        if state.over:
+            return Over(winner=state.winner, reason="the game is over")
+        leaf = self.at.get(state.phase)
+        ask = leaf.asks(state) if leaf is not None and leaf.asks is not None else None
+        if ask is not None:
+            return ask
+        p = state.player
+        return Decision(player=p, decision="end_phase", legal=(EndPhase(by=p),))
+
     def legal(self, state: Any) -> list[Command]:
-        raise NotImplementedError
+        pending = self.pending(state)
+        return list(pending.legal) if isinstance(pending, Decision) else []
 
     def _illegal(self, state: GameState, command: Command, why: str, rule: str
                  ) -> IllegalCommand:

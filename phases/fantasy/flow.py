@@ -6,10 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from regiment.core.commands import Command, EndPhase
-from regiment.core.events import Event, GameEnded
-from regiment.core.pending import Decision, Over
-from regiment.phases.common.engine import Engine, per_state
+from regiment.core.commands import Command
+from regiment.core.events import Event
+from regiment.phases.common.engine import Engine
 from regiment.phases.common.machine import Leaf
 
 from . import charge
@@ -91,36 +90,12 @@ class Flow(Engine):
         leaf = self.at.get(state.phase)
         return leaf.drives(state) if leaf is not None and leaf.drives is not None else []
 
-    def _game_over(self, state: State) -> GameEnded:
-        left = [p for p in state.players if any(u.player == p and u.status in
-                                                (*ALIVE, "off_table")
-                                                for u in state.units.values())]
-        if len(left) == 1:
-            return GameEnded(reason=f"only {left[0]} has units left", winner=left[0])
-        if not left:
-            return GameEnded(reason="no units are left on either side")
-        return GameEnded(reason=f"{state.turns} game turns played")
+    def _has_pieces(self, state: State, player: str) -> bool:
+        return any(u.player == player and u.status in (*ALIVE, "off_table")
+                   for u in state.units.values())
 
     def _unit(self, state: State, command: Command, uid: str, rule: str) -> UnitState:
         unit = state.units.get(uid)
         if unit is None:
             raise self._illegal(state, command, f"there is no unit {uid!r}", rule)
         return unit
-
-    # --- what the game waits for ------------------------------------------------------------
-
-    @per_state
-    def pending(self, state: State) -> Decision | Over:
-        """The leaf's question, if it has one open; else the host ends the phase."""
-        if state.over:
-            return Over(winner=state.winner, reason="the game is over")
-        leaf = self.at.get(state.phase)
-        ask = leaf.asks(state) if leaf is not None and leaf.asks is not None else None
-        if ask is not None:
-            return ask
-        p = state.player
-        return Decision(player=p, decision="end_phase", legal=(EndPhase(by=p),))
-
-    def legal(self, state: State) -> list[Command]:
-        pending = self.pending(state)
-        return list(pending.legal) if isinstance(pending, Decision) else []

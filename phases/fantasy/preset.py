@@ -115,14 +115,6 @@ class FantasyPreset(Flow):
 
     # --- commands --------------------------------------------------------------------------
 
-    def decide(self, state: State, command: Command) -> list[Event]:
-        leaf = self.at.get(state.phase)
-        handle = leaf.handles.get(command.name) if leaf is not None else None
-        if handle is None:
-            raise self._illegal(state, command, f"{command.name} is not a command of "
-                                f"{state.phase or 'this game'}", "TURN.ORDER")
-        return handle(state, command)
-
     def _end_phase(self, state: State, cmd: Command) -> list[Event]:
         self._active(state, cmd, "TURN.ORDER")
         if state.phase.endswith("choose_combat") and not GUARDS["no_combats_left"](state):

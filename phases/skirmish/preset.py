@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from regiment.core.commands import Command, EndPhase
-from regiment.core.events import Event, GameEnded, GameStarted, PhaseChanged, TurnBegan
+from regiment.core.commands import Command
+from regiment.core.events import Event, GameStarted, PhaseChanged, TurnBegan
 from regiment.core.fold import appliers_for, fold
-from regiment.core.pending import Decision, Over
+from regiment.core.pending import Decision
 from regiment.core.state import Awaiting
-from regiment.phases.common.engine import Engine, per_state
+from regiment.phases.common.engine import Engine
 from regiment.phases.common.machine import leaf_named, leaves
 
 from . import flow_assault as assault
@@ -59,6 +59,8 @@ class SkirmishPreset(Engine):
 
     name = "skirmish40k"
     guards = GUARDS
+    turn_rule = "SK.TURN"
+    pieces = "squads"
 
     def __init__(self) -> None:
         self.machine = turn_table()
@@ -139,14 +141,6 @@ class SkirmishPreset(Engine):
 
     # --- commands --------------------------------------------------------------------------
 
-    def decide(self, state: S, command: Command) -> list[Event]:
-        leaf = self.at.get(state.phase)
-        handle = leaf.handles.get(command.name) if leaf is not None else None
-        if handle is None:
-            raise self._illegal(state, command, f"{command.name} is not a command of "
-                                f"{state.phase or 'this game'}", "SK.TURN")
-        return handle(state, command)
-
     def _end_phase(self, state: S, cmd: Command) -> list[Event]:
         self._active(state, cmd, "SK.TURN")
         if state.phase.endswith("choose_combat") and fight.fights_left(state):
@@ -159,14 +153,8 @@ class SkirmishPreset(Engine):
         leaf = self.at.get(state.phase)
         return leaf.drives(state) if leaf is not None and leaf.drives is not None else []
 
-    def _game_over(self, state: S) -> GameEnded:
-        left = [p for p in state.players if any(q.player == p and q.on_table
-                                                for q in state.squads.values())]
-        if len(left) == 1:
-            return GameEnded(reason=f"only {left[0]} has squads left", winner=left[0])
-        if not left:
-            return GameEnded(reason="no squads are left on either side")
-        return GameEnded(reason=f"{state.turns} game turns played")
+    def _has_pieces(self, state: S, player: str) -> bool:
+        return any(q.player == player and q.on_table for q in state.squads.values())
 
     # --- dice ------------------------------------------------------------------------------
 
@@ -176,23 +164,6 @@ class SkirmishPreset(Engine):
         else:
             events = self.rolls[roll.purpose](state, roll, faces)
         return self._finish(state, events)
-
-    # --- what the game waits for -----------------------------------------------------------
-
-    @per_state
-    def pending(self, state: S) -> Decision | Over:
-        if state.over:
-            return Over(winner=state.winner, reason="the game is over")
-        leaf = self.at.get(state.phase)
-        ask = leaf.asks(state) if leaf is not None and leaf.asks is not None else None
-        if ask is not None:
-            return ask
-        return Decision(player=state.player, decision="end_phase",
-                        legal=(EndPhase(by=state.player),))
-
-    def legal(self, state: S) -> list[Command]:
-        pending = self.pending(state)
-        return list(pending.legal) if isinstance(pending, Decision) else []
 
     def roll_need(self, state: S) -> str | None:
         return narrate.roll_need(state)
