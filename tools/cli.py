@@ -22,7 +22,7 @@ from regiment.store import MemoryStore, open_store
 
 from . import listings, logs
 from .receipts import Receipt, parse_receipt
-from .source import closing_line, open_records, published_note
+from .source import closing_line, open_game, open_records, published_note
 
 DEFAULT_STORE = "regiment.db"
 log = structlog.get_logger("regiment.cli")
@@ -246,17 +246,18 @@ def _replay(args: argparse.Namespace) -> int:
     from .replay import print_replay
 
     notes: list[str] = []
-    _, records, store = open_records(args.path, args.game, notes)
-    warn("replay", notes)
     if args.html:
         from .html import page
 
+        _, records, _ = open_records(args.path, args.game, notes)
+        warn("replay", notes)
         Path(args.html).write_text(page(records), encoding="utf-8")
         print(f"wrote {args.html}: {len(records)} records; open it in a browser (it needs no "
               "network)")
         return 0
-    game = Game.from_records(records, store=store)
-    print_replay(game, records, console(), args.json)
+    game = open_game(args.path, args.game, notes)
+    warn("replay", notes)
+    print_replay(game, game.records, console(), args.json)
     return 0
 
 

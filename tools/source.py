@@ -8,7 +8,7 @@ from typing import Any
 
 from regiment.core.errors import BadRequest, CorruptLog
 from regiment.core.events import GameStarted
-from regiment.core.game import published_seed
+from regiment.core.game import Game, published_seed
 from regiment.core.record import Record
 from regiment.core.upcast import decode_event
 from regiment.store import open_store
@@ -184,6 +184,28 @@ def open_records(path: str | Path, game: str | None, notes: list[str] | None = N
     if note and notes is not None:
         notes.append(note)
     return str(game_id), records, store
+
+
+def open_game(path: str | Path, game: str | None, notes: list[str] | None = None) -> Game:
+    """The game at ``path`` (a store, an export or a record), rebuilt from its log. From a
+    store it is ``Game.load``'s fast path: the records are decoded only when read."""
+    if not str(path) or is_export(path) or (Path(path).is_file() and is_record(path)) or \
+            not Path(path).exists():
+        _, records, store = open_records(path, game, notes)
+        return Game.from_records(records, store=store)
+    store = open_store(path, readonly=True)
+    game_id = check_game_id(game) if game is not None else latest_game(store, path)
+    if not store.version(game_id):
+        raise BadRequest(f"{path} has no game {game_id!r}")
+    loaded = Game.load(game_id, store)
+    torn = getattr(store, "torn", None)
+    damage = torn(game_id) if torn is not None else None
+    if damage and notes is not None:
+        notes.append(damage)
+    note = published_note(loaded.records[:1])
+    if note and notes is not None:
+        notes.append(note)
+    return loaded
 
 
 def latest_game(store: Any, path: str | Path) -> str:
