@@ -27,7 +27,10 @@ def tour() -> list[tuple[str, list[str]]]:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     section = text[text.index("## A tour"):text.index("## What works today")]
     out: list[tuple[str, list[str]]] = []
-    for block in re.findall(r"```\n(.*?)```", section, flags=re.S):
+    # a fence with a language (```sh) shows commands for other machines: not run here
+    for info, block in re.findall(r"```(\w*)\n(.*?)```", section, flags=re.S):
+        if info:
+            continue
         for line in block.splitlines():
             if line.startswith("$ "):
                 out.append((line[2:], []))

@@ -6,24 +6,30 @@ from __future__ import annotations
 import argparse
 import math
 import re
-from collections import Counter
 from fractions import Fraction
 from typing import Any
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
+from rich.text import Text
 
 from regiment.core.errors import BadRequest
-from regiment.core.playout import Playout
-from regiment.core.protocols import view_of
 from regiment.core.scenario import load_scenario
 from regiment.phases.fantasy import odds
 from regiment.phases.fantasy.combat import group
 from regiment.phases.fantasy.scenario import catalogue
 from regiment.phases.fantasy.state import UnitState
 
-from .bot import choose
+from .simulate import Clock, default_jobs, simulate
 
 
 def pct(p: Fraction | float) -> str:
@@ -94,6 +100,12 @@ def add_parsers(sub: Any) -> None:
                    help="how many games (default %(default)s)")
     s.add_argument("--seed", type=hex_number, default=0,
                    help="hex seed of the first game (the others follow it)")
+    s.add_argument("--jobs", "-j", type=bounded(int, 1, 1024, "the number of processes"),
+                   default=None, help="processes to play on (default: every core); the "
+                   "results are the same whatever the number")
+    s.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="play on the Dask cluster whose scheduler is at ADDRESS "
+                   "(tcp://host:8786; needs dask.distributed)")
     s.set_defaults(run=run_simulate)
 
 
@@ -224,24 +236,12 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def simulate(scenario: dict[str, Any], n: int, first_seed: int,
-             progress: Progress | None = None) -> dict[str, Any]:
-    """Play ``scenario`` ``n`` times with the bots and seeded dice (seeds from
-    ``first_seed`` on); count who won and how each unit ended."""
-    winners: Counter[str] = Counter()
-    ends: dict[str, Counter[str]] = {u["id"]: Counter() for u in scenario["units"]}
-    task = progress.add_task("playing", total=n) if progress is not None else None
-    for i in range(n):
-        game = Playout.new(scenario, seed=f"{first_seed + i:x}")
-        while game.pending.kind != "over":
-            game.submit(choose(game))  # type: ignore[arg-type]
-        winners[game.state.winner or "no one"] += 1
-        view = view_of(game.preset)
-        for uid, how in (view.ends(game.state) if view is not None else {}).items():
-            ends[uid][how] += 1
-        if progress is not None and task is not None:
-            progress.advance(task)
-    return {"n": n, "winners": winners, "ends": ends}
+class Rate(ProgressColumn):
+    """Games a second, as the bar sees them."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text(f"{speed:,.1f} games/s" if speed else "- games/s", style="progress.data.speed")
 
 
 def run_simulate(args: argparse.Namespace, console: Console) -> int:
@@ -249,9 +249,20 @@ def run_simulate(args: argparse.Namespace, console: Console) -> int:
 
     scenario = load_scenario(scenario_path(args.scenario))
     scenario["dice"] = "seeded"
+    # a process costs about as much to start as 20 games: no more than one every 20 games
+    jobs = max(1, min(args.jobs or default_jobs(), args.n // 20))
+    where = f"on the Dask cluster at {args.scheduler}" if args.scheduler else \
+        f"on {jobs} process{'es' if jobs > 1 else ''}"
+    err = Console(stderr=True)
+    clock = Clock()
+    # rate and time left on standard error; the results alone on standard output, the same
+    # whatever the number of processes
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeRemainingColumn(), console=Console(stderr=True), transient=True) as bar:
-        out = simulate(scenario, args.n, args.seed, bar)
+                  Rate(), TimeRemainingColumn(), console=err, transient=True) as bar:
+        task = bar.add_task(f"playing {where}", total=args.n)
+        out = simulate(scenario, args.n, args.seed, jobs, args.scheduler,
+                       lambda k: bar.advance(task, k))
+    err.print(f"{clock.rate(args.n)} {where}", highlight=False)
     n = out["n"]
     names = {u["id"]: u.get("name", u["id"]) for u in scenario["units"]}
     table = Table(title=f"{scenario.get('name') or args.scenario}: {n} games by the bots, "

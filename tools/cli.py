@@ -343,8 +343,12 @@ def _verify(args: argparse.Namespace) -> int:
     seed = seed_bytes(args.seed) if args.seed else None
     if seed is None and isinstance(store, MemoryStore):
         seed = store.get_secret(game_id)   # a record whose players revealed the seed
+    from .progress import progress
+
+    steps = records[-1].step + 1
     try:
-        report = verify(records, seed, args.head)
+        with progress("verifying", steps) as advance:
+            report = verify(records, seed, args.head, advance)
     except TamperedLog as exc:
         if args.json:
             print(json.dumps({"game": game_id, "ok": False, "seq": exc.seq, "error": exc.reason}))

@@ -92,8 +92,21 @@ def print_replay(game: Game, records: Iterable[Record], console: Console, as_jso
         _write(out, rows)
         return
     dim = console.is_terminal and console.color_system is not None and not console.no_color
-    _write(out, (f"\x1b[2m{line}\x1b[0m" if dim and line.lstrip().startswith("[") else line
-                 for line in narrate(game, records)))
+    lines = (f"\x1b[2m{line}\x1b[0m" if dim and line.lstrip().startswith("[") else line
+             for line in narrate(game, records))
+    if console.is_terminal:   # the story scrolling by is its own progress
+        _write(out, lines)
+        return
+    from .progress import progress
+
+    with progress("telling", len(game.timeline.steps)) as advance:
+        def counted() -> Iterator[str]:
+            for line in lines:
+                if not line.startswith("    "):   # a step's header: one more step told
+                    advance(1)
+                yield line
+
+        _write(out, counted())
 
 
 def _write(out: IO[str], lines: Iterable[str], block: int = 2000) -> None:

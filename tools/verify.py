@@ -16,7 +16,7 @@ The first record that disagrees is named; nothing else is trusted after it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from regiment.core.commands import command_from_record
@@ -84,8 +84,10 @@ def _key(e: Event) -> bytes:
 
 
 def verify(records: Sequence[Record], seed: bytes | None = None,
-           receipts: Sequence[Receipt] = ()) -> Report:
-    """Raise TamperedLog naming the first record that disagrees; else a report of what held."""
+           receipts: Sequence[Receipt] = (),
+           advance: Callable[[int], None] | None = None) -> Report:
+    """Raise TamperedLog naming the first record that disagrees; else a report of what held.
+    ``advance(1)`` is called as each step is re-derived (for a progress bar)."""
     if not records:
         raise TamperedLog("the log is empty")
     check_chain(records)
@@ -119,12 +121,12 @@ def verify(records: Sequence[Record], seed: bytes | None = None,
                                       seq=r.seq)
             report.dice += len(e.faces)
     _rederive(records, events, started, TapeDice(started.dice, started.dice_commitment, tape),
-              report)
+              report, advance or (lambda k: None))
     return report
 
 
 def _rederive(records: Sequence[Record], events: Sequence[Event], started: GameStarted,
-              dice: Dice, report: Report) -> None:
+              dice: Dice, report: Report, advance: Callable[[int], None]) -> None:
     steps: list[list[int]] = []
     for i, r in enumerate(records):
         if not steps or records[steps[-1][0]].step != r.step:
@@ -137,6 +139,7 @@ def _rederive(records: Sequence[Record], events: Sequence[Event], started: GameS
     except RegimentError as exc:
         raise TamperedLog(f"the scenario does not start a game: {exc}", seq=0) from None
     _compare(game.records, records, events, steps[0])
+    advance(1)
     for idx in steps[1:]:
         head = events[idx[0]]
         if not isinstance(head, CommandIssued):
@@ -148,6 +151,7 @@ def _rederive(records: Sequence[Record], events: Sequence[Event], started: GameS
             raise TamperedLog(f"the recorded command is not legal here: {exc}",
                               seq=records[idx[0]].seq) from None
         _compare_events(produced, records, events, idx)
+        advance(1)
     report.steps = len(steps)
 
 

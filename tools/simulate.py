@@ -1,0 +1,126 @@
+"""``regiment simulate``: a scenario played many times by the bots, on every core of the machine
+(``--jobs``) or on a Dask cluster (``--scheduler``), with the same results as on one core.
+
+Each game's dice follow from its seed alone, so the games can be played anywhere in any order;
+their tallies are added up, which gives the same counts whatever the order. The games go out
+in chunks (a few per worker at a time) so that the progress bar moves and no worker waits.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from multiprocessing import get_context
+from typing import Any
+
+from regiment.core.errors import BadRequest
+
+Tally = dict[str, Any]   # {"winners": Counter, "ends": {unit: Counter}}
+
+
+def empty(scenario: dict[str, Any]) -> Tally:
+    return {"winners": Counter(), "ends": {u["id"]: Counter() for u in scenario["units"]}}
+
+
+def play_games(scenario: dict[str, Any], seeds: Sequence[int]) -> Tally:
+    """Play one game a seed with the bots and seeded dice; count who won and how each unit
+    ended. A module-level function: worker processes and cluster workers call it."""
+    import regiment.phases  # noqa: F401 - a fresh worker registers the presets
+    from regiment.core.playout import Playout
+    from regiment.core.protocols import view_of
+
+    from .bot import choose
+
+    out = empty(scenario)
+    for seed in seeds:
+        game = Playout.new(scenario, seed=f"{seed:x}")
+        while game.pending.kind != "over":
+            game.submit(choose(game))  # type: ignore[arg-type]
+        out["winners"][game.state.winner or "no one"] += 1
+        view = view_of(game.preset)
+        for uid, how in (view.ends(game.state) if view is not None else {}).items():
+            out["ends"][uid][how] += 1
+    return out
+
+
+def add(total: Tally, part: Tally) -> None:
+    total["winners"].update(part["winners"])
+    for uid, ends in part["ends"].items():
+        total["ends"][uid].update(ends)
+
+
+def chunks(first: int, n: int, workers: int) -> list[range]:
+    """The seeds in pieces: one game at a time on one worker, else about eight pieces a
+    worker (at most 50 games each), so that the work spreads and progress shows."""
+    size = 1 if workers <= 1 else max(1, min(50, math.ceil(n / (workers * 8))))
+    return [range(s, min(first + n, s + size)) for s in range(first, first + n, size)]
+
+
+def simulate(scenario: dict[str, Any], n: int, first_seed: int = 0, jobs: int = 1,
+             scheduler: str | None = None,
+             advance: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """Play ``scenario`` ``n`` times, seeds ``first_seed`` on, on ``jobs`` processes (or on
+    the Dask cluster at ``scheduler``); ``advance`` hears how many games each piece held."""
+    total = empty(scenario)
+    tick = advance or (lambda k: None)
+    if scheduler is not None:
+        for part, k in _on_cluster(scenario, chunks(first_seed, n, 8), scheduler):
+            add(total, part)
+            tick(k)
+    elif jobs > 1 and n > 1:
+        pieces = chunks(first_seed, n, jobs)
+        # spawn, not fork: the progress bar's thread must not be copied into the workers
+        with ProcessPoolExecutor(max_workers=min(jobs, len(pieces)),
+                                 mp_context=get_context("spawn")) as pool:
+            futures = {pool.submit(play_games, scenario, p): len(p) for p in pieces}
+            for done in as_completed(futures):
+                add(total, done.result())
+                tick(futures[done])
+    else:
+        for piece in chunks(first_seed, n, 1):
+            add(total, play_games(scenario, piece))
+            tick(len(piece))
+    return {"n": n, **total}
+
+
+def _on_cluster(scenario: dict[str, Any], pieces: list[range], address: str
+                ) -> Any:
+    """The pieces played on a Dask cluster (dask.distributed), as each comes back."""
+    try:
+        from dask.distributed import Client
+        from dask.distributed import as_completed as arrived
+    except ImportError:
+        raise BadRequest("--scheduler needs dask.distributed: pip install "
+                         "'regiment[cluster]'") from None
+    try:
+        client = Client(address, timeout="5s")
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise BadRequest(f"no Dask scheduler answers at {address}: {exc}") from None
+    with client:
+        futures = client.map(play_games, [scenario] * len(pieces), pieces, pure=False)
+        sizes = {f.key: len(p) for f, p in zip(futures, pieces, strict=True)}
+        for future in arrived(futures):
+            yield future.result(), sizes[future.key]
+
+
+def default_jobs() -> int:
+    """Every core this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:   # not on Linux
+        return os.cpu_count() or 1
+
+
+class Clock:
+    """Games a second, for the line on standard error at the end."""
+
+    def __init__(self) -> None:
+        self.start = time.perf_counter()
+
+    def rate(self, n: int) -> str:
+        took = time.perf_counter() - self.start
+        return f"{n} games in {took:.1f} s: {n / took if took else 0:,.1f} games/s"
