@@ -147,10 +147,13 @@ def step_struck(state: S, e: ev.StepStruck) -> S:
 
 
 def attacks_split(state: S, e: ev.AttacksSplit) -> S:
+    """The split's strikes in the order the pool names its squads: a log stores a dict's keys
+    sorted, so the dict's own order would differ between live play and a replay."""
     assert state.fight is not None
+    pool = next(p for p in state.fight.pools if p.unit == e.unit)
     pools = tuple(p for p in state.fight.pools if p.unit != e.unit)
-    strikes = state.fight.strikes + tuple(Strike(unit=e.unit, target=t, attacks=n)
-                                          for t, n in e.split.items() if n > 0)
+    strikes = state.fight.strikes + tuple(Strike(unit=e.unit, target=t, attacks=e.split[t])
+                                          for t in pool.among if e.split.get(t, 0) > 0)
     return _fight(state, pools=pools, strikes=strikes)
 
 
