@@ -58,6 +58,11 @@ def parse_command(data: Any) -> Command:
         raise BadRequest("a command needs a 'cmd' string naming it")
     cls = COMMANDS.get(name)
     if cls is None:
+        from .events import load_rulebooks  # a rulebook's commands load with it
+
+        if load_rulebooks():
+            cls = COMMANDS.get(name)
+    if cls is None:
         raise BadRequest(f"unknown command {name!r}; known: {', '.join(sorted(COMMANDS))}")
     fields = {k: v for k, v in data.items() if k != "cmd"}
     try:

@@ -53,10 +53,28 @@ def event(name: str, v: int = 1, rules: tuple[str, ...] = ()) -> Callable[[type[
 
 
 def event_class(name: str) -> type[Event]:
-    try:
-        return EVENTS[name]
-    except KeyError:
-        raise SchemaError(f"unknown event type {name!r}") from None
+    cls = EVENTS.get(name)
+    if cls is None and load_rulebooks():
+        cls = EVENTS.get(name)
+    if cls is None:
+        raise SchemaError(f"unknown event type {name!r}")
+    return cls
+
+
+def load_rulebook(name: str) -> None:
+    """Load the rulebook of preset ``name``, if one is registered under that name."""
+    from .protocols import PRESETS
+
+    if name in PRESETS:
+        PRESETS[name]
+
+
+def load_rulebooks() -> bool:
+    """Import the rulebooks registered for later (their events register as they load): a log
+    may be read before any game of its rulebook was made. Whether any was still waiting."""
+    from .protocols import PRESETS
+
+    return PRESETS.load_all()
 
 
 # --- The kernel's events -------------------------------------------------------------------
@@ -73,6 +91,11 @@ class GameStarted(Event):
     dice_commitment: str
     dice: str = "seeded"
     undo: str = "free"
+
+    def __post_init__(self) -> None:
+        # a log names its rulebook in its first record: reading that record loads the
+        # rulebook (registered for later), so that its events decode from the next record on
+        load_rulebook(self.preset)
 
 
 @event("CommandIssued")

@@ -37,8 +37,7 @@ from .protocols import PRESETS, EventStore, Preset
 from .record import Draft, Record, RecordLog
 from .state import Awaiting, GameState
 from .upcast import decode_event
-
-ENGINE_VERSION = "0.6.0"
+from .version import ENGINE_VERSION
 
 
 def utc_now() -> str:

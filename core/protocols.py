@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from .commands import Command
-from .events import Event, GameStarted
-from .pending import Decision, Over
-from .record import Draft, Record
-from .state import Awaiting, GameState
+from .registry import Registry
+from .state import GameState
+
+if TYPE_CHECKING:   # names in signatures only: the registry is imported by every command
+    from .commands import Command
+    from .events import Event, GameStarted
+    from .pending import Decision, Over
+    from .record import Draft, Record
+    from .state import Awaiting
 
 # An applier folds one event into a state. Each rulebook's appliers take and give its own state
 # type (a subclass of GameState), so the kernel's tables hold them as plain callables.
@@ -125,8 +129,12 @@ class EventStore(Protocol):
     def close(self) -> None: ...
 
 
-PRESETS: dict[str, Preset[Any]] = {}
+PRESETS: Registry[Preset[Any]] = Registry()
 
 
-def register_preset(preset: Preset[Any]) -> None:
-    PRESETS[preset.name] = preset
+def register_preset(preset: Preset[Any] | Callable[[], Preset[Any]], name: str = "") -> None:
+    """A preset, or (with its ``name``) a function that makes it when a game first needs it."""
+    if name:
+        PRESETS.later(name, preset)  # type: ignore[arg-type]
+    else:
+        PRESETS[preset.name] = preset  # type: ignore[union-attr,assignment]

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from .errors import InvalidScenario
+from .registry import Registry
 
 DICE = ("seeded", "manual", "scripted")
 UNDO = ("free", "consent", "off")
@@ -135,14 +136,19 @@ def _depth(value: Any, path: str, limit: int) -> str | None:
 
 
 Schema = Callable[["Reader", dict[str, Any], dict[str, Any]], dict[str, Any]]
-SCHEMAS: dict[str, tuple[Schema, tuple[str, ...]]] = {}
+SCHEMAS: Registry[tuple[Schema, tuple[str, ...]]] = Registry()
 
 
-def register_schema(presets: tuple[str, ...], schema: Schema, fields: tuple[str, ...]) -> None:
+def register_schema(presets: tuple[str, ...], schema: Schema | Callable[[], Schema],
+                    fields: tuple[str, ...], later: bool = False) -> None:
     """A rulebook's scenario schema: ``schema(reader, top, common)`` checks the top-level
-    ``fields`` it adds to the kernel's and returns the whole scenario."""
+    ``fields`` it adds to the kernel's and returns the whole scenario. With ``later``,
+    ``schema`` is a function that gives it when a scenario first needs it."""
     for name in presets:
-        SCHEMAS[name] = (schema, fields)
+        if later:
+            SCHEMAS.later(name, lambda make=schema: (make(), fields))  # type: ignore[misc]
+        else:
+            SCHEMAS[name] = (schema, fields)  # type: ignore[assignment]
 
 
 def parse_scenario(data: Any, *, source: str = "<scenario>") -> dict[str, Any]:

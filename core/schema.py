@@ -115,8 +115,20 @@ class Schema:
     __slots__ = ("aliases", "checks", "cls", "exact", "keys", "n", "names", "plan", "required")
 
     def __init__(self, cls: type) -> None:
+        self.cls = cls   # the checks are compiled when first needed (_compile)
+
+    def __getattr__(self, name: str) -> Any:
+        """A slot not yet filled: compile the checks, then answer. Reading type hints for
+        every event and command class took most of the library's import time; a command
+        line run uses a few of them."""
+        if name == "cls" or name not in Schema.__slots__:
+            raise AttributeError(name)
+        self._compile()
+        return object.__getattribute__(self, name)
+
+    def _compile(self) -> None:
+        cls = self.cls
         hints = typing.get_type_hints(cls)
-        self.cls = cls
         self.checks: dict[str, Check] = {}
         self.exact: dict[str, type] = {}
         self.required: set[str] = set()

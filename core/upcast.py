@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .errors import CorruptLog, UnknownEventType
-from .events import EVENTS, Event
+from .events import EVENTS, Event, load_rulebooks
 from .schema import SchemaError
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
@@ -30,6 +30,8 @@ def upcaster(type_name: str, v: int) -> Callable[[Upcaster], Upcaster]:
 def decode_event(type_name: str, v: int, data: Any, where: str = "") -> Event:
     """Build the current event class from stored ``(type, v, data)``, upcasting if needed."""
     cls = EVENTS.get(type_name)
+    if cls is None and load_rulebooks():   # a rulebook registered for later: load it
+        cls = EVENTS.get(type_name)
     if cls is not None and v == cls.v:  # the replay's path: no upcasting
         try:
             return cls.schema.build(data, type_name)  # type: ignore[no-any-return]

@@ -27,9 +27,9 @@ from pathlib import Path
 from typing import Any
 
 import google_crc32c
-import structlog
 
 from regiment.core.errors import ConcurrencyConflict, CorruptLog, StoreError
+from regiment.core.log import get_logger
 from regiment.core.record import Draft, Record
 
 from .base import Reading, check_append, check_game_id
@@ -39,7 +39,7 @@ MAGIC = b"RGMLOG01"
 HEADER = struct.Struct("<II")
 END = 0x80000000
 SUFFIX = ".rlog"
-log = structlog.get_logger("regiment.store")
+log = get_logger("regiment.store")
 
 
 def crc32c(data: bytes) -> int:

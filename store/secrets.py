@@ -14,12 +14,11 @@ import sqlite3
 import stat
 from pathlib import Path
 
-import structlog
-
 from regiment.core.errors import CorruptLog, StoreError
+from regiment.core.log import get_logger
 
 SUFFIX = ".secrets"
-log = structlog.get_logger("regiment.store")
+log = get_logger("regiment.store")
 
 
 class SecretFile:

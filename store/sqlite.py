@@ -29,9 +29,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-import structlog
-
 from regiment.core.errors import ConcurrencyConflict, CorruptLog, StoreError
+from regiment.core.log import get_logger
 from regiment.core.record import Draft, Record
 
 from .base import Reading, check_append, check_game_id
@@ -39,7 +38,7 @@ from .codec import GENESIS, decode_blob, encode_blob, seal
 from .secrets import SUFFIX as SECRETS
 from .secrets import SecretFile
 
-log = structlog.get_logger("regiment.store")
+log = get_logger("regiment.store")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (

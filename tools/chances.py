@@ -7,29 +7,15 @@ import argparse
 import math
 import re
 from fractions import Fraction
-from typing import Any
-
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    ProgressColumn,
-    Task,
-    TextColumn,
-    TimeRemainingColumn,
-)
-from rich.table import Table
-from rich.text import Text
+from typing import TYPE_CHECKING, Any
 
 from regiment.core.errors import BadRequest
-from regiment.core.scenario import load_scenario
 from regiment.phases.fantasy import odds
-from regiment.phases.fantasy.combat import group
-from regiment.phases.fantasy.scenario import catalogue
-from regiment.phases.fantasy.state import UnitState
 
-from .simulate import Clock, default_jobs, simulate
+if TYPE_CHECKING:   # rich and the rulebooks' units are imported by the commands that use them
+    from rich.console import Console
+
+    from regiment.phases.fantasy.state import UnitState
 
 
 def pct(p: Fraction | float) -> str:
@@ -106,7 +92,13 @@ def add_parsers(sub: Any) -> None:
     s.add_argument("--scheduler", metavar="ADDRESS", default=None,
                    help="play on the Dask cluster whose scheduler is at ADDRESS "
                    "(tcp://host:8786; needs dask.distributed)")
-    s.set_defaults(run=run_simulate)
+    s.set_defaults(run=_simulate)
+
+
+def _simulate(args: argparse.Namespace, console: Console) -> int:
+    from .simulate import run_simulate
+
+    return run_simulate(args, console)
 
 
 def run_odds(args: argparse.Namespace, console: Console) -> int:
@@ -115,6 +107,8 @@ def run_odds(args: argparse.Namespace, console: Console) -> int:
 
 
 def _charge(args: argparse.Namespace, console: Console) -> int:
+    from rich.table import Table
+
     dice = "3D6, the lowest dropped" if args.swiftstride else "2D6"
     if args.distance is not None:
         if args.movement is None:
@@ -153,6 +147,8 @@ def _catch(args: argparse.Namespace, console: Console) -> int:
 
 
 def _sweep(args: argparse.Namespace, console: Console) -> int:
+    from rich.table import Table
+
     from regiment.phases.skirmish.sweep import sweep_odds
 
     if (args.initiative is None) != (args.against is None):
@@ -174,6 +170,9 @@ def _sweep(args: argparse.Namespace, console: Console) -> int:
 
 
 def _profile(key: str, uid: str) -> UnitState:
+    from regiment.phases.fantasy.scenario import catalogue
+    from regiment.phases.fantasy.state import UnitState
+
     cat = catalogue()
     if key not in cat:
         raise BadRequest(f"no unit {key!r} in the catalogue; known: {', '.join(sorted(cat))} "
@@ -186,6 +185,10 @@ def _profile(key: str, uid: str) -> UnitState:
 
 
 def _attacks(args: argparse.Namespace, console: Console) -> int:
+    from rich.table import Table
+
+    from regiment.phases.fantasy.combat import group
+
     needs = {"hit": 4, "wound": 4, "armour": 0, "ward": 0, "reroll": False}
     who = "attacks"
     if bool(args.attacker) != bool(args.target):
@@ -234,55 +237,3 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return max(0.0, centre - half), min(1.0, centre + half)
-
-
-class Rate(ProgressColumn):
-    """Games a second, as the bar sees them."""
-
-    def render(self, task: Task) -> Text:
-        speed = task.finished_speed or task.speed
-        return Text(f"{speed:,.1f} games/s" if speed else "- games/s", style="progress.data.speed")
-
-
-def run_simulate(args: argparse.Namespace, console: Console) -> int:
-    from .listings import scenario_path
-
-    scenario = load_scenario(scenario_path(args.scenario))
-    scenario["dice"] = "seeded"
-    # a process costs about as much to start as 20 games: no more than one every 20 games
-    jobs = max(1, min(args.jobs or default_jobs(), args.n // 20))
-    where = f"on the Dask cluster at {args.scheduler}" if args.scheduler else \
-        f"on {jobs} process{'es' if jobs > 1 else ''}"
-    err = Console(stderr=True)
-    clock = Clock()
-    # rate and time left on standard error; the results alone on standard output, the same
-    # whatever the number of processes
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  Rate(), TimeRemainingColumn(), console=err, transient=True) as bar:
-        task = bar.add_task(f"playing {where}", total=args.n)
-        out = simulate(scenario, args.n, args.seed, jobs, args.scheduler,
-                       lambda k: bar.advance(task, k))
-    err.print(f"{clock.rate(args.n)} {where}", highlight=False)
-    n = out["n"]
-    names = {u["id"]: u.get("name", u["id"]) for u in scenario["units"]}
-    table = Table(title=f"{scenario.get('name') or args.scenario}: {n} games by the bots, "
-                  f"dice seeds 0x{args.seed:x} to 0x{args.seed + n - 1:x}")
-    table.add_column("outcome")
-    table.add_column("rate", justify="right")
-    table.add_column("95 % interval", justify="right")
-    for who in [p["id"] for p in scenario["players"]] + ["no one"]:
-        k = out["winners"][who]
-        lo, hi = wilson(k, n)
-        table.add_row(f"won by {who}" if who != "no one" else "no winner (turns ran out)",
-                      pct(k / n), f"{pct(lo)} - {pct(hi)}")
-    for uid, ends in out["ends"].items():
-        for how in sorted(h for h in ends if h != "standing"):
-            k = ends[how]
-            if k:
-                lo, hi = wilson(k, n)
-                table.add_row(f"{names[uid]} {how} at the end", pct(k / n),
-                              f"{pct(lo)} - {pct(hi)}")
-    console.print(table)
-    console.print("Rates are of games by the bundled bots (tools/bot.py), which play plainly; "
-                  "the intervals are Wilson score intervals.")
-    return 0

@@ -12,11 +12,11 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-import structlog
 from rich.console import Console
 from rich.table import Table
 
 from regiment.core.game import Game
+from regiment.core.log import get_logger
 from regiment.core.pending import Decision
 from regiment.core.protocols import view_of
 from regiment.core.scenario import parse_scenario
@@ -93,7 +93,7 @@ def run_demo(store_path: Path, seed: str | None, console: Console) -> int:
     scenario["seed"] = seed or DEFAULT_SEED
     with open_store(store_path) as store:
         game = Game.new(scenario, store=store)
-        structlog.get_logger("regiment.demo").info("game_created", game_id=game.game_id,
+        get_logger("regiment.demo").info("game_created", game_id=game.game_id,
                                                    store=str(store_path))
         console.rule(f"[bold]{scenario['name']}[/] - game {game.game_id}")
         tell(console, game, 0)

@@ -4,16 +4,26 @@ from __future__ import annotations
 
 import logging
 import sys
+from typing import Any
 
-import structlog
+from regiment.core.log import when_first_used
 
 
-def _stderr_logger(*args: object) -> structlog.PrintLogger:
+def _stderr_logger(*args: object) -> Any:
+    import structlog
+
     return structlog.PrintLogger(file=sys.stderr)  # looked up per logger: stderr may be swapped
 
 
 def configure(verbosity: int = 0, json_logs: bool = False) -> None:
-    """Logs go to stderr (stdout carries the protocol and the output people read)."""
+    """Logs go to stderr (stdout carries the protocol and the output people read), set up
+    when something first logs (most commands never do, and structlog is slow to import)."""
+    when_first_used(lambda: _configure(verbosity, json_logs))
+
+
+def _configure(verbosity: int, json_logs: bool) -> None:
+    import structlog
+
     level = {0: logging.WARNING, 1: logging.INFO}.get(verbosity, logging.DEBUG)
     renderer = (structlog.processors.JSONRenderer() if json_logs
                 else structlog.dev.ConsoleRenderer(colors=sys.stderr.isatty()))

@@ -8,6 +8,7 @@ in chunks (a few per worker at a time) so that the progress bar moves and no wor
 
 from __future__ import annotations
 
+import argparse
 import math
 import os
 import time
@@ -16,6 +17,19 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from multiprocessing import get_context
 from typing import Any
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
 
 from regiment.core.errors import BadRequest
 
@@ -124,3 +138,58 @@ class Clock:
     def rate(self, n: int) -> str:
         took = time.perf_counter() - self.start
         return f"{n} games in {took:.1f} s: {n / took if took else 0:,.1f} games/s"
+
+
+class Rate(ProgressColumn):
+    """Games a second, as the bar sees them."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text(f"{speed:,.1f} games/s" if speed else "- games/s", style="progress.data.speed")
+
+
+def run_simulate(args: argparse.Namespace, console: Console) -> int:
+    from regiment.core.scenario import load_scenario
+
+    from .chances import pct, wilson
+    from .listings import scenario_path
+
+    scenario = load_scenario(scenario_path(args.scenario))
+    scenario["dice"] = "seeded"
+    # a process costs about as much to start as 20 games: no more than one every 20 games
+    jobs = max(1, min(args.jobs or default_jobs(), args.n // 20))
+    where = f"on the Dask cluster at {args.scheduler}" if args.scheduler else \
+        f"on {jobs} process{'es' if jobs > 1 else ''}"
+    err = Console(stderr=True)
+    clock = Clock()
+    # rate and time left on standard error; the results alone on standard output, the same
+    # whatever the number of processes
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  Rate(), TimeRemainingColumn(), console=err, transient=True) as bar:
+        task = bar.add_task(f"playing {where}", total=args.n)
+        out = simulate(scenario, args.n, args.seed, jobs, args.scheduler,
+                       lambda k: bar.advance(task, k))
+    err.print(f"{clock.rate(args.n)} {where}", highlight=False)
+    n = out["n"]
+    names = {u["id"]: u.get("name", u["id"]) for u in scenario["units"]}
+    table = Table(title=f"{scenario.get('name') or args.scenario}: {n} games by the bots, "
+                  f"dice seeds 0x{args.seed:x} to 0x{args.seed + n - 1:x}")
+    table.add_column("outcome")
+    table.add_column("rate", justify="right")
+    table.add_column("95 % interval", justify="right")
+    for who in [p["id"] for p in scenario["players"]] + ["no one"]:
+        k = out["winners"][who]
+        lo, hi = wilson(k, n)
+        table.add_row(f"won by {who}" if who != "no one" else "no winner (turns ran out)",
+                      pct(k / n), f"{pct(lo)} - {pct(hi)}")
+    for uid, ends in out["ends"].items():
+        for how in sorted(h for h in ends if h != "standing"):
+            k = ends[how]
+            if k:
+                lo, hi = wilson(k, n)
+                table.add_row(f"{names[uid]} {how} at the end", pct(k / n),
+                              f"{pct(lo)} - {pct(hi)}")
+    console.print(table)
+    console.print("Rates are of games by the bundled bots (tools/bot.py), which play plainly; "
+                  "the intervals are Wilson score intervals.")
+    return 0

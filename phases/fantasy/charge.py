@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from regiment.core import geometry as geo
 
+from .faces import counted
 from .rulings import ruled
 from .specials import IMMUNE_TO_PSYCHOLOGY, SWIFTSTRIDE, has
 from .state import State, UnitState
@@ -57,11 +58,6 @@ def reactions(unit: UnitState) -> list[str]:
 def movement_dice(unit: UnitState) -> int:
     """CH.RANGE, FP.FLEE_ROLL: 2D6, or 3D6 dropping the lowest with Swiftstride."""
     return 3 if has(unit, SWIFTSTRIDE) else 2
-
-
-def counted(faces: tuple[int, ...]) -> tuple[int, ...]:
-    """The faces that count: the highest two (Swiftstride rolls three and drops the lowest)."""
-    return tuple(sorted(faces, reverse=True)[:2])
 
 
 def charge_range(unit: UnitState, faces: tuple[int, ...]) -> float:

@@ -11,7 +11,7 @@ import math
 from fractions import Fraction
 from functools import cache
 
-from .charge import counted
+from .faces import counted
 
 
 @cache
