@@ -14,6 +14,8 @@ on the same machine holds. Each figure is the best (or median) of several repeat
 - multiple combats of 2, 4, 6 and 8 units: combats per second and the cost of a round per unit.
 - a skirmish assault of three squads as a playout, against replaying its own logs
   (bench/skirmish.py).
+- what users feel (bench/users.py): the replay command on a long game against Game.load,
+  start-up against a bare interpreter, memory a live game holds an event, serve's round trip.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ sys.path.insert(0, str(HERE))
 
 from combats import bench_combats, bench_multiple  # noqa: E402
 from skirmish import bench_skirmish  # noqa: E402
+from users import bench_memory, bench_replay_cli, bench_serve, bench_startup  # noqa: E402
 
 
 def scenario(turns: int = 100) -> dict:
@@ -305,7 +308,12 @@ def main(argv: list[str] | None = None) -> int:
                     lambda: bench_create(out),
                     lambda: bench_combats(out, 100 if args.quick else 500),
                     lambda: bench_multiple(out, 50 if args.quick else 200),
-                    lambda: bench_skirmish(out, 50 if args.quick else 200)):
+                    lambda: bench_skirmish(out, 50 if args.quick else 200),
+                    lambda: bench_replay_cli(out, 10_000 if args.quick else 50_000,
+                                             scenario(turns=2_600), play_until),
+                    lambda: bench_startup(out, 5 if args.quick else 15),
+                    lambda: bench_memory(out, scenario(turns=100), play_until),
+                    lambda: bench_serve(out, 300 if args.quick else 2_000)):
         gc.collect()
         section()
     print("\n".join(out))

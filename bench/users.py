@@ -1,0 +1,138 @@
+"""What users feel (issue 15): the replay command on a long game against ``Game.load`` of the
+same store, the command line's start-up against a bare interpreter, the memory a live game
+holds for each event, and the round trip of a ``serve`` line. Each against its floor, measured
+in the same run, interleaved over several rounds (medians, with their spread)."""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import io
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+from regiment.core.game import Game
+from regiment.store import MemoryStore, SqliteStore, open_store
+from regiment.tools.cli import main
+
+ROUNDS = 5
+
+
+def spread(values: list[float], unit: str = "s", scale: float = 1.0) -> str:
+    return (f"{statistics.median(values) * scale:.3f} {unit} "
+            f"({min(values) * scale:.3f}-{max(values) * scale:.3f})")
+
+
+def bench_replay_cli(out: list[str], events: int, scenario: Any, play_until: Any) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "long.db"
+        store = SqliteStore(path, durable=False)
+        game = Game.new(scenario, store=store)
+        play_until(game, events, random.Random(3))
+        gid, n = game.game_id, game.version
+        store.close()
+        reader = open_store(path, readonly=True)
+        tells, loads = [], []
+        for _ in range(ROUNDS):
+            start = time.perf_counter()
+            with contextlib.redirect_stdout(io.StringIO()), \
+                    contextlib.redirect_stderr(io.StringIO()):   # its progress lines
+                main(["replay", str(path)])
+            tells.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            Game.load(gid, reader)
+            loads.append(time.perf_counter() - start)
+        ratio = statistics.median(tells) / statistics.median(loads)
+        out.append(f"the replay command on a {n:,}-event game (SQLite, output to a file)")
+        out.append(f"  regiment replay: {spread(tells)};  floor, Game.load of the same store: "
+                   f"{spread(loads)};  ratio {ratio:.2f}x  (target <= 2x)")
+
+
+def _run(argv: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    return time.perf_counter() - start
+
+
+def bench_startup(out: list[str], rounds: int = 15) -> None:
+    exe = Path(sys.executable).with_name("regiment")
+    bare, odds, helps = [], [], []
+    for _ in range(rounds):
+        bare.append(_run([sys.executable, "-c", "pass"]))
+        odds.append(_run([str(exe), "odds", "break", "7"]))
+        helps.append(_run([str(exe), "--help"]))
+    floor = statistics.median(bare)
+    out.append(f"command-line start-up ({rounds} interleaved runs)")
+    out.append(f"  floor, a bare python -c pass: {spread(bare)}")
+    out.append(f"  regiment odds break 7: {spread(odds)};  ratio "
+               f"{statistics.median(odds) / floor:.2f}x  (target <= 5x)")
+    out.append(f"  regiment --help: {spread(helps)};  ratio "
+               f"{statistics.median(helps) / floor:.2f}x")
+
+
+def bench_memory(out: list[str], scenario: Any, play_until: Any, events: int = 500) -> None:
+    """Bytes a game holds for each event: live (every state kept for undo, the sealed
+    records) and loaded from its log."""
+    warm = Game.new(scenario, store=MemoryStore())   # the rulebook loads before we count
+    play_until(warm, 100, random.Random(4), undo_rate=0.0)
+    del warm
+    gc.collect()
+    gc_games = []
+    tracemalloc.start()
+    base = tracemalloc.get_traced_memory()[0]
+    game = Game.new(scenario, store=MemoryStore())
+    play_until(game, events, random.Random(5), undo_rate=0.0)
+    gc.collect()
+    live = tracemalloc.get_traced_memory()[0] - base
+    n = game.version
+    store_bytes = sum(len(f) for f in game.store.frames(game.game_id))  # type: ignore[attr-defined]
+    base = tracemalloc.get_traced_memory()[0]
+    loaded = Game.load(game.game_id, game.store)
+    held = tracemalloc.get_traced_memory()[0] - base
+    tracemalloc.stop()
+    gc_games.append(loaded)
+    out.append(f"memory of a game ({n} events, tracemalloc; the memory store's own bytes, "
+               f"{store_bytes / n:.0f} a record, counted with the live game)")
+    out.append(f"  live: {live / n / 1024:.2f} KiB an event;  loaded from its log: "
+               f"{held / n / 1024:.2f} KiB an event  (target: live <= 0.4 KiB)")
+
+
+def bench_serve(out: list[str], steps: int = 2_000) -> None:
+    """The round trip of a JSON line through ``regiment serve`` (a child process), each
+    line the first legal command of the pending decision."""
+    exe = Path(sys.executable).with_name("regiment")
+    with tempfile.TemporaryDirectory() as tmp:
+        text = (Path(__file__).resolve().parent.parent / "examples" / "ford_clash.toml"
+                ).read_text()
+        battle = Path(tmp) / "long.toml"
+        battle.write_text(text.replace("turns = 3", "turns = 400"))
+        proc = subprocess.Popen([str(exe), "serve", str(battle), "--store", ":memory:"],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                env={**os.environ})
+        assert proc.stdin is not None and proc.stdout is not None
+        answer = json.loads(proc.stdout.readline())
+        times = []
+        for _ in range(steps):
+            if answer["pending"]["kind"] != "decision":
+                break
+            line = json.dumps(answer["pending"]["legal"][0]) + "\n"
+            start = time.perf_counter()
+            proc.stdin.write(line)
+            proc.stdin.flush()
+            answer = json.loads(proc.stdout.readline())
+            times.append(time.perf_counter() - start)
+        proc.stdin.close()
+        proc.wait()
+    times.sort()
+    p50, p99 = times[len(times) // 2], times[int(len(times) * 0.99)]
+    out.append(f"serve round trip ({len(times)} lines, each the first legal command)")
+    out.append(f"  p50 {p50 * 1e3:.2f} ms, p99 {p99 * 1e3:.2f} ms, worst {times[-1] * 1e3:.2f} ms")
