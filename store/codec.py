@@ -97,16 +97,29 @@ def link(prev: bytes, body: bytes) -> bytes:
     return hashlib.blake2b(prev + body, digest_size=HASH_SIZE).digest()
 
 
+# A map's canonical msgpack is its header, then each key and value in sorted key order: the
+# body and the frame are put together from their parts, each encoded once (``data`` was
+# encoded three times, the body's and the frame's keys twice). tests/test_codec.py checks the
+# bytes against encoding the whole maps.
+_K = {k: _CANONICAL.encode(k) for k in ("at", "data", "hash", "prev", "seq", "step", "type",
+                                        "v")}
+_BODY_MAP = b"\x86"    # a fixmap of 6 entries
+_FRAME_MAP = b"\x88"   # of 8
+
+
 def seal(drafts: Sequence[Draft], prev: bytes) -> tuple[list[Record], list[bytes]]:
     """Chain drafts onto ``prev``: the sealed records and their encoded frames."""
     records, frames = [], []
-    encode = _CANONICAL.encode
+    encode, k = _CANONICAL.encode, _K
     for d in drafts:
-        body = body_bytes(d.seq, d.step, d.type, d.v, d.data, d.at)
-        digest = link(prev, body)
-        frames.append(encode({"at": d.at, "data": d.data, "hash": digest, "prev": prev,
-                              "seq": d.seq, "step": d.step, "type": d.type, "v": d.v}))
-        data = _DATA.decode(encode(d.data))  # the data exactly as a reader will see it
+        data_b = encode_canonical(d.data)
+        head = k["at"] + encode(d.at) + k["data"] + data_b
+        tail = (k["seq"] + encode(d.seq) + k["step"] + encode(d.step) + k["type"] +
+                encode(d.type) + k["v"] + encode(d.v))
+        digest = link(prev, _BODY_MAP + head + tail)
+        frames.append(b"".join((_FRAME_MAP, head, k["hash"], encode(digest), k["prev"],
+                                encode(prev), tail)))
+        data = _DATA.decode(data_b)  # the data exactly as a reader will see it
         records.append(_new_record(Record, (d.seq, d.step, d.type, d.v, data, d.at, prev,
                                             digest)))
         prev = digest

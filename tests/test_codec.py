@@ -19,6 +19,7 @@ from regiment.store.codec import (
     check_link,
     decode_blob,
     decode_record,
+    link,
     seal,
 )
 from regiment.store.logfile import MAGIC, scan
@@ -46,6 +47,20 @@ def test_the_hash_does_not_depend_on_key_order_and_survives_json(data):
     assert body_bytes(back["seq"], back["step"], back["type"], back["v"], back["data"],
                       back["at"]) == body_bytes(0, 0, "GameStarted", 1, data, record.at)
     assert check_link(decode_record(frame, "test"), GENESIS) is None
+
+
+@given(st.dictionaries(st.text(max_size=8), plain, max_size=5),
+       st.integers(0, 2**40), st.integers(0, 2**31), st.text(min_size=1, max_size=30))
+def test_a_sealed_frame_is_the_canonical_encoding_of_the_whole_record(data, seq, step, at):
+    """seal puts the body and the frame together from their parts: the bytes must be those of
+    the whole maps encoded canonically (what every earlier engine wrote and hashed)."""
+    prev = bytes(range(32))
+    draft = Draft(seq=seq, step=step, type="UnitMoved", v=3, data=data, at=at)
+    (record,), (frame,) = seal([draft], prev)
+    whole = {"at": at, "data": data, "seq": seq, "step": step, "type": "UnitMoved", "v": 3}
+    assert record.hash == link(prev, msgpack.packb(canonical(whole)))
+    framed = {**whole, "data": canonical(data), "hash": record.hash, "prev": prev}
+    assert frame == msgpack.packb({k: framed[k] for k in sorted(framed)})
 
 
 def test_raw_bytes_and_odd_types_are_not_plain_data():
