@@ -96,6 +96,12 @@ class RecordLog(Sequence[Record]):
     def extend(self, items: Iterable[Record]) -> None:
         self._items.extend(items)
 
+    def views(self, decode: Callable[[bytes], Any]) -> Iterator[Any]:
+        """Each record as ``decode`` reads its stored bytes (a record already made is given
+        as it is): a reader that needs only some fields need not build whole records."""
+        for item in self._items:
+            yield decode(item) if type(item) is bytes else item
+
 
 def step_heads(records: Iterable[Record]) -> dict[int, bytes]:
     """Each step's head: the hash of its last record. A player who notes a head (a receipt)

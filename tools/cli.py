@@ -258,6 +258,8 @@ def _inspect(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    from regiment.store.codec import decode_view
+
     from .replay import print_replay
     from .source import open_game, open_records
 
@@ -273,7 +275,10 @@ def _replay(args: argparse.Namespace) -> int:
         return 0
     game = open_game(args.path, args.game, notes)
     warn("replay", notes)
-    print_replay(game, game.records, console(), args.json)
+    # the story needs each record's step, type and data: its bytes, checked by the load,
+    # are read for those alone (--json gives whole records)
+    rows = game.records if args.json else game.records.views(decode_view)
+    print_replay(game, rows, console(), args.json)
     return 0
 
 
