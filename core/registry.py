@@ -45,16 +45,16 @@ class Registry(MutableMapping[str, V], Generic[V]):
     def __contains__(self, name: object) -> bool:
         return name in self._made or name in self._later
 
-    def __iter__(self) -> Iterator[str]:
+    def __iter__(self) -> Iterator[str]:   # a name is in one of the two dicts, never both
         yield from self._made
-        yield from (n for n in self._later if n not in self._made)
+        yield from self._later
 
     def __len__(self) -> int:
-        return len(self._made) + sum(1 for n in self._later if n not in self._made)
+        return len(self._made) + len(self._later)
 
     def load_all(self) -> bool:
         """Make every entry registered for later; whether there was any."""
-        waiting = [n for n in self._later if n not in self._made]
+        waiting = list(self._later)
         for name in waiting:
             self[name]
         return bool(waiting)

@@ -72,7 +72,7 @@ def wounds_taken(state: S, e: ev.WoundsTaken) -> S:
     models = tuple(c for i, c in enumerate(s.models) if i not in gone)
     state = _squad(state, e.unit, models=models, wounds=e.left,
                    status=s.status if models else "destroyed")
-    if state.fight is not None and e.by in state.squads:
+    if state.fight is not None:
         caused = dict(state.fight.caused)
         caused[e.by] = caused.get(e.by, 0) + e.wounds - e.lost
         state = _fight(state, caused=caused)
@@ -100,11 +100,10 @@ def assault_rolled(state: S, e: ev.AssaultRolled) -> S:
 
 
 def models_moved(state: S, e: ev.ModelsMoved) -> S:
-    s = state.squads[e.unit]
-    models = tuple((x, y, s.radius) for x, y in e.models)
-    state = _squad(state, e.unit, models=models,
-                   status="off_table" if e.off_table else s.status)
-    return _leave_melee(state, e.unit) if e.off_table else state
+    """The models where they now stand (a squad that fell back off the table left it by its
+    FellBack, which comes first)."""
+    radius = state.squads[e.unit].radius
+    return _squad(state, e.unit, models=tuple((x, y, radius) for x, y in e.models))
 
 
 def melee_joined(state: S, e: ev.MeleeJoined) -> S:

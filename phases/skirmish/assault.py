@@ -44,9 +44,12 @@ def disordered(secondary: str | None) -> bool:
     return secondary is not None
 
 
+SNAP_SHOT = 6   # SK.OVERWATCH: what a snap shot needs to hit, whatever the firer's BS
+
+
 def overwatch_hits(faces: Sequence[int]) -> int:
     """SK.OVERWATCH: snap shots hit on 6s only."""
-    return sum(1 for f in faces if f == 6)
+    return sum(1 for f in faces if f >= SNAP_SHOT)
 
 
 def first_charger(models: Sequence[geo.Circle], target: Sequence[geo.Circle]) -> int:

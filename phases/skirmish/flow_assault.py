@@ -22,6 +22,7 @@ from .events import (
     VolleyBegan,
 )
 from .models import in_base_contact, terrain_penalty
+from .moves import spots
 from .state import SkirmishState, Squad
 from .volleys import shooting_need, shots
 
@@ -151,7 +152,7 @@ def overwatch(engine: SkirmishPreset, state: S, cmd: FireOverwatch | HoldOverwat
     if fire:
         gun = t.guns[0]
         events.append(VolleyBegan(kind="overwatch", unit=t.id, target=charger.id, dice=n,
-                                  need=6, S=gun.S, AP=gun.AP))
+                                  need=rules.SNAP_SHOT, S=gun.S, AP=gun.AP))
     return engine._then(state, events, cmd.name)
 
 
@@ -181,12 +182,16 @@ def charge_rolled(state: S, faces: tuple[int, ...]) -> list[Event]:
     gap = min(geo.circle_gap(s.models[first], t) for t in p.models)
     allies = [c for o in state.squads.values() if o.player == s.player and o.on_table
               and o.id != s.id for c in o.models]
-    moved = rules.charge_moves(s.models, p.models, sec.models if sec and sec.on_table else (),
-                               state.others(s.id), allies, reach)
-    if moved is None:
+    if not rules.charge_reaches(s.models, p.models, faces):
         return [AssaultRolled(unit=s.id, faces=faces, first=first, gap=round(gap, 4),
                               reached=False, reason=f"its nearest model is {gap:.1f}\" from "
                               f"{p.name}, beyond the {reach:g}\" rolled")]
+    moved = rules.charge_moves(s.models, p.models, sec.models if sec and sec.on_table else (),
+                               state.others(s.id), allies, reach)
+    if moved is None:   # in reach, but every spot touching the target is taken
+        return [AssaultRolled(unit=s.id, faces=faces, first=first, gap=round(gap, 4),
+                              reached=False, reason=f"no spot touching {p.name} is free within "
+                              f"the {reach:g}\" rolled for its nearest model")]
     difficult = rules.through(list(zip(s.models, moved, strict=True)),
                               state.table.get("difficult", ()))
     melee = state.melee_of(p.id)
@@ -197,7 +202,7 @@ def charge_rolled(state: S, faces: tuple[int, ...]) -> list[Event]:
         AssaultRolled(unit=s.id, faces=faces, first=first, gap=round(gap, 4), reached=True,
                       difficult=difficult, slowed=slowed),
         ModelsMoved(unit=s.id, reason="charge",
-                    models=tuple((round(c[0], 6), round(c[1], 6)) for c in moved)),
+                    models=spots(moved)),
         MeleeJoined(combat=f"{state.round}-{s.id}", units=(s.id, *(t.id for t in foes)),
                     since=state.round)]
     return events

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from regiment.core import geometry as geo
 from regiment.core.commands import Command, EndPhase
 from regiment.core.events import Event, RollRequested
 from regiment.core.fold import fold
@@ -32,6 +33,7 @@ from .events import (
     VolleyBegan,
 )
 from .models import attack_pools, morale_passed, result
+from .moves import spots
 from .state import Fight, Melee, SkirmishState, Squad
 from .sweep import caught, sweep_total
 
@@ -39,11 +41,6 @@ if TYPE_CHECKING:
     from .preset import SkirmishPreset
 
 S = SkirmishState
-
-
-def spots(models: tuple[tuple[float, float, float], ...] | list[tuple[float, float, float]]
-          ) -> tuple[tuple[float, float], ...]:
-    return tuple((round(c[0], 6), round(c[1], 6)) for c in models)
 
 
 def fights_left(state: S) -> list[str]:
@@ -76,17 +73,23 @@ def foes(state: S, melee: Melee, squad: Squad) -> dict[str, list[tuple[float, fl
             if state.squads[u].player != squad.player and state.squads[u].on_table}
 
 
+def sides(state: S, melee: Melee, squad: Squad) -> tuple[list[geo.Circle], list[geo.Circle]]:
+    """The models of ``squad``'s enemies in the combat, and every other model on the table."""
+    foe = foes(state, melee, squad)
+    others = [c for o in state.squads.values() if o.on_table and o.id != squad.id
+              and o.id not in foe for c in o.models]
+    return [c for cs in foe.values() for c in cs], others
+
+
 def pile_ins(state: S, melee: Melee, uids: list[str]) -> list[Event]:
     """SK.CONSOLIDATE (pile in): each squad's models not touching an enemy move up to 3"
     toward the nearest enemy model of the combat; only moves that change something."""
     out: list[Event] = []
     for uid in uids:
         s = state.squads[uid]
-        enemy = [c for cs in foes(state, melee, s).values() for c in cs]
+        enemy, others = sides(state, melee, s)
         if not s.on_table or not enemy:
             continue
-        others = [c for o in state.squads.values() if o.on_table and o.id != uid
-                  and o.id not in foes(state, melee, s) for c in o.models]
         after = moves.pile_in(s.models, others, enemy)
         if spots(after) != spots(s.models):
             e = ModelsMoved(unit=uid, reason="pile_in", models=spots(after))
@@ -209,6 +212,7 @@ def drive_result(state: S) -> list[Event]:
 
 
 def drive_morale(state: S) -> list[Event]:
+    """SK.RESULT: each loser's morale check, 2D6, one squad after another."""
     if state.fight is None:
         return []
     f = _fight(state)
@@ -219,6 +223,7 @@ def drive_morale(state: S) -> list[Event]:
 
 
 def morale_rolled(state: S, uid: str, faces: tuple[int, ...]) -> list[Event]:
+    """SK.RESULT: the check against Leadership less the common penalty."""
     f = _fight(state)
     ld = state.squads[uid].profile["Ld"]
     a, b = faces
@@ -268,18 +273,16 @@ def drive_sweep(state: S) -> list[Event]:
 
 
 def sweep_rolled(state: S, uid: str, role: str, faces: tuple[int, ...]) -> list[Event]:
+    """SK.SWEEP: a winner's or a loser's D6 + Initiative."""
     i = state.squads[uid].profile["I"]
     return [SweepRolled(unit=uid, role=role, face=faces[0], initiative=i,
                         total=sweep_total(faces[0], i))]
 
 
 def fall_back_rolled(state: S, uid: str, faces: tuple[int, ...]) -> list[Event]:
-    f = _fight(state)
-    melee = state.melees[f.combat]
+    """SK.FALL_BACK: the 2D6 a squad that got away falls back."""
     s = state.squads[uid]
-    enemy = [c for cs in foes(state, melee, s).values() for c in cs]
-    others = [c for o in state.squads.values() if o.on_table and o.id != uid
-              and o.id not in foes(state, melee, s) for c in o.models]
+    enemy, others = sides(state, state.melees[_fight(state).combat], s)
     distance = float(sum(faces))
     moved, off = moves.fall_back(s.models, enemy or state.others(uid), others, distance,
                                  state.table["width"], state.table["depth"])
@@ -312,6 +315,7 @@ def drive_consolidate(state: S) -> list[Event]:
 
 
 def consolidation_rolled(uid: str, faces: tuple[int, ...]) -> list[Event]:
+    """SK.CONSOLIDATE: the D6 a squad left alone may consolidate."""
     return [ConsolidationRolled(unit=uid, face=faces[0])]
 
 

@@ -14,6 +14,11 @@ from .scenario import COHERENCY
 PILE_IN = 3.0   # inches
 
 
+def spots(models: Sequence[geo.Circle]) -> tuple[tuple[float, float], ...]:
+    """Models' centres as a move's event records them (to a millionth of an inch)."""
+    return tuple((round(c[0], 6), round(c[1], 6)) for c in models)
+
+
 def _toward(m: geo.Circle, target: geo.Circle, dist: float) -> geo.Circle:
     dx, dy = target[0] - m[0], target[1] - m[1]
     length = math.hypot(dx, dy) or 1.0

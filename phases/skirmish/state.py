@@ -184,9 +184,6 @@ class SkirmishState(GameState):
     def melee_of(self, uid: str) -> Melee | None:
         return next((m for m in self.melees.values() if uid in m.units), None)
 
-    def circles(self, uids: Any) -> list[geo.Circle]:
-        return [c for uid in uids for c in self.squads[uid].models]
-
     def others(self, *left_out: str) -> list[geo.Circle]:
         """Every model on the table but those of ``left_out``."""
         return [c for s in self.squads.values() if s.on_table and s.id not in left_out

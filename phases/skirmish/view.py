@@ -33,10 +33,11 @@ class SkirmishView:
 
     def roster(self, state: Any) -> list[tuple[str, ...]]:
         s = skirmish(state)
+        touching = self.contacts(s)
         rows: list[tuple[str, ...]] = []
         for q in s.squads.values():
             melee = s.melee_of(q.id)
-            foes = ", ".join(s.squads[u].name for u in self.contacts(s).get(q.id, ()))
+            foes = ", ".join(s.squads[u].name for u in touching.get(q.id, ()))
             fight = f"{melee.id}: {foes}" if melee and foes else melee.id if melee else ""
             rows.append((q.name, q.player, str(len(q.models)), str(sum(q.wounds)), q.status,
                          fight))

@@ -27,15 +27,17 @@ def shots(squad: Squad, target: Squad) -> int:
 
 
 def roll_for(state: SkirmishState, v: Volley) -> RollRequested:
-    """The stage's dice: the attacker rolls to hit and to wound, the target's player saves."""
+    """SK.TO_HIT, SK.TO_WOUND, SK.SAVE: the stage's dice; the attacker rolls to hit and to
+    wound, the target's player saves."""
     roller = state.squads[v.target if v.stage == "save" else v.unit]
     return RollRequested(purpose=v.stage, unit=roller.id, player=roller.player, dice=v.dice,
                          about=v.target if v.stage != "save" else v.unit)
 
 
 def rolled(state: SkirmishState, v: Volley, faces: tuple[int, ...]) -> list[Event]:
-    """A stage's outcome, and the next stage it opens; when the volley ends with wounds
-    through, the models they take."""
+    """SK.TO_HIT, SK.TO_WOUND, SK.SAVE: a stage's outcome, and the next stage it opens (none
+    when nothing succeeded, the target cannot be wounded, or no save is allowed); when the
+    volley ends with wounds through, the models they take (SK.CASUALTIES)."""
     target = state.squads[v.target]
     successes = sum(1 for f in faces if f >= v.need)
     then, need, unsaved = "", 0, 0
