@@ -162,7 +162,7 @@ def _copy_log(store: object, game_id: str, records: list) -> None:
 
 def bench_undo(out: list[str], sizes: tuple[int, ...]) -> None:
     out.append("undo and redo (median of 300 each, memory store; each also appends a step)")
-    medians = {}
+    medians, walks = {}, {}
     for size in sizes:
         game = Game.new(scenario(turns=size // 20 + 10), store=MemoryStore())
         rng = random.Random(2)
@@ -182,8 +182,20 @@ def bench_undo(out: list[str], sizes: tuple[int, ...]) -> None:
             game.redo("blue")
             redo.append(time.perf_counter() - start)
         medians[size] = (statistics.median(undo), statistics.median(redo))
+        # a game keeps one state in EVERY (core.history): an undo folds up to EVERY - 1 steps
+        # again, as many as lie since the last kept state; so also undo 24 steps in a row,
+        # over every position, and redo them
+        walk = []
+        for _ in range(24):
+            start = time.perf_counter()
+            game.undo("red")
+            walk.append(time.perf_counter() - start)
+        for _ in range(24):
+            game.redo("blue")
+        walks[size] = statistics.median(walk)
         out.append(f"  at {at:>7,} events: undo {medians[size][0] * 1e6:6.1f} us, "
-                   f"redo {medians[size][1] * 1e6:6.1f} us")
+                   f"redo {medians[size][1] * 1e6:6.1f} us;  24 undos in a row: median "
+                   f"{walks[size] * 1e6:.1f} us, worst {max(walk) * 1e6:.1f} us")
     small, large = medians[sizes[0]], medians[sizes[-1]]
     out.append(f"  largest / smallest: undo {large[0] / small[0]:.2f}x, "
                f"redo {large[1] / small[1]:.2f}x  (target <= 1.5x)")

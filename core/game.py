@@ -65,7 +65,7 @@ class Game:
         self.table = appliers_for(preset.appliers)
         self.timeline = Timeline(preset, self.table)
         self.timeline.loader = self._step_events
-        self.records = RecordLog()
+        self.records = RecordLog(getattr(store, "record_decoder", None))
 
     # --- making and loading ----------------------------------------------------------------
 
@@ -373,7 +373,7 @@ class Game:
         drafts = [Draft(seq=seq + i, step=step, type=e.type, v=e.v, data=e.to_data(), at=at)
                   for i, e in enumerate(events)]
         sealed = self.store.append(self.game_id, drafts, seq)
-        self.records.extend(sealed)
+        self.records.add(sealed)
         # the events are in the records: keep none, as a loaded game keeps none, and read a
         # step's again from its records when a redo or an inspection asks (0.15 KiB an event)
         self.timeline.feed(step, events, by, seq, after, keep=False)

@@ -53,6 +53,10 @@ class GameState(Value):
     dice stream's position and the roll awaited, and whether the game is over. A rulebook
     extends it with its own typed state (its pieces on the table, what it keeps of a turn)."""
 
+    # answers a rulebook worked out for this very state (``memo``): a slot, not a field, so
+    # that evolve, equality and summaries never see it
+    __slots__ = ("_memo",)
+
     game_id: str
     preset: str
     players: tuple[str, ...]
@@ -77,3 +81,25 @@ class GameState(Value):
             "dice_pos": self.dice_pos, "over": self.over, "winner": self.winner,
             "awaiting": None if self.awaiting is None else dict(self.awaiting.__dict__),
         }
+
+
+def memo(state: GameState) -> dict[Any, Any]:
+    """The answers kept for ``state`` (its pending decision, what its leaf drives): in a slot
+    that ``evolve`` does not copy, so they die with the state and a new state starts with
+    none."""
+    try:
+        return state._memo  # type: ignore[attr-defined, no-any-return]
+    except AttributeError:
+        answers: dict[Any, Any] = {}
+        object.__setattr__(state, "_memo", answers)   # not a field: the state is unchanged
+        return answers
+
+
+def forget(state: GameState) -> None:
+    """Drop the answers kept for a state the game moved on from. A game keeps every live
+    step's state for undo, and their answers (decisions with their legal commands) were a
+    sixth of its memory; a state that undo brings back works them out again."""
+    try:
+        object.__delattr__(state, "_memo")
+    except AttributeError:
+        pass

@@ -30,7 +30,7 @@ import google_crc32c
 
 from regiment.core.errors import ConcurrencyConflict, CorruptLog, StoreError
 from regiment.core.log import get_logger
-from regiment.core.record import Draft, Record
+from regiment.core.record import Draft, Record, Sealed
 
 from .base import Reading, check_append, check_game_id
 from .codec import GENESIS, MAX_FRAME, decode_blob, decode_record, encode_blob, seal
@@ -187,7 +187,7 @@ class LogFileStore(Reading):
         w.version += len(records)
         if records:
             w.head = records[-1].hash
-        return records
+        return Sealed(records, frames)
 
     def _rollback(self, w: _Writer, exc: OSError) -> None:
         try:

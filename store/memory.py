@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from regiment.core.record import Draft, Record
+from regiment.core.record import Draft, Record, Sealed
 
 from .base import Reading, check_append, check_game_id
 from .codec import GENESIS, decode_blob, encode_blob, seal
@@ -38,7 +38,7 @@ class MemoryStore(Reading):
         frames.extend(encoded)
         if records:
             self._heads[game_id] = records[-1].hash
-        return records
+        return Sealed(records, encoded)
 
     def _payloads(self, game_id: str, start: int) -> Iterator[tuple[int, bytes]]:
         frames = self._frames.get(game_id, [])

@@ -31,7 +31,7 @@ from typing import Any
 
 from regiment.core.errors import ConcurrencyConflict, CorruptLog, StoreError
 from regiment.core.log import get_logger
-from regiment.core.record import Draft, Record
+from regiment.core.record import Draft, Record, Sealed
 
 from .base import Reading, check_append, check_game_id
 from .codec import GENESIS, decode_blob, encode_blob, seal
@@ -272,7 +272,7 @@ class SqliteStore(Reading):
                 raise ConcurrencyConflict(f"game {game_id}: the store is locked by another "
                                           f"writer ({exc})") from None
             raise self._failure(exc, "append the step") from None
-        return records
+        return Sealed(records, frames)
 
     def _head(self, game_id: str) -> tuple[int, bytes]:
         """(records, head) of a game inside an append's transaction, the games row and the

@@ -8,7 +8,8 @@ from regiment.core.commands import Roll
 from regiment.core.dice import ManualDice, ScriptedDice
 from regiment.core.errors import BadRequest, IllegalCommand
 from regiment.core.game import Game
-from regiment.store import MemoryStore
+from regiment.store import LogFileStore, MemoryStore, SqliteStore
+from regiment.store.codec import decode_record
 
 from .conftest import small_scenario
 
@@ -234,10 +235,29 @@ def test_a_loaded_game_builds_its_records_only_when_they_are_read(scenario):
     loaded = Game.load(game.game_id, store)
     assert all(type(item) is bytes for item in loaded.records._items)
     assert loaded.records[3] == game.records[3]
-    assert type(loaded.records._items[3]) is not bytes and type(loaded.records._items[4]) is bytes
+    assert all(type(item) is bytes for item in loaded.records._items)   # built, not kept
     assert loaded.records[-2:] == game.records[-2:] and list(loaded.records) == game.history
     loaded.submit({"cmd": "end_phase", "by": "red"})
     assert loaded.version == len(loaded.history) == game.version + 2
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite", "logfile"])
+def test_a_live_game_keeps_whole_only_its_newest_step(kind, scenario, tmp_path):
+    """The older records a live game keeps as the bytes its store sealed; reading its log
+    gives the records the store holds, from every store."""
+    store = {"memory": MemoryStore, "sqlite": lambda: SqliteStore(tmp_path / "g.db"),
+             "logfile": lambda: LogFileStore(tmp_path / "logs")}[kind]()
+    game = Game.new(scenario, store=store)
+    charge_and_roll(game)
+    items = game.records._items
+    newest = game.timeline.info[-1]
+    older = items[:newest.first_seq]
+    assert older and all(type(item) is bytes for item in older)
+    if kind == "memory":   # the store's own bytes objects, not copies
+        assert all(a is b for a, b in zip(older, store._frames[game.game_id], strict=False))
+    assert game.history == list(store.read(game.game_id))
+    assert game.records[2:5] == game.history[2:5] and game.records[-1] == game.history[-1]
+    assert list(game.records.views(decode_record)) == game.history
 
 
 def test_a_loaded_game_redoes_and_asks_consent_from_events_it_did_not_keep():

@@ -11,6 +11,7 @@ from regiment.core.commands import COMMANDS, parse_command
 from regiment.core.dice import ManualDice
 from regiment.core.errors import BadRequest, IllegalCommand
 from regiment.core.game import Game
+from regiment.core.history import EVERY
 from regiment.store import LogFileStore, MemoryStore
 from regiment.tools.verify import verify
 
@@ -53,6 +54,28 @@ def test_undo_then_redo_is_the_identity(seed, steps, scenario):
         if rng.random() < 0.5:
             break
         game.undo("red")  # walk back and check again further down
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**32), steps=st.integers(1, 60), scenario=scenarios)
+def test_undo_all_the_way_back_meets_every_state_it_played(seed, steps, scenario):
+    """A game keeps only some of its states (core.history.EVERY); each undo must bring back
+    exactly the state that step left, folded again from the nearest kept one."""
+    game = Game.new(SCENARIOS[scenario](), store=MemoryStore())
+    rng = random.Random(seed)
+    seen = [game.state]
+    for _ in range(steps):
+        if game.pending.kind == "over":
+            break
+        random_play(game, rng, 1, 0.0)
+        seen[len(game.timeline.live) - 1:] = [game.state]   # (an undo when nothing else is legal)
+    kept = sum(s is not None for s in game.timeline.states)
+    assert kept <= len(game.timeline.states) // EVERY + 2
+    while game.timeline.last_live() is not None:
+        game.undo("red")
+        if game.timeline.request is not None:
+            game.submit({"cmd": "grant_undo", "by": "blue"})
+        assert game.state == seen[len(game.timeline.live) - 1]
 
 
 commands = st.builds(

@@ -13,7 +13,7 @@ from regiment.core.errors import IllegalCommand
 from regiment.core.events import Event, GameEnded, PhaseChanged, TurnBegan
 from regiment.core.fold import Folded, fold
 from regiment.core.pending import Decision, Over
-from regiment.core.state import GameState
+from regiment.core.state import GameState, memo
 
 from .machine import Compiled, Leaf
 
@@ -39,14 +39,6 @@ def per_state(method: Callable[[Any, Any], T]) -> Callable[[Any, Any], T]:
     return wrapper
 
 
-def memo(state: Any) -> dict[Any, Any]:
-    """The answers kept for ``state``: in a slot of the state that ``evolve`` does not copy, so
-    they die with it and a new state starts with none."""
-    answers: dict[Any, Any] | None = getattr(state, "_memo", None)
-    if answers is None:
-        answers = {}
-        object.__setattr__(state, "_memo", answers)   # not a field: the state is unchanged
-    return answers
 
 
 class Engine:

@@ -12,8 +12,8 @@ from regiment.core.commands import Command
 from regiment.core.events import Event, RollRequested
 from regiment.core.fold import fold
 from regiment.core.pending import Decision
-from regiment.core.state import Awaiting
-from regiment.phases.common.engine import memo, per_state
+from regiment.core.state import Awaiting, memo
+from regiment.phases.common.engine import per_state
 
 from . import attacks, charge, combat, pursuit
 from .attacks import Batch

@@ -183,10 +183,6 @@ class Turn(Value):
 class State(GameState):
     """The game as the fantasy rules see it."""
 
-    # answers the flow worked out for this very state (phases.fantasy.flow.memo): a slot, not a
-    # field, so that evolve, equality and summaries never see it
-    __slots__ = ("_memo",)
-
     units: dict[str, UnitState]
     table: dict[str, Any]
     context: Turn = field(default_factory=Turn)              # the turn's bookkeeping

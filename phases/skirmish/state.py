@@ -160,10 +160,6 @@ class Fight(Value):
 class SkirmishState(GameState):
     """The game as the skirmish rules see it."""
 
-    # answers the flow worked out for this very state (phases.common.engine.memo): a slot, not
-    # a field, so that evolve, equality and summaries never see it
-    __slots__ = ("_memo",)
-
     squads: dict[str, Squad]
     table: dict[str, Any]
     round: int = 0                       # player turns begun (SK.TERRAIN: "an earlier turn")
