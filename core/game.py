@@ -159,6 +159,10 @@ class Game:
 
     def replay(self, items: Iterable[tuple[int, int, Event | None, Record | bytes]]) -> None:
         """Fold records into the timeline, a whole step at a time (the hot path of a load)."""
+        with self.timeline.bulk():
+            self._replay(items)
+
+    def _replay(self, items: Iterable[tuple[int, int, Event | None, Record | bytes]]) -> None:
         timeline = self.timeline
         batch: list[Event] = []
         rows = self.records
@@ -191,9 +195,18 @@ class Game:
             timeline.feed(step, batch, _by(batch), start, keep=False)
 
     def _step_events(self, first: int, size: int) -> list[Event]:
-        """A loaded step's events, decoded again from its records (redo, inspection)."""
-        return [decode_event(r.type, r.v, r.data, f"record {r.seq}")
-                for r in self.records[first:first + size]]
+        """A step's events, decoded again from its records (redo, an undo's fold, inspection):
+        straight from the stored bytes when the store gives a decoder for them."""
+        fast = getattr(self.store, "event_decoder", None)
+        out = []
+        for r in self.records.stored(first, first + size):
+            if type(r) is bytes and fast is not None:
+                out.append(fast(r))
+                continue
+            if type(r) is bytes:
+                r = self.records[first + len(out)]
+            out.append(decode_event(r.type, r.v, r.data, f"record {r.seq}"))  # type: ignore[union-attr]
+        return out
 
     # --- what the game says ----------------------------------------------------------------
 

@@ -10,7 +10,8 @@ kept state, so undo and redo cost the same at step 10 and at step 100,000.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any, NamedTuple, overload
 
 from .errors import TamperedLog
@@ -74,6 +75,7 @@ class Timeline:
         self.steps = Steps(self)
         self.live: list[int] = []
         self.states: list[GameState | None] = []   # None: dropped, folded again if needed
+        self.keep_all = False   # a load keeps every state while it folds, then thins them
         self.redo: list[int] = []
         self.request: tuple[int, str] | None = None
         self.tape: dict[int, int] = {}
@@ -178,7 +180,7 @@ class Timeline:
     def _push(self, state: GameState) -> None:
         """The newest live step's state; those below it are kept only one step in EVERY."""
         states = self.states
-        below = len(states) - 1
+        below = -1 if self.keep_all else len(states) - 1
         while below >= 0 and states[below] is not None:   # (more than one after a _restore)
             if below % EVERY:
                 states[below] = None
@@ -187,6 +189,21 @@ class Timeline:
                 break
             below -= 1
         states.append(state)
+
+    @contextmanager
+    def bulk(self) -> Iterator[None]:
+        """Keep every state while a load folds (undos in a log pop states: had the load
+        dropped them, each undo would fold steps again), then drop all but the newest and
+        one in EVERY."""
+        self.keep_all = True
+        try:
+            yield
+        finally:
+            self.keep_all = False
+            states = self.states
+            for i in range(1, len(states) - 1):
+                if i % EVERY:
+                    states[i] = None
 
     def _restore(self) -> None:
         """Make the newest live step's state again if it was dropped: a fold of the steps

@@ -128,6 +128,14 @@ class RecordLog(Sequence[Record]):
         self._tail = list(sealed)
         self._items.extend(frames)
 
+    def stored(self, start: int, stop: int) -> list[Record | bytes]:
+        """Records ``start`` to ``stop`` as kept: the newest step's whole, others as bytes."""
+        items = self._items[start:stop]
+        if self._tail:
+            for i in range(max(start, self._tail_at), min(stop, len(self._items))):
+                items[i - start] = self._tail[i - self._tail_at]
+        return items
+
     def views(self, decode: Callable[[bytes], Any]) -> Iterator[Any]:
         """Each record as ``decode`` reads its stored bytes (a record already made is given
         as it is): a reader that needs only some fields need not build whole records."""

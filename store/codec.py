@@ -13,7 +13,7 @@ where; nothing crashes, hangs or allocates without bound.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Annotated, Any
 
 import msgpack
@@ -236,7 +236,12 @@ def decode_record(payload: bytes, where: str = "") -> Record:
     return _split(payload, where)[0]
 
 
-_FAST: dict[type, msgspec.msgpack.Decoder[Any]] = {}  # event classes whose fields all required
+# By event type: (its version, its class's decoder, how many fields it has, whether all of
+# them are required, their names). A type not known yet (its rulebook not loaded) is not
+# kept as missing.
+_Plan = tuple[int, Callable[[Any], Event], int, bool, frozenset[str]]
+_PLANS: dict[str, _Plan] = {}
+_DATA_KEYS = msgspec.msgpack.Decoder(dict[str, msgspec.Raw]).decode   # a map's keys, values skipped
 
 
 def _map_size(raw: msgspec.Raw) -> int:
@@ -254,27 +259,38 @@ def _map_size(raw: msgspec.Raw) -> int:
     return -1
 
 
+def _plan(type_: str) -> _Plan | None:
+    cls = EVENTS.get(type_)
+    if cls is None or cls.schema.aliases:   # (msgspec knows fields by name, not wire name)
+        return None
+    schema = cls.schema
+    plan = _PLANS[type_] = (cls.v, msgspec.msgpack.Decoder(cls).decode, schema.n,
+                            len(schema.required) == schema.n, schema.keys)
+    return plan
+
+
 def decode_fast(payload: bytes) -> tuple[int, int, Event]:
     """(seq, step, event) of a record, its event decoded straight from the stored bytes.
 
-    The load path: no Record and no data dict are built (see core.record.RecordLog). It takes
-    only event classes with every field required and a map of exactly that many keys, so that
-    an unknown field cannot hide; anything else goes through ``decode_pair``, whose error says
-    what is wrong.
+    The load path: no Record and no data dict are built (see core.record.RecordLog). msgspec
+    skips unknown fields and fills defaults, so an unknown field must not hide: a map must
+    have exactly as many keys as the class has fields, and for a class with defaults its keys
+    are read too (a field left out, an unknown one in its place). Anything else goes through
+    ``decode_pair``, whose error says what is wrong.
     """
     try:
         e = _ENVELOPE.decode(payload)
     except _FAILURES:
         e = None
     if e is not None and e.step <= e.seq and len(payload) <= MAX_FRAME:
-        cls = EVENTS.get(e.type)
-        if cls is not None and cls.v == e.v:
-            decoder = _FAST.get(cls)
-            if decoder is None and len(cls.schema.required) == cls.schema.n:
-                decoder = _FAST[cls] = msgspec.msgpack.Decoder(cls)
-            if decoder is not None and _map_size(e.data) == cls.schema.n:
+        plan = _PLANS.get(e.type) or _plan(e.type)
+        if plan is not None and plan[0] == e.v:
+            _, decode, n, exact, keys = plan
+            data = e.data
+            if _map_size(data) == n:
                 try:
-                    return e.seq, e.step, decoder.decode(e.data)
+                    if exact or _DATA_KEYS(data).keys() == keys:
+                        return e.seq, e.step, decode(data)
                 except _FAILURES:
                     pass
     record, event = decode_pair(payload)

@@ -183,6 +183,23 @@ def test_the_fast_read_path_still_names_a_bad_field():
             decode_fast(frame(data))
 
 
+def test_the_fast_read_path_lets_no_unknown_field_take_a_defaulted_ones_place():
+    """RollRequested's ``about`` has a default: a map of as many keys as its fields, with an
+    unknown key instead of ``about``, would decode with the default if only keys were
+    counted."""
+    from regiment.store.codec import decode_fast
+
+    def frame(data: dict) -> bytes:
+        return seal([Draft(seq=0, step=0, type="RollRequested", v=1, data=data, at="t")],
+                    GENESIS)[1][0]
+
+    good = {"purpose": "charge", "unit": "u", "player": "red", "dice": 2}
+    assert decode_fast(frame({**good, "about": "x"}))[2].about == "x"
+    assert decode_fast(frame(good))[2].about == ""       # an older record without it
+    with pytest.raises(CorruptLog, match="unknown field 'bogus'"):
+        decode_fast(frame({**good, "bogus": "x"}))
+
+
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
 @given(st.binary(max_size=300))
 def test_random_bytes_on_the_fast_path_are_corrupt_log(blob):
