@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 STORE ?= regiment.db
 
-.PHONY: test demo bench bench-ab lint golden clean browser faults
+.PHONY: test demo bench bench-ab lint golden clean browser postgres faults load
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "regiment needs Python 3.11 or newer")'
@@ -19,8 +19,24 @@ $(STAMP): pyproject.toml
 	  { cat $(VENV)/install.log; exit 1; }
 	@touch $(STAMP)
 
-test: $(STAMP) lint browser
+test: $(STAMP) lint browser postgres
 	$(BIN)/python -m pytest
+
+# The store and server tests run a real PostgreSQL server from Debian's postgresql package,
+# which the test fixtures start in a temporary directory (tests/postgres.py); it is installed
+# here when it is missing and apt-get can be used. REGIMENT_NO_POSTGRES=1 leaves those tests out.
+postgres:
+	@if [ -z "$$REGIMENT_NO_POSTGRES" ] && ! command -v initdb >/dev/null 2>&1 && \
+	    ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+	  if command -v apt-get >/dev/null 2>&1; then \
+	    SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	    echo "installing Debian's postgresql for the store and server tests"; \
+	    $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	      $$SUDO apt-get install -y -qq postgresql >/dev/null; \
+	  else \
+	    echo "no PostgreSQL and no apt-get: its tests will fail (REGIMENT_NO_POSTGRES=1 skips them)"; \
+	  fi; \
+	fi
 
 # The replay page is tested in headless Chromium from Debian's packages (chromium and
 # chromium-driver), installed here when they are missing and apt-get can be used. Without
@@ -48,6 +64,11 @@ bench: $(STAMP)
 REV ?= HEAD
 bench-ab: $(STAMP)
 	$(BIN)/python bench/ab.py $(REV) --rounds 3
+
+# 200 games from simulated clients against two server processes on PostgreSQL, one of them
+# killed and restarted during the run: steps/s, step latency, and every game verified.
+load: $(STAMP) postgres
+	$(BIN)/python -m tests.load
 
 # The long round of the fault suite (make test runs a short one): prints its figures.
 faults: $(STAMP)

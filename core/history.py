@@ -193,15 +193,16 @@ class Timeline:
     @contextmanager
     def bulk(self) -> Iterator[None]:
         """Keep every state while a load folds (undos in a log pop states: had the load
-        dropped them, each undo would fold steps again), then drop all but the newest and
-        one in EVERY."""
+        dropped them, each undo would fold steps again), then drop those it added but the
+        newest and one in EVERY."""
         self.keep_all = True
+        first = max(1, len(self.states) - 1)
         try:
             yield
         finally:
             self.keep_all = False
             states = self.states
-            for i in range(1, len(states) - 1):
+            for i in range(first, len(states) - 1):
                 if i % EVERY:
                     states[i] = None
 

@@ -91,7 +91,7 @@ class RecordLog(Sequence[Record]):
             return item  # type: ignore[return-value]
         if i < 0:
             i += len(self._items)
-        if self._tail and i >= self._tail_at:
+        if 0 <= i - self._tail_at < len(self._tail):   # (a replay may append after it)
             return self._tail[i - self._tail_at]
         if self._decode is None:
             raise ValueError("this log holds raw records but no decoder")
@@ -131,9 +131,9 @@ class RecordLog(Sequence[Record]):
     def stored(self, start: int, stop: int) -> list[Record | bytes]:
         """Records ``start`` to ``stop`` as kept: the newest step's whole, others as bytes."""
         items = self._items[start:stop]
-        if self._tail:
-            for i in range(max(start, self._tail_at), min(stop, len(self._items))):
-                items[i - start] = self._tail[i - self._tail_at]
+        end = self._tail_at + len(self._tail)
+        for i in range(max(start, self._tail_at), min(stop, end, len(self._items))):
+            items[i - start] = self._tail[i - self._tail_at]
         return items
 
     def views(self, decode: Callable[[bytes], Any]) -> Iterator[Any]:

@@ -1,6 +1,8 @@
-"""regiment.store: event stores (memory, log file, SQLite) and the canonical msgpack codec."""
+"""regiment.store: event stores (memory, log file, SQLite, PostgreSQL) and the canonical msgpack
+codec."""
 
 from pathlib import Path
+from typing import Any
 
 from regiment.core.errors import BadRequest
 
@@ -14,14 +16,19 @@ __all__ = ["LogFileStore", "MemoryStore", "SqliteStore", "open_store"]
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
-def open_store(path: str | Path, *, readonly: bool = False) -> LogFileStore | SqliteStore:
-    """DESIGN's rule: a path ending in .db or .sqlite is SQLite, anything else a log directory.
+def open_store(path: str | Path, *, readonly: bool = False) -> Any:
+    """DESIGN's rule: a path ending in .db or .sqlite is SQLite, anything else a log directory;
+    a ``postgresql://`` address is a PostgreSQL database (psycopg is loaded only then).
 
     A path that already exists is taken for what it is: a directory is a log-file store, a
     file that begins as SQLite does is an SQLite store whatever its name, and any other file is
     refused (it would otherwise be made into a directory, or overwritten). ``readonly``
     opens an SQLite store to read it as it is (see ``SqliteStore``).
     """
+    if isinstance(path, str) and path.startswith(("postgresql://", "postgres://")):
+        from .postgres import PostgresStore
+
+        return PostgresStore(path)
     p = Path(path)
     sqlite_name = str(path).endswith((".db", ".sqlite"))
     if p.is_dir():

@@ -21,6 +21,7 @@ class MemoryStore(Reading):
         self._heads: dict[str, bytes] = {}
         self._snapshots: dict[str, tuple[int, bytes]] = {}
         self._secrets: dict[str, bytes] = {}
+        self._seats: dict[str, dict[str, str]] = {}
 
     def __repr__(self) -> str:
         return f"MemoryStore(<{len(self._frames)} games>)"
@@ -61,6 +62,12 @@ class MemoryStore(Reading):
             return None
         seq, blob = self._snapshots[game_id]
         return seq, decode_blob(blob, f"memory:{game_id} snapshot")
+
+    def put_seats(self, game_id: str, seats: dict[str, str]) -> None:
+        self._seats.setdefault(game_id, {}).update(seats)
+
+    def get_seats(self, game_id: str) -> dict[str, str]:
+        return dict(self._seats.get(game_id, {}))
 
     def put_secret(self, game_id: str, seed: bytes) -> None:
         self._secrets[game_id] = bytes(seed)

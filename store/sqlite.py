@@ -61,6 +61,12 @@ CREATE TABLE IF NOT EXISTS snapshots (
     seq INTEGER NOT NULL,
     data BLOB NOT NULL
 );
+CREATE TABLE IF NOT EXISTS seats (
+    game_id TEXT NOT NULL,
+    role TEXT NOT NULL,
+    token_hash TEXT NOT NULL,
+    PRIMARY KEY (game_id, role)
+);
 """
 MEMORY = ":memory:"
 # what SQLite raises on a damaged file: its errors, and Python's when its message quotes bytes
@@ -366,6 +372,24 @@ class SqliteStore(Reading):
         if not isinstance(value, dict):
             raise CorruptLog("not a snapshot", where=f"{self.path} {game_id} snapshot")
         return row[0], value
+
+    def put_seats(self, game_id: str, seats: dict[str, str]) -> None:
+        """Each seat's token hash (a player's name, or ``spectate``): a game server's."""
+        try:
+            with self.db:
+                self.db.execute("BEGIN IMMEDIATE")
+                self.db.executemany("INSERT INTO seats VALUES (?, ?, ?)",
+                                    [(game_id, role, h) for role, h in seats.items()])
+        except FAILURES as exc:
+            raise self._failure(exc, "keep the seats") from None
+
+    def get_seats(self, game_id: str) -> dict[str, str]:
+        try:
+            rows = self._query("SELECT role, token_hash FROM seats WHERE game_id = ?",
+                               (game_id,))
+        except StoreError:   # a store older than the server has no seats table
+            return {}
+        return {r[0]: r[1] for r in rows if isinstance(r[0], str) and isinstance(r[1], str)}
 
     def put_secret(self, game_id: str, seed: bytes) -> None:
         if self.readonly:

@@ -176,17 +176,37 @@ def ford_clash() -> dict[str, Any]:
 StoreFactory = Callable[[], Any]
 
 
-@pytest.fixture(params=["memory", "logfile", "sqlite"])
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Any]:
+    """A real PostgreSQL server for the session (tests/postgres.py)."""
+    import os
+
+    from .postgres import SKIP, TempPostgres
+
+    if os.environ.get(SKIP):
+        pytest.skip(f"{SKIP} is set")
+    with TempPostgres() as pg:
+        yield pg
+
+
+@pytest.fixture(params=["memory", "logfile", "sqlite", "postgresql"])
 def store_factory(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[StoreFactory]:
     """A function that opens the same store again (a fresh handle on the same data)."""
     opened: list[Any] = []
     memory = MemoryStore()
+    url = request.getfixturevalue("postgres").fresh() if request.param == "postgresql" else ""
 
     def make() -> Any:
         if request.param == "memory":
             return memory
         for s in opened:  # one writer at a time: reopening closes the last handle
             s.close()
+        if url:
+            from regiment.store.postgres import PostgresStore
+
+            s = PostgresStore(url)
+            opened.append(s)
+            return s
         s = LogFileStore(tmp_path / "logs") if request.param == "logfile" else SqliteStore(
             tmp_path / "games.db")
         opened.append(s)

@@ -275,3 +275,20 @@ def test_a_loaded_game_redoes_and_asks_consent_from_events_it_did_not_keep():
     loaded.undo("red")
     loaded.undo("red")  # the charge roll: rolled dice, so it asks
     assert loaded.pending.to_dict()["decision"] == "consent_undo"
+
+
+def test_a_game_catches_up_with_records_another_writer_appended(scenario):
+    """What a server process does when another one moved a game on: it folds the new
+    records onto the game it holds, and reads the same records and state as the writer."""
+    store = MemoryStore()
+    writer = Game.new(scenario, store=store)
+    reader = Game.load(writer.game_id, store)
+    charge_and_roll(writer)
+    reader.replay(store.read_events(writer.game_id, reader.version))
+    assert reader.history == writer.history and reader.state == writer.state
+    reader.submit({"cmd": "end_phase", "by": "red"})   # its newest step kept whole...
+    writer = Game.load(writer.game_id, store)
+    writer.submit({"cmd": "end_phase", "by": "red"})
+    reader.replay(store.read_events(writer.game_id, reader.version))   # ...then more after it
+    assert reader.history == writer.history == list(store.read(writer.game_id))
+    assert reader.records[-1] == writer.records[-1] and reader.state == writer.state

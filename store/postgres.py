@@ -1,0 +1,240 @@
+"""A store on PostgreSQL (psycopg 3), for a game server of several processes and machines.
+
+The same contract as the other stores (tests/test_store_contract.py runs on all four):
+- ``events (game_id, seq)`` is the primary key, so two processes appending the same game at the
+  same version cannot both succeed: the second gets ``ConcurrencyConflict``, and no game forks
+  (STORE.VERSION). An append is one transaction, its step whole or not at all.
+- ``games`` keeps each game's record count and head, read with every append (``FOR UPDATE``)
+  and checked against the events on every read, as the SQLite store does.
+- an append ``NOTIFY``s the channel ``regiment`` with ``GAME_ID VERSION`` when it commits, so
+  that a server process hears that another one moved a game on (``listen``).
+- dice seeds live in their own table, ``secrets``, never in the events: the database's access
+  rights keep it (a server's role may read it; a reporting role should be granted ``events``
+  and ``games`` only).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import psycopg
+from psycopg import errors as pg_errors
+
+from regiment.core.errors import ConcurrencyConflict, CorruptLog, StoreError
+from regiment.core.record import Draft, Record, Sealed
+
+from .base import Reading, check_append, check_game_id
+from .codec import GENESIS, decode_blob, encode_blob, seal
+
+CHANNEL = "regiment"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    game_id TEXT PRIMARY KEY, created BIGSERIAL, started TEXT NOT NULL,
+    records BIGINT NOT NULL, head BYTEA NOT NULL);
+CREATE TABLE IF NOT EXISTS events (
+    game_id TEXT NOT NULL, seq BIGINT NOT NULL, step BIGINT NOT NULL, type TEXT NOT NULL,
+    record BYTEA NOT NULL, hash BYTEA NOT NULL, PRIMARY KEY (game_id, seq));
+CREATE TABLE IF NOT EXISTS snapshots (
+    game_id TEXT PRIMARY KEY, seq BIGINT NOT NULL, data BYTEA NOT NULL);
+CREATE TABLE IF NOT EXISTS secrets (game_id TEXT PRIMARY KEY, seed BYTEA NOT NULL);
+CREATE TABLE IF NOT EXISTS seats (
+    game_id TEXT NOT NULL, role TEXT NOT NULL, token_hash TEXT NOT NULL,
+    PRIMARY KEY (game_id, role));
+"""
+
+
+def is_postgres(url: str) -> bool:
+    return url.startswith(("postgresql://", "postgres://"))
+
+
+class PostgresStore(Reading):
+    """``PostgresStore("postgresql://user@host:port/db")``: tables are made when missing."""
+
+    def __init__(self, url: str, *, connect_timeout: float = 10.0) -> None:
+        self.url = url
+        self.path = _safe(url)   # for messages: never the password
+        try:
+            self.db = psycopg.connect(url, autocommit=True, connect_timeout=int(connect_timeout))
+        except psycopg.Error as exc:
+            raise StoreError(f"{self.path}: cannot connect ({_why(exc)})") from None
+        try:
+            with self.db.transaction():
+                self.db.execute("SELECT pg_advisory_xact_lock(7263)")   # one CREATE at once
+                self.db.execute(SCHEMA)
+        except psycopg.Error as exc:
+            self.db.close()
+            raise StoreError(f"{self.path}: cannot make the tables ({_why(exc)})") from None
+
+    # --- the log ----------------------------------------------------------------------------
+
+    def append(self, game_id: str, drafts: Sequence[Draft], expected_version: int
+               ) -> list[Record]:
+        check_game_id(game_id)
+        db = self.db
+        try:
+            with db.transaction():
+                row = db.execute("SELECT records, head FROM games WHERE game_id = %s FOR UPDATE",
+                                 (game_id,)).fetchone()
+                version, head = (row[0], bytes(row[1])) if row else (0, GENESIS)
+                check_append(game_id, drafts, expected_version, version)
+                records, frames = seal(drafts, head)
+                if not records:
+                    return Sealed(records, frames)
+                if row is None:
+                    db.execute("INSERT INTO games (game_id, started, records, head) "
+                               "VALUES (%s, %s, 0, %s)", (game_id, records[0].at, GENESIS))
+                with db.cursor() as cur:
+                    cur.executemany(
+                        "INSERT INTO events VALUES (%s, %s, %s, %s, %s, %s)",
+                        [(game_id, r.seq, r.step, r.type, f, r.hash)
+                         for r, f in zip(records, frames, strict=True)])
+                db.execute("UPDATE games SET records = %s, head = %s WHERE game_id = %s",
+                           (version + len(records), records[-1].hash, game_id))
+                db.execute("SELECT pg_notify(%s, %s)",
+                           (CHANNEL, f"{game_id} {version + len(records)}"))
+        except (pg_errors.UniqueViolation, pg_errors.SerializationFailure):
+            raise ConcurrencyConflict(f"game {game_id}: another writer appended first") from None
+        except psycopg.Error as exc:
+            raise StoreError(f"{self.path}: could not append to game {game_id} "
+                             f"({_why(exc)}); nothing was written") from None
+        return Sealed(records, frames)
+
+    def _payloads(self, game_id: str, start: int) -> Iterator[tuple[int, bytes]]:
+        """The game's payloads, checked against its games row (as the SQLite store does)."""
+        try:
+            with self.db.transaction():   # one snapshot: the row and the events agree
+                row = self.db.execute("SELECT records, head FROM games WHERE game_id = %s",
+                                      (game_id,)).fetchone()
+                if row is None:
+                    return
+                count, head = row[0], bytes(row[1])
+                rows = self.db.execute(
+                    "SELECT seq, record, hash FROM events WHERE game_id = %s AND seq >= %s "
+                    "AND seq < %s ORDER BY seq", (game_id, start, count)).fetchall()
+        except psycopg.Error as exc:
+            raise StoreError(f"{self.path}: could not read game {game_id} ({_why(exc)})") \
+                from None
+        expected, last = start, None
+        for seq, blob, digest in rows:
+            if seq != expected:
+                raise CorruptLog(f"record {expected} is missing (the next is {seq})",
+                                 where=self._where(game_id, expected))
+            yield seq, bytes(blob)
+            expected += 1
+            last = bytes(digest)
+        if expected < count or (last is not None and last != head):
+            raise CorruptLog(f"the game holds {expected} records, its games row says {count}",
+                             where=self._where(game_id, expected))
+
+    def _where(self, game_id: str, seq: int) -> str:
+        return f"{self.path} {game_id} record {seq}"
+
+    def version(self, game_id: str) -> int:
+        row = self._one("SELECT records FROM games WHERE game_id = %s", (game_id,))
+        return int(row[0]) if row else 0
+
+    def head(self, game_id: str) -> tuple[int, bytes]:
+        """(records, head) of a game as the store has them now."""
+        row = self._one("SELECT records, head FROM games WHERE game_id = %s", (game_id,))
+        return (int(row[0]), bytes(row[1])) if row else (0, GENESIS)
+
+    def games(self) -> list[str]:
+        """Game ids, oldest first."""
+        return [r[0] for r in self._all("SELECT game_id FROM games ORDER BY created")]
+
+    # --- beside the log ----------------------------------------------------------------------
+
+    def save_snapshot(self, game_id: str, seq: int, data: dict[str, Any]) -> None:
+        self._write("INSERT INTO snapshots VALUES (%s, %s, %s) ON CONFLICT (game_id) DO UPDATE "
+                    "SET seq = EXCLUDED.seq, data = EXCLUDED.data",
+                    (game_id, seq, encode_blob(data)), "save a snapshot")
+
+    def load_snapshot(self, game_id: str) -> tuple[int, dict[str, Any]] | None:
+        row = self._one("SELECT seq, data FROM snapshots WHERE game_id = %s", (game_id,))
+        if row is None:
+            return None
+        value = decode_blob(bytes(row[1]), f"{self.path} {game_id} snapshot")
+        if not isinstance(value, dict):
+            raise CorruptLog("not a snapshot", where=f"{self.path} {game_id} snapshot")
+        return int(row[0]), value
+
+    def put_secret(self, game_id: str, seed: bytes) -> None:
+        self._write("INSERT INTO secrets VALUES (%s, %s) ON CONFLICT (game_id) DO UPDATE SET "
+                    "seed = EXCLUDED.seed", (game_id, bytes(seed)), "keep the dice seed")
+
+    def get_secret(self, game_id: str) -> bytes | None:
+        row = self._one("SELECT seed FROM secrets WHERE game_id = %s", (game_id,))
+        return bytes(row[0]) if row else None
+
+    def put_seats(self, game_id: str, seats: dict[str, str]) -> None:
+        """Each seat's token hash (a player's name, or ``spectate``), kept with the game."""
+        try:
+            with self.db.transaction(), self.db.cursor() as cur:
+                cur.executemany("INSERT INTO seats VALUES (%s, %s, %s)",
+                                [(game_id, role, h) for role, h in seats.items()])
+        except psycopg.Error as exc:
+            raise StoreError(f"{self.path}: could not keep the seats ({_why(exc)})") from None
+
+    def get_seats(self, game_id: str) -> dict[str, str]:
+        return {role: h for role, h in self._all(
+            "SELECT role, token_hash FROM seats WHERE game_id = %s", (game_id,))}
+
+    def listen(self) -> Iterator[tuple[str, int]]:
+        """(game id, version) each time an append to this database commits, from any process:
+        a connection of its own, blocking; a server runs it in a thread."""
+        try:
+            conn = psycopg.connect(self.url, autocommit=True)
+        except psycopg.Error as exc:
+            raise StoreError(f"{self.path}: cannot connect to listen ({_why(exc)})") from None
+        with conn:
+            conn.execute(f"LISTEN {CHANNEL}")
+            for note in conn.notifies():
+                game_id, _, version = note.payload.partition(" ")
+                if version.isdigit():
+                    yield game_id, int(version)
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> PostgresStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- queries ----------------------------------------------------------------------------
+
+    def _one(self, sql: str, args: tuple[Any, ...]) -> Any:
+        rows = self._all(sql, args)
+        return rows[0] if rows else None
+
+    def _all(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
+        try:
+            return self.db.execute(sql, args).fetchall()
+        except psycopg.Error as exc:
+            raise StoreError(f"{self.path}: could not read ({_why(exc)})") from None
+
+    def _write(self, sql: str, args: tuple[Any, ...], what: str) -> None:
+        try:
+            self.db.execute(sql, args)
+        except psycopg.Error as exc:
+            raise StoreError(f"{self.path}: could not {what} ({_why(exc)})") from None
+
+
+def _why(exc: BaseException) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
+def _safe(url: str) -> str:
+    """The URL without its password, for messages and logs."""
+    try:
+        info = psycopg.conninfo.conninfo_to_dict(url)
+    except psycopg.Error:
+        return "postgresql://(an unreadable address)"
+    user = str(info.get("user", ""))
+    host = str(info.get("host", ""))
+    port = str(info.get("port", ""))
+    db = str(info.get("dbname", ""))
+    return f"postgresql://{user + '@' if user else ''}{host}{':' + str(port) if port else ''}/{db}"
