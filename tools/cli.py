@@ -6,6 +6,7 @@ import argparse
 import errno
 import json
 import os
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -113,6 +114,18 @@ def build_parser() -> argparse.ArgumentParser:
                    "%(default)s); :memory: keeps nothing")
     s.set_defaults(run=_serve)
 
+    s = sub.add_parser("server", help="host many games for players apart: seats, signed "
+                       "receipts, WebSockets (SQLite on one machine, PostgreSQL on several)")
+    s.add_argument("--host", default="127.0.0.1", help="address to listen on (%(default)s)")
+    s.add_argument("--port", type=int, default=8000, help="port (%(default)s)")
+    s.add_argument("--store", default=DEFAULT_STORE,
+                   help="an SQLite file, or postgresql://... for several server processes "
+                   "(default %(default)s)")
+    s.add_argument("--key", default="regiment-server.key",
+                   help="the server's Ed25519 signing key, made on first start (mode 600); "
+                   "every process of one deployment uses the same (default %(default)s)")
+    s.set_defaults(run=_server)
+
     from .chances import add_parsers
 
     add_parsers(sub)
@@ -167,6 +180,12 @@ def build_parser() -> argparse.ArgumentParser:
                            help="a receipt: a step's head as serve or play gave it (the "
                            "whole hash or its first 10+ hex digits, optionally after the step "
                            "number); the log must hold it, at that step (repeatable)")
+            s.add_argument("--receipts", metavar="FILE",
+                           help="signed receipts a game server sent (JSON lines): each "
+                           "signature is checked, and the log must hold each head at its step")
+            s.add_argument("--key", metavar="HEX",
+                           help="the server's public key (GET /key): refuse receipts signed "
+                           "by any other")
         if name in ("inspect", "verify", "replay"):
             s.add_argument("--json", action="store_true", help="machine-readable output")
         if name == "replay":
@@ -377,8 +396,10 @@ def _verify(args: argparse.Namespace) -> int:
 
     steps = records[-1].step + 1
     try:
+        heads = list(args.head) + (_signed_receipts(args.receipts, args.key, game_id)
+                                   if args.receipts else [])
         with progress("verifying", steps) as advance:
-            report = verify(records, seed, args.head, advance)
+            report = verify(records, seed, heads, advance)
     except TamperedLog as exc:
         if args.json:
             print(json.dumps({"game": game_id, "ok": False, "seq": exc.seq, "error": exc.reason}))
@@ -403,6 +424,37 @@ def _verify(args: argparse.Namespace) -> int:
               f"intact, every outcome re-derived; {report.dice} dice, {seed_note}{held}; "
               f"head {records[-1].hash.hex()[:10]}")
     return 0
+
+
+def _server(args: argparse.Namespace) -> int:
+    try:
+        from .server import run_server
+    except ImportError as exc:
+        raise BadRequest(f"the server needs its libraries ({exc.name} is missing): pip install "
+                         "'regiment[server]'") from None
+    from regiment.store import open_store
+
+    store = open_store(args.store)
+    if not hasattr(store, "put_seats"):
+        raise BadRequest(f"{args.store}: the server keeps its games in SQLite (.db) or "
+                         "PostgreSQL (postgresql://...), not in a log directory")
+    return run_server(store, Path(args.key), args.host, args.port)
+
+
+def _signed_receipts(path: str, key: str | None, game_id: str) -> list[Any]:
+    from .record import MAX_LINE
+    from .serve import bounded_lines
+    from .signing import read_receipts
+
+    if key is not None and not re.fullmatch(r"[0-9a-fA-F]{64}", key):
+        raise BadRequest(f"--key {key!r}: a public key is 64 hex digits (GET /key)")
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return read_receipts(bounded_lines(handle, MAX_LINE), path, game_id, key)
+    except OSError as exc:
+        raise BadRequest(f"cannot read the receipts {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise BadRequest(f"{path}: not a text file of receipts") from None
 
 
 def _demo(args: argparse.Namespace) -> int:
