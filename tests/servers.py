@@ -1,0 +1,97 @@
+"""``regiment server`` as users run it: a child process on a free port, reached by real HTTP and
+WebSocket clients (httpx, websockets). Used by the tests and by ``make load``."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from .postgres import free_port
+
+EXE = Path(sys.executable).with_name("regiment")
+
+
+class Server:
+    def __init__(self, store: str, key: Path, port: int | None = None) -> None:
+        self.store, self.key = store, key
+        self.port = port or free_port()
+        self.proc: subprocess.Popen[str] | None = None
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    @property
+    def errors(self) -> str:
+        """What the server wrote to stderr (a file: a pipe nobody reads would block it)."""
+        return self.stderr.read_text() if self.stderr.exists() else ""
+
+    def start(self) -> Server:
+        self.stderr = self.key.with_name(f"server-{self.port}.err")
+        with open(self.stderr, "a") as err:
+            self.proc = subprocess.Popen(
+                [str(EXE), "server", "--store", self.store, "--key", str(self.key), "--port",
+                 str(self.port)], stdout=subprocess.PIPE, stderr=err, text=True,
+                env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line.startswith("regiment server:"):
+            self.proc.kill()
+            raise RuntimeError(f"the server did not start: {line}{self.errors}")
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:   # uvicorn binds after the first line
+            try:
+                httpx.get(f"{self.http}/key", timeout=1.0)
+                return self
+            except httpx.HTTPError:
+                time.sleep(0.05)
+        raise RuntimeError("the server did not answer within 20 s")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown of any kind, as a crash."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def create(self, scenario: str) -> dict[str, Any]:
+        r = httpx.post(f"{self.http}/games", content=scenario.encode(), timeout=30)
+        r.raise_for_status()
+        return dict(r.json())
+
+    def __enter__(self) -> Server:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def first_legal(message: dict[str, Any]) -> dict[str, Any] | None:
+    pending = message.get("pending", {})
+    if pending.get("kind") != "decision":
+        return None
+    legal = [c for c in pending["legal"] if c["cmd"] not in ("undo", "redo")]
+    return dict(legal[0]) if legal else None
+
+
+def dumps(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"))

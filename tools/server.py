@@ -1,0 +1,281 @@
+"""``regiment server``: many games at once, for players who are not at the same table.
+
+An ASGI app (Starlette, served by uvicorn). DESIGN's contract:
+- ``POST /games`` (a scenario, TOML) answers ``{"id", "seats": {PLAYER: TOKEN}, "spectate"}``;
+- ``GET /games/{id}?token=T`` the state; ``GET /games/{id}/log?token=T`` the log as an export
+  (JSON lines, ``regiment verify`` reads it); ``GET /games/{id}/replay?token=T`` the replay
+  page, which follows the game live; ``GET /key`` the server's public key;
+- a WebSocket at ``/games/{id}/ws?token=T[&after=N]`` speaks the engine protocol's messages:
+  it first sends the records from ``N`` (0: all), the pending decision, the head and a signed
+  receipt; then each command it is sent by its seat is answered, and every step of the game,
+  made through any server process, is sent to every connection as it happens.
+
+Seats (SERVER.SEAT): a command is taken only from the seat whose player it names; the
+spectators' token only reads. Tokens are kept hashed. The dice are seeded on the server and
+their seed is revealed when the game is over (DICE.SECRET), so that anyone can then check every
+roll with ``verify --seed``. Every message after a step carries a receipt, the step's head
+signed with the server's Ed25519 key (``tools.signing``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import threading
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from regiment.core.errors import BadRequest, RegimentError
+from regiment.core.log import get_logger
+
+from .hub import Hub, Watcher
+from .serve import event_json
+from .signing import ServerKey
+
+log = get_logger("regiment.server")
+
+MAX_MESSAGE = 16 * 1024        # a command is a few hundred bytes
+RATE = 20.0                    # messages a second a connection may send, on average...
+BURST = 40.0                   # ...and at once
+FLOOD = 200                    # refused for rate in a row: the connection is closed
+OUTBOX = 1000                  # messages waiting for a client that does not read
+
+
+class Bucket:
+    """A token bucket: RATE messages a second, BURST at once."""
+
+    def __init__(self) -> None:
+        self.tokens, self.at = BURST, time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(BURST, self.tokens + (now - self.at) * RATE)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def error(exc: RegimentError, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": exc.to_dict()}, status_code=status)
+
+
+def make_app(store: Any, key: ServerKey) -> Starlette:
+    hub = Hub(store, key)
+
+    async def create(request: Request) -> Response:
+        body = await request.body()
+        try:
+            made = hub.create(body)
+        except RegimentError as exc:
+            return error(exc)
+        log.info("game_created", game=made["id"])
+        return JSONResponse(made, status_code=201)
+
+    def seated(request: Request) -> tuple[Any, str]:
+        return hub.seat_of(request.path_params["game_id"], request.query_params.get("token"))
+
+    async def state(request: Request) -> Response:
+        try:
+            held, seat = seated(request)
+        except RegimentError as exc:
+            return error(exc, 403)
+        return JSONResponse({**hub.state(held), "seat": seat})
+
+    async def export(request: Request) -> Response:
+        from .source import closing_line
+
+        try:
+            held, _ = seated(request)
+        except RegimentError as exc:
+            return error(exc, 403)
+        records = list(held.game.records)
+        lines = [json.dumps(r.to_json(), separators=(",", ":")) for r in records]
+        lines.append(json.dumps(closing_line(records), separators=(",", ":")))
+        return PlainTextResponse("\n".join(lines) + "\n", media_type="application/jsonl")
+
+    async def replay(request: Request) -> Response:
+        from .html import page
+
+        try:
+            held, _ = seated(request)
+        except RegimentError as exc:
+            return error(exc, 403)
+        records = list(held.game.records)
+        live = LIVE.replace("__AFTER__", str(len(records)))
+        return HTMLResponse(page(records).replace("</body>", live + "</body>"))
+
+    async def public_key(request: Request) -> Response:
+        return JSONResponse({"key": key.public, "algorithm": "Ed25519",
+                             "signs": "regiment-receipt/1 GAME STEP HEAD"})
+
+    async def play(ws: WebSocket) -> None:
+        game_id = ws.path_params["game_id"]
+        await ws.accept()
+        try:
+            held, seat = hub.seat_of(game_id, ws.query_params.get("token"))
+            after = ws.query_params.get("after", "0")
+            if not after.isdigit():
+                raise BadRequest(f"after={after!r}: give how many records you have (0: none)")
+        except RegimentError as exc:
+            await ws.send_json({"error": exc.to_dict()})
+            await ws.close(code=1008)
+            return
+        # Everything for this connection goes through one queue and one writer: sends come
+        # from its own commands, from the other seats' and from other processes' steps, and
+        # two sends at once on one WebSocket break it.
+        outbox: asyncio.Queue[str | None] = asyncio.Queue(maxsize=OUTBOX)
+        writer = asyncio.create_task(write(ws, outbox))
+        game = held.game
+        start = min(int(after), game.version)
+        watcher = Watcher(seat, lambda text: post(outbox, text), game.version)
+        held.watchers.append(watcher)
+        watcher.send(dumps({"game_id": game_id, "seat": seat, "events": [
+            event_json(r) for r in game.records[start:]], **hub.snapshot(game)}))
+        bucket, refused = Bucket(), 0
+        try:
+            while not writer.done():
+                text = await ws.receive_text()
+                if not bucket.take():
+                    refused += 1
+                    if refused >= FLOOD:
+                        await ws.close(code=1008, reason="too many messages")
+                        return
+                    watcher.send(error_message(BadRequest(
+                        f"too many messages: at most {RATE:.0f} a second (this one was "
+                        "dropped; nothing changed)"), game_id))
+                    continue
+                refused = 0
+                handle(watcher, game_id, seat, text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            now = hub.held.get(game_id)
+            if now is not None and watcher in now.watchers:
+                now.watchers.remove(watcher)
+            post(outbox, None)
+            await asyncio.gather(writer, return_exceptions=True)
+
+    def post(outbox: asyncio.Queue[str | None], text: str | None) -> None:
+        try:
+            outbox.put_nowait(text)
+        except asyncio.QueueFull:   # a client that reads nothing: it is let go
+            outbox.get_nowait()
+            outbox.put_nowait(None)
+
+    async def write(ws: WebSocket, outbox: asyncio.Queue[str | None]) -> None:
+        while (text := await outbox.get()) is not None:
+            try:
+                await ws.send_text(text)
+            except Exception:   # gone: the reader's loop ends on its own
+                return
+        with contextlib.suppress(Exception):
+            await ws.close(code=1008, reason="gone, or too slow to read")
+
+    def handle(watcher: Watcher, game_id: str, seat: str, text: str) -> None:
+        try:
+            if len(text) > MAX_MESSAGE:
+                raise BadRequest(f"a message of {len(text)} characters is longer than "
+                                 f"{MAX_MESSAGE}")
+            try:
+                request = json.loads(text)
+            except (ValueError, RecursionError) as exc:
+                raise BadRequest(f"malformed JSON: {exc}") from None
+            hub.command(game_id, seat, request)
+        except RegimentError as exc:
+            watcher.send(error_message(exc, game_id))
+            return
+        tell(game_id)
+
+    def error_message(exc: RegimentError, game_id: str) -> str:
+        try:
+            return dumps({"error": exc.to_dict(), **hub.snapshot(hub.get(game_id).game)})
+        except RegimentError:
+            return dumps({"error": exc.to_dict()})
+
+    def tell(game_id: str) -> None:
+        for watcher, message in hub.update(game_id):
+            watcher.send(dumps(message))
+
+    async def moved(game_id: str) -> None:
+        """Another process appended to a game this one shows: catch up, and tell."""
+        if game_id in hub.held and hub.held[game_id].watchers:
+            try:
+                hub.get(game_id)
+            except RegimentError as exc:
+                log.warning("catch_up_failed", game=game_id, why=str(exc))
+                return
+            tell(game_id)
+
+    def listen(loop: asyncio.AbstractEventLoop) -> None:
+        while True:
+            try:
+                for game_id, _ in store.listen():
+                    asyncio.run_coroutine_threadsafe(moved(game_id), loop)
+            except Exception as exc:   # the database went away: try again shortly
+                log.warning("listen_failed", why=str(exc))
+                time.sleep(1.0)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if hasattr(store, "listen"):   # PostgreSQL: steps made by the other processes
+            loop = asyncio.get_running_loop()
+            threading.Thread(target=listen, args=(loop,), daemon=True,
+                             name="regiment-listen").start()
+        yield
+
+    return Starlette(routes=[
+        Route("/key", public_key),
+        Route("/games", create, methods=["POST"]),
+        Route("/games/{game_id}", state),
+        Route("/games/{game_id}/log", export),
+        Route("/games/{game_id}/replay", replay),
+        WebSocketRoute("/games/{game_id}/ws", play),
+    ], lifespan=lifespan)
+
+
+def dumps(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"))
+
+
+# The replay page follows the game: a step made since the page was built reloads it, at the
+# newest step if it showed the newest, else where it was.
+LIVE = """<script>
+(() => {
+  const q = new URLSearchParams(location.search);
+  const path = location.pathname.replace(/\\/replay$/, "/ws");
+  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}` +
+    `${path}?token=${encodeURIComponent(q.get("token") || "")}&after=__AFTER__`);
+  ws.onmessage = (m) => {
+    const d = JSON.parse(m.data);
+    if (!d.events || !d.events.length) return;
+    const newest = at === F.length - 1;
+    const step = newest ? d.events[d.events.length - 1].step : F[at].step;
+    history.replaceState(null, "", `${location.pathname}${location.search}#step=${step}`);
+    location.reload();
+  };
+})();
+</script>
+"""
+
+
+def run_server(store: Any, key_path: Path, host: str, port: int) -> int:
+    import uvicorn
+
+    key = ServerKey.load_or_create(key_path)
+    app = make_app(store, key)
+    print(f"regiment server: http://{host}:{port} (key {key.public[:16]}..., "
+          f"{key_path})", flush=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1024 * 1024,
+                lifespan="on")
+    return 0
