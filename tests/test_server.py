@@ -239,3 +239,33 @@ def test_the_replay_page_is_served_with_its_live_script(server):
     made = server.create(SCENARIO)
     page = httpx.get(f"{server.http}{made['spectate']}")
     assert page.status_code == 200 and "new WebSocket" in page.text and "#step=" in page.text
+
+
+def test_the_replay_page_follows_the_game_live_in_chromium(server):
+    """A spectator's page at the newest step moves to each new step as it is played."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from .test_html import browser
+
+    made = server.create(SCENARIO)
+    driver = browser()
+    try:
+        with seat(server, made, "red") as red, seat(server, made, "blue") as blue:
+            conns = {"red": red, "blue": blue}
+            message = recv(red)
+            recv(blue)
+            driver.get(f"{server.http}{made['spectate']}")
+            assert driver.find_element(By.ID, "where").text.startswith("Step 0 of 0")
+            for step in (1, 2, 3):
+                command = first_legal(message)
+                assert command is not None
+                conns[command["by"]].send(dumps(command))
+                for who, conn in conns.items():
+                    heard = recv(conn)
+                    message = heard if who == command["by"] else message
+                WebDriverWait(driver, 20).until(
+                    lambda d, s=step: d.find_element(By.ID, "where").text.startswith(
+                        f"Step {s} of {s}"))
+    finally:
+        driver.quit()

@@ -1,0 +1,56 @@
+"""A game server's client, as short as it can be: make a game, seat both players, play a random
+legal move for whoever must decide until the game ends, and keep what a player keeps to
+settle a dispute later: the log, the revealed seed and the server's signed receipts.
+
+    python examples/client.py http://127.0.0.1:8000 examples/ford_clash.toml
+
+Needs the ``websockets`` package (``pip install 'regiment[server]'``).
+"""
+
+import contextlib
+import json
+import random
+import sys
+import urllib.request
+
+from websockets.sync.client import connect
+
+
+def main(server: str, scenario: str) -> None:
+    with open(scenario, "rb") as handle:
+        request = urllib.request.Request(f"{server}/games", data=handle.read(), method="POST")
+    game = json.load(urllib.request.urlopen(request))
+    print(f"game {game['id']}; spectators: {server}{game['spectate']}")
+    ws_url = server.replace("http", "ws", 1) + f"/games/{game['id']}/ws?token="
+    with contextlib.ExitStack() as stack:
+        seats = {player: stack.enter_context(connect(ws_url + token))
+                 for player, token in game["seats"].items()}
+        message, receipts = play(seats)
+    player = next(iter(game["seats"]))
+    token = game["seats"][player]
+    with open("game.jsonl", "wb") as out:
+        out.write(urllib.request.urlopen(f"{server}/games/{game['id']}/log?token={token}").read())
+    with open("receipts.jsonl", "w") as out:
+        out.writelines(json.dumps(r) + "\n" for r in receipts)
+    key = json.load(urllib.request.urlopen(f"{server}/key"))["key"]
+    print(f"over after {len(receipts)} steps; check it with:")
+    print(f"regiment verify game.jsonl --seed {message['seed']} --receipts receipts.jsonl "
+          f"--key {key}")
+
+
+def play(seats: dict) -> tuple[dict, list]:
+    """Random legal moves until the game ends: the last message, and the receipts."""
+    message = [json.loads(ws.recv()) for ws in seats.values()][0]
+    receipts = []
+    while message["pending"]["kind"] == "decision":
+        player = message["pending"]["player"]
+        moves = [c for c in message["pending"]["legal"] if c["cmd"] not in ("undo", "redo")]
+        seats[player].send(json.dumps(random.choice(moves)))
+        for ws in seats.values():            # every seat is told of every step
+            message = json.loads(ws.recv())
+        receipts.append(message["receipt"])  # the server's signed word for this step
+    return message, receipts
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2])

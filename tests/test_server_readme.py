@@ -1,0 +1,68 @@
+"""The README's game-server example, run as written after ``make demo``: the server in the
+background, the example client, then the ``verify`` command the client printed (the README
+shows it with its seed and key elided, as they are new in every game)."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import time
+from pathlib import Path
+
+import httpx
+
+from .test_readme import ROOT, after_demo, expected, flat  # noqa: F401 - a fixture
+
+
+def example() -> list[tuple[str, list[str]]]:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("## A game server"):text.index("## Command line")]
+    block = re.search(r"```sh\n(.*?)```", section, flags=re.S)
+    assert block is not None
+    out: list[tuple[str, list[str]]] = []
+    for line in block.group(1).splitlines():
+        if line.startswith("$ "):
+            out.append((line[2:], []))
+        elif out:
+            out[-1][1].append(line)
+    return out
+
+
+def shows(command: str, text: str, lines: list[str]) -> None:
+    fragments, _ = expected(lines)
+    shown, at = flat(text), 0
+    for fragment in fragments:
+        found = shown.find(fragment, at)
+        assert found >= 0, f"{command}: not shown: {fragment!r}\n\n{shown[at:at + 2000]}"
+        at = found + len(fragment)
+
+
+def test_the_readme_game_server_example_runs_as_written(after_demo: Path):
+    (serve, serve_shows), (client, client_shows), (check, check_shows) = example()
+    assert serve.endswith(" &") and "..." in check
+    server = subprocess.Popen(shlex.split(serve[:-2]), cwd=after_demo, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+    try:
+        assert server.stdout is not None
+        shows(serve, server.stdout.readline(), serve_shows)
+        for _ in range(200):
+            try:
+                httpx.get("http://127.0.0.1:8000/key", timeout=1)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.05)
+        done = subprocess.run(shlex.split(client), cwd=after_demo, capture_output=True,
+                              text=True, timeout=300)
+        assert done.returncode == 0 and not done.stderr, done.stdout + done.stderr
+        shows(client, done.stdout, client_shows)
+        told = done.stdout.strip().splitlines()[-1].split()
+        assert told[:3] == ["regiment", "verify", "game.jsonl"]
+        assert check.split()[1:3] == ["verify", "game.jsonl"]   # the README runs that one
+        argv = [str(after_demo / ".venv" / "bin" / "regiment"), *told[1:]]
+        done = subprocess.run(argv, cwd=after_demo, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stdout + done.stderr
+        shows(check, done.stdout, check_shows)
+    finally:
+        server.terminate()
+        server.wait(10)
