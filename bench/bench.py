@@ -15,7 +15,8 @@ on the same machine holds. Each figure is the best (or median) of several repeat
 - a skirmish assault of three squads as a playout, against replaying its own logs
   (bench/skirmish.py).
 - what users feel (bench/users.py): the replay command on a long game against Game.load,
-  start-up against a bare interpreter, memory a live game holds an event, serve's round trip.
+  start-up against a bare interpreter, memory a live game holds an event, serve's round trip,
+  simulate on one process and on every core.
 """
 
 from __future__ import annotations
@@ -46,7 +47,13 @@ sys.path.insert(0, str(HERE))
 
 from combats import bench_combats, bench_multiple  # noqa: E402
 from skirmish import bench_skirmish  # noqa: E402
-from users import bench_memory, bench_replay_cli, bench_serve, bench_startup  # noqa: E402
+from users import (  # noqa: E402
+    bench_memory,
+    bench_replay_cli,
+    bench_serve,
+    bench_simulate,
+    bench_startup,
+)
 
 APPEND_ROUNDS = 5
 
@@ -351,7 +358,8 @@ def main(argv: list[str] | None = None) -> int:
                                              scenario(turns=2_600), play_until),
                     lambda: bench_startup(out, 5 if args.quick else 15),
                     lambda: bench_memory(out, scenario(turns=100), play_until),
-                    lambda: bench_serve(out, 300 if args.quick else 2_000)):
+                    lambda: bench_serve(out, 300 if args.quick else 2_000),
+                    lambda: bench_simulate(out, 100 if args.quick else 600)):
         gc.collect()
         section()
     print("\n".join(out))

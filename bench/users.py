@@ -150,3 +150,26 @@ def bench_serve(out: list[str], steps: int = 2_000) -> None:
     p50, p99 = times[len(times) // 2], times[int(len(times) * 0.99)]
     out.append(f"serve round trip ({len(times)} lines, each the first legal command)")
     out.append(f"  p50 {p50 * 1e3:.2f} ms, p99 {p99 * 1e3:.2f} ms, worst {times[-1] * 1e3:.2f} ms")
+
+
+def bench_simulate(out: list[str], games: int = 600, rounds: int = 3) -> None:
+    """``regiment simulate`` on one process and on every core, interleaved; the floor is one
+    process's rate times the cores (no sharing at all). The same standard output is checked."""
+    exe = Path(sys.executable).with_name("regiment")
+    cores = os.cpu_count() or 1
+    rates: dict[int, list[float]] = {1: [], cores: []}
+    outputs: dict[int, str] = {}
+    for _ in range(rounds):
+        for jobs in rates:
+            start = time.perf_counter()
+            done = subprocess.run([str(exe), "simulate", "mill_race", "-n", str(games),
+                                   "--seed", "5eed", "--jobs", str(jobs)],
+                                  capture_output=True, text=True, check=True)
+            rates[jobs].append(games / (time.perf_counter() - start))
+            outputs[jobs] = done.stdout
+    one, every = statistics.median(rates[1]), statistics.median(rates[cores])
+    same = "the same standard output" if outputs[1] == outputs[cores] else "OUTPUTS DIFFER"
+    out.append(f"simulate, the mill race, {games} games ({rounds} interleaved rounds, whole "
+               "commands)")
+    out.append(f"  --jobs 1: {one:.1f} games/s;  --jobs {cores} (every core): {every:.1f} games/s"
+               f";  {every / one:.2f}x, of at most {cores}x;  {same}")
