@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import copy
 import random
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -240,3 +242,21 @@ def random_play(game: Game, rng: random.Random, steps: int, undo_rate: float = 0
         game.submit(command)
         names.append(command.name)
     return names
+
+
+@pytest.fixture(scope="session")
+def after_demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder like a fresh checkout on which ``make demo`` has just run."""
+    venv = Path(sys.prefix)
+    assert (venv / ".installed").exists(), "run the tests with make test (it builds .venv)"
+    here = tmp_path_factory.mktemp("tour")
+    root = Path(__file__).resolve().parent.parent
+    (here / ".venv").symlink_to(venv)
+    for name in ("Makefile", "pyproject.toml", "examples"):
+        (here / name).symlink_to(root / name)
+    done = subprocess.run(["make", "demo"], cwd=here, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "warning" not in done.stdout.lower(), done.stdout[:2000]   # the demo is quiet
+    assert (here / "regiment.db").exists()
+    return here

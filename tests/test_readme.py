@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 import shlex
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -62,23 +61,6 @@ def test_the_tour_is_parsed_as_the_reader_sees_it():
     play = next(lines for command, lines in commands if " play " in command)
     _, typed = expected(play)
     assert typed == ["1", "1", "3", "", "6 5", "undo", "1 1", "quit"]
-
-
-@pytest.fixture(scope="module")
-def after_demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A folder like a fresh checkout on which ``make demo`` has just run."""
-    venv = Path(sys.prefix)
-    assert (venv / ".installed").exists(), "run the tests with make test (it builds .venv)"
-    here = tmp_path_factory.mktemp("tour")
-    (here / ".venv").symlink_to(venv)
-    for name in ("Makefile", "pyproject.toml", "examples"):
-        (here / name).symlink_to(ROOT / name)
-    done = subprocess.run(["make", "demo"], cwd=here, capture_output=True, text=True,
-                          timeout=300)
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    assert "warning" not in done.stdout.lower(), done.stdout[:2000]   # the demo is quiet
-    assert (here / "regiment.db").exists()
-    return here
 
 
 @pytest.mark.parametrize("command,lines", tour(), ids=[c for c, _ in tour()])

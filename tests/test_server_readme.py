@@ -12,7 +12,7 @@ from pathlib import Path
 
 import httpx
 
-from .test_readme import ROOT, after_demo, expected, flat  # noqa: F401 - a fixture
+from .test_readme import ROOT, expected, flat
 
 
 def example() -> list[tuple[str, list[str]]]:

@@ -302,13 +302,12 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from .source import closing_line, open_records
+    from .source import export_lines, open_records
 
     notes: list[str] = []
     game_id, records, _ = open_records(args.path, args.game, notes)
     warn("export", notes)
-    lines = [json.dumps(r.to_json(), separators=(",", ":")) for r in records]
-    lines.append(json.dumps(closing_line(records), separators=(",", ":")))
+    lines = export_lines(records)
     _write(args.output, lines, f"{len(records)} records of game {game_id}")
     return 0
 

@@ -24,7 +24,7 @@ import contextlib
 import json
 import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +37,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from regiment.core.errors import BadRequest, RegimentError
 from regiment.core.log import get_logger
 
-from .hub import Hub, Watcher
+from .hub import Held, Hub, Watcher
 from .serve import event_json
 from .signing import ServerKey
 
@@ -82,35 +82,29 @@ def make_app(store: Any, key: ServerKey) -> Starlette:
         log.info("game_created", game=made["id"])
         return JSONResponse(made, status_code=201)
 
-    def seated(request: Request) -> tuple[Any, str]:
-        return hub.seat_of(request.path_params["game_id"], request.query_params.get("token"))
+    def seated(handler: Callable[[Held, str], Response]) -> Callable[[Request], Any]:
+        """A route for a seat's token (any seat, or the spectators'): 403 without one."""
+        async def route(request: Request) -> Response:
+            try:
+                held, seat = hub.seat_of(request.path_params["game_id"],
+                                         request.query_params.get("token"))
+            except RegimentError as exc:
+                return error(exc, 403)
+            return handler(held, seat)
+        return route
 
-    async def state(request: Request) -> Response:
-        try:
-            held, seat = seated(request)
-        except RegimentError as exc:
-            return error(exc, 403)
+    def state(held: Held, seat: str) -> Response:
         return JSONResponse({**hub.state(held), "seat": seat})
 
-    async def export(request: Request) -> Response:
-        from .source import closing_line
+    def export(held: Held, seat: str) -> Response:
+        from .source import export_lines
 
-        try:
-            held, _ = seated(request)
-        except RegimentError as exc:
-            return error(exc, 403)
-        records = list(held.game.records)
-        lines = [json.dumps(r.to_json(), separators=(",", ":")) for r in records]
-        lines.append(json.dumps(closing_line(records), separators=(",", ":")))
+        lines = export_lines(list(held.game.records))
         return PlainTextResponse("\n".join(lines) + "\n", media_type="application/jsonl")
 
-    async def replay(request: Request) -> Response:
+    def replay(held: Held, seat: str) -> Response:
         from .html import page
 
-        try:
-            held, _ = seated(request)
-        except RegimentError as exc:
-            return error(exc, 403)
         records = list(held.game.records)
         live = LIVE.replace("__AFTER__", str(len(records)))
         return HTMLResponse(page(records).replace("</body>", live + "</body>"))
@@ -237,9 +231,9 @@ def make_app(store: Any, key: ServerKey) -> Starlette:
     return Starlette(routes=[
         Route("/key", public_key),
         Route("/games", create, methods=["POST"]),
-        Route("/games/{game_id}", state),
-        Route("/games/{game_id}/log", export),
-        Route("/games/{game_id}/replay", replay),
+        Route("/games/{game_id}", seated(state)),
+        Route("/games/{game_id}/log", seated(export)),
+        Route("/games/{game_id}/replay", seated(replay)),
         WebSocketRoute("/games/{game_id}/ws", play),
     ], lifespan=lifespan)
 

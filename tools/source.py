@@ -57,6 +57,13 @@ def closing_line(records: list[Record]) -> dict[str, Any]:
             "head": records[-1].hash.hex() if records else ""}
 
 
+def export_lines(records: list[Record]) -> list[str]:
+    """An export: each record as a JSON line, hashes in hex, then the closing line."""
+    lines = [json.dumps(r.to_json(), separators=(",", ":")) for r in records]
+    lines.append(json.dumps(closing_line(records), separators=(",", ":")))
+    return lines
+
+
 def predates_closing_lines(engine: Any) -> bool:
     """Engines before 0.4.0 wrote exports without a closing line."""
     try:
