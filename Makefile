@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 STORE ?= regiment.db
 
-.PHONY: test demo bench bench-ab lint golden clean browser postgres faults load
+.PHONY: test demo bench bench-ab lint golden clean browser postgres faults load messages
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "regiment needs Python 3.11 or newer")'
@@ -69,6 +69,11 @@ bench-ab: $(STAMP)
 # killed and restarted during the run: steps/s, step latency, and every game verified.
 load: $(STAMP) postgres
 	$(BIN)/python -m tests.load
+
+# The narration's Russian catalogues brought up to date with the code (Babel): new messages
+# are added untranslated, and what is left to translate or fix is listed.
+messages: $(STAMP)
+	$(BIN)/python -m regiment.tools.messages
 
 # The long round of the fault suite (make test runs a short one): prints its figures.
 faults: $(STAMP)

@@ -3,19 +3,56 @@ narration falls back on these, so no rulebook writes them again."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
+from . import i18n
+from .i18n import mark, ntr, retell, tr
+
 Data = Mapping[str, Any]
+i18n.register(Path(__file__).with_name("locale"))
+
+
+def _undone(d: Data) -> str:
+    if d.get("consent"):
+        return tr("{player} undoes step {step} (with {other}'s consent).", player=d["by"],
+                  step=d["step"], other=d["consent"])
+    return tr("{player} undoes step {step}.", player=d["by"], step=d["step"])
+
+
+# GameEnded's reason, as phases.common.engine writes it into the log (in English)
+# (a preset's pieces go by one word; each phrase is whole, as Russian declines the word)
+ONLY = {"units": mark("only {player} has units left"),
+        "squads": mark("only {player} has squads left")}
+NONE_LEFT = {"units": mark("no units are left on either side"),
+             "squads": mark("no squads are left on either side")}
+ENDINGS = [
+    (re.compile(r"only (?P<player>.+) has (?P<pieces>\w+) left"),
+     lambda g: tr(ONLY.get(g["pieces"], "only {player} has " + g["pieces"] + " left"),
+                  player=g["player"])),
+    (re.compile(r"no (?P<pieces>\w+) are left on either side"),
+     lambda g: tr(NONE_LEFT.get(g["pieces"], "no " + g["pieces"] + " are left on either "
+                                "side"))),
+    (re.compile(r"(?P<n>\d+) game turns played"),
+     lambda g: ntr("{n} game turn played", "{n} game turns played", int(g["n"]))),
+]
+
+
+def _ended(d: Data) -> str:
+    return tr("The game ends: {reason}.", reason=retell(d["reason"], ENDINGS))
+
 
 KERNEL_SENTENCES: dict[str, Callable[[Data], str]] = {
-    "StepUndone": lambda d: f"{d['by']} undoes step {d['step']}"
-                            + (f" (with {d['consent']}'s consent)." if d.get("consent")
-                               else "."),
-    "StepRedone": lambda d: f"{d['by']} redoes step {d['step']} (the same dice).",
-    "UndoRequested": lambda d: f"{d['by']} asks to undo step {d['step']}, which rolled dice.",
-    "UndoRefused": lambda d: f"{d['by']} refuses to undo step {d['step']}.",
-    "GameEnded": lambda d: f"The game ends: {d['reason']}.",
+    "StepUndone": _undone,
+    "StepRedone": lambda d: tr("{player} redoes step {step} (the same dice).", player=d["by"],
+                               step=d["step"]),
+    "UndoRequested": lambda d: tr("{player} asks to undo step {step}, which rolled dice.",
+                                  player=d["by"], step=d["step"]),
+    "UndoRefused": lambda d: tr("{player} refuses to undo step {step}.", player=d["by"],
+                                step=d["step"]),
+    "GameEnded": _ended,
 }
 
 

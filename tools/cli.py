@@ -31,6 +31,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     logs.configure(args.verbose, args.log_json)
+    if args.lang != "en":
+        from regiment.core.i18n import set_language
+
+        set_language(args.lang)
     try:
         if args.command in ("odds", "simulate"):
             return int(args.run(args, console()) or 0)
@@ -84,6 +88,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"regiment {ENGINE_VERSION}")
     p.add_argument("-v", "--verbose", action="count", default=0, help="log more (to stderr)")
     p.add_argument("--log-json", action="store_true", help="log as JSON lines")
+    p.add_argument("--lang", choices=("en", "ru"), default="en",
+                   help="the language the engine tells the game in (en, or ru: Russian, the "
+                   "language of the rule pages); rule IDs and citations are the same in both")
     sub = p.add_subparsers(dest="command", required=True)
 
     s = sub.add_parser("demo", help="play the bundled battle with two bots and show the log")

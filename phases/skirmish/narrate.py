@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
+from regiment.core import i18n
+from regiment.core.i18n import ntr, retell, tr
 from regiment.core.tell import kernel_sentence
 
 from .attacks import save, to_wound
@@ -15,8 +18,9 @@ from .state import SkirmishState
 S = SkirmishState
 Data = Mapping[str, Any]
 
-STAGES = {"hit": ("to hit", "hit", "SK.TO_HIT"), "wound": ("to wound", "wound", "SK.TO_WOUND"),
-          "save": ("to save", "save", "SK.SAVE")}
+i18n.register(Path(__file__).with_name("locale"))
+
+STAGES = {"hit": ("SK.TO_HIT"), "wound": ("SK.TO_WOUND"), "save": ("SK.SAVE")}
 
 
 def _name(state: S, uid: str | None) -> str:
@@ -24,167 +28,224 @@ def _name(state: S, uid: str | None) -> str:
     return s.name if s is not None else str(uid)
 
 
-def _whose(state: S, uid: str | None) -> str:
-    name = _name(state, uid)
-    return name + ("'" if name.endswith("s") else "'s")
+def _names(state: S, uids: Any, empty: str) -> str:
+    return ", ".join(_name(state, u) for u in uids) or empty
 
 
 def _faces(faces: Any) -> str:
-    return " ".join(str(f) for f in faces) or "none"
-
-
-def _n(n: int, one: str, many: str = "") -> str:
-    return f"{n} {one if n == 1 else many or one + 's'}"
+    return " ".join(str(f) for f in faces) or tr("none")
 
 
 def _shot(d: Data, s: S) -> str:
-    return (f"{_name(s, d['unit'])} shoots at {_name(s, d['target'])}: "
-            f"{_n(d['shots'], 'shot')}, hitting on {d['need']}+ (SK.SHOOT).")
+    return tr("{unit} shoots at {target}: {shots}, hitting on {need}+ (SK.SHOOT).",
+              unit=_name(s, d["unit"]), target=_name(s, d["target"]),
+              shots=ntr("{n} shot", "{n} shots", d["shots"]), need=d["need"])
 
 
 def _declared(d: Data, s: S) -> str:
-    second = f" and {_name(s, d['secondary'])}: a disordered charge, no +1 attack" \
-        if d["secondary"] else ""
-    fire = ", ".join(_name(s, u) for u in d["overwatch"]) or "none of them"
-    return (f"{_name(s, d['unit'])} declares an assault on {_name(s, d['primary'])}{second} "
-            f"(SK.DECLARE); may fire overwatch: {fire} (SK.OVERWATCH).")
+    fire = _names(s, d["overwatch"], tr("none of them"))
+    if d["secondary"]:
+        return tr("{unit} declares an assault on {primary} and {secondary}: a disordered "
+                  "charge, no +1 attack (SK.DECLARE); may fire overwatch: {fire} "
+                  "(SK.OVERWATCH).", unit=_name(s, d["unit"]), primary=_name(s, d["primary"]),
+                  secondary=_name(s, d["secondary"]), fire=fire)
+    return tr("{unit} declares an assault on {primary} (SK.DECLARE); may fire overwatch: "
+              "{fire} (SK.OVERWATCH).", unit=_name(s, d["unit"]),
+              primary=_name(s, d["primary"]), fire=fire)
 
 
 def _overwatch(d: Data, s: S) -> str:
     if not d["fire"]:
-        return f"{_name(s, d['unit'])} holds its overwatch (SK.OVERWATCH)."
-    return (f"{_name(s, d['unit'])} fires overwatch at {_name(s, d['against'])}: "
-            f"{_n(d['shots'], 'snap shot')}, hitting on 6s only (SK.OVERWATCH).")
+        return tr("{unit} holds its overwatch (SK.OVERWATCH).", unit=_name(s, d["unit"]))
+    return tr("{unit} fires overwatch at {target}: {shots}, hitting on 6s only "
+              "(SK.OVERWATCH).", unit=_name(s, d["unit"]), target=_name(s, d["against"]),
+              shots=ntr("{n} snap shot", "{n} snap shots", d["shots"]))
 
 
 def _volley(d: Data, s: S) -> str | None:
-    return None if d["dice"] else (f"{_whose(s, d['unit'])} attacks on "
-                                   f"{_name(s, d['target'])} are lost: no model of it is left "
-                                   "(SK.ALLOCATE).")
+    if d["dice"]:
+        return None
+    return tr("{unit} loses its attacks on {target}: no model of it is left (SK.ALLOCATE).",
+              unit=_name(s, d["unit"]), target=_name(s, d["target"]))
 
 
 def _rolled(d: Data, s: S) -> str:
-    what, done, rule = STAGES[d["stage"]]
-    who = _name(s, d["target"] if d["stage"] == "save" else d["unit"])
-    text = (f"{who} rolls {_n(len(d['faces']), 'die', 'dice')} {what} "
-            f"({d['need']}+): {_faces(d['faces'])}, {_n(d['successes'], done)} ({rule}).")
-    if d["stage"] == "hit" and d["successes"] and not d["then"]:
-        text += f" {_name(s, d['target'])} cannot be wounded by them (SK.TO_WOUND)."
-    if d["stage"] == "wound" and d["successes"] and not d["then"]:
-        text += " No save is allowed against them (SK.SAVE)."
+    stage, n = d["stage"], len(d["faces"])
+    fields = {"unit": _name(s, d["target"] if stage == "save" else d["unit"]),
+              "need": d["need"], "faces": _faces(d["faces"])}
+    if stage == "hit":
+        text = ntr("{unit} rolls {n} die to hit ({need}+): {faces}, {hits} (SK.TO_HIT).",
+                   "{unit} rolls {n} dice to hit ({need}+): {faces}, {hits} (SK.TO_HIT).", n,
+                   hits=ntr("{n} hit", "{n} hits", d["successes"]), **fields)
+    elif stage == "wound":
+        text = ntr("{unit} rolls {n} die to wound ({need}+): {faces}, {wounds} "
+                   "(SK.TO_WOUND).", "{unit} rolls {n} dice to wound ({need}+): {faces}, "
+                   "{wounds} (SK.TO_WOUND).", n,
+                   wounds=ntr("{n} wound", "{n} wounds", d["successes"]), **fields)
+    else:
+        text = ntr("{unit} rolls {n} die to save ({need}+): {faces}, {saves} (SK.SAVE).",
+                   "{unit} rolls {n} dice to save ({need}+): {faces}, {saves} (SK.SAVE).", n,
+                   saves=ntr("{n} save", "{n} saves", d["successes"]), **fields)
+    if stage == "hit" and d["successes"] and not d["then"]:
+        text += " " + tr("{target} cannot be wounded by them (SK.TO_WOUND).",
+                         target=_name(s, d["target"]))
+    if stage == "wound" and d["successes"] and not d["then"]:
+        text += " " + tr("No save is allowed against them (SK.SAVE).")
     return text
 
 
 def _wounds(d: Data, s: S) -> str:
-    gone = len(d["removed"])
-    text = (f"{_name(s, d['unit'])} takes {_n(d['wounds'], 'unsaved wound')} from "
-            f"{_name(s, d['by'])}: {_n(gone, 'model')} removed, the nearest the enemy first "
-            "(SK.CASUALTIES)")
+    text = tr("{unit} takes {wounds} from {by}: {models} removed, the nearest the enemy first "
+              "(SK.CASUALTIES)", unit=_name(s, d["unit"]), by=_name(s, d["by"]),
+              wounds=ntr("{n} unsaved wound", "{n} unsaved wounds", d["wounds"]),
+              models=ntr("{n} model", "{n} models", len(d["removed"])))
     if d["lost"]:
-        text += (f"; {_n(d['lost'], 'wound')} lost with no model left to take "
-                 f"{'it' if d['lost'] == 1 else 'them'}, never carried to another squad "
-                 "(SK.ALLOCATE)")
+        text += ntr("; {n} wound lost with no model left to take it, never carried to another "
+                    "squad (SK.ALLOCATE)", "; {n} wounds lost with no model left to take them,"
+                    " never carried to another squad (SK.ALLOCATE)", d["lost"])
     return text + "."
+
+
+# AssaultRolled's reason, as phases.skirmish.flow_assault writes it into the log (in English)
+NO_ROLL = [
+    (re.compile(r"no model of it is left after the overwatch"),
+     lambda g: tr("no model of it is left after the overwatch")),
+    (re.compile(r"its nearest model is (?P<gap>[\d.]+)\" from (?P<target>.+), beyond the "
+                r"(?P<reach>[\d.]+)\" rolled"),
+     lambda g: tr("its nearest model is {gap}\" from {target}, beyond the {reach}\" rolled",
+                  **g)),
+    (re.compile(r"no spot touching (?P<target>.+) is free within the (?P<reach>[\d.]+)\" "
+                r"rolled for its nearest model"),
+     lambda g: tr("no spot touching {target} is free within the {reach}\" rolled for its "
+                  "nearest model", **g)),
+]
 
 
 def _charge(d: Data, s: S) -> str:
     who = _name(s, d["unit"])
+    reason = retell(d["reason"], NO_ROLL)
     if not d["faces"]:
-        return f"{_whose(s, d['unit'])} assault ends: {d['reason']} (SK.CHARGE_MOVE)."
-    rolled = f"{who} rolls {_faces(d['faces'])} for its charge range ({sum(d['faces'])}\")"
+        return tr("The assault of {unit} ends: {reason} (SK.CHARGE_MOVE).", unit=who,
+                  reason=reason)
+    rolled = {"unit": who, "faces": _faces(d["faces"]), "range": sum(d["faces"])}
     if not d["reached"]:
-        return f"{rolled}: the charge fails, {d['reason']}; no model moves (SK.CHARGE_MOVE)."
-    text = (f"{rolled}: its first model reaches the target ({d['gap']:.1f}\" away) and the "
-            "squad charges in (SK.CHARGE_MOVE)")
-    if d["difficult"]:
-        text += (", through difficult terrain: it strikes at Initiative 1 this turn"
-                 if d["slowed"] else ", through difficult terrain, at no cost to its "
-                 "Initiative: its enemy has been locked since an earlier turn") + " (SK.TERRAIN)"
+        return tr("{unit} rolls {faces} for its charge range ({range}\"): the charge fails, "
+                  "{reason}; no model moves (SK.CHARGE_MOVE).", reason=reason, **rolled)
+    gap = format(d["gap"], ".1f")
+    text = tr("{unit} rolls {faces} for its charge range ({range}\"): its first model "
+              "reaches the target ({gap}\" away) and the squad charges in (SK.CHARGE_MOVE)",
+              gap=gap, **rolled)
+    if d["difficult"] and d["slowed"]:
+        text += tr(", through difficult terrain: it strikes at Initiative 1 this turn "
+                   "(SK.TERRAIN)")
+    elif d["difficult"]:
+        text += tr(", through difficult terrain, at no cost to its Initiative: its enemy has "
+                   "been locked since an earlier turn (SK.TERRAIN)")
     return text + "."
 
 
-MOVES = {"charge": None, "pile_in": "piles in toward the enemy (SK.CONSOLIDATE)",
-         "consolidate": None, "fall_back": None}
-
-
 def _moved(d: Data, s: S) -> str | None:
-    text = MOVES.get(d["reason"])
-    return f"{_name(s, d['unit'])} {text}." if text else None
+    if d["reason"] != "pile_in":
+        return None
+    return tr("{unit} piles in toward the enemy (SK.CONSOLIDATE).", unit=_name(s, d["unit"]))
 
 
 def _joined(d: Data, s: S) -> str:
-    return (f"{', '.join(_name(s, u) for u in d['units'])} are locked in combat "
-            f"{d['combat']} (SK.ENGAGED).")
+    return tr("{units} are locked in combat {combat} (SK.ENGAGED).",
+              units=_names(s, d["units"], ""), combat=d["combat"])
 
 
 def _struck(d: Data, s: S) -> str | None:
-    parts = [f"{_name(s, x['unit'])} {_n(x['attacks'], 'attack')} on {_name(s, x['target'])}"
-             for x in d["strikes"]]
-    parts += [f"{_name(s, p['unit'])} {_n(p['attacks'], 'attack')} to split among "
-              f"{' and '.join(_name(s, t) for t in p['among'])}" for p in d["pools"]]
+    parts = [tr("{unit} {attacks} on {target}", unit=_name(s, x["unit"]),
+                attacks=ntr("{n} attack", "{n} attacks", x["attacks"]),
+                target=_name(s, x["target"])) for x in d["strikes"]]
+    parts += [tr("{unit} {attacks} to split among {targets}", unit=_name(s, p["unit"]),
+                 attacks=ntr("{n} attack", "{n} attacks", p["attacks"]),
+                 targets=tr(" and ").join(_name(s, t) for t in p["among"]))
+              for p in d["pools"]]
     if not parts:
         return None
-    return (f"Initiative step {d['step']}: {'; '.join(parts)} (SK.ENGAGED: the models in base "
-            "contact and those within 2\" of them; SK.ALLOCATE).")
+    return tr("Initiative step {step}: {parts} (SK.ENGAGED: the models in base contact and "
+              "those within 2\" of them; SK.ALLOCATE).", step=d["step"], parts="; ".join(parts))
 
 
 def _split(d: Data, s: S) -> str:
-    shares = ", ".join(f"{n} on {_name(s, t)}" for t, n in d["split"].items())
-    return f"{_name(s, d['unit'])} splits its attacks before rolling: {shares} (SK.ALLOCATE)."
+    shares = ", ".join(tr("{n} on {target}", n=n, target=_name(s, t))
+                       for t, n in d["split"].items())
+    return tr("{unit} splits its attacks before rolling: {shares} (SK.ALLOCATE).",
+              unit=_name(s, d["unit"]), shares=shares)
 
 
 def _result(d: Data, s: S) -> str:
     totals = ", ".join(f"{p} {n}" for p, n in d["totals"].items())
     if d["winner"] is None:
-        return f"Combat {d['combat']}: unsaved wounds {totals}; a draw (SK.RESULT)."
-    losers = ", ".join(_name(s, u) for u in d["losers"]) or "no squad"
-    return (f"Combat {d['combat']}: unsaved wounds summed per side, {totals}: {d['winner']} "
-            f"wins by {d['penalty']}; {losers} test morale at -{d['penalty']} (SK.RESULT).")
+        return tr("Combat {combat}: unsaved wounds {totals}; a draw (SK.RESULT).",
+                  combat=d["combat"], totals=totals)
+    return tr("Combat {combat}: unsaved wounds summed per side, {totals}: {winner} wins by "
+              "{penalty}; {losers} test morale at -{penalty} (SK.RESULT).",
+              combat=d["combat"], totals=totals, winner=d["winner"], penalty=d["penalty"],
+              losers=_names(s, d["losers"], tr("no squad")))
 
 
 def _morale(d: Data, s: S) -> str:
-    need = d["leadership"] - d["penalty"]
-    return (f"{_name(s, d['unit'])} tests morale: {_faces(d['faces'])} = {sum(d['faces'])} "
-            f"against Ld {d['leadership']} - {d['penalty']} = {need}: "
-            f"{'passed' if d['passed'] else 'failed, it falls back'} (SK.RESULT).")
+    fields = {"unit": _name(s, d["unit"]), "faces": _faces(d["faces"]),
+              "total": sum(d["faces"]), "ld": d["leadership"], "penalty": d["penalty"],
+              "need": d["leadership"] - d["penalty"]}
+    if d["passed"]:
+        return tr("{unit} tests morale: {faces} = {total} against Ld {ld} - {penalty} = "
+                  "{need}: passed (SK.RESULT).", **fields)
+    return tr("{unit} tests morale: {faces} = {total} against Ld {ld} - {penalty} = {need}: "
+              "failed, it falls back (SK.RESULT).", **fields)
 
 
 def _sweep_roll(d: Data, s: S) -> str:
-    what = "sweeping advance" if d["role"] == "sweep" else "roll to get away"
-    return (f"{_whose(s, d['unit'])} {what}: {d['face']} + Initiative {d['initiative']} = "
-            f"{d['total']} (SK.SWEEP).")
+    fields = {"unit": _name(s, d["unit"]), "face": d["face"], "initiative": d["initiative"],
+              "total": d["total"]}
+    if d["role"] == "sweep":
+        return tr("{unit} makes its sweeping advance: {face} + Initiative {initiative} = "
+                  "{total} (SK.SWEEP).", **fields)
+    return tr("{unit} rolls to get away: {face} + Initiative {initiative} = {total} "
+              "(SK.SWEEP).", **fields)
 
 
 def _swept(d: Data, s: S) -> str:
     who = _name(s, d["unit"])
     if not d["against"]:
-        return f"No winner may sweep {who}: it falls back (SK.SWEEP)."
+        return tr("No winner may sweep {unit}: it falls back (SK.SWEEP).", unit=who)
     vs = ", ".join(f"{_name(s, w)} {t}" for w, t in d["against"].items())
     if d["caught"]:
-        return (f"{who} ({d['total']}) is caught by {_name(s, d['by'])} ({vs}: equal or "
-                "higher) and destroyed (SK.SWEEP).")
-    return f"{who} ({d['total']}) gets away from {vs} (SK.SWEEP)."
+        return tr("{unit} ({total}) is caught by {by} ({against}: equal or higher) and "
+                  "destroyed (SK.SWEEP).", unit=who, total=d["total"], by=_name(s, d["by"]),
+                  against=vs)
+    return tr("{unit} ({total}) gets away from {against} (SK.SWEEP).", unit=who,
+              total=d["total"], against=vs)
 
 
 def _fell_back(d: Data, s: S) -> str:
-    where = "off the table" if d["off_table"] else "straight away from the enemy"
-    return (f"{_name(s, d['unit'])} falls back {_faces(d['faces'])} = {d['distance']:g}\" "
-            f"{where} (SK.FALL_BACK).")
+    distance = format(d["distance"], "g")
+    fields = {"unit": _name(s, d["unit"]), "faces": _faces(d["faces"]), "distance": distance}
+    if d["off_table"]:
+        return tr("{unit} falls back {faces} = {distance}\" off the table (SK.FALL_BACK).",
+                  **fields)
+    return tr("{unit} falls back {faces} = {distance}\" straight away from the enemy "
+              "(SK.FALL_BACK).", **fields)
 
 
 def _consolidated(d: Data, s: S) -> str:
     who = _name(s, d["unit"])
     if not d["toward"]:
-        return f"{who} rolls {d['face']} to consolidate and stays where it is (SK.CONSOLIDATE)."
-    return (f"{who} consolidates up to {d['face']}\" toward {_name(s, d['toward'])}, into "
-            "contact with no new enemy (SK.CONSOLIDATE).")
+        return tr("{unit} rolls {face} to consolidate and stays where it is "
+                  "(SK.CONSOLIDATE).", unit=who, face=d["face"])
+    return tr("{unit} consolidates up to {face}\" toward {target}, into contact with no new "
+              "enemy (SK.CONSOLIDATE).", unit=who, face=d["face"],
+              target=_name(s, d["toward"]))
 
 
 def _ended(d: Data, s: S) -> str:
     if d["locked"]:
-        return (f"Combat {d['combat']} goes on: {', '.join(_name(s, u) for u in d['locked'])} "
-                "stay locked into the next turn (SK.CONSOLIDATE).")
-    return f"Combat {d['combat']} is over (SK.CONSOLIDATE)."
+        return tr("Combat {combat} goes on: {units} stay locked into the next turn "
+                  "(SK.CONSOLIDATE).", combat=d["combat"], units=_names(s, d["locked"], ""))
+    return tr("Combat {combat} is over (SK.CONSOLIDATE).", combat=d["combat"])
 
 
 SENTENCES: dict[str, Callable[[Data, S], str | None]] = {
@@ -226,20 +287,22 @@ def roll_need(state: S) -> str | None:
         return None
     if v is not None and aw.purpose in STAGES:
         t = state.squads[v.target]
-        rule = STAGES[aw.purpose][2]
         if aw.purpose == "hit":
             follow = to_wound(v.S, t.profile["T"])
-            then = f"then {follow}+ wounds" if follow else "but they cannot wound"
-            return f"each die {v.need}+ hits, {then} ({rule})"
+            if follow:
+                return tr("each die {need}+ hits, then {follow}+ wounds (SK.TO_HIT)",
+                          need=v.need, follow=follow)
+            return tr("each die {need}+ hits, but they cannot wound (SK.TO_HIT)", need=v.need)
         if aw.purpose == "wound":
-            return f"each die {v.need}+ wounds; save {save(t.profile['Sv'], v.AP)}+ ({rule})"
-        return f"each die {v.need}+ saves a wound ({rule})"
+            return tr("each die {need}+ wounds; save {save}+ (SK.TO_WOUND)", need=v.need,
+                      save=save(t.profile["Sv"], v.AP))
+        return tr("each die {need}+ saves a wound (SK.SAVE)", need=v.need)
     if aw.purpose == "charge":
-        return "the sum is the charge range: the first model must reach (SK.CHARGE_MOVE)"
+        return tr("the sum is the charge range: the first model must reach (SK.CHARGE_MOVE)")
     if aw.purpose == "morale" and state.fight is not None:
-        s = state.squads[aw.unit or ""]
-        return (f"{s.profile['Ld'] - state.fight.penalty} or less passes "
-                f"(Ld {s.profile['Ld']} - {state.fight.penalty}, SK.RESULT)")
+        ld = state.squads[aw.unit or ""].profile["Ld"]
+        return tr("{need} or less passes (Ld {ld} - {penalty}, SK.RESULT)",
+                  need=ld - state.fight.penalty, ld=ld, penalty=state.fight.penalty)
     if aw.purpose in ("sweep", "escape"):
-        return "the die plus Initiative; the sweeper's equal or higher catches (SK.SWEEP)"
+        return tr("the die plus Initiative; the sweeper's equal or higher catches (SK.SWEEP)")
     return None

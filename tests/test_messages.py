@@ -1,0 +1,83 @@
+"""The narration in Russian (--lang ru): every English message has its translation, each
+keeping its fields and its rule IDs and citations; counts take Russian's three forms; the
+reasons a log holds in English are told in Russian too."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from regiment.core.game import Game
+from regiment.core.i18n import language, ntr, tr
+from regiment.core.scenario import load_scenario
+from regiment.core.tell import kernel_sentence
+from regiment.store import MemoryStore
+from regiment.tools.demo import play
+from regiment.tools.messages import PACKAGES, extract, problems
+from regiment.tools.replay import narrate
+
+from .conftest import EXAMPLES
+
+CITED = re.compile(r"\b[A-Z]{2,6}\.[A-Z][A-Z_]+\b(?:, S\d| \[G\])?")
+
+
+@pytest.mark.parametrize("package", sorted(PACKAGES))
+def test_every_message_has_its_russian_translation(package):
+    assert len(extract(PACKAGES[package])) > 5
+    assert problems(PACKAGES[package]) == []
+
+
+def test_a_translation_that_drops_a_rule_id_or_a_field_is_caught(tmp_path):
+    from babel.messages.pofile import read_po, write_po
+
+    folder = tmp_path / "pkg"
+    (folder / "locale").mkdir(parents=True)
+    (folder / "m.py").write_text('tr("{unit} flees (FP.FLEE).", unit=u)\n'
+                                 'tr("{unit} holds (CH.HOLD).", unit=u)\n')
+    from regiment.tools.messages import update
+
+    path = update(folder)
+    with open(path, "rb") as handle:
+        catalog = read_po(handle, locale="ru")
+    catalog.get("{unit} flees (FP.FLEE).").string = "{unit} бежит."          # no rule ID
+    catalog.get("{unit} holds (CH.HOLD).").string = "{who} стоит (CH.HOLD)."  # a wrong field
+    with open(path, "wb") as handle:
+        write_po(handle, catalog)
+    found = problems(folder)
+    assert any("FP.FLEE" in p for p in found) and any("'who'" in p for p in found)
+
+
+def test_counts_take_the_three_russian_forms():
+    import regiment.phases.skirmish.narrate  # noqa: F401 - its catalogue has the message
+
+    with language("ru"):
+        assert [ntr("{n} model", "{n} models", n) for n in (1, 2, 5, 11, 21, 22)] == [
+            "1 модель", "2 модели", "5 моделей", "11 моделей", "21 модель", "22 модели"]
+    assert ntr("{n} model", "{n} models", 2) == "2 models"
+
+
+def test_a_reason_the_log_holds_in_english_is_told_in_russian():
+    with language("ru"):
+        assert kernel_sentence("GameEnded", {"reason": "4 game turns played"}) == \
+            "Игра окончена: сыграно 4 игровых хода."
+        assert kernel_sentence("GameEnded", {"reason": "only red has squads left"}) == \
+            "Игра окончена: отделения остались только у игрока red."
+    assert kernel_sentence("GameEnded", {"reason": "4 game turns played"}) == \
+        "The game ends: 4 game turns played."
+
+
+@pytest.mark.parametrize("name", ["two_targets", "the_brood"])
+def test_a_skirmish_battle_is_told_in_russian_with_the_same_rule_ids(name):
+    game = Game.new(load_scenario(EXAMPLES / f"{name}.toml"), store=MemoryStore())
+    play(game, show_undo=False)
+    english = list(narrate(game, list(game.records)))
+    with language("ru"):
+        russian = list(narrate(game, list(game.records)))
+    assert len(english) == len(russian)
+    told = [(e, r) for e, r in zip(english, russian, strict=True) if e.startswith("    ")]
+    assert len(told) > 20
+    for e, r in told:
+        assert CITED.findall(e) == CITED.findall(r), (e, r)
+        assert re.search("[а-яё]", r), r   # told in Russian, not left in English
+    assert tr("none") == "none"   # English again outside the block
