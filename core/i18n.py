@@ -2,7 +2,7 @@
 language of the rule pages the players hold.
 
 A module that tells players something writes each message through ``tr`` (and ``ntr`` when a
-number decides its form: Russian has three), with named fields: ``tr("{unit} falls back",
+number decides its form: Russian has three), with named fields: ``tr('{unit} falls back',
 unit=name)``. A message made now but told later (a reason stored in a log) is marked with
 ``mark``. Babel extracts the messages (``make messages``); each package keeps its Russian
 catalogue in ``locale/ru.po``, read with Babel when Russian is first asked for. Rule IDs and

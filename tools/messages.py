@@ -19,7 +19,8 @@ from babel.messages.pofile import read_po, write_po
 ROOT = Path(__file__).resolve().parent.parent
 KEYWORDS = {"tr": None, "ntr": (1, 2), "mark": None}
 # the packages whose messages are translated (each keeps locale/ru.po)
-PACKAGES = {"core": ROOT / "core", "skirmish": ROOT / "phases" / "skirmish"}
+PACKAGES = {"core": ROOT / "core", "fantasy": ROOT / "phases" / "fantasy",
+            "skirmish": ROOT / "phases" / "skirmish"}
 FIELD = re.compile(r"\{(\w+)[^}]*\}")
 CITED = re.compile(r"\b[A-Z]{2,6}\.[A-Z][A-Z_]+\b|\bS\d\b|\[G\]|\bp\.\s?\d+")
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from regiment.core.geometry import EPS, MM_PER_INCH, Box, axes, contact
+from regiment.core.i18n import tr
 
 from . import attacks
 from .rulings import ruled
@@ -246,8 +247,15 @@ def stomps(state: State, combat: Combat, u: UnitState) -> list[tuple[UnitState, 
 
 def describe_step(label: str) -> str:
     tier, i = step_order(label)
-    return {3: "impact hits", -1: "stomps", 2: f"Always Strikes First (I{i})",
-            0: f"Always Strikes Last (I{i})"}.get(tier, f"Initiative {i}")
+    if tier == 3:
+        return tr("impact hits")
+    if tier == -1:
+        return tr("stomps")
+    if tier == 2:
+        return tr("Always Strikes First (I{i})", i=i)
+    if tier == 0:
+        return tr("Always Strikes Last (I{i})", i=i)
+    return tr("Initiative {i}", i=i)
 
 
 def shield_bonus(u: UnitState) -> int:

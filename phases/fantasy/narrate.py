@@ -7,14 +7,34 @@ start of a step) give None.
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
+from regiment.core import i18n
+from regiment.core.i18n import mark, ntr, retell, tr
 from regiment.core.tell import kernel_sentence
 
 from .combat import describe_step
 from .sources import cite
 from .state import State
+
+i18n.register(Path(__file__).with_name("locale"))
+D = Mapping[str, Any]
+
+
+Reading = tuple[re.Pattern[str], Callable[[dict[str, str]], str]]
+
+
+def _fixed(*messages: str) -> list[Reading]:
+    """Readings of reasons written whole (no parts): each told as its own message."""
+    return [(re.compile(re.escape(m)), functools.partial(_told, m)) for m in messages]
+
+
+def _told(message: str, parts: dict[str, str]) -> str:
+    return tr(message)
 
 
 def _name(state: State | None, uid: Any) -> str:
@@ -23,37 +43,20 @@ def _name(state: State | None, uid: Any) -> str:
     return str(uid)
 
 
+def _names(state: State | None, uids: Any, sep: str = ", ") -> str:
+    return sep.join(_name(state, u) for u in uids)
+
+
 def _one(state: State | None, uid: Any) -> bool:
     """A unit that began the game as one model (a character, a monster, a chariot): the
     sentences speak of it in the singular."""
     return state is not None and uid in state.units and state.units[uid].start_models == 1
 
 
-_IRREGULAR = {"are": "is", "do": "does", "go": "goes", "have": "has"}
-
-
-def _third(verb: str) -> str:
-    if verb in _IRREGULAR:
-        return _IRREGULAR[verb]
-    if verb.endswith("y") and verb[-2:-1] not in tuple("aeiou"):
-        return verb[:-1] + "ies"
-    return verb + ("es" if verb.endswith(("s", "sh", "ch", "x", "z")) else "s")
-
-
-def _does(state: State | None, uid: Any, verb: str) -> str:
-    """The unit's name and its verb agreeing with it: "Orc Boyz flee", "Giant flees"."""
-    if not _one(state, uid):
-        return f"{_name(state, uid)} {verb}"
-    parts = []
-    for part in verb.split(" and "):   # "stand and shoot": "stands and shoots"
-        first, _, rest = part.partition(" ")
-        parts.append(_third(first) + (f" {rest}" if rest else ""))
-    return f"{_name(state, uid)} {' and '.join(parts)}"
-
-
-def _they(state: State | None, uid: Any, verb: str) -> str:
-    """"they break" of a unit, "it breaks" of a single model."""
-    return f"it {_third(verb)}" if _one(state, uid) else f"they {verb}"
+def _k(state: State | None, uid: Any) -> int:
+    """The number a unit's verb agrees with, for ``ntr``: 1 for a single model, else 2 (the
+    English "Giant flees" and "Orc Boyz flee"; the Russian singular and plural alike)."""
+    return 1 if _one(state, uid) else 2
 
 
 def _why(*rules: str) -> str:
@@ -65,71 +68,116 @@ def _plus(faces: Any) -> str:
     return f"{'+'.join(map(str, faces))} = {sum(faces)}" if len(faces) > 1 else str(faces[0])
 
 
-def _phase(d: Mapping[str, Any], s: State | None) -> str:
-    return f"{d['player']}: {d['phase'].replace('turn.', '').replace('.', ' > ')}"
+def _f(value: Any, spec: str) -> str:
+    return format(value, spec)
 
 
-def _charge_rolled(d: Mapping[str, Any], s: State | None) -> str:
-    head = (f"{_name(s, d['unit'])} charge range {'+'.join(map(str, d['dice']))} + M = "
-            f"{d['range']:g}\" against {d['distance']:.1f}\" to {_name(s, d['target'])}")
+REFORM = mark("reform")
+SIDES = {"front": mark("front"), "flank": mark("flank"), "rear": mark("rear"),
+         "left": mark("left"), "right": mark("right")}
+
+# The turn's phases as PhaseChanged names them (phases.fantasy.machine)
+PHASES = {
+    "start": mark("start"), "movement": mark("movement"), "charge": mark("charge"),
+    "declaration": mark("declaration"), "reactions": mark("reactions"),
+    "redirect": mark("redirect"), "charge_moves": mark("charge_moves"), "rally": mark("rally"),
+    "compulsory": mark("compulsory"), "remaining": mark("remaining"), "magic": mark("magic"),
+    "shooting": mark("shooting"), "close_combat": mark("close_combat"),
+    "choose_combat": mark("choose_combat"), "combat": mark("combat"),
+    "challenge": mark("challenge"), "initiative_steps": mark("initiative_steps"),
+    "result": mark("result"), "break_tests": mark("break_tests"), "pursuit": mark("pursuit"),
+    "reform": mark("reform"), "end": mark("end"), "over": mark("over")}
+
+
+def _phase(d: D, s: State | None) -> str:
+    path = d["phase"].replace("turn.", "").split(".")
+    return f"{d['player']}: " + " > ".join(tr(PHASES[p]) if p in PHASES else p for p in path)
+
+
+def _charge_rolled(d: D, s: State | None) -> str:
+    fields = {"unit": _name(s, d["unit"]), "dice": "+".join(map(str, d["dice"])),
+              "range": _f(d["range"], "g"), "distance": _f(d["distance"], ".1f"),
+              "target": _name(s, d["target"])}
     if d["success"]:
-        return head + ": the charge reaches" + _why("CH.RANGE")
-    why = d.get("why") or "short"
-    return head + f": the charge fails, {why}" + _why("CH.RANGE", "CH.FAILED")
+        return tr("{unit} charge range {dice} + M = {range}\" against {distance}\" to "
+                  "{target}: the charge reaches", **fields) + _why("CH.RANGE")
+    why = retell(d.get("why") or SHORT, CHARGE_WHY)
+    return tr("{unit} charge range {dice} + M = {range}\" against {distance}\" to {target}: "
+              "the charge fails, {why}", why=why, **fields) + _why("CH.RANGE", "CH.FAILED")
 
 
-def _special(d: Mapping[str, Any], s: State | None) -> str:
+SHORT = mark("short")
+CHARGE_WHY = [(re.compile(r"(?P<target>.+) is gone"),
+               lambda g: tr("{target} is gone", target=g["target"]))]
+
+
+def _saves(n: Mapping[str, Any]) -> str:
+    saves = [tr("armour {need}+", need=n["armour"])] if n.get("armour") else []
+    if n.get("ward"):
+        saves.append(tr("ward {need}+", need=n["ward"]))
+    return ", ".join(saves) or tr("no save")
+
+
+def _special(d: D, s: State | None) -> str:
     """ATK.IMPACT, ATK.STOMP: hits that needed no roll to hit."""
     n = d["needs"]
     kind, value = n["special"].split(":")
-    what, rule = ("impact hits", "ATK.IMPACT") if kind == "impact" else ("stomps", "ATK.STOMP")
-    saves = [f"{k} {n[k]}+" for k in ("armour", "ward") if n.get(k)]
-    wounded = f"{d['wounds']} wound ({n['wound']}+)" if n.get("wound") else "none can wound"
-    text = (f"{_name(s, d['unit'])} ({what}, {value} from each of {d['attacks']} "
-            f"model{'s' if d['attacks'] != 1 else ''}): {d['hits']} hits on "
-            f"{_name(s, d['target'])}, {wounded}, {d['saved']} saved "
-            f"({', '.join(saves) or 'no save'}), {d['unsaved']} unsaved")
+    what, rule = ((tr("impact hits"), "ATK.IMPACT") if kind == "impact"
+                  else (tr("stomps"), "ATK.STOMP"))
+    wounded = (tr("{wounds} wound ({need}+)", wounds=d["wounds"], need=n["wound"])
+               if n.get("wound") else tr("none can wound"))
+    text = tr("{unit} ({what}, {value} from each of {models}): {hits} hits on {target}, "
+              "{wounded}, {saved} saved ({saves}), {unsaved} unsaved",
+              unit=_name(s, d["unit"]), what=what, value=value,
+              models=ntr("{n} model", "{n} models", d["attacks"]), hits=d["hits"],
+              target=_name(s, d["target"]), wounded=wounded, saved=d["saved"],
+              saves=_saves(n), unsaved=d["unsaved"])
     if d.get("slain"):
-        text += f": {d['slain']} slain"
+        text += tr(": {slain} slain", slain=d["slain"])
     rules = [rule, "ATK.SPECIAL", "ATK.TO_WOUND"] + [
         r for r, k in (("ATK.ARMOUR", "armour"), ("ATK.WARD", "ward")) if n.get(k)]
     return text + "." + _why(*rules)
 
 
-def _attacks(d: Mapping[str, Any], s: State | None) -> str:
+def _attacks(d: D, s: State | None) -> str:
     n = d["needs"]
     if n.get("special"):
         return _special(d, s)
     who, at = _name(s, d["unit"]), _name(s, d["target"])
     if n.get("mount"):
-        who = f"{who}' {n['mount']}"   # CC.MOUNT: the mounts strike on their own
+        who = tr("{unit}' {mount}", unit=who, mount=n["mount"])   # CC.MOUNT: on their own
     rules: list[str]
     if d["step"] == "stand_and_shoot":
-        where, rules = "stand and shoot", ["CH.REACT", "ATK.TO_HIT_SHOOTING", "ATK.TO_WOUND"]
+        where, rules = tr("stand and shoot"), ["CH.REACT", "ATK.TO_HIT_SHOOTING", "ATK.TO_WOUND"]
     else:
-        where = describe_step(d["step"]) + (", in a challenge" if d.get("challenge") else "")
+        where = describe_step(d["step"]) + (tr(", in a challenge") if d.get("challenge")
+                                            else "")
         rules = ["CC.INITIATIVE", "ATK.TO_HIT", "ATK.TO_WOUND"]
         if n.get("mount"):
             rules.insert(1, "CC.MOUNT")
         if d.get("challenge"):
             rules.append("CC.CHALLENGE")
     rules += [r for r, k in (("ATK.ARMOUR", "armour"), ("ATK.WARD", "ward")) if n.get(k)]
-    hit = f"{n['hit']}+" + (f" then {n['hit2']}+" if n.get("hit2") and not n.get("reroll")
-                            else "") + (" re-rolling misses" if n.get("reroll") else "")
-    saves = []
-    if n.get("armour"):
-        saves.append(f"armour {n['armour']}+")
-    if n.get("ward"):
-        saves.append(f"ward {n['ward']}+")
-    what = "shots" if d["step"] == "stand_and_shoot" else "attacks"
-    wounded = f"{d['wounds']} wound ({n['wound']}+)" if n.get("wound") else "none can wound ()"
-    text = (f"{who} ({where}): {d['attacks']} {what} at {at}, {d['hits']} hit ({hit}), "
-            f"{wounded}, {d['saved']} saved ({', '.join(saves) or 'no save'}), "
-            f"{d['unsaved']} unsaved")
+    hit = f"{n['hit']}+"
+    if n.get("hit2") and not n.get("reroll"):
+        hit += tr(" then {need}+", need=n["hit2"])
+    if n.get("reroll"):
+        hit += tr(" re-rolling misses")
+    wounded = (tr("{wounds} wound ({need}+)", wounds=d["wounds"], need=n["wound"])
+               if n.get("wound") else tr("none can wound ()"))
+    fields = {"unit": who, "where": where, "attacks": d["attacks"], "target": at,
+              "hits": d["hits"], "hit": hit, "wounded": wounded, "saved": d["saved"],
+              "saves": _saves(n), "unsaved": d["unsaved"]}
+    if d["step"] == "stand_and_shoot":
+        text = tr("{unit} ({where}): {attacks} shots at {target}, {hits} hit ({hit}), "
+                  "{wounded}, {saved} saved ({saves}), {unsaved} unsaved", **fields)
+    else:
+        text = tr("{unit} ({where}): {attacks} attacks at {target}, {hits} hit ({hit}), "
+                  "{wounded}, {saved} saved ({saves}), {unsaved} unsaved", **fields)
     if d.get("slain"):
-        text += f": {d['slain']} slain"
+        text += tr(": {slain} slain", slain=d["slain"])
     if d.get("overkill"):
-        text += f", {d['overkill']} overkill"
+        text += tr(", {overkill} overkill", overkill=d["overkill"])
     if d.get("slain") or d.get("lost", d["unsaved"]) < d["unsaved"]:
         rules.append("ATK.CASUALTIES")
     if d.get("overkill"):
@@ -137,7 +185,7 @@ def _attacks(d: Mapping[str, Any], s: State | None) -> str:
     return text + "." + _why(*rules)
 
 
-def _result(d: Mapping[str, Any], s: State | None) -> str:
+def _result(d: D, s: State | None) -> str:
     sides = []
     rules = ["CR.WINNER"]
     for player, side in d["sides"].items():
@@ -154,216 +202,382 @@ def _result(d: Mapping[str, Any], s: State | None) -> str:
                 rules.append("CR.BOOKKEEPING")
             continue
         parts = ", ".join(f"{p['rule']} {_name(s, p['unit'])} +{p['value']}"
-                          for p in side["parts"]) or "nothing"
+                          for p in side["parts"]) or tr("nothing")
         sides.append(f"{player} {side['total']} ({parts})")
     if d["winner"] is None:
-        verdict = "a draw"
+        verdict = tr("a draw")
     else:
-        verdict = f"{d['winner']} win by {d['margin']}"
+        verdict = tr("{winner} win by {margin}", winner=d["winner"], margin=d["margin"])
         if d.get("musician"):
-            verdict += " (the musician decides it, CR.MUSICIAN)"
+            verdict += tr(" (the musician decides it, CR.MUSICIAN)")
     extra = ""
     if d.get("unbreakable"):
-        extra += (f"; {', '.join(_name(s, u) for u in d['unbreakable'])} unbreakable, no break "
-                  "test" + _why("BT.SPECIAL"))
+        extra += tr("; {units} unbreakable, no break test",
+                    units=_names(s, d["unbreakable"])) + _why("BT.SPECIAL")
     if d.get("no_more_foes"):
-        free = ", ".join(_name(s, u) for u in d["no_more_foes"])
-        extra += (f"; {free}: no enemy left in contact, they win and leave the combat"
-                  + _why("CR.NO_MORE_FOES"))
-    return f"Combat result: {'; '.join(sides)}: {verdict}{extra}." + _why(*rules)
+        extra += tr("; {units}: no enemy left in contact, they win and leave the combat",
+                    units=_names(s, d["no_more_foes"])) + _why("CR.NO_MORE_FOES")
+    return tr("Combat result: {sides}: {verdict}{extra}.", sides="; ".join(sides),
+              verdict=verdict, extra=extra) + _why(*rules)
 
 
-def _break(d: Mapping[str, Any], s: State | None) -> str:
-    who = _name(s, d["unit"])
+def _break(d: D, s: State | None) -> str:
+    who, k = _name(s, d["unit"]), _k(s, d["unit"])
     rules = ["BT.TEST"]
-    how = f"Ld {d['leadership']} - {d['penalty']}"
+    how = tr("Ld {ld} - {penalty}", ld=d["leadership"], penalty=d["penalty"])
     if d["steadfast"]:
-        how = f"Ld {d['leadership']}, steadfast ({d.get('why')}), no penalty"
+        how = tr("Ld {ld}, steadfast ({why}), no penalty", ld=d["leadership"],
+                 why=retell(str(d.get("why")), WHY))
         rules.append("BT.STEADFAST")
     elif d.get("why"):
-        how += f"; {d['why']}"
+        how += f"; {retell(d['why'], WHY)}"
         rules.append("BT.DISRUPTED" if "disrupted" in d["why"] else "BT.SPECIAL")
-    verdict = _they(s, d["unit"], "hold" if d["passed"] else "break")
+    verdict = (ntr("it holds", "they hold", k) if d["passed"]
+               else ntr("it breaks", "they break", k))
     if d.get("insane"):
-        verdict = f"double 1, insane courage: {_they(s, d['unit'], 'hold')}"
+        verdict = tr("double 1, insane courage: {verdict}",
+                     verdict=ntr("it holds", "they hold", k))
         rules.append("LD.INSANE")
     lost: Any = d.get("result") or ()
-    score = f"lost {lost[0]} to {lost[1]}; " if len(lost) == 2 else ""
-    return (f"{who} break test: {how} ({score}{cite(*rules)}) needs {d.get('needs', 0)}; "
-            f"rolled {_plus(d['faces'])}: {verdict}.")
+    score = tr("lost {mine} to {theirs}; ", mine=lost[0], theirs=lost[1]) \
+        if len(lost) == 2 else ""
+    return tr("{unit} break test: {how} ({score}{rules}) needs {needs}; rolled {rolled}: "
+              "{verdict}.", unit=who, how=how, score=score, rules=cite(*rules),
+              needs=d.get("needs", 0), rolled=_plus(d["faces"]), verdict=verdict)
 
 
-def _ld(d: Mapping[str, Any], s: State | None) -> str:
+# BreakTestTaken's why, as phases.fantasy.result writes it into the log (in English)
+WHY: list[Reading] = [
+    (re.compile(r"disrupted by (?P<enemy>.+) in its (?P<side>\w+)"),
+     lambda g: tr("disrupted by {enemy} in its {side}", enemy=g["enemy"],
+                  side=tr(SIDES.get(g["side"], g["side"])))),
+    (re.compile(r"(?P<mine>\d+) full ranks against (?P<theirs>\d+)"),
+     lambda g: tr("{mine} full ranks against {theirs}", **g)),
+    (re.compile(r"stubborn \((?P<rules>[^)]*)\)"),
+     lambda g: tr("stubborn ({rules})", **g)),
+]
+
+
+LD_PURPOSES = {"panic": mark("panic"), "rally": mark("rally"), "restrain": mark("restrain"),
+               "reform": mark("reform"), "leadership": mark("leadership")}
+
+
+def _ld(d: D, s: State | None) -> str:
     rule = {"panic": "PANIC.TRIGGERS", "rally": "RALLY.TEST", "restrain": "FP.CHOOSE_PURSUIT",
             "reform": "REF.TEST"}.get(d["purpose"], "LD.TEST")
-    pen = f" - {d['penalty']}" if d["penalty"] else ""
-    verdict = "passed" if d["passed"] else "failed"
-    return (f"{_name(s, d['unit'])} {d['purpose']} test: Ld {d['leadership']}{pen} needs "
-            f"{d.get('needs', 0)}; rolled {_plus(d['faces'])}: {verdict}." + _why(rule, "LD.TEST"))
+    fields = {"unit": _name(s, d["unit"]),
+              "purpose": tr(LD_PURPOSES[d["purpose"]]) if d["purpose"] in LD_PURPOSES
+              else d["purpose"], "ld": d["leadership"],
+              "penalty": f" - {d['penalty']}" if d["penalty"] else "",
+              "needs": d.get("needs", 0), "rolled": _plus(d["faces"])}
+    if d["passed"]:
+        text = tr("{unit} {purpose} test: Ld {ld}{penalty} needs {needs}; rolled {rolled}: "
+                  "passed.", **fields)
+    else:
+        text = tr("{unit} {purpose} test: Ld {ld}{penalty} needs {needs}; rolled {rolled}: "
+                  "failed.", **fields)
+    return text + _why(rule, "LD.TEST")
 
 
-def _moved(d: Mapping[str, Any], s: State | None) -> str:
+MOVES = {
+    "charge": mark("charge"), "failed charge": mark("failed charge"), "flee": mark("flee"),
+    "pursuit": mark("pursuit"), "overrun": mark("overrun"), "return": mark("return"),
+    "reform": mark("reform"), "alone": mark("alone")}
+
+
+def _moved(d: D, s: State | None) -> str:
     rule = {"charge": "CH.CHARGE_MOVE", "failed_charge": "CH.FAILED", "flee": "FP.FLEE_DIRECTION",
             "pursuit": "FP.PURSUE_MOVE", "overrun": "FP.OVERRUN", "return": "FP.OFF_TABLE",
             "rally": "RALLY.TEST"}.get(d["reason"], "GEO.MOVE")
     x, y = d["position"]
-    what = d["reason"].replace("_", " ")
+    unit, k = _name(s, d["unit"]), _k(s, d["unit"])
+    distance = _f(d.get("distance", 0), ".1f")
     if d["reason"] == "close_up":
-        return (f"{_does(s, d['unit'], 'close')} up {d.get('distance', 0):.1f}\" to stay in "
-                "contact as casualties leave the rear ranks." + _why("CC.WHO_FIGHTS"))
+        return ntr("{unit} closes up {distance}\" to stay in contact as casualties leave the "
+                   "rear ranks.", "{unit} close up {distance}\" to stay in contact as "
+                   "casualties leave the rear ranks.", k, unit=unit, distance=distance) \
+            + _why("CC.WHO_FIGHTS")
+    facing = _f(d["facing"], ".0f")
     if d["reason"] == "rally":
-        return (f"{_does(s, d['unit'], 'turn')} to face the enemy ({d['facing']:.0f})."
-                + _why(rule))
-    return (f"{_does(s, d['unit'], 'move')} {d.get('distance', 0):.1f}\" ({what}) "
-            f"to ({x:.1f}, {y:.1f}) facing {d['facing']:.0f}." + _why(rule))
+        return ntr("{unit} turns to face the enemy ({facing}).",
+                   "{unit} turn to face the enemy ({facing}).", k, unit=unit, facing=facing) \
+            + _why(rule)
+    what = d["reason"].replace("_", " ")
+    return ntr("{unit} moves {distance}\" ({what}) to ({x}, {y}) facing {facing}.",
+               "{unit} move {distance}\" ({what}) to ({x}, {y}) facing {facing}.", k,
+               unit=unit, distance=distance, what=tr(MOVES[what]) if what in MOVES else what,
+               x=_f(x, ".1f"), y=_f(y, ".1f"), facing=facing) + _why(rule)
 
 
-def _redirected(d: Mapping[str, Any], s: State | None) -> str:
-    tail = (f"passes and turns on {_name(s, d['to'])}" if d["passed"] else
-            f"fails and keeps after {_name(s, d['from'])}")
-    return (f"{_does(s, d['unit'], 'try')} to redirect: Ld {d.get('leadership')} rolled "
-            f"{_plus(d['faces'])}: {tail}." + _why("CH.REDIRECT"))
+def _redirected(d: D, s: State | None) -> str:
+    fields = {"unit": _name(s, d["unit"]), "ld": d.get("leadership"),
+              "rolled": _plus(d["faces"])}
+    k = _k(s, d["unit"])
+    if d["passed"]:
+        return ntr("{unit} tries to redirect: Ld {ld} rolled {rolled}: passes and turns on "
+                   "{target}.", "{unit} try to redirect: Ld {ld} rolled {rolled}: passes and "
+                   "turns on {target}.", k, target=_name(s, d["to"]), **fields) \
+            + _why("CH.REDIRECT")
+    return ntr("{unit} tries to redirect: Ld {ld} rolled {rolled}: fails and keeps after "
+               "{target}.", "{unit} try to redirect: Ld {ld} rolled {rolled}: fails and keeps "
+               "after {target}.", k, target=_name(s, d["from"]), **fields) + _why("CH.REDIRECT")
 
 
-def _fled(d: Mapping[str, Any], s: State | None) -> str:
+def _fled(d: D, s: State | None) -> str:
     rule = {"charge_reaction": "CH.REACT", "panic": "PANIC.TRIGGERS", "rally": "RALLY.TEST",
             "broke": "FP.FLEE_ROLL"}.get(d.get("reason", ""), "FP.FLEE_ROLL")
     dice = f" ({_plus(d['dice'])})" if d.get("dice") else ""
-    return f"{_does(s, d['unit'], 'flee')} {d['distance']}\"{dice}." + _why(rule)
+    return ntr("{unit} flees {distance}\"{dice}.", "{unit} flee {distance}\"{dice}.",
+               _k(s, d["unit"]), unit=_name(s, d["unit"]), distance=d["distance"],
+               dice=dice) + _why(rule)
 
 
-def _pursuit(d: Mapping[str, Any], s: State | None) -> str:
-    what = f"{_does(s, d['unit'], 'pursue' if d['target'] else 'overrun')} {d['distance']}\""
-    if d["target"]:
-        what += f" after {_name(s, d['target'])}: " + (
-            "caught" if d["caught"] else _they(s, d["target"], "escape"))
-    return what + "." + _why("FP.PURSUE_ROLL", "FP.CAUGHT")
+def _pursuit(d: D, s: State | None) -> str:
+    unit, k, distance = _name(s, d["unit"]), _k(s, d["unit"]), d["distance"]
+    if not d["target"]:
+        text = ntr("{unit} overruns {distance}\"", "{unit} overrun {distance}\"", k,
+                   unit=unit, distance=distance)
+    elif d["caught"]:
+        text = ntr("{unit} pursues {distance}\" after {target}: caught",
+                   "{unit} pursue {distance}\" after {target}: caught", k, unit=unit,
+                   distance=distance, target=_name(s, d["target"]))
+    else:
+        text = ntr("{unit} pursues {distance}\" after {target}: {escape}",
+                   "{unit} pursue {distance}\" after {target}: {escape}", k, unit=unit,
+                   distance=distance, target=_name(s, d["target"]),
+                   escape=ntr("it escapes", "they escape", _k(s, d["target"])))
+    return text + "." + _why("FP.PURSUE_ROLL", "FP.CAUGHT")
 
 
-def _challenge(d: Mapping[str, Any], s: State | None) -> str | None:
+def _challenge(d: D, s: State | None) -> str | None:
     if not d["unit"]:
-        return f"{d['player']} issue no challenge." + _why("CC.CHALLENGE")
-    return f"{_does(s, d['unit'], 'issue')} a challenge." + _why("CC.CHALLENGE")
+        return tr("{player} issue no challenge.", player=d["player"]) + _why("CC.CHALLENGE")
+    return ntr("{unit} issues a challenge.", "{unit} issue a challenge.", _k(s, d["unit"]),
+               unit=_name(s, d["unit"])) + _why("CC.CHALLENGE")
 
 
-def _declared_pursuit(d: Mapping[str, Any], s: State | None) -> str:
+def _declared_pursuit(d: D, s: State | None) -> str:
     who = _name(s, d["unit"])
     if d["kind"] == "restrain":
-        return f"{who} try to hold back." + _why("FP.CHOOSE_PURSUIT")
+        return tr("{unit} try to hold back.", unit=who) + _why("FP.CHOOSE_PURSUIT")
     if d["kind"] == "overrun":
-        return f"{who} will overrun." + _why("FP.OVERRUN")
-    return f"{who} will pursue {_name(s, d['target'])}." + _why("FP.CHOOSE_PURSUIT")
+        return tr("{unit} will overrun.", unit=who) + _why("FP.OVERRUN")
+    return tr("{unit} will pursue {target}.", unit=who, target=_name(s, d["target"])) \
+        + _why("FP.CHOOSE_PURSUIT")
 
 
-def _allocated(d: Mapping[str, Any], s: State | None) -> str:
-    split = ", ".join(f"{n} at {_name(s, u)}" for u, n in d["attacks"].items())
-    return (f"{_does(s, d['unit'], 'split')} the attacks of models touching several units: "
-            f"{split}." + _why("CC.ALLOCATE"))
+def _allocated(d: D, s: State | None) -> str:
+    split = ", ".join(tr("{n} at {target}", n=n, target=_name(s, u))
+                      for u, n in d["attacks"].items())
+    return ntr("{unit} splits the attacks of models touching several units: {split}.",
+               "{unit} split the attacks of models touching several units: {split}.",
+               _k(s, d["unit"]), unit=_name(s, d["unit"]), split=split) + _why("CC.ALLOCATE")
 
 
-def _order(d: Mapping[str, Any], s: State | None) -> str:
-    what = {"break_test": "break test", "flee": "flee move", "pursuit": "pursuit move"}
+ORDERS = {"break_test": mark("break test"), "flee": mark("flee move"),
+          "pursuit": mark("pursuit move")}
+
+
+def _order(d: D, s: State | None) -> str:
     rule = "BT.WHO" if d["what"] == "break_test" else "FP.MULTI_ORDER"
-    whose = "its" if _one(s, d["unit"]) else "their"
-    return (f"{_does(s, d['unit'], 'go')} next ({what[d['what']]}, {whose} player's choice)."
-            + _why(rule))
+    return ntr("{unit} goes next ({what}, its player's choice).",
+               "{unit} go next ({what}, their player's choice).", _k(s, d["unit"]),
+               unit=_name(s, d["unit"]), what=tr(ORDERS[d["what"]])) + _why(rule)
 
 
 def _with(s: State | None, uid: Any) -> str:
     """CHAR.IN_UNIT: the characters a destroyed unit takes with it."""
     if s is None or uid not in s.units or not s.units[uid].characters:
         return ""
-    return ", and " + ", ".join(_name(s, c) for c in s.units[uid].characters) + " with it"
+    return tr(", and {characters} with it", characters=_names(s, s.units[uid].characters))
 
 
-def _left(d: Mapping[str, Any], s: State | None) -> str:
-    where = f"({d['position'][0]:.1f}, {d['position'][1]:.1f}) facing {d['facing']:.0f}"
+def _left(d: D, s: State | None) -> str:
+    where = tr("({x}, {y}) facing {facing}", x=_f(d["position"][0], ".1f"),
+               y=_f(d["position"][1], ".1f"), facing=_f(d["facing"], ".0f"))
     if d.get("reason", "left") == "left":
-        return (f"{_does(s, d['character'], 'leave')} {_name(s, d['unit'])} and "
-                f"{_third('stand') if _one(s, d['character']) else 'stand'} at {where}."
-                + _why("CHAR.LEAVE"))
-    return (f"{_name(s, d['unit'])} destroyed around {_name(s, d['character'])}, who fights on "
-            f"alone at {where}." + _why("CHAR.ALONE"))
+        return ntr("{character} leaves {unit} and stands at {where}.",
+                   "{character} leave {unit} and stand at {where}.", _k(s, d["character"]),
+                   character=_name(s, d["character"]), unit=_name(s, d["unit"]),
+                   where=where) + _why("CHAR.LEAVE")
+    return tr("{unit} destroyed around {character}, who fights on alone at {where}.",
+              unit=_name(s, d["unit"]), character=_name(s, d["character"]), where=where) \
+        + _why("CHAR.ALONE")
 
 
-TEMPLATES: dict[str, Callable[[Mapping[str, Any], State | None], str | None]] = {
-    "CombatJoined": lambda d, s: f"{', '.join(_name(s, u) for u in d['units'])} join combat "
-                                 f"{d['combat']}" + (" (charging down a hill)" if d.get("hill")
-                                                     else "")
-                                 + (f", which takes in combat {', '.join(d['merged'])}"
-                                    if d.get("merged") else "") + ": a multiple combat."
-                                 + _why("CH.CHARGE_MOVE" if d.get("reason") == "charge"
-                                        else "FP.FRESH_ENEMY", "CR.BOOKKEEPING"),
+def _joined(d: D, s: State | None) -> str:
+    hill = tr(" (charging down a hill)") if d.get("hill") else ""
+    merged = (tr(", which takes in combat {combats}", combats=", ".join(d["merged"]))
+              if d.get("merged") else "")
+    return tr("{units} join combat {combat}{hill}{merged}: a multiple combat.",
+              units=_names(s, d["units"]), combat=d["combat"], hill=hill, merged=merged) \
+        + _why("CH.CHARGE_MOVE" if d.get("reason") == "charge" else "FP.FRESH_ENEMY",
+               "CR.BOOKKEEPING")
+
+
+def _flee_direction(d: D, s: State | None) -> str:
+    return ntr("{unit} flees from {enemy}, chosen by a die ({face}) among {among}, equal in "
+               "ranks five wide.", "{unit} flee from {enemy}, chosen by a die ({face}) among "
+               "{among}, equal in ranks five wide.", _k(s, d["unit"]),
+               unit=_name(s, d["unit"]), enemy=_name(s, d["away_from"]), face=d["faces"][0],
+               among=_names(s, d["among"])) + _why("FP.FLEE_DIRECTION")
+
+
+def _reacted(d: D, s: State | None) -> str:
+    unit, k, reaction = _name(s, d["unit"]), _k(s, d["unit"]), d["reaction"]
+    if reaction == "hold":
+        text = ntr("{unit} holds.", "{unit} hold.", k, unit=unit)
+    elif reaction == "flee":
+        text = ntr("{unit} flees.", "{unit} flee.", k, unit=unit)
+    else:
+        text = ntr("{unit} stands and shoots.", "{unit} stand and shoot.", k, unit=unit)
+    return text + _why("CH.REACT")
+
+
+ROLLS = {
+    "charge_range": mark("charge range"), "failed_charge": mark("failed charge"),
+    "flee": mark("flee"), "pursuit": mark("pursuit"), "overrun": mark("overrun"),
+    "redirect": mark("redirect"), "stand_and_shoot_hit": mark("stand and shoot hit"),
+    "to_hit": mark("to hit"), "to_wound": mark("to wound"), "armour": mark("armour"),
+    "ward": mark("ward"), "break_test": mark("break test"), "restrain": mark("restrain"),
+    "reform": mark("reform"), "panic": mark("panic"), "rally": mark("rally"),
+    "dangerous_terrain": mark("dangerous terrain"), "random_side": mark("random side"),
+    "random_choice": mark("random choice")}
+
+
+def _rolled(d: D, s: State | None) -> str:
+    purpose = d["purpose"]
+    what = tr(ROLLS[purpose]) if purpose in ROLLS else purpose.replace("_", " ")
+    return tr("Rolled {purpose} for {unit}: {faces}.", purpose=what,
+              unit=_name(s, d["unit"]), faces=" ".join(map(str, d["faces"])))
+
+
+DESTROYED = _fixed(mark("slain"), mark("fled off the table"), mark("dangerous terrain"),
+                   mark("caught"))
+
+
+def _destroyed(d: D, s: State | None) -> str | None:
+    if d["reason"].startswith("caught"):
+        return None
+    return ntr("{unit} is destroyed ({reason}){with_}.", "{unit} are destroyed ({reason}){with_}.",
+               _k(s, d["unit"]), unit=_name(s, d["unit"]),
+               reason=retell(d["reason"], DESTROYED), with_=_with(s, d["unit"])) \
+        + _why("ATK.CASUALTIES" if d["reason"] == "slain" else
+               "FP.OFF_TABLE" if "table" in d["reason"] else "FP.CAUGHT")
+
+
+# UnitReformed's how, as phases.fantasy.flow_combat writes it into the log (in English)
+REFORMS: list[Reading] = [
+    (re.compile(r"turn to face (?P<unit>.+)"),
+     lambda g: tr("turn to face {unit}", unit=g["unit"])),
+    (re.compile(r"turn (?P<degrees>-?\d+) degrees"),
+     lambda g: tr("turn {degrees} degrees", degrees=g["degrees"])),
+    (re.compile(r"reform (?P<files>\d+) wide"),
+     lambda g: tr("reform {files} wide", files=g["files"])),
+]
+SKIPS = _fixed(mark("no reform is open to it"), mark("that reform is no longer open"),
+               mark("it failed its reform test"), mark("its player chose not to"))
+
+
+def _combat_began(d: D, s: State | None) -> str:
+    hill = tr(" (charging down a hill)") if d.get("hill") else ""
+    against = tr(" against ")
+    text = tr("Combat {combat}: {units}{hill}.", combat=d["combat"],
+              units=_names(s, d["units"], against), hill=hill)
+    if d.get("reason") == "scenario":
+        return text + tr(" (set up in contact)")
+    return text + _why("CH.CHARGE_MOVE" if d.get("reason") == "charge" else "FP.FRESH_ENEMY")
+
+
+ENDED = _fixed(mark("one side has no unit left fighting"))
+
+
+TEMPLATES: dict[str, Callable[[D, State | None], str | None]] = {
+    "CombatJoined": _joined,
     "AttacksAllocated": _allocated,
     "OrderChosen": _order,
-    "FleeDirectionChosen": lambda d, s: (
-        f"{_does(s, d['unit'], 'flee')} from {_name(s, d['away_from'])}, chosen by a die "
-        f"({d['faces'][0]}) among {', '.join(_name(s, u) for u in d['among'])}, equal in "
-        "ranks five wide.") + _why("FP.FLEE_DIRECTION"),
-    "GameStarted": lambda d, s: f"Game {d['game_id']} begins ({d['preset']}, "
-                                f"{d['dice']} dice, undo {d['undo']}).",
-    "TurnBegan": lambda d, s: f"Game turn {d['turn']}: {d['player']} play." + _why("TURN.ORDER"),
+    "FleeDirectionChosen": _flee_direction,
+    "GameStarted": lambda d, s: tr("Game {game} begins ({preset}, {dice} dice, undo {undo}).",
+                                   game=d["game_id"], preset=d["preset"], dice=d["dice"],
+                                   undo=d["undo"]),
+    "TurnBegan": lambda d, s: tr("Game turn {turn}: {player} play.", turn=d["turn"],
+                                 player=d["player"]) + _why("TURN.ORDER"),
     "PhaseChanged": _phase,
-    "ChargeDeclared": lambda d, s: f"{_does(s, d['unit'], 'declare')} a charge against "
-                                   f"{_name(s, d['target'])} (into its {d.get('side') or 'front'})."
-                                   + _why("CH.DECLARE"),
-    "ChargeReacted": lambda d, s: f"{_does(s, d['unit'], d['reaction'].replace('_', ' '))}."
-                                  + _why("CH.REACT"),
+    "ChargeDeclared": lambda d, s: ntr(
+        "{unit} declares a charge against {target} (into its {side}).",
+        "{unit} declare a charge against {target} (into its {side}).", _k(s, d["unit"]),
+        unit=_name(s, d["unit"]), target=_name(s, d["target"]),
+        side=tr(SIDES.get(d.get("side") or "front", d.get("side") or "front")))
+    + _why("CH.DECLARE"),
+    "ChargeReacted": _reacted,
     "ChargeRedirected": _redirected,
-    "DiceRolled": lambda d, s: f"Rolled {d['purpose'].replace('_', ' ')} for "
-                               f"{_name(s, d['unit'])}: {' '.join(map(str, d['faces']))}.",
+    "DiceRolled": _rolled,
     "ChargeRolled": _charge_rolled,
     "UnitFled": _fled,
     "UnitMoved": _moved,
-    "UnitCaught": lambda d, s: f"{_does(s, d['unit'], 'are')} caught by {_name(s, d['by'])} and "
-                               f"destroyed{_with(s, d['unit'])}." + _why("FP.CAUGHT"),
-    "UnitDestroyed": lambda d, s: None if d["reason"].startswith("caught") else
-                                  f"{_does(s, d['unit'], 'are')} destroyed ({d['reason']})"
-                                  f"{_with(s, d['unit'])}."
-                                  + _why("ATK.CASUALTIES" if d["reason"] == "slain" else
-                                         "FP.OFF_TABLE" if "table" in d["reason"] else
-                                         "FP.CAUGHT"),
-    "UnitLeftTable": lambda d, s: f"{_does(s, d['unit'], 'pursue')} off the table at "
-                                  f"({d['point'][0]:.1f}, {d['point'][1]:.1f})."
-                                  + _why("FP.OFF_TABLE"),
-    "UnitReturned": lambda d, s: f"{_does(s, d['unit'], 'return')} to the table."
-                                 + _why("FP.OFF_TABLE"),
-    "UnitReformed": lambda d, s: f"{_name(s, d['unit'])} {d.get('how') or 'reform'}."
+    "UnitCaught": lambda d, s: ntr(
+        "{unit} is caught by {by} and destroyed{with_}.",
+        "{unit} are caught by {by} and destroyed{with_}.", _k(s, d["unit"]),
+        unit=_name(s, d["unit"]), by=_name(s, d["by"]), with_=_with(s, d["unit"]))
+    + _why("FP.CAUGHT"),
+    "UnitDestroyed": _destroyed,
+    "UnitLeftTable": lambda d, s: ntr(
+        "{unit} pursues off the table at ({x}, {y}).", "{unit} pursue off the table at ({x}, "
+        "{y}).", _k(s, d["unit"]), unit=_name(s, d["unit"]), x=_f(d["point"][0], ".1f"),
+        y=_f(d["point"][1], ".1f")) + _why("FP.OFF_TABLE"),
+    "UnitReturned": lambda d, s: ntr("{unit} returns to the table.",
+                                     "{unit} return to the table.", _k(s, d["unit"]),
+                                     unit=_name(s, d["unit"])) + _why("FP.OFF_TABLE"),
+    "UnitReformed": lambda d, s: f"{_name(s, d['unit'])} "
+                                 f"{retell(d.get('how') or REFORM, REFORMS)}."
                                  + _why("REF.PLACEMENT", "REF.CONTACT"),
-    "ReformOrderChosen": lambda d, s: f"{d['first']} reform first." + _why("REF.ORDER"),
-    "ReformSkipped": lambda d, s: f"{_does(s, d['unit'], 'do')} not reform: {d.get('why')}."
-                                  + _why("REF.WHO"),
-    "DangerousTerrainTested": lambda d, s: (
-        f"{_does(s, d['unit'], 'flee')} through {_name(s, d['through'])}: dangerous terrain, "
-        f"rolled {' '.join(map(str, d['faces']))}: {d['slain']} lost.") + _why("FP.FLEE_THROUGH"),
-    "CharacterJoined": lambda d, s: f"{_does(s, d['character'], 'join')} {_name(s, d['unit'])},"
-                                    " standing in its front rank." + _why("CHAR.JOIN"),
+    "ReformOrderChosen": lambda d, s: tr("{player} reform first.", player=d["first"])
+    + _why("REF.ORDER"),
+    "ReformSkipped": lambda d, s: ntr("{unit} does not reform: {why}.",
+                                      "{unit} do not reform: {why}.", _k(s, d["unit"]),
+                                      unit=_name(s, d["unit"]),
+                                      why=retell(str(d.get("why")), SKIPS)) + _why("REF.WHO"),
+    "DangerousTerrainTested": lambda d, s: ntr(
+        "{unit} flees through {through}: dangerous terrain, rolled {faces}: {slain} lost.",
+        "{unit} flee through {through}: dangerous terrain, rolled {faces}: {slain} lost.",
+        _k(s, d["unit"]), unit=_name(s, d["unit"]), through=_name(s, d["through"]),
+        faces=" ".join(map(str, d["faces"])), slain=d["slain"]) + _why("FP.FLEE_THROUGH"),
+    "CharacterJoined": lambda d, s: ntr(
+        "{character} joins {unit}, standing in its front rank.",
+        "{character} join {unit}, standing in its front rank.", _k(s, d["character"]),
+        character=_name(s, d["character"]), unit=_name(s, d["unit"])) + _why("CHAR.JOIN"),
     "CharacterLeft": _left,
-    "UnitRallied": lambda d, s: f"{_does(s, d['unit'], 'rally')}." + _why("RALLY.TEST"),
-    "CombatBegan": lambda d, s: f"Combat {d['combat']}: "
-                                f"{' against '.join(_name(s, u) for u in d['units'])}"
-                                + (" (charging down a hill)" if d.get("hill") else "") + "."
-                                + (" (set up in contact)" if d.get("reason") == "scenario"
-                                   else _why("CH.CHARGE_MOVE" if d.get("reason") == "charge"
-                                             else "FP.FRESH_ENEMY")),
-    "CombatEnded": lambda d, s: f"Combat {d['combat']} is over: {d['reason']}."
-                                + _why("CR.NO_MORE_FOES"),
-    "CombatRoundBegan": lambda d, s: f"Combat {d['combat']}, round {d['round']}."
-                                     + _why("CC.ORDER"),
+    "UnitRallied": lambda d, s: ntr("{unit} rallies.", "{unit} rally.", _k(s, d["unit"]),
+                                    unit=_name(s, d["unit"])) + _why("RALLY.TEST"),
+    "CombatBegan": _combat_began,
+    "CombatEnded": lambda d, s: tr("Combat {combat} is over: {reason}.", combat=d["combat"],
+                                   reason=retell(d["reason"], ENDED)) + _why("CR.NO_MORE_FOES"),
+    "CombatRoundBegan": lambda d, s: tr("Combat {combat}, round {round}.", combat=d["combat"],
+                                        round=d["round"]) + _why("CC.ORDER"),
     "ChallengeIssued": _challenge,
-    "ChallengeAnswered": lambda d, s: _does(s, d["unit"], "accept" if d["accepted"]
-                                            else "refuse") + " the challenge."
-                                      + _why("CC.CHALLENGE"),
+    "ChallengeAnswered": lambda d, s: (
+        ntr("{unit} accepts the challenge.", "{unit} accept the challenge.", _k(s, d["unit"]),
+            unit=_name(s, d["unit"])) if d["accepted"] else
+        ntr("{unit} refuses the challenge.", "{unit} refuse the challenge.", _k(s, d["unit"]),
+            unit=_name(s, d["unit"]))) + _why("CC.CHALLENGE"),
     "AttacksResolved": _attacks,
     "CombatResultDecided": _result,
     "BreakTestTaken": _break,
     "LeadershipTested": _ld,
-    "PanicCaused": lambda d, s: f"Panic: {d['reason']}; "
-                                f"{', '.join(_name(s, u) for u in d['units'])} must test."
-                                + _why("PANIC.TRIGGERS"),
+    "PanicCaused": lambda d, s: tr("Panic: {reason}; {units} must test.",
+                                   reason=retell(d["reason"], PANICS),
+                                   units=_names(s, d["units"])) + _why("PANIC.TRIGGERS"),
     "PursuitDeclared": _declared_pursuit,
     "PursuitRolled": _pursuit,
 }
+# PanicCaused's reason, as phases.fantasy.flow_charge and flow_combat write it
+PANICS: list[Reading] = [
+    (re.compile(r"(?P<unit>.+) (?P<what>was destroyed|broke) within 6\""),
+     lambda g: tr("{unit} was destroyed within 6\"", unit=g["unit"])
+     if g["what"] == "was destroyed" else tr("{unit} broke within 6\"", unit=g["unit"])),
+    (re.compile(r"(?P<unit>.+) lost a quarter of its models to shooting"),
+     lambda g: tr("{unit} lost a quarter of its models to shooting", unit=g["unit"])),
+]
 
 
 def sentence(type_: str, data: Mapping[str, Any], state: State | None = None) -> str | None:

@@ -181,10 +181,11 @@ def _result(d: Data, s: S) -> str:
     if d["winner"] is None:
         return tr("Combat {combat}: unsaved wounds {totals}; a draw (SK.RESULT).",
                   combat=d["combat"], totals=totals)
+    nobody = tr("no squad")
     return tr("Combat {combat}: unsaved wounds summed per side, {totals}: {winner} wins by "
               "{penalty}; {losers} test morale at -{penalty} (SK.RESULT).",
               combat=d["combat"], totals=totals, winner=d["winner"], penalty=d["penalty"],
-              losers=_names(s, d["losers"], tr("no squad")))
+              losers=_names(s, d["losers"], nobody))
 
 
 def _morale(d: Data, s: S) -> str:
