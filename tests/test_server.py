@@ -161,6 +161,9 @@ def test_bad_messages_get_clear_errors_and_change_nothing(server):
             red.send(message)
             answer = recv(red)
             assert says in answer["error"]["message"] and answer["head"] == head, answer
+        red.send(b"\x00\x01 binary")
+        answer = recv(red)
+        assert "not binary data" in answer["error"]["message"] and answer["head"] == head
         for _ in range(120):   # a flood: more than the connection may send at once
             red.send(dumps({"cmd": "fly", "by": "red"}))
         answers = [recv(red)["error"]["message"] for _ in range(120)]
@@ -179,6 +182,8 @@ def games_in(server: Server) -> int:
 
 def test_a_bad_scenario_is_refused_and_makes_no_game(server):
     before = games_in(server)
+    r = httpx.post(f"{server.http}/games", content=b"#" * 300_000)   # too big to read whole
+    assert r.status_code == 413 and "at most" in r.json()["error"]["message"]
     for body, says in (("not = [toml", "not a TOML scenario"),
                        (SCENARIO.replace('dice = "seeded"', 'dice = "manual"')
                         if 'dice = "seeded"' in SCENARIO else SCENARIO + '\ndice = "manual"\n',

@@ -37,7 +37,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from regiment.core.errors import BadRequest, RegimentError
 from regiment.core.log import get_logger
 
-from .hub import Held, Hub, Watcher
+from .hub import MAX_SCENARIO, Held, Hub, Watcher
 from .serve import event_json
 from .signing import ServerKey
 
@@ -74,7 +74,12 @@ def make_app(store: Any, key: ServerKey) -> Starlette:
     hub = Hub(store, key)
 
     async def create(request: Request) -> Response:
-        body = await request.body()
+        body = b""
+        async for chunk in request.stream():   # read no more than a scenario may be
+            body += chunk
+            if len(body) > MAX_SCENARIO:
+                return error(BadRequest(f"a scenario is at most {MAX_SCENARIO} bytes; this "
+                                        "one is longer (nothing was made)"), 413)
         try:
             made = hub.create(body)
         except RegimentError as exc:
@@ -139,7 +144,14 @@ def make_app(store: Any, key: ServerKey) -> Starlette:
         bucket, refused = Bucket(), 0
         try:
             while not writer.done():
-                text = await ws.receive_text()
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    raise WebSocketDisconnect(frame.get("code", 1000))
+                text = frame.get("text")
+                if text is None:   # a binary frame: the protocol is JSON text
+                    watcher.send(error_message(BadRequest(
+                        "a message is JSON text, not binary data (nothing changed)"), game_id))
+                    continue
                 if not bucket.take():
                     refused += 1
                     if refused >= FLOOD:
