@@ -96,3 +96,25 @@ def test_a_battle_is_told_in_russian_with_the_same_rule_ids(name):
         assert CITED.findall(e) == CITED.findall(r), (e, r)
         assert re.search("[а-яё]", r), r   # told in Russian, not left in English
     assert tr("none") == "none"   # English again outside the block
+
+
+def test_every_command_and_decision_has_a_name_players_read():
+    """play shows commands and decisions by name: a command added without one would be
+    shown in English in every language."""
+    import ast
+
+    from regiment.core.commands import COMMANDS
+    from regiment.core.events import load_rulebooks
+    from regiment.tools.play import COMMAND_WORDS
+
+    load_rulebooks()
+    ours = {n for n, c in COMMANDS.items() if c.__module__.startswith("regiment.")}
+    assert "declare_charge" in ours and ours <= set(COMMAND_WORDS)   # (tests add their own)
+    root = PACKAGES["core"].parent
+    decisions = set()
+    for path in [*root.joinpath("phases").rglob("*.py"), *root.joinpath("core").rglob("*.py")]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.keyword) and node.arg == "decision" and \
+                    isinstance(node.value, ast.Constant):
+                decisions.add(node.value.value)
+    assert decisions and decisions <= set(COMMAND_WORDS)

@@ -262,3 +262,32 @@ def test_play_a_skirmish_assault_with_real_dice_undo_and_explain(term, tmp_path)
     assert t.close() == 0
     game = Game.load(open_store(db).games()[0], open_store(db))
     assert verify(game.records).steps == len(game.timeline.steps)
+
+
+def test_a_battle_plays_to_its_end_in_russian_with_real_dice(tmp_path):
+    """`regiment --lang ru play` from start to end, as a Russian table plays it: every prompt,
+    option and sentence in Russian, the faces of real dice typed at each roll."""
+    db = tmp_path / "ru.db"
+    term = Terminal("--lang", "ru", "play", "ford_clash", "--dice", "manual", "--store",
+                    str(db))
+    prompt = re.compile(r"Бросьте (\d+)D6[^\n]*: $|(\w+)(?: \(Enter: 1\))?> $"
+                        r"|Игра окончена: ([^\n]*)\.")
+    over = None
+    for _ in range(2000):
+        m = term.expect(prompt.pattern, timeout=30)
+        if m.group(3) is not None:
+            over = m.group(3)
+            term.expect(r"> $")
+            break
+        term.type(" ".join(["4"] * int(m.group(1))) if m.group(1) else "1")
+    term.type("quit")
+    assert term.close() == 0
+    assert over is not None, "the battle did not end"
+    screen = term.seen
+    assert "Ход 1: red - движение > атака > объявление" in screen
+    assert "объявить атаку: подразделение Orc Boyz, цель Empire" in screen
+    assert "тест на Разгром" in screen and "(CH.DECLARE [G])" in screen
+    assert "Сохранено. Продолжить: regiment play --resume" in screen
+    assert "Traceback" not in screen
+    game = open_store(db).games()[-1]
+    assert verify(list(open_store(db).read(game))).records == records(db, game)

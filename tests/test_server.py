@@ -248,10 +248,13 @@ def test_the_replay_page_is_served_with_its_live_script(server):
 
 def test_the_replay_page_follows_the_game_live_in_chromium(server):
     """A spectator's page at the newest step moves to each new step as it is played."""
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
     from .test_html import browser
+
+    reloading = (NoSuchElementException, StaleElementReferenceException)   # mid-reload
 
     made = server.create(SCENARIO)
     driver = browser()
@@ -269,7 +272,7 @@ def test_the_replay_page_follows_the_game_live_in_chromium(server):
                 for who, conn in conns.items():
                     heard = recv(conn)
                     message = heard if who == command["by"] else message
-                WebDriverWait(driver, 20).until(
+                WebDriverWait(driver, 20, ignored_exceptions=reloading).until(
                     lambda d, s=step: d.find_element(By.ID, "where").text.startswith(
                         f"Step {s} of {s}"))
     finally:

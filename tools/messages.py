@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 KEYWORDS = {"tr": None, "ntr": (1, 2), "mark": None}
 # the packages whose messages are translated (each keeps locale/ru.po)
 PACKAGES = {"core": ROOT / "core", "fantasy": ROOT / "phases" / "fantasy",
-            "skirmish": ROOT / "phases" / "skirmish"}
+            "skirmish": ROOT / "phases" / "skirmish", "tools": ROOT / "tools"}
 FIELD = re.compile(r"\{(\w+)[^}]*\}")
 CITED = re.compile(r"\b[A-Z]{2,6}\.[A-Z][A-Z_]+\b|\bS\d\b|\[G\]|\bp\.\s?\d+")
 

@@ -18,9 +18,11 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from regiment.core import i18n
 from regiment.core.commands import Command, Roll
 from regiment.core.errors import RegimentError
 from regiment.core.game import Game
+from regiment.core.i18n import mark, ntr, tr
 from regiment.core.pending import Decision
 from regiment.core.pending import Roll as RollPending
 from regiment.core.protocols import view_of
@@ -29,7 +31,7 @@ from .receipts import short
 from .replay import QUIET, command_text, narrate, steps
 
 WORDS = ("undo", "redo", "explain", "log", "head", "help", "quit")
-HELP = """Type the number of an option to choose it (with manual dice: the faces you rolled,
+HELP = mark("""Type the number of an option to choose it (with manual dice: the faces you rolled,
 such as "3 5" or "35"). Or one of:
   undo     take back the last step (the dice it rolled come out again when it is redone)
   redo     make the step just undone again
@@ -37,16 +39,54 @@ such as "3 5" or "35"). Or one of:
   log      the whole game so far, step by step
   head     the code of the game as it stands (the head of the last step), to note down
   help     this text
-  quit     leave; the game is saved, and "regiment play --resume GAME" takes it up again"""
+  quit     leave; the game is saved, and "regiment play --resume GAME" takes it up again""")
 
-PURPOSES = {"to_hit": "to hit", "to_wound": "to wound", "armour": "armour saves",
-            "ward": "ward saves", "break_test": "break test", "charge_range": "charge",
-            "stand_and_shoot_hit": "stand and shoot (to hit)", "random_side": "which side",
-            "random_choice": "a random choice", "dangerous_terrain": "dangerous terrain",
-            "special_hits": "impact hits or stomps (how many)", "hit": "to hit",
-            "wound": "to wound", "save": "saves", "escape": "roll to get away",
-            "sweep": "sweeping advance", "fall_back": "fall back (inches)",
-            "consolidate": "consolidation (inches)"}
+PURPOSES = {"to_hit": mark("to hit"), "to_wound": mark("to wound"),
+            "armour": mark("armour saves"), "ward": mark("ward saves"),
+            "break_test": mark("break test"), "charge_range": mark("charge"),
+            "stand_and_shoot_hit": mark("stand and shoot (to hit)"),
+            "random_side": mark("which side"), "random_choice": mark("a random choice"),
+            "dangerous_terrain": mark("dangerous terrain"),
+            "special_hits": mark("impact hits or stomps (how many)"), "hit": mark("to hit"),
+            "wound": mark("to wound"), "save": mark("saves"),
+            "escape": mark("roll to get away"), "sweep": mark("sweeping advance"),
+            "fall_back": mark("fall back (inches)"),
+            "consolidate": mark("consolidation (inches)")}
+COLUMNS = {
+    "unit": mark("unit"), "player": mark("player"), "models": mark("models"),
+    "ranks": mark("ranks"), "wounds": mark("wounds"), "status": mark("status"),
+    "combat": mark("combat")}
+# Commands and decisions as players read them (a test checks that every registered command
+# is here: a new one would otherwise be shown in English)
+COMMAND_WORDS = {
+    "accept_challenge": mark("accept challenge"), "allocate": mark("allocate"),
+    "answer_challenge": mark("answer challenge"), "break_test_order": mark("break test order"),
+    "challenge": mark("challenge"), "consent_undo": mark("consent undo"),
+    "consolidate": mark("consolidate"), "declare_assault": mark("declare assault"),
+    "declare_charge": mark("declare charge"), "decline_challenge": mark("decline challenge"),
+    "decline_redirect": mark("decline redirect"), "end_charges": mark("end charges"),
+    "end_phase": mark("end phase"), "fight": mark("fight"),
+    "fire_overwatch": mark("fire overwatch"), "flee_order": mark("flee order"),
+    "grant_undo": mark("grant undo"), "hold_overwatch": mark("hold overwatch"),
+    "join_unit": mark("join unit"), "leave_unit": mark("leave unit"),
+    "move_charger": mark("move charger"), "overrun": mark("overrun"),
+    "overwatch": mark("overwatch"), "pursue": mark("pursue"),
+    "pursuit_order": mark("pursuit order"), "react": mark("react"),
+    "redirect": mark("redirect"), "redo": mark("redo"), "reform": mark("reform"),
+    "reform_order": mark("reform order"), "refuse_challenge": mark("refuse challenge"),
+    "refuse_undo": mark("refuse undo"), "remaining_moves": mark("remaining moves"),
+    "resolve_combat": mark("resolve combat"), "restrain": mark("restrain"),
+    "roll": mark("roll"), "shoot": mark("shoot"), "skip_reform": mark("skip reform"),
+    "split_attacks": mark("split attacks"), "undo": mark("undo")}
+ARG_WORDS = {
+    "attacks": mark("attacks"), "character": mark("character"), "combat": mark("combat"),
+    "face": mark("face"), "faces": mark("faces"), "facing": mark("facing"),
+    "files": mark("files"), "first": mark("first"), "primary": mark("primary"),
+    "reaction": mark("reaction"), "secondary": mark("secondary"), "split": mark("split"),
+    "target": mark("target"), "toward": mark("toward"), "turn": mark("turn"),
+    "unit": mark("unit"), "x": mark("x"), "y": mark("y")}
+REACTIONS = {"hold": mark("hold"), "flee": mark("flee"), "stand_and_shoot": mark("stand and shoot")}
+i18n.register(Path(__file__).with_name("locale"))
 
 
 class Session:
@@ -69,8 +109,9 @@ class Session:
         while True:
             pending = self.game.pending
             if pending.kind == "over":
-                self.console.print(f"[bold]The game is over: {self.winner()}.[/] Type log, "
-                                   "explain, undo or quit.")
+                self.console.print("[bold]" + tr("The game is over: {winner}.",
+                                                 winner=self.winner())
+                                   + "[/] " + tr("Type log, explain, undo or quit."))
             prompt = self.prompt(pending)
             try:
                 text = self.ask(prompt)
@@ -83,11 +124,12 @@ class Session:
         """Handle one line; False when the player quits."""
         word = text.lower()
         if word in ("quit", "q", "exit"):
-            self.console.print(f"Saved. Take it up again with: regiment play --resume "
-                               f"{self.game.game_id} --store {self.store_path}")
+            self.console.print(tr("Saved. Take it up again with: regiment play --resume {game} "
+                                  "--store {store}", game=self.game.game_id,
+                                  store=self.store_path))
             return False
         if word in ("help", "h", "?"):
-            self.console.print(HELP, markup=False, highlight=False)
+            self.console.print(tr(HELP), markup=False, highlight=False)
             return True
         if word == "log":
             for line in narrate(self.game, list(self.game.records)):
@@ -97,7 +139,7 @@ class Session:
             self.explain()
             return True
         if word == "head":
-            self.tell_head("The game stands")
+            self.tell_head(tr("The game stands"))
             return True
         if word in ("undo", "redo"):
             return self.submit({"cmd": word, "by": self.who_undoes(word)})
@@ -105,7 +147,7 @@ class Session:
             return self.choose(text, pending)
         if pending.kind == "roll":
             return self.roll(text, pending)
-        self.refuse(text, "the game is over: type log, explain, undo or quit")
+        self.refuse(text, tr("the game is over: type log, explain, undo or quit"))
         return True
 
     def choose(self, text: str, pending: Decision) -> bool:
@@ -113,17 +155,20 @@ class Session:
         if not text and n == 1:   # Enter takes the only option
             return self.submit(pending.legal[0])
         if not text.isdigit() or not 1 <= int(text) <= n:
-            self.refuse(text, f"type a number from 1 to {n}, or one of: {', '.join(WORDS)}")
+            self.refuse(text, tr("type a number from 1 to {n}, or one of: {words}", n=n,
+                                 words=", ".join(WORDS)))
             return True
         return self.submit(pending.legal[int(text) - 1])
 
     def roll(self, text: str, pending: RollPending) -> bool:
         digits = re.findall(r"[1-6]", text)
         if not digits or re.search(r"[^1-6\s,]", text) or len(digits) != pending.dice:
-            self.refuse(text, f"type the {pending.dice} face{'s' if pending.dice > 1 else ''} "
-                        f"you rolled, each 1 to 6 (such as "
-                        f"{' '.join(['3', '5', '2', '6'][:min(pending.dice, 4)])})"
-                        + (", or one of: undo, explain, log, help, quit"))
+            self.refuse(text, ntr("type the {n} face you rolled, each 1 to 6 (such as "
+                                  "{example}), or one of: undo, explain, log, help, quit",
+                                  "type the {n} faces you rolled, each 1 to 6 (such as "
+                                  "{example}), or one of: undo, explain, log, help, quit",
+                                  pending.dice,
+                                  example=" ".join(["3", "5", "2", "6"][:min(pending.dice, 4)])))
             return True
         return self.submit(Roll(by=pending.player, faces=tuple(int(d) for d in digits)))
 
@@ -133,27 +178,30 @@ class Session:
         except RegimentError as exc:
             rule = getattr(exc, "rule", "")
             why = getattr(exc, "why", None) or _first_line(str(exc))
-            self.console.print(f"[red]Not done: {why}[/]" + (f" ({rule})" if rule else ""),
-                               highlight=False)
+            self.console.print("[red]" + tr("Not done: {why}", why=why) + "[/]"
+                               + (f" ({rule})" if rule else ""), highlight=False)
             return True
         self.tell_new()
         return True
 
     def refuse(self, text: str, what: str) -> None:
-        self.console.print(f"[yellow]{text!r} is not an answer here: {what}.[/] Nothing was "
-                           "changed.", highlight=False)
+        self.console.print("[yellow]" + tr("{text} is not an answer here: {what}.",
+                                           text=repr(text), what=what)
+                           + "[/] " + tr("Nothing was changed."), highlight=False)
 
     # --- what the players see ----------------------------------------------------------------
 
     def header(self) -> None:
         g = self.game
         started = g.records[0].data
-        name = started["scenario"].get("name") or "a game"
-        self.console.print(f"[bold]{name}[/] - game {g.game_id}, {started['preset']}, "
-                           f"{started['dice']} dice, undo {started['undo']}. Type help for "
-                           "help.")
+        name = started["scenario"].get("name") or tr("a game")
+        self.console.print(f"[bold]{name}[/] - " + tr(
+            "game {game}, {preset}, {dice} dice, undo {undo}. Type help for help.",
+            game=g.game_id, preset=started["preset"], dice=started["dice"],
+            undo=started["undo"]))
         if len(g.records) > self.shown or len(g.timeline.steps) > 1:
-            self.console.print(f"(taken up again at step {len(g.timeline.steps) - 1})")
+            self.console.print(tr("(taken up again at step {step})",
+                                  step=len(g.timeline.steps) - 1))
 
     def tell_new(self) -> None:
         """What the last command did, told with its rules; then the units, if they changed."""
@@ -168,7 +216,7 @@ class Session:
             if text:
                 self.console.print(f"  {text}", markup=False, highlight=False)
         if any(r.type in ("TurnBegan", "GameEnded") for r in new):
-            self.tell_head("A turn ends")
+            self.tell_head(tr("A turn ends"))
         self.tell_units()
 
     def tell_head(self, what: str) -> None:
@@ -177,10 +225,11 @@ class Session:
         g = self.game
         step = len(g.timeline.steps) - 1
         code = short(g.head)
-        self.console.print(f"[bold]{what}: head code {step}:{code}[/] (note it on your "
-                           f"scoresheet; `regiment verify {self.store_path} --game "
-                           f"{g.game_id} --head {step}:{code}` checks a log against it)",
-                           highlight=False)
+        self.console.print("[bold]" + tr("{what}: head code {step}:{code}", what=what,
+                                         step=step, code=code) + "[/] " + tr(
+            "(note it on your scoresheet; `regiment verify {store} --game {game} --head "
+            "{step}:{code}` checks a log against it)", store=self.store_path, game=g.game_id,
+            step=step, code=code), highlight=False)
 
     def tell_units(self) -> None:
         """The pieces on the table, as the rulebook's view lists them, when they changed."""
@@ -192,17 +241,21 @@ class Session:
         if key == self.table_key:
             return
         self.table_key = key
-        t = Table(title=f"Turn {state.turn}: {state.player} - "
-                  f"{phase_name(state.phase)}", title_justify="left")
+        t = Table(title=tr("Turn {turn}: {player} - {phase}", turn=state.turn,
+                           player=state.player, phase=phase_name(state.phase)),
+                  title_justify="left")
         for col in view.columns:
-            t.add_column(col, justify="right" if col in ("models", "ranks", "wounds") else "left")
+            t.add_column(tr(COLUMNS[col]) if col in COLUMNS else col,
+                         justify="right" if col in ("models", "ranks", "wounds") else "left")
         for row in rows:
             t.add_row(*row)
         self.console.print(t)
 
     def prompt(self, pending: Any) -> str:
         if pending.kind == "decision":
-            self.console.print(f"[bold]{pending.player}[/], {pending.decision.replace('_', ' ')} "
+            decision = (tr(COMMAND_WORDS[pending.decision]) if pending.decision in COMMAND_WORDS
+                        else pending.decision.replace("_", " "))
+            self.console.print(f"[bold]{pending.player}[/], {decision} "
                                f"({phase_name(self.game.state.phase)}):", highlight=False)
             for i, c in enumerate(pending.legal, 1):
                 self.console.print(f"  {i}. {describe(c, self.game)}", highlight=False)
@@ -212,14 +265,20 @@ class Session:
             name = names(self.game).get(pending.unit or "")
             whose = "" if name is None else f"{name}' " if name.endswith("s") else \
                 f"{name}'s "
-            what = PURPOSES.get(pending.purpose, pending.purpose.replace("_", " "))
+            what = (tr(PURPOSES[pending.purpose]) if pending.purpose in PURPOSES
+                    else pending.purpose.replace("_", " "))
             known = ""
             if pending.known and any(k is not None for k in pending.known):
-                known = (" (these dice were rolled before the undo and must come out again: "
-                         f"{' '.join(str(k) if k else '?' for k in pending.known)})")
+                known = tr(" (these dice were rolled before the undo and must come out again: "
+                           "{faces})", faces=" ".join(str(k) if k else "?"
+                                                      for k in pending.known))
             need = self.game.preset.roll_need(self.game.state)
             needs = f"; {need}" if need else ""
-            return f"Roll {pending.dice}D6 for {whose}{what} ({pending.player}{needs}){known}: "
+            if i18n.current() != "en":   # the English possessive does not carry over
+                whose = f"{name}: " if name is not None else ""
+            return tr("Roll {dice}D6 for {whose}{what} ({player}{needs}){known}: ",
+                      dice=pending.dice, whose=whose, what=what, player=pending.player,
+                      needs=needs, known=known)
         return "> "
 
     def explain(self) -> None:
@@ -229,10 +288,11 @@ class Session:
         live = [b for b in steps(list(g.records)) if status.get(b[0].step) == "live"
                 and b[0].type == "CommandIssued"]
         if not live:
-            self.console.print("Nothing has happened yet.")
+            self.console.print(tr("Nothing has happened yet."))
             return
         batch = live[-1]
-        self.console.print(f"[bold]Step {batch[0].step}: {command_text(batch[0])}[/]",
+        self.console.print("[bold]" + tr("Step {step}: {command}", step=batch[0].step,
+                                         command=command_text(batch[0])) + "[/]",
                            highlight=False)
         cited: list[str] = []
         for r in batch:
@@ -250,7 +310,7 @@ class Session:
 
     def winner(self) -> str:
         w = self.game.state.winner
-        return f"{w} won" if w else "no winner"
+        return tr("{player} won", player=w) if w else tr("no winner")
 
     def who_undoes(self, word: str) -> str:
         """The player who made the last step undoes it; a redo is the active player's."""
@@ -266,19 +326,23 @@ def describe(c: Command, game: Game) -> str:
     """An option as a player reads it: names, not ids."""
     units = names(game)
     args = c.to_dict()
-    name = args.pop("cmd").replace("_", " ")
+    cmd = args.pop("cmd")
+    name = tr(COMMAND_WORDS[cmd]) if cmd in COMMAND_WORDS else cmd.replace("_", " ")
     args.pop("by", None)
-    if name == "end phase":
-        return f"end phase: leave {phase_name(game.state.phase)}"
+    if cmd == "end_phase":
+        return tr("end phase: leave {phase}", phase=phase_name(game.state.phase))
     parts = []
     for k, v in args.items():
         if v in ("", None, 0) and k != "files":
             continue
         if isinstance(v, str) and v in units:
             v = units[v]
+        elif k == "reaction" and v in REACTIONS:
+            v = tr(REACTIONS[v])
         if isinstance(v, dict):
             v = ", ".join(f"{units.get(x, x)} {n}" for x, n in v.items())
-        parts.append(f"{k.replace('_', ' ')} {v}")
+        key = tr(ARG_WORDS[k]) if k in ARG_WORDS else k.replace("_", " ")
+        parts.append(f"{key} {v}")
     return name + (": " + ", ".join(parts) if parts else "")
 
 
@@ -308,5 +372,7 @@ def _first_line(text: str) -> str:
 
 
 def phase_name(phase: str) -> str:
-    """A phase as players say it: ``turn.close_combat.reform`` -> ``close combat > reform``."""
-    return phase.removeprefix("turn.").replace(".", " > ").replace("_", " ") or "set-up"
+    """A phase as players say it: ``turn.close_combat.reform`` -> ``close combat > reform``
+    (each part as the rulebook's catalogue names it, in the players' language)."""
+    parts = phase.removeprefix("turn.").split(".") if phase else []
+    return " > ".join(tr(p).replace("_", " ") for p in parts if p) or tr("set-up")

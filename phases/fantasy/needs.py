@@ -6,18 +6,17 @@ from __future__ import annotations
 
 import math
 
+from regiment.core.i18n import tr
 from regiment.core.state import Awaiting
 
 from . import attacks, charge
 from .characters import unit_leadership
+from .narrate import SIDES
 from .result import break_penalty
 from .rolls import AttackRoll, FleeTie, SideRoll, Toward, read
 from .specials import SWIFTSTRIDE, has
 from .state import State
 from .units import too_few_to_rally
-
-STAGE_WORDS = {"hit": "hits", "hit2": "hits", "wound": "wounds", "armour": "saves",
-               "ward": "saves"}
 
 
 def roll_need(state: State) -> str | None:
@@ -49,13 +48,18 @@ def _attack_need(state: State, aw: Awaiting) -> str | None:
             return None
         g, stage = batch.groups[nxt[0]], nxt[1]
     if g.special and stage == "hit":   # ATK.IMPACT, ATK.STOMP: how many hits a model makes
-        return ("each die D3 hits (1-2: one, 3-4: two, 5-6: three)"
-                if g.special.endswith("D3") else "each die is that many hits")
+        return (tr("each die D3 hits (1-2: one, 3-4: two, 5-6: three)")
+                if g.special.endswith("D3") else tr("each die is that many hits"))
     need = {"hit": g.hit, "hit2": g.hit if g.reroll else g.hit2, "wound": g.wound,
             "armour": g.armour, "ward": g.ward}[stage]
-    again = " (the misses again)" if stage == "hit2" and g.reroll else \
-        " (the 6s again)" if stage == "hit2" else ""
-    return f"each die {need}+ {STAGE_WORDS[stage]}{again}"
+    if stage == "hit2":
+        return (tr("each die {need}+ hits (the misses again)", need=need) if g.reroll
+                else tr("each die {need}+ hits (the 6s again)", need=need))
+    if stage == "hit":
+        return tr("each die {need}+ hits", need=need)
+    if stage == "wound":
+        return tr("each die {need}+ wounds", need=need)
+    return tr("each die {need}+ saves", need=need)
 
 
 def _leadership_need(state: State, aw: Awaiting) -> str:
@@ -69,29 +73,32 @@ def _leadership_need(state: State, aw: Awaiting) -> str:
     elif aw.purpose == "reform" and fight is not None:
         penalty = fight.penalties.get(u.id, 0)
     if aw.purpose == "rally" and too_few_to_rally(u):
-        return "only a double 1 rallies it (25 % or fewer of its models left)"
+        return tr("only a double 1 rallies it (25 % or fewer of its models left)")
     ld = unit_leadership(state, u)
     need = ld - penalty
     less = f"Ld {ld} - {penalty}" if penalty else f"Ld {ld}"
-    return f"a total of {need} or less passes ({less}; a double 1 always passes)"
+    return tr("a total of {need} or less passes ({less}; a double 1 always passes)",
+              need=need, less=less)
 
 
 def _charge_need(state: State, aw: Awaiting) -> str:
     """CH.RANGE: the dice that count, with the charger's Movement, must reach the target."""
     u = state.units[aw.unit or ""]
     target = state.units.get(read(Toward, aw).unit)
-    dice = "the highest two of 3D6" if has(u, SWIFTSTRIDE) else "2D6"
+    dice = tr("the highest two of 3D6") if has(u, SWIFTSTRIDE) else "2D6"
     if target is None:
-        return f"{dice} + M {u.profile['M']} is the charge range"
+        return tr("{dice} + M {m} is the charge range", dice=dice, m=u.profile["M"])
     dist = charge.gap(u, target)
     need = max(0, math.ceil(dist - u.profile["M"] - 1e-9))
-    return (f"{need} or more on {dice} reaches {target.name}, {dist:.1f}\" away with "
-            f"M {u.profile['M']}")
+    return tr("{need} or more on {dice} reaches {target}, {distance}\" away with M {m}",
+              need=need, dice=dice, target=target.name, distance=format(dist, ".1f"),
+              m=u.profile["M"])
 
 
 def _side(state: State, aw: Awaiting) -> str:
     first, second = read(SideRoll, aw).sides
-    return f"1-3: its {first}, 4-6: its {second} (CH.CHARGE_MOVE)"
+    return tr("1-3: its {first}, 4-6: its {second} (CH.CHARGE_MOVE)",
+              first=tr(SIDES.get(first, first)), second=tr(SIDES.get(second, second)))
 
 
 def _tie(state: State, aw: Awaiting) -> str:
@@ -99,15 +106,15 @@ def _tie(state: State, aw: Awaiting) -> str:
     share = 6 // len(among)
     names = ", ".join(f"{i * share + 1}-{(i + 1) * share}: {state.units[u].name}"
                       for i, u in enumerate(among))
-    rest = " (higher: roll again)" if share * len(among) < 6 else ""
-    return f"it flees from {names}{rest} (FP.FLEE_DIRECTION)"
+    rest = tr(" (higher: roll again)") if share * len(among) < 6 else ""
+    return tr("it flees from {names}{rest} (FP.FLEE_DIRECTION)", names=names, rest=rest)
 
 
 OTHER = {
     "charge_range": _charge_need,
-    "flee": lambda s, aw: "the total is the distance it flees (FP.FLEE_ROLL)",
-    "pursuit": lambda s, aw: "the total is the distance it pursues (FP.PURSUE_ROLL)",
-    "dangerous_terrain": lambda s, aw: "each 1 loses a model (FP.FLEE_THROUGH)",
+    "flee": lambda s, aw: tr("the total is the distance it flees (FP.FLEE_ROLL)"),
+    "pursuit": lambda s, aw: tr("the total is the distance it pursues (FP.PURSUE_ROLL)"),
+    "dangerous_terrain": lambda s, aw: tr("each 1 loses a model (FP.FLEE_THROUGH)"),
     "random_side": _side,
     "random_choice": _tie,
 }

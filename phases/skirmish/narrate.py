@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from regiment.core import i18n
-from regiment.core.i18n import ntr, retell, tr
+from regiment.core.i18n import mark, ntr, retell, tr
 from regiment.core.tell import kernel_sentence
 
 from .attacks import save, to_wound
@@ -19,6 +19,12 @@ S = SkirmishState
 Data = Mapping[str, Any]
 
 i18n.register(Path(__file__).with_name("locale"))
+
+# The turn's phases as the skirmish machine names them (how play shows where the game is)
+PHASES = (mark("start"), mark("shooting"), mark("assault"), mark("declaration"),
+          mark("overwatch"), mark("charge_move"), mark("fight"), mark("choose_combat"),
+          mark("combat"), mark("steps"), mark("result"), mark("morale"), mark("sweep"),
+          mark("consolidate"), mark("end"), mark("over"))
 
 STAGES = {"hit": ("SK.TO_HIT"), "wound": ("SK.TO_WOUND"), "save": ("SK.SAVE")}
 
