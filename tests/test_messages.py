@@ -105,7 +105,7 @@ def test_every_command_and_decision_has_a_name_players_read():
 
     from regiment.core.commands import COMMANDS
     from regiment.core.events import load_rulebooks
-    from regiment.tools.play import COMMAND_WORDS
+    from regiment.tools.words import COMMAND_WORDS
 
     load_rulebooks()
     ours = {n for n, c in COMMANDS.items() if c.__module__.startswith("regiment.")}

@@ -1,0 +1,58 @@
+"""The words `play` shows players, as catalogue messages (``locale/ru.po``): roll purposes,
+the roster's columns, commands and decisions, their arguments. A test checks that every
+registered command and every decision a rulebook asks has its words here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from regiment.core import i18n
+from regiment.core.i18n import mark
+
+i18n.register(Path(__file__).with_name("locale"))
+
+PURPOSES = {"to_hit": mark("to hit"), "to_wound": mark("to wound"),
+            "armour": mark("armour saves"), "ward": mark("ward saves"),
+            "break_test": mark("break test"), "charge_range": mark("charge"),
+            "stand_and_shoot_hit": mark("stand and shoot (to hit)"),
+            "random_side": mark("which side"), "random_choice": mark("a random choice"),
+            "dangerous_terrain": mark("dangerous terrain"),
+            "special_hits": mark("impact hits or stomps (how many)"), "hit": mark("to hit"),
+            "wound": mark("to wound"), "save": mark("saves"),
+            "escape": mark("roll to get away"), "sweep": mark("sweeping advance"),
+            "fall_back": mark("fall back (inches)"),
+            "consolidate": mark("consolidation (inches)")}
+COLUMNS = {
+    "unit": mark("unit"), "player": mark("player"), "models": mark("models"),
+    "ranks": mark("ranks"), "wounds": mark("wounds"), "status": mark("status"),
+    "combat": mark("combat")}
+# Commands and decisions as players read them (a test checks that every registered command
+# is here: a new one would otherwise be shown in English)
+COMMAND_WORDS = {
+    "accept_challenge": mark("accept challenge"), "allocate": mark("allocate"),
+    "answer_challenge": mark("answer challenge"), "break_test_order": mark("break test order"),
+    "challenge": mark("challenge"), "consent_undo": mark("consent undo"),
+    "consolidate": mark("consolidate"), "declare_assault": mark("declare assault"),
+    "declare_charge": mark("declare charge"), "decline_challenge": mark("decline challenge"),
+    "decline_redirect": mark("decline redirect"), "end_charges": mark("end charges"),
+    "end_phase": mark("end phase"), "fight": mark("fight"),
+    "fire_overwatch": mark("fire overwatch"), "flee_order": mark("flee order"),
+    "grant_undo": mark("grant undo"), "hold_overwatch": mark("hold overwatch"),
+    "join_unit": mark("join unit"), "leave_unit": mark("leave unit"),
+    "move_charger": mark("move charger"), "overrun": mark("overrun"),
+    "overwatch": mark("overwatch"), "pursue": mark("pursue"),
+    "pursuit_order": mark("pursuit order"), "react": mark("react"),
+    "redirect": mark("redirect"), "redo": mark("redo"), "reform": mark("reform"),
+    "reform_order": mark("reform order"), "refuse_challenge": mark("refuse challenge"),
+    "refuse_undo": mark("refuse undo"), "remaining_moves": mark("remaining moves"),
+    "resolve_combat": mark("resolve combat"), "restrain": mark("restrain"),
+    "roll": mark("roll"), "shoot": mark("shoot"), "skip_reform": mark("skip reform"),
+    "split_attacks": mark("split attacks"), "undo": mark("undo")}
+ARG_WORDS = {
+    "attacks": mark("attacks"), "character": mark("character"), "combat": mark("combat"),
+    "face": mark("face"), "faces": mark("faces"), "facing": mark("facing"),
+    "files": mark("files"), "first": mark("first"), "primary": mark("primary"),
+    "reaction": mark("reaction"), "secondary": mark("secondary"), "split": mark("split"),
+    "target": mark("target"), "toward": mark("toward"), "turn": mark("turn"),
+    "unit": mark("unit"), "x": mark("x"), "y": mark("y")}
+REACTIONS = {"hold": mark("hold"), "flee": mark("flee"), "stand_and_shoot": mark("stand and shoot")}
