@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .errors import IllegalCommand
+from .i18n import tr
 
 _PERSON = b"regiment-dice"
 
@@ -117,8 +118,9 @@ class ManualDice(Dice):
 def faces_problem(faces: Sequence[int], count: int) -> str | None:
     """DICE.FACES: a roll entered by hand must be exactly ``count`` faces, each 1 to 6."""
     if len(faces) != count:
-        return f"this roll needs {count} dice, {len(faces)} faces were entered"
+        return tr("this roll needs {count} dice, {entered} faces were entered", count=count,
+                  entered=len(faces))
     for face in faces:
         if not 1 <= face <= 6:
-            return f"a D6 shows 1 to 6, not {face}"
+            return tr("a D6 shows 1 to 6, not {face}", face=face)
     return None

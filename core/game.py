@@ -31,6 +31,7 @@ from .events import (
 )
 from .fold import Folded, appliers_for, fold, folded
 from .history import Timeline
+from .i18n import tr
 from .pending import Decision, Over, Pending
 from .pending import Roll as RollPending
 from .protocols import PRESETS, EventStore, Preset
@@ -266,16 +267,18 @@ class Game:
             command = parse_command(command)
         state = self.state
         if command.by not in state.players:
-            raise IllegalCommand(f"{command.by!r} is not a player of this game",
+            raise IllegalCommand(tr("{player} is not a player of this game",
+                                    player=repr(command.by)),
                                  rule="GAME.PLAYER", command=command, phase=state.phase)
         after: GameState | None = None
         if command.name in META_COMMANDS:
             events = self._decide_meta(command)
         else:
             if self.timeline.request is not None:
-                raise self._illegal(command, "an undo request waits for an answer", "UNDO.CONSENT")
+                raise self._illegal(command, tr("an undo request waits for an answer"),
+                                   "UNDO.CONSENT")
             if state.over:
-                raise self._illegal(command, "the game is over", "GAME.OVER")
+                raise self._illegal(command, tr("the game is over"), "GAME.OVER")
             events, after = self._run(state, command)
         events.insert(0, CommandIssued(by=command.by, command=command.name, args=command.args()))
         self._commit(events, command.by, after)
@@ -296,22 +299,24 @@ class Game:
         events: list[Event]
         if isinstance(command, Roll):
             if aw is None:
-                raise self._illegal(command, "no roll is pending", "DICE.PENDING")
+                raise self._illegal(command, tr("no roll is pending"), "DICE.PENDING")
             if command.by != aw.player:
-                raise self._illegal(command, f"this roll is {aw.player}'s to make",
-                                    "DICE.PENDING")
+                raise self._illegal(command, tr("this roll is {player}'s to make",
+                                                player=aw.player), "DICE.PENDING")
             problem = faces_problem(command.faces, aw.dice)
             if problem:
                 raise self._illegal(command, problem, "DICE.FACES")
             known = self._partly_known(state.dice_pos, aw.dice) or ()
             if any(k is not None and k != f for k, f in zip(known, command.faces, strict=False)):
                 shown = " ".join("?" if k is None else str(k) for k in known)
-                raise self._illegal(command, f"these dice were already rolled: {shown} (?: not "
-                                    "rolled yet); an undo never re-rolls dice",
+                raise self._illegal(command, tr("these dice were already rolled: {shown} (?: "
+                                                "not rolled yet); an undo never re-rolls dice",
+                                                shown=shown),
                                     "DICE.NO_REROLL")
             events = self._roll(state, aw, command.faces)
         elif aw is not None:
-            raise self._illegal(command, f"a {aw.purpose} roll must be made first", "DICE.PENDING")
+            raise self._illegal(command, tr("a {purpose} roll must be made first",
+                                               purpose=aw.purpose), "DICE.PENDING")
         else:
             events = self.preset.decide(state, command)
         state = folded(state, events, self.table)
@@ -357,24 +362,25 @@ class Game:
         request = timeline.request
         if name in ("grant_undo", "refuse_undo"):
             if request is None:
-                raise self._illegal(command, "no undo request is waiting", "UNDO.CONSENT")
+                raise self._illegal(command, tr("no undo request is waiting"), "UNDO.CONSENT")
             if by == request[1]:
-                raise self._illegal(command, "the other player must answer an undo request",
+                raise self._illegal(command, tr("the other player must answer an undo request"),
                                     "UNDO.CONSENT")
             if name == "grant_undo":
                 return [StepUndone(step=request[0], by=request[1], consent=by)]
             return [UndoRefused(step=request[0], by=by)]
         if request is not None:
-            raise self._illegal(command, "an undo request waits for an answer", "UNDO.CONSENT")
+            raise self._illegal(command, tr("an undo request waits for an answer"),
+                                "UNDO.CONSENT")
         if self.undo_policy == "off":
-            raise self._illegal(command, "undo is off in this game", "UNDO.POLICY")
+            raise self._illegal(command, tr("undo is off in this game"), "UNDO.POLICY")
         if name == "redo":
             if not timeline.redo:
-                raise self._illegal(command, "nothing to redo", "UNDO.REDO")
+                raise self._illegal(command, tr("nothing to redo"), "UNDO.REDO")
             return [StepRedone(step=timeline.redo[-1], by=by)]
         step = timeline.last_live()
         if step is None:
-            raise self._illegal(command, "nothing to undo", "UNDO.NOTHING")
+            raise self._illegal(command, tr("nothing to undo"), "UNDO.NOTHING")
         if self.undo_policy == "consent" and timeline.rolled_dice(step):
             return [UndoRequested(step=step, by=by)]
         return [StepUndone(step=step, by=by)]

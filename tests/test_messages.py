@@ -24,7 +24,7 @@ CITED = re.compile(r"\b[A-Z]{2,6}\.[A-Z][A-Z_]+\b(?:, S\d| \[G\])?")
 
 @pytest.mark.parametrize("package", sorted(PACKAGES))
 def test_every_message_has_its_russian_translation(package):
-    assert len(extract(PACKAGES[package])) > 5
+    assert len(extract(PACKAGES[package])) >= 5
     assert problems(PACKAGES[package]) == []
 
 

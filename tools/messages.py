@@ -19,8 +19,9 @@ from babel.messages.pofile import read_po, write_po
 ROOT = Path(__file__).resolve().parent.parent
 KEYWORDS = {"tr": None, "ntr": (1, 2), "mark": None}
 # the packages whose messages are translated (each keeps locale/ru.po)
-PACKAGES = {"core": ROOT / "core", "fantasy": ROOT / "phases" / "fantasy",
-            "skirmish": ROOT / "phases" / "skirmish", "tools": ROOT / "tools"}
+PACKAGES = {"core": ROOT / "core", "common": ROOT / "phases" / "common",
+            "fantasy": ROOT / "phases" / "fantasy", "skirmish": ROOT / "phases" / "skirmish",
+            "tools": ROOT / "tools"}
 FIELD = re.compile(r"\{(\w+)[^}]*\}")
 CITED = re.compile(r"\b[A-Z]{2,6}\.[A-Z][A-Z_]+\b|\bS\d\b|\[G\]|\bp\.\s?\d+")
 

@@ -6,17 +6,21 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
+from regiment.core import i18n
 from regiment.core.commands import Command, EndPhase
 from regiment.core.errors import IllegalCommand
 from regiment.core.events import Event, GameEnded, PhaseChanged, TurnBegan
 from regiment.core.fold import Folded, fold
+from regiment.core.i18n import tr
 from regiment.core.pending import Decision, Over
 from regiment.core.state import GameState, memo
 
 from .machine import Compiled, Leaf
 
+i18n.register(Path(__file__).with_name("locale"))
 Guard = Callable[[Any], bool]
 T = TypeVar("T")
 
@@ -60,7 +64,8 @@ class Engine:
         for edge in self.machine.edges.get(state.phase, {}).get(trigger, ()):
             if all(guards[c](state) for c in edge.conditions):
                 return self._finish(state, self._enter(state, edge.dest))
-        raise IllegalCommand(f"{trigger} is not possible in {state.phase}", rule="TURN.ORDER",
+        raise IllegalCommand(tr("{trigger} is not possible in {phase}", trigger=trigger,
+                                phase=state.phase), rule="TURN.ORDER",
                              phase=state.phase)
 
     def _then(self, state: Any, events: list[Event], trigger: str) -> Folded:
@@ -124,8 +129,10 @@ class Engine:
         leaf = self.at.get(state.phase)
         handle = leaf.handles.get(command.name) if leaf is not None else None
         if handle is None:
-            raise self._illegal(state, command, f"{command.name} is not a command of "
-                                f"{state.phase or 'this game'}", self.turn_rule)
+            raise self._illegal(state, command, tr("{command} is not a command of {phase}",
+                                                   command=command.name,
+                                                   phase=state.phase or tr("this game")),
+                                self.turn_rule)
         return handle(state, command)
 
     @per_state
@@ -151,11 +158,13 @@ class Engine:
 
     def _active(self, state: GameState, command: Command, rule: str) -> None:
         if command.by != state.player:
-            raise self._illegal(state, command, f"it is {state.player}'s turn, not "
-                                f"{command.by}'s", rule)
+            raise self._illegal(state, command, tr("it is {player}'s turn, not {other}'s",
+                                                   player=state.player, other=command.by),
+                                rule)
 
     def _offered(self, state: GameState, command: Command, rule: str) -> None:
         """The command must be one of the legal ones now (for choices read from the table)."""
         if command not in self.legal(state):
-            raise self._illegal(state, command, f"{command.name} {command.args()} is not one "
-                                "of the choices open now", rule)
+            raise self._illegal(state, command, tr("{command} {args} is not one of the choices "
+                                                   "open now", command=command.name,
+                                                   args=command.args()), rule)
