@@ -12,11 +12,12 @@ destroyed around it in a combat, it stands alone where the unit's front was (CHA
 from __future__ import annotations
 
 from regiment.core import geometry as geo
+from regiment.core.i18n import tr
 
 from .combat import combat_holding
 from .specials import CHARACTER, has
 from .state import State, UnitState
-from .units import ALIVE, box, leadership
+from .units import ALIVE, box, leadership, status_word
 
 JOINS = {"infantry": ("infantry",), "cavalry": ("cavalry",),
          "monstrous_infantry": ("monstrous_infantry",),
@@ -33,20 +34,22 @@ def join_problem(state: State, c: UnitState, host: UnitState) -> str:
     active player's, ready and out of combat; the unit no character itself and of the same
     kind of troops; the character within its Movement of the unit."""
     if not is_lone_character(c):
-        return f"{c.name} is not a character on its own"
+        return tr("{unit} is not a character on its own", unit=c.name)
     if c.id in state.context.characters_moved:
-        return f"{c.name} left a unit this turn: it joins one in a later turn"
+        return tr("{unit} left a unit this turn: it joins one in a later turn", unit=c.name)
     if host.player != c.player or host.id == c.id or has(host, CHARACTER):
-        return f"{host.name} is not a unit of {c.player}'s a character may join"
+        return tr("{unit} is not a unit of {player}'s a character may join", unit=host.name,
+                  player=c.player)
     if c.status != "ready" or host.status != "ready" or combat_holding(state, c.id) or \
             combat_holding(state, host.id):
-        return "both must be ready and out of combat"
+        return tr("both must be ready and out of combat")
     if host.troop not in JOINS.get(c.troop, ()):
-        return f"a character on foot joins infantry, a mounted one cavalry ({c.troop} and " \
-               f"{host.troop})"
+        return tr("a character on foot joins infantry, a mounted one cavalry ({troop} and "
+                  "{host})", troop=c.troop, host=host.troop)
     reach = geo.gap(box(c), box(host))
     if reach > c.profile["M"] + 1e-9:
-        return f"{host.name} is {reach:.1f}\" away, beyond its Movement ({c.profile['M']}\")"
+        return tr("{unit} is {distance}\" away, beyond its Movement ({m}\")", unit=host.name,
+                  distance=format(reach, ".1f"), m=c.profile["M"])
     return ""
 
 
@@ -67,21 +70,24 @@ def leave_problem(state: State, c: UnitState, host: UnitState, b: geo.Box) -> st
     unit not fighting nor fleeing; within its Movement of the unit; on the table, on no unit,
     and more than 1" from every enemy."""
     if host.status != "ready" or combat_holding(state, host.id):
-        return f"{host.name} is {host.status}: a character leaves a unit that is not fighting"
+        return tr("{unit} is {status}: a character leaves a unit that is not fighting",
+                  unit=host.name, status=status_word(host.status))
     if c.id in state.context.characters_moved:
-        return f"{c.name} joined {host.name} this turn: it leaves in a later turn"
+        return tr("{unit} joined {host} this turn: it leaves in a later turn", unit=c.name,
+                  host=host.name)
     if geo.gap(b, box(host)) > c.profile["M"] + 1e-9:
-        return f"that is beyond its Movement ({c.profile['M']}\") of {host.name}"
+        return tr("that is beyond its Movement ({m}\") of {unit}", m=c.profile["M"],
+                  unit=host.name)
     table = state.table
     if not geo.on_table(b, table["width"], table["depth"]):
-        return "that is off the table"
+        return tr("that is off the table")
     for o in state.units.values():
         if o.id == c.id or o.status not in ALIVE:
             continue
         if geo.overlaps(b, box(o)):
-            return f"it would stand on {o.name}"
+            return tr("it would stand on {unit}", unit=o.name)
         if o.player != c.player and geo.gap(b, box(o)) < 1.0:
-            return f"it would be within 1\" of {o.name}"
+            return tr("it would be within 1\" of {unit}", unit=o.name)
     return ""
 
 

@@ -8,12 +8,13 @@ charger lands or why it cannot, failed charges and flee moves. Geometry comes fr
 from __future__ import annotations
 
 from regiment.core import geometry as geo
+from regiment.core.i18n import tr
 
 from .faces import counted
 from .rulings import ruled
 from .specials import IMMUNE_TO_PSYCHOLOGY, SWIFTSTRIDE, has
 from .state import State, UnitState
-from .units import ALIVE, box, missile
+from .units import ALIVE, box, missile, status_word
 
 MOVABLE = ("ready",)
 
@@ -22,22 +23,23 @@ def why_cannot_charge(state: State, unit: UnitState) -> str | None:
     """CH.DECLARE: a unit declares one charge a turn, if it is neither engaged nor fleeing, nor
     just back on the table as reinforcements (FP.OFF_TABLE under fantasy-classic)."""
     if unit.player != state.player:
-        return f"{unit.name} is not the active player's unit"
+        return tr("{unit} is not the active player's unit", unit=unit.name)
     if unit.status not in MOVABLE:
-        return f"{unit.name} is {unit.status}"
+        return tr("{unit} is {status}", unit=unit.name, status=status_word(unit.status))
     if unit.declared is not None:
-        return f"{unit.name} already declared a charge this turn"
+        return tr("{unit} already declared a charge this turn", unit=unit.name)
     if unit.id in state.context.returned:  # FP.OFF_TABLE (fantasy-classic)
-        return f"{unit.name} came back this turn as reinforcements and may not charge"
+        return tr("{unit} came back this turn as reinforcements and may not charge",
+                  unit=unit.name)
     return None
 
 
 def why_not_target(state: State, unit: UnitState, target: UnitState) -> str | None:
     """CH.DECLARE: the target must be an enemy unit still on the table."""
     if target.player == unit.player:
-        return f"{target.name} is not an enemy unit"
+        return tr("{unit} is not an enemy unit", unit=target.name)
     if target.status in ("destroyed", "off_table"):
-        return f"{target.name} is {target.status}"
+        return tr("{unit} is {status}", unit=target.name, status=status_word(target.status))
     return None
 
 
@@ -76,7 +78,7 @@ def gap(a: UnitState, b: UnitState) -> float:
 def why_hidden(state: State, unit: UnitState, target: UnitState) -> str | None:
     """CH.DECLARE: the target must be at least partly inside the charger's front arc."""
     if not geo.sees(box(unit), box(target)):
-        return f"{target.name} is not in {unit.name}'s front arc"
+        return tr("{target} is not in {unit}'s front arc", target=target.name, unit=unit.name)
     return None
 
 
@@ -93,14 +95,16 @@ def stand_and_shoot(state: State, target: UnitState, charger: UnitState) -> str 
     and within the weapon's range."""
     weapon = missile(target)
     if weapon is None:
-        return f"{target.name} has no missile weapon"
+        return tr("{unit} has no missile weapon", unit=target.name)
     if target.status != "ready":
-        return f"{target.name} is {target.status}"
+        return tr("{unit} is {status}", unit=target.name, status=status_word(target.status))
     dist = gap(charger, target)
     if dist <= target.profile["M"]:
-        return f"{charger.name} is within {target.name}'s Movement ({dist:.1f}\")"
+        return tr("{charger} is within {target}'s Movement ({distance}\")", charger=charger.name,
+                  target=target.name, distance=format(dist, ".1f"))
     if dist > weapon[1]:
-        return f"{charger.name} is out of range of its {weapon[0]} ({dist:.1f}\")"
+        return tr("{charger} is out of range of its {weapon} ({distance}\")", charger=charger.name,
+                  weapon=weapon[0], distance=format(dist, ".1f"))
     return None
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from regiment.core.commands import Command
 from regiment.core.events import Event
+from regiment.core.i18n import tr
 from regiment.phases.common.engine import Engine
 from regiment.phases.common.machine import Leaf
 
@@ -97,5 +98,6 @@ class Flow(Engine):
     def _unit(self, state: State, command: Command, uid: str, rule: str) -> UnitState:
         unit = state.units.get(uid)
         if unit is None:
-            raise self._illegal(state, command, f"there is no unit {uid!r}", rule)
+            raise self._illegal(state, command, tr("there is no unit {unit}", unit=repr(uid)),
+                                rule)
         return unit

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from regiment.core import geometry as geo
 from regiment.core.commands import Command, EndPhase
 from regiment.core.events import Event
+from regiment.core.i18n import tr
 from regiment.core.pending import Decision
 
 from . import characters as chars
@@ -70,7 +71,8 @@ class CharacterFlow:
         self.flow._active(state, cmd, "CHAR.LEAVE")
         c = self.flow._unit(state, cmd, cmd.character, "CHAR.LEAVE")
         if c.joined is None:
-            raise self.flow._illegal(state, cmd, f"{c.name} is in no unit", "CHAR.LEAVE")
+            raise self.flow._illegal(state, cmd, tr("{unit} is in no unit", unit=c.name),
+                                     "CHAR.LEAVE")
         host = state.units[c.joined]
         own = box(c)
         b = geo.rounded(geo.Box(cmd.x, cmd.y, cmd.facing % 360.0, own.width, own.depth))

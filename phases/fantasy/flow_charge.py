@@ -13,6 +13,7 @@ from regiment.core import geometry as geo
 from regiment.core.commands import Command
 from regiment.core.events import Event, RollRequested
 from regiment.core.fold import fold
+from regiment.core.i18n import tr
 from regiment.core.pending import Decision
 from regiment.core.state import Awaiting
 
@@ -109,16 +110,19 @@ class ChargeFlow:
         charger_id, target_id = _declaring(state)
         target, charger = state.units[target_id], state.units[charger_id]
         if cmd.unit != target_id:
-            raise self.flow._illegal(state, cmd, f"{target.name} must react first", "CH.REACT")
+            raise self.flow._illegal(state, cmd, tr("{unit} must react first", unit=target.name),
+                                     "CH.REACT")
         if cmd.by != target.player:
-            raise self.flow._illegal(state, cmd, f"{target.name} is {target.player}'s unit",
-                                "CH.REACT")
+            raise self.flow._illegal(state, cmd, tr("{unit} is {player}'s unit",
+                                                    unit=target.name, player=target.player),
+                                     "CH.REACT")
         options = charge.reaction_options(state, target, charger)
         if cmd.reaction not in options:
             why = (charge.stand_and_shoot(state, target, charger)
                    if cmd.reaction == "stand_and_shoot" else None)
-            raise self.flow._illegal(state, cmd, why or f"{target.name} may not {cmd.reaction}",
-                                "CH.REACT")
+            why = why or tr("{unit} may not {reaction}", unit=target.name,
+                            reaction=cmd.reaction.replace("_", " "))
+            raise self.flow._illegal(state, cmd, why, "CH.REACT")
         events: list[Event] = [ChargeReacted(unit=target.id, reaction=cmd.reaction,
                                              charger=charger_id)]
         if cmd.reaction == "flee":

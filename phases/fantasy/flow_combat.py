@@ -11,6 +11,7 @@ from regiment.core import geometry as geo
 from regiment.core.commands import Command
 from regiment.core.events import Event, RollRequested
 from regiment.core.fold import fold
+from regiment.core.i18n import tr
 from regiment.core.pending import Decision
 from regiment.core.state import Awaiting, memo
 from regiment.phases.common.engine import per_state
@@ -206,16 +207,20 @@ class CombatFlow:
         assert left is not None
         uid, foes, n = left
         if cmd.by != state.units[uid].player:
-            raise self.flow._illegal(state, cmd, f"{state.units[uid].name} is "
-                                f"{state.units[uid].player}'s unit", "CC.ALLOCATE")
+            raise self.flow._illegal(state, cmd, tr("{unit} is {player}'s unit",
+                                                    unit=state.units[uid].name,
+                                                    player=state.units[uid].player),
+                                     "CC.ALLOCATE")
         if set(cmd.attacks) != set(foes) or any(type(v) is not int or v < 0
                                                 for v in cmd.attacks.values()):
-            raise self.flow._illegal(state, cmd, f"the attacks must be split among "
-                                f"{', '.join(foes)}, none below 0", "CC.ALLOCATE")
+            raise self.flow._illegal(state, cmd, tr("the attacks must be split among {foes}, "
+                                                    "none below 0", foes=", ".join(foes)),
+                                     "CC.ALLOCATE")
         if sum(cmd.attacks.values()) != n:
             raise self.flow._illegal(
-                state, cmd, f"{state.units[uid].name} has {n} attacks to split; these add "
-                f"up to {sum(cmd.attacks.values())}", "CC.ALLOCATE")
+                state, cmd, tr("{unit} has {n} attacks to split; these add up to {sum}",
+                               unit=state.units[uid].name, n=n,
+                               sum=sum(cmd.attacks.values())), "CC.ALLOCATE")
         split = {f: cmd.attacks[f] for f in foes}
         return self.flow._then(state, [AttacksAllocated(combat=cmb.id, unit=uid, attacks=split)],
                           "allocate")
@@ -405,10 +410,11 @@ class CombatFlow:
     def _pursue(self, state: State, cmd: Pursue | Overrun | Restrain) -> list[Event]:
         options = self._candidates(state).get(cmd.unit)
         if isinstance(cmd, Pursue) and options and cmd.target not in options[1]:
-            name = state.units[cmd.unit].name
+            name, nobody = state.units[cmd.unit].name, tr("none")
             raise self.flow._illegal(
-                state, cmd, f"{name} may only pursue a broken unit it touched: "
-                f"{', '.join(options[1]) or 'none'}", "FP.CHOOSE_PURSUIT")
+                state, cmd, tr("{unit} may only pursue a broken unit it touched: {units}",
+                               unit=name, units=", ".join(options[1]) or nobody),
+                "FP.CHOOSE_PURSUIT")
         self.flow._offered(state, cmd, "FP.CHOOSE_PURSUIT")
         target = getattr(cmd, "target", "")
         if cmd.name == "restrain":

@@ -107,8 +107,21 @@ def _charge_rolled(d: D, s: State | None) -> str:
 
 
 SHORT = mark("short")
-CHARGE_WHY = [(re.compile(r"(?P<target>.+) is gone"),
-               lambda g: tr("{target} is gone", target=g["target"]))]
+# ChargeRolled's why, as phases.fantasy.charge.plan_charge and flow_charge write it (English)
+CHARGE_WHY: list[Reading] = [
+    (re.compile(r"(?P<target>.+) is gone"),
+     lambda g: tr("{target} is gone", target=g["target"])),
+    (re.compile(r"there is no room left on (?P<target>.+)'s (?P<side>\w+)"),
+     lambda g: tr("there is no room left on {target}'s {side}", target=g["target"],
+                  side=tr(SIDES.get(g["side"], g["side"])))),
+    (re.compile(r"it would have to wheel more than 90 degrees to reach its (?P<side>\w+)"),
+     lambda g: tr("it would have to wheel more than 90 degrees to reach its {side}",
+                  side=tr(SIDES.get(g["side"], g["side"])))),
+    (re.compile(r"there is no room on the table"),
+     lambda g: tr("there is no room on the table")),
+    (re.compile(r"(?P<unit>.+) is in the way"),
+     lambda g: tr("{unit} is in the way", unit=g["unit"])),
+]
 
 
 def _saves(n: Mapping[str, Any]) -> str:

@@ -16,6 +16,7 @@ from regiment.core.commands import Command
 from regiment.core.events import Event, GameStarted, PhaseChanged
 from regiment.core.fold import appliers_for, fold
 from regiment.core.geometry import contact
+from regiment.core.i18n import tr
 from regiment.core.state import Awaiting
 from regiment.phases.common.machine import leaf_named, leaves
 
@@ -118,7 +119,7 @@ class FantasyPreset(Flow):
     def _end_phase(self, state: State, cmd: Command) -> list[Event]:
         self._active(state, cmd, "TURN.ORDER")
         if state.phase.endswith("choose_combat") and not GUARDS["no_combats_left"](state):
-            raise self._illegal(state, cmd, "every combat must be fought first", "CC.ORDER")
+            raise self._illegal(state, cmd, tr("every combat must be fought first"), "CC.ORDER")
         return self._move(state, "end_phase")
 
     # --- dice ------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ from functools import lru_cache
 
 from regiment.core import geometry as geo
 from regiment.core.geometry import Box, unit_size
+from regiment.core.i18n import mark, tr
 
 from .specials import (
     ADDITIONAL_HAND_WEAPON,
@@ -28,6 +29,22 @@ MISSILES: dict[str, tuple[float, int, int]] = {
     "crossbow": (30.0, 4, 0), "handgun": (24.0, 4, 1), "javelin": (12.0, 3, 0),
 }
 ALIVE = ("ready", "fleeing", "engaged")
+# A unit's status as players read it (play's roster, refusals)
+STATUS_WORDS = {"ready": mark("ready"), "engaged": mark("engaged"), "fleeing": mark("fleeing"),
+                "off_table": mark("off the table"), "destroyed": mark("destroyed"),
+                "joined": mark("joined")}
+
+
+SIDE_WORDS = {"front": mark("front"), "flank": mark("flank"), "rear": mark("rear"),
+              "left": mark("left"), "right": mark("right")}
+
+
+def status_word(status: str) -> str:
+    return tr(STATUS_WORDS[status]) if status in STATUS_WORDS else status.replace("_", " ")
+
+
+def side_word(side: str) -> str:
+    return tr(SIDE_WORDS[side]) if side in SIDE_WORDS else side
 
 
 def box(u: UnitState) -> Box:

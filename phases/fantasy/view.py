@@ -15,7 +15,7 @@ from regiment.core.record import Record
 from . import bot
 from .combat import contacts, place_in_front
 from .state import fantasy
-from .units import box
+from .units import box, side_word, status_word
 
 MOVES = ("charge", "failed_charge", "flee", "pursuit", "overrun", "return", "reform",
          "close_up", "rally")
@@ -50,14 +50,14 @@ class FantasyView:
         for u in s.units.values():
             if u.joined is not None:   # CHAR.IN_UNIT: shown with its unit
                 continue
-            fights = ", ".join(f"{s.units[c['enemy']].name} ({c['side']})"
+            fights = ", ".join(f"{s.units[c['enemy']].name} ({side_word(c['side'])})"
                                for c in touching.get(u.id, ()))
             fight = f"{where[u.id]}: {fights}" if u.id in where and fights else \
                 where.get(u.id, "")
             name = u.name + (f" (with {', '.join(s.units[c].name for c in u.characters)})"
                              if u.characters else "")
             rows.append((name, u.player, str(u.models), formation(u.figures, u.files),
-                         u.status, fight))
+                         status_word(u.status), fight))
         return rows
 
     def losses(self, state: Any) -> list[tuple[str, str, int, int, str]]:

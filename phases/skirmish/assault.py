@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from shapely.geometry import LineString, Polygon
 
 from regiment.core import geometry as geo
+from regiment.core.i18n import tr
 
 from .models import in_base_contact
 from .scenario import COHERENCY
@@ -30,12 +31,14 @@ def declare_problem(unit: str, primary: str, secondary: str | None, shot_at: str
     target as its primary one; each must be within reach (12", the most two dice go; every
     unit is in sight on an open table). ``distance`` maps each target to its gap."""
     if secondary is not None and secondary == primary:
-        return "the secondary target must be another unit than the primary one"
+        return tr("the secondary target must be another unit than the primary one")
     if shot_at is not None and primary != shot_at:
-        return f"{unit} shot at {shot_at} this turn: only it may be the primary target"
+        return tr("{unit} shot at {target} this turn: only it may be the primary target",
+                  unit=unit, target=shot_at)
     for target in (primary, secondary):
         if target is not None and distance[target] > MAX_CHARGE:
-            return f"{target} is {distance[target]:.1f}\" away, beyond any charge"
+            return tr("{target} is {distance}\" away, beyond any charge", target=target,
+                      distance=format(distance[target], ".1f"))
     return ""
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from regiment.core import geometry as geo
 from regiment.core.commands import Command, EndPhase
 from regiment.core.events import Event, RollRequested
+from regiment.core.i18n import tr
 from regiment.core.pending import Decision
 
 from . import assault as rules
@@ -106,14 +107,14 @@ def declare(engine: SkirmishPreset, state: S, cmd: DeclareAssault) -> list[Event
     engine._active(state, cmd, "SK.DECLARE")
     s = state.squads.get(cmd.unit)
     if s is None or s.player != cmd.by or s.status != "ready" or s.declared:
-        raise engine._illegal(state, cmd, f"{cmd.unit} may not declare an assault now: it "
-                              "must be a squad of yours, free, that has not declared",
-                              "SK.DECLARE")
+        raise engine._illegal(state, cmd, tr("{unit} may not declare an assault now: it must "
+                                             "be a squad of yours, free, that has not declared",
+                                             unit=cmd.unit), "SK.DECLARE")
     far = distances(state, s)
     for t in (cmd.primary, cmd.secondary):
         if t and t not in far:
-            raise engine._illegal(state, cmd, f"{t} is not an enemy squad on the table",
-                                  "SK.DECLARE")
+            raise engine._illegal(state, cmd, tr("{unit} is not an enemy squad on the table",
+                                                 unit=t), "SK.DECLARE")
     why = rules.declare_problem(s.id, cmd.primary, cmd.secondary or None, s.shot_at, far)
     if why:
         raise engine._illegal(state, cmd, why, "SK.DECLARE")

@@ -11,6 +11,7 @@ from regiment.core import geometry as geo
 from regiment.core.commands import Command, EndPhase
 from regiment.core.events import Event, RollRequested
 from regiment.core.fold import fold
+from regiment.core.i18n import tr
 from regiment.core.pending import Decision
 
 from . import moves
@@ -178,14 +179,15 @@ def split(engine: SkirmishPreset, state: S, cmd: SplitAttacks) -> list[Event]:
     f = _fight(state)
     pool = next((p for p in f.pools if p.unit == cmd.unit), None)
     if pool is None or state.squads[pool.unit].player != cmd.by:
-        raise engine._illegal(state, cmd, f"{cmd.unit} has no attacks of yours to split now",
-                              "SK.ALLOCATE")
+        raise engine._illegal(state, cmd, tr("{unit} has no attacks of yours to split now",
+                                             unit=cmd.unit), "SK.ALLOCATE")
     given = {u: cmd.split.get(u, 0) for u in pool.among}
     if set(cmd.split) - set(pool.among) or any(type(n) is not int or n < 0
                                                  for n in cmd.split.values()) \
             or sum(given.values()) != pool.attacks:
-        raise engine._illegal(state, cmd, f"split all {pool.attacks} attacks of {cmd.unit} "
-                              f"among {', '.join(pool.among)}, none below 0", "SK.ALLOCATE")
+        raise engine._illegal(state, cmd, tr("split all {n} attacks of {unit} among {among}, "
+                                             "none below 0", n=pool.attacks, unit=cmd.unit,
+                                             among=", ".join(pool.among)), "SK.ALLOCATE")
     return engine._then(state, [AttacksSplit(unit=cmd.unit, split=given)], "split_attacks")
 
 

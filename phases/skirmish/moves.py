@@ -8,6 +8,7 @@ import math
 from collections.abc import Sequence
 
 from regiment.core import geometry as geo
+from regiment.core.i18n import tr
 
 from .scenario import COHERENCY
 
@@ -62,16 +63,19 @@ def consolidate_problem(before: Sequence[geo.Circle], after: Sequence[geo.Circle
     moves at most ``distance`` (the D6 rolled), none into base contact with an enemy, none onto
     another model, and the unit keeps its coherency (in no more groups than before)."""
     if len(before) != len(after):
-        return "every model must be placed again, no more and no fewer"
+        return tr("every model must be placed again, no more and no fewer")
     for k, (a, b) in enumerate(zip(before, after, strict=True)):
         if math.hypot(a[0] - b[0], a[1] - b[1]) > distance + geo.EPS:
-            return f"model {k + 1} would move more than {distance:g}\""
+            return tr("model {k} would move more than {distance}\"", k=k + 1,
+                      distance=format(distance, "g"))
         if any(geo.circle_gap(b, e) <= 1e-4 for e in enemies):
-            return f"model {k + 1} would touch an enemy: a consolidation makes no new contact"
+            return tr("model {k} would touch an enemy: a consolidation makes no new contact",
+                      k=k + 1)
         if any(geo.circles_overlap(b, o) for o in [*others, *after[:k], *after[k + 1:]]):
-            return f"model {k + 1} would stand on another model"
+            return tr("model {k} would stand on another model", k=k + 1)
     if groups(after) > groups(before):
-        return f"the unit would break its coherency ({COHERENCY:g}\")"
+        return tr("the unit would break its coherency ({coherency}\")",
+                  coherency=format(COHERENCY, "g"))
     return ""
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from regiment.core.commands import Command
 from regiment.core.events import Event, GameStarted, PhaseChanged, TurnBegan
 from regiment.core.fold import appliers_for, fold
+from regiment.core.i18n import tr
 from regiment.core.pending import Decision
 from regiment.core.state import Awaiting
 from regiment.phases.common.engine import Engine
@@ -144,7 +145,7 @@ class SkirmishPreset(Engine):
     def _end_phase(self, state: S, cmd: Command) -> list[Event]:
         self._active(state, cmd, "SK.TURN")
         if state.phase.endswith("choose_combat") and fight.fights_left(state):
-            raise self._illegal(state, cmd, "every combat must be fought first", "SK.TURN")
+            raise self._illegal(state, cmd, tr("every combat must be fought first"), "SK.TURN")
         return self._move(state, "end_phase")
 
     def _drive(self, state: S) -> list[Event]:
