@@ -20,6 +20,7 @@ from regiment.core.tell import kernel_sentence
 from .combat import describe_step
 from .sources import cite
 from .state import State
+from .units import SIDE_WORDS
 
 i18n.register(Path(__file__).with_name("locale"))
 D = Mapping[str, Any]
@@ -73,8 +74,7 @@ def _f(value: Any, spec: str) -> str:
 
 
 REFORM = mark("reform")
-SIDES = {"front": mark("front"), "flank": mark("flank"), "rear": mark("rear"),
-         "left": mark("left"), "right": mark("right")}
+SIDES = SIDE_WORDS
 
 # The turn's phases as PhaseChanged names them (phases.fantasy.machine)
 PHASES = {
