@@ -14,11 +14,13 @@ from typing import IO, Any
 from rich.console import Console
 
 from regiment.core.game import Game
+from regiment.core.i18n import mark, tr
 from regiment.core.record import Record
 
 QUIET = frozenset({"PhaseChanged", "DiceRolled", "RollRequested", "CommandIssued",
                    "InitiativeStepBegan", "PursuitsCompleted", "CombatRoundEnded"})
-MARK = {"live": "", "undone": "[undone] ", "abandoned": "[taken back] ", "meta": ""}
+MARK = {"live": "", "undone": mark("[undone] "), "abandoned": mark("[taken back] "),
+        "meta": ""}
 
 
 def steps(records: Iterable[Record]) -> Iterator[list[Record]]:
@@ -57,21 +59,25 @@ def narrate(game: Game, records: Iterable[Record]) -> Iterator[str]:
     """Lines of the story of a game: a header a step, its outcomes indented below."""
     status = game.timeline.status()
     state, tell = game.state, game.preset.sentence
-    phase = "set-up"
+    marks = {k: tr(v) if v else "" for k, v in MARK.items()}
+    setup = tr("set-up")
+    phase = setup
     for batch in steps(records):
-        mark = MARK.get(status.get(batch[0].step, "live"), "")
+        flag = marks.get(status.get(batch[0].step, "live"), "")
         head = batch[0]
-        title = command_text(head) if head.type == "CommandIssued" else "set-up"
-        yield f"{mark}step {head.step} [{phase}] {title}"
+        title = command_text(head) if head.type == "CommandIssued" else setup
+        yield tr("{mark}step {step} [{phase}] {title}", mark=flag, step=head.step, phase=phase,
+                 title=title)
         for r in batch:
             if r.type == "PhaseChanged" and status.get(r.step, "live") in ("live", "meta"):
-                phase = r.data["phase"].replace("turn.", "").replace(".", " > ")
+                phase = " > ".join(tr(p) for p in r.data["phase"].replace("turn.", "")
+                                   .split("."))
         for r in batch:
             if r.type in QUIET:
                 continue
             text = tell(r.type, r.data, state)
             if text:
-                yield f"    {mark}{text}"
+                yield f"    {flag}{text}"
 
 
 def print_replay(game: Game, records: Iterable[Record], console: Console, as_json: bool

@@ -4,12 +4,7 @@ registered command and every decision a rulebook asks has its words here."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from regiment.core import i18n
 from regiment.core.i18n import mark
-
-i18n.register(Path(__file__).with_name("locale"))
 
 PURPOSES = {"to_hit": mark("to hit"), "to_wound": mark("to wound"),
             "armour": mark("armour saves"), "ward": mark("ward saves"),
