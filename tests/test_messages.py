@@ -118,3 +118,19 @@ def test_every_command_and_decision_has_a_name_players_read():
                     isinstance(node.value, ast.Constant):
                 decisions.add(node.value.value)
     assert decisions and decisions <= set(COMMAND_WORDS)
+
+
+def test_the_replay_command_tells_in_russian_and_english_again_after(tmp_path, capsys):
+    from regiment.store import SqliteStore
+    from regiment.tools.cli import main
+
+    store = SqliteStore(tmp_path / "g.db")
+    game = Game.new(load_scenario(EXAMPLES / "ford_clash.toml"), store=store)
+    play(game, show_undo=False)
+    store.close()
+    assert main(["--lang", "ru", "replay", str(tmp_path / "g.db")]) == 0
+    told = capsys.readouterr().out
+    assert told.startswith("шаг 0 [расстановка] расстановка\n")
+    assert "тест на Разгром" in told and "(CH.DECLARE [G])" in told
+    assert main(["replay", str(tmp_path / "g.db")]) == 0   # the language was this command's
+    assert capsys.readouterr().out.startswith("step 0 [set-up] set-up\n")

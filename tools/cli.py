@@ -31,14 +31,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     logs.configure(args.verbose, args.log_json)
-    if args.lang != "en":
-        from regiment.core.i18n import set_language
-
-        set_language(args.lang)
     try:
-        if args.command in ("odds", "simulate"):
-            return int(args.run(args, console()) or 0)
-        return int(args.run(args) or 0)
+        if args.lang != "en":
+            from regiment.core.i18n import language
+
+            with language(args.lang):   # for this command only (main may be called again)
+                return _run(args)
+        return _run(args)
     except RegimentError as exc:
         print(f"regiment {args.command}: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
@@ -80,6 +79,12 @@ def receipt(text: str) -> Receipt:
 def warn(command: str, notes: list[str]) -> None:
     for note in notes:
         print(f"regiment {command}: warning: {note}", file=sys.stderr)
+
+
+def _run(args: argparse.Namespace) -> int:
+    if args.command in ("odds", "simulate"):
+        return int(args.run(args, console()) or 0)
+    return int(args.run(args) or 0)
 
 
 def build_parser() -> argparse.ArgumentParser:
