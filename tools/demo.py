@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.table import Table
 
 from regiment.core.game import Game
+from regiment.core.i18n import mark, tr
 from regiment.core.log import get_logger
 from regiment.core.pending import Decision
 from regiment.core.protocols import view_of
@@ -56,9 +57,10 @@ def play(game: Game, console: Console | None = None, show_undo: bool = True) -> 
             again = game.submit(command)
             refaces = [list(e.faces) for e in again if e.type == "DiceRolled"]  # type: ignore[attr-defined]
             if console is not None:
-                console.print(f"    [cyan]{command.by} undoes that charge and makes it again: "
-                              f"dice {faces}, then {refaces}: an undo never re-rolls dice "
-                              "(UNDO.DICE, DICE.NO_REROLL)[/]")
+                console.print("    [cyan]" + tr(
+                    "{player} undoes that charge and makes it again: dice {faces}, then "
+                    "{again}: an undo never re-rolls dice (UNDO.DICE, DICE.NO_REROLL)",
+                    player=command.by, faces=faces, again=refaces) + "[/]")
 
 
 def tell(console: Console, game: Game, start: int) -> None:
@@ -69,7 +71,8 @@ def tell(console: Console, game: Game, start: int) -> None:
         console.print(f"[bold]{command_text(head)}[/]")
     for r in game.records[start:]:
         if r.type == "TurnBegan":
-            console.rule(f"Game turn {r.data['turn']}: {r.data['player']}", style="dim")
+            console.rule(tr("Game turn {turn}: {player}", turn=r.data["turn"],
+                            player=r.data["player"]), style="dim")
             continue
         if r.type in QUIET:
             continue
@@ -79,12 +82,14 @@ def tell(console: Console, game: Game, start: int) -> None:
 
 
 def losses(game: Game, console: Console) -> None:
-    table = Table(title="How the units ended", title_justify="left")
-    for col in ("unit", "player", "models", "left", "status"):
-        table.add_column(col)
+    status_words = {"ready": tr("ready"), "destroyed": tr("destroyed"),
+                    "off the table": tr("off the table"), "fleeing": tr("fleeing")}
+    table = Table(title=tr("How the units ended"), title_justify="left")
+    for col in (mark("unit"), mark("player"), mark("models"), mark("left"), mark("status")):
+        table.add_column(tr(col))
     view = view_of(game.preset)
     for name, player, start, left, status in view.losses(game.state) if view else ():
-        table.add_row(name, player, str(start), str(left), status)
+        table.add_row(name, player, str(start), str(left), status_words.get(status, status))
     console.print(table)
 
 
@@ -95,20 +100,22 @@ def run_demo(store_path: Path, seed: str | None, console: Console) -> int:
         game = Game.new(scenario, store=store)
         get_logger("regiment.demo").info("game_created", game_id=game.game_id,
                                                    store=str(store_path))
-        console.rule(f"[bold]{scenario['name']}[/] - game {game.game_id}")
+        console.rule(f"[bold]{scenario['name']}[/] - " + tr("game {game}", game=game.game_id))
         tell(console, game, 0)
         play(game, console)
         console.print()
         losses(game, console)
-        console.print(f"game id: [bold]{game.game_id}[/] ({len(game.records)} records, "
-                      f"{len(game.timeline.steps)} steps, stored in {store_path})")
-        console.print(f"dice seed (the game is over, so it may be revealed: anyone can then "
-                      f"check every roll): {scenario['seed']}")
+        bold_id = "[bold]" + game.game_id + "[/]"
+        console.print(tr("game id: {game} ({records} records, {steps} steps, stored in "
+                         "{store})", game=bold_id, records=len(game.records),
+                         steps=len(game.timeline.steps), store=store_path))
+        console.print(tr("dice seed (the game is over, so it may be revealed: anyone can then "
+                         "check every roll): {seed}", seed=scenario["seed"]))
         receipt = f"{len(game.timeline.steps) - 1}:{short(game.head)}"
-        console.print(f"head code of the last step (a receipt: a log that lacks it was cut or "
-                      f"changed): {receipt}")
+        console.print(tr("head code of the last step (a receipt: a log that lacks it was cut "
+                         "or changed): {receipt}", receipt=receipt))
         exe = _executable()
-        console.print("replay, verify and export it with:")
+        console.print(tr("replay, verify and export it with:"))
         console.print(f"  {exe} replay {store_path} --game {game.game_id}")
         console.print(f"  {exe} replay {store_path} --game {game.game_id} --html replay.html")
         console.print(f"  {exe} verify {store_path} --game {game.game_id} "
