@@ -277,3 +277,22 @@ def test_the_replay_page_follows_the_game_live_in_chromium(server):
                         f"Step {s} of {s}"))
     finally:
         driver.quit()
+
+
+def test_a_process_lets_go_of_a_game_nobody_watches(tmp_path):
+    """Memory of a server of many games: a game stays loaded while a connection watches it."""
+    from regiment.store import MemoryStore
+    from regiment.tools.hub import Hub, Watcher
+    from regiment.tools.signing import ServerKey
+
+    hub = Hub(MemoryStore(), ServerKey.load_or_create(tmp_path / "k.pem"))
+    made = hub.create(SCENARIO.encode())
+    held, seat = hub.seat_of(made["id"], made["seats"]["red"])
+    one, two = Watcher(seat, print), Watcher(seat, print)
+    held.watchers += [one, two]
+    hub.leave(made["id"], one)
+    assert made["id"] in hub.held
+    hub.leave(made["id"], two)
+    assert made["id"] not in hub.held
+    again, _ = hub.seat_of(made["id"], made["seats"]["blue"])   # loaded again from the store
+    assert again.game.head == held.game.head

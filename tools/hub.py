@@ -111,6 +111,17 @@ class Hub:
                 held.game = Game.load(game_id, self.store)
         return held
 
+    def leave(self, game_id: str, watcher: Watcher) -> None:
+        """A connection closed. A game nobody watches is let go: a process serving many games
+        keeps in memory only those being played, and loads a game again when it is joined."""
+        held = self.held.get(game_id)
+        if held is None:
+            return
+        if watcher in held.watchers:
+            held.watchers.remove(watcher)
+        if not held.watchers:
+            del self.held[game_id]
+
     def seat_of(self, game_id: str, token: str | None) -> tuple[Held, str]:
         """The game and the seat a token holds; BadRequest for a wrong or missing token (said
         the same way for a game that does not exist, so ids cannot be probed)."""

@@ -95,7 +95,11 @@ def make_app(store: Any, key: ServerKey) -> Starlette:
                                          request.query_params.get("token"))
             except RegimentError as exc:
                 return error(exc, 403)
-            return handler(held, seat)
+            try:
+                return handler(held, seat)
+            finally:
+                if not held.watchers:   # read, not watched: not kept (Hub.leave)
+                    hub.held.pop(held.game.game_id, None)
         return route
 
     def state(held: Held, seat: str) -> Response:
@@ -166,9 +170,7 @@ def make_app(store: Any, key: ServerKey) -> Starlette:
         except WebSocketDisconnect:
             pass
         finally:
-            now = hub.held.get(game_id)
-            if now is not None and watcher in now.watchers:
-                now.watchers.remove(watcher)
+            hub.leave(game_id, watcher)
             post(outbox, None)
             await asyncio.gather(writer, return_exceptions=True)
 
