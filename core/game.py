@@ -116,8 +116,7 @@ class Game:
         if fast is None:
             return cls.from_records(store.read(game_id), store=store, preset=preset, dice=dice,
                                     clock=clock)
-        return cls._from_items(fast(game_id), store, preset, dice, clock,
-                               getattr(store, "record_decoder", None))
+        return cls._from_items(fast(game_id), store, preset, dice, clock)
 
     @classmethod
     def from_records(cls, records: Iterable[Record], *, store: EventStore,
@@ -125,13 +124,12 @@ class Game:
                      clock: Callable[[], str] = utc_now) -> Game:
         """Rebuild a game from records (an export, or a store without ``read_events``)."""
         return cls._from_items(((r.seq, r.step, None, r) for r in records), store, preset,
-                               dice, clock, None)
+                               dice, clock)
 
     @classmethod
     def _from_items(cls, items: Iterable[tuple[int, int, Event | None, Record | bytes]],
                     store: EventStore, preset: Preset[Any] | None, dice: Dice | None,
-                    clock: Callable[[], str], decoder: Callable[[bytes], Record] | None
-                    ) -> Game:
+                    clock: Callable[[], str]) -> Game:
         """Rebuild a game from (seq, step, event or None, record or its stored bytes)."""
         it = iter(items)
         head = next(it, None)
@@ -153,7 +151,6 @@ class Game:
             dice = dice_for(started.dice, seed, scenario.get("script", ()), require_seed=False)
         game = cls(game_id=started.game_id, preset=preset, store=store, dice=dice,
                    undo_policy=started.undo, clock=clock)
-        game.records = RecordLog(decoder)
         with gc_paused():
             game.replay(itertools.chain([(seq, head[1], started, item)], it))
         return game
@@ -200,12 +197,12 @@ class Game:
         straight from the stored bytes when the store gives a decoder for them."""
         fast = getattr(self.store, "event_decoder", None)
         out = []
-        for r in self.records.stored(first, first + size):
-            if type(r) is bytes and fast is not None:
-                out.append(fast(r))
-                continue
+        for i, r in enumerate(self.records.stored(first, first + size), first):
             if type(r) is bytes:
-                r = self.records[first + len(out)]
+                if fast is not None:
+                    out.append(fast(r))
+                    continue
+                r = self.records[i]
             out.append(decode_event(r.type, r.v, r.data, f"record {r.seq}"))  # type: ignore[union-attr]
         return out
 

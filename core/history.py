@@ -22,8 +22,8 @@ from .state import GameState, forget
 
 # Keep the state after one live step in EVERY (and the newest). Keeping all of them was half
 # of a game's memory (0.28 KiB an event, measured on the ford_clash bench game); one in eight
-# is 0.05, and an undo then re-folds at most seven steps from their records (measured: about
-# 0.1 ms at worst, against a few us before).
+# is 0.05, and an undo then re-folds at most seven steps from their records (measured: 24
+# undos in a row, 42 us each at the median and about 1 ms at worst, against 38 us before).
 EVERY = 8
 
 

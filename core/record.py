@@ -114,9 +114,6 @@ class RecordLog(Sequence[Record]):
         """The underlying list's append (a replay calls it once a record)."""
         return self._items.append
 
-    def extend(self, items: Iterable[Record]) -> None:
-        self._items.extend(items)
-
     def add(self, sealed: list[Record]) -> None:
         """Append what a store sealed: the frames it gave with them, if this log can read
         them back, else the records themselves."""

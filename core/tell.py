@@ -29,12 +29,10 @@ ONLY = {"units": mark("only {player} has units left"),
 NONE_LEFT = {"units": mark("no units are left on either side"),
              "squads": mark("no squads are left on either side")}
 ENDINGS = [
-    (re.compile(r"only (?P<player>.+) has (?P<pieces>\w+) left"),
-     lambda g: tr(ONLY.get(g["pieces"], "only {player} has " + g["pieces"] + " left"),
-                  player=g["player"])),
-    (re.compile(r"no (?P<pieces>\w+) are left on either side"),
-     lambda g: tr(NONE_LEFT.get(g["pieces"], "no " + g["pieces"] + " are left on either "
-                                "side"))),
+    (re.compile(r"only (?P<player>.+) has (?P<pieces>units|squads) left"),
+     lambda g: tr(ONLY[g["pieces"]], player=g["player"])),
+    (re.compile(r"no (?P<pieces>units|squads) are left on either side"),
+     lambda g: tr(NONE_LEFT[g["pieces"]])),
     (re.compile(r"(?P<n>\d+) game turns played"),
      lambda g: ntr("{n} game turn played", "{n} game turns played", int(g["n"]))),
 ]

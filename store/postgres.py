@@ -45,10 +45,6 @@ CREATE TABLE IF NOT EXISTS seats (
 """
 
 
-def is_postgres(url: str) -> bool:
-    return url.startswith(("postgresql://", "postgres://"))
-
-
 class PostgresStore(Reading):
     """``PostgresStore("postgresql://user@host:port/db")``: tables are made when missing."""
 
@@ -134,11 +130,6 @@ class PostgresStore(Reading):
     def version(self, game_id: str) -> int:
         row = self._one("SELECT records FROM games WHERE game_id = %s", (game_id,))
         return int(row[0]) if row else 0
-
-    def head(self, game_id: str) -> tuple[int, bytes]:
-        """(records, head) of a game as the store has them now."""
-        row = self._one("SELECT records, head FROM games WHERE game_id = %s", (game_id,))
-        return (int(row[0]), bytes(row[1])) if row else (0, GENESIS)
 
     def games(self) -> list[str]:
         """Game ids, oldest first."""

@@ -139,7 +139,8 @@ class Hub:
     # --- moving games on ----------------------------------------------------------------
 
     def command(self, game_id: str, seat: str, request: Any) -> None:
-        """Apply a seat's command as one step (IllegalCommand and BadRequest change nothing).
+        """SERVER.SEAT: apply a seat's command as one step (IllegalCommand and BadRequest
+        change nothing).
         A race lost to another process reloads the game and tries once more."""
         if seat == SPECTATE:
             raise IllegalCommand("spectators only watch: no command is accepted from them",

@@ -18,7 +18,6 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from regiment.core import i18n
 from regiment.core.commands import Command, Roll
 from regiment.core.errors import RegimentError
 from regiment.core.game import Game
@@ -218,8 +217,8 @@ class Session:
             return f"{pending.player}{only}> "
         if pending.kind == "roll":
             name = names(self.game).get(pending.unit or "")
-            whose = "" if name is None else f"{name}' " if name.endswith("s") else \
-                f"{name}'s "
+            whose = "" if name is None else tr("{unit}' ", unit=name) if name.endswith("s") \
+                else tr("{unit}'s ", unit=name)
             what = (tr(PURPOSES[pending.purpose]) if pending.purpose in PURPOSES
                     else pending.purpose.replace("_", " "))
             known = ""
@@ -229,8 +228,6 @@ class Session:
                                                       for k in pending.known))
             need = self.game.preset.roll_need(self.game.state)
             needs = f"; {need}" if need else ""
-            if i18n.current() != "en":   # the English possessive does not carry over
-                whose = f"{name}: " if name is not None else ""
             return tr("Roll {dice}D6 for {whose}{what} ({player}{needs}){known}: ",
                       dice=pending.dice, whose=whose, what=what, player=pending.player,
                       needs=needs, known=known)

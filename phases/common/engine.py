@@ -43,8 +43,6 @@ def per_state(method: Callable[[Any, Any], T]) -> Callable[[Any, Any], T]:
     return wrapper
 
 
-
-
 class Engine:
     """The flow of a rulebook's turn over its compiled machine. A rulebook gives its machine,
     its leaves (``at``), its appliers' table and its guards, and says what happens by itself

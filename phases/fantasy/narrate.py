@@ -20,7 +20,7 @@ from regiment.core.tell import kernel_sentence
 from .combat import describe_step
 from .sources import cite
 from .state import State
-from .units import SIDE_WORDS
+from .units import side_word
 
 i18n.register(Path(__file__).with_name("locale"))
 D = Mapping[str, Any]
@@ -74,7 +74,6 @@ def _f(value: Any, spec: str) -> str:
 
 
 REFORM = mark("reform")
-SIDES = SIDE_WORDS
 
 # The turn's phases as PhaseChanged names them (phases.fantasy.machine)
 PHASES = {
@@ -113,10 +112,10 @@ CHARGE_WHY: list[Reading] = [
      lambda g: tr("{target} is gone", target=g["target"])),
     (re.compile(r"there is no room left on (?P<target>.+)'s (?P<side>\w+)"),
      lambda g: tr("there is no room left on {target}'s {side}", target=g["target"],
-                  side=tr(SIDES.get(g["side"], g["side"])))),
+                  side=side_word(g["side"]))),
     (re.compile(r"it would have to wheel more than 90 degrees to reach its (?P<side>\w+)"),
      lambda g: tr("it would have to wheel more than 90 degrees to reach its {side}",
-                  side=tr(SIDES.get(g["side"], g["side"])))),
+                  side=side_word(g["side"]))),
     (re.compile(r"there is no room on the table"),
      lambda g: tr("there is no room on the table")),
     (re.compile(r"(?P<unit>.+) is in the way"),
@@ -263,7 +262,7 @@ def _break(d: D, s: State | None) -> str:
 WHY: list[Reading] = [
     (re.compile(r"disrupted by (?P<enemy>.+) in its (?P<side>\w+)"),
      lambda g: tr("disrupted by {enemy} in its {side}", enemy=g["enemy"],
-                  side=tr(SIDES.get(g["side"], g["side"])))),
+                  side=side_word(g["side"]))),
     (re.compile(r"(?P<mine>\d+) full ranks against (?P<theirs>\d+)"),
      lambda g: tr("{mine} full ranks against {theirs}", **g)),
     (re.compile(r"stubborn \((?P<rules>[^)]*)\)"),
@@ -520,7 +519,7 @@ TEMPLATES: dict[str, Callable[[D, State | None], str | None]] = {
         "{unit} declares a charge against {target} (into its {side}).",
         "{unit} declare a charge against {target} (into its {side}).", _k(s, d["unit"]),
         unit=_name(s, d["unit"]), target=_name(s, d["target"]),
-        side=tr(SIDES.get(d.get("side") or "front", d.get("side") or "front")))
+        side=side_word(d.get("side") or "front"))
     + _why("CH.DECLARE"),
     "ChargeReacted": _reacted,
     "ChargeRedirected": _redirected,

@@ -11,12 +11,11 @@ from regiment.core.state import Awaiting
 
 from . import attacks, charge
 from .characters import unit_leadership
-from .narrate import SIDES
 from .result import break_penalty
 from .rolls import AttackRoll, FleeTie, SideRoll, Toward, read
 from .specials import SWIFTSTRIDE, has
 from .state import State
-from .units import too_few_to_rally
+from .units import side_word, too_few_to_rally
 
 
 def roll_need(state: State) -> str | None:
@@ -98,7 +97,7 @@ def _charge_need(state: State, aw: Awaiting) -> str:
 def _side(state: State, aw: Awaiting) -> str:
     first, second = read(SideRoll, aw).sides
     return tr("1-3: its {first}, 4-6: its {second} (CH.CHARGE_MOVE)",
-              first=tr(SIDES.get(first, first)), second=tr(SIDES.get(second, second)))
+              first=side_word(first), second=side_word(second))
 
 
 def _tie(state: State, aw: Awaiting) -> str:

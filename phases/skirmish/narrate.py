@@ -26,7 +26,7 @@ PHASES = (mark("start"), mark("shooting"), mark("assault"), mark("declaration"),
           mark("combat"), mark("steps"), mark("result"), mark("morale"), mark("sweep"),
           mark("consolidate"), mark("end"), mark("over"))
 
-STAGES = {"hit": ("SK.TO_HIT"), "wound": ("SK.TO_WOUND"), "save": ("SK.SAVE")}
+STAGES = ("hit", "wound", "save")   # the volley rolls roll_need tells (SK.TO_HIT ...)
 
 
 def _name(state: S, uid: str | None) -> str:
