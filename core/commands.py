@@ -88,6 +88,15 @@ class Roll(Command):
     faces: tuple[int, ...]
 
 
+@command("measure")
+class Measure(Command):
+    """Table mode: the measurement the game asks for, as the players took it (TABLE.MEASURE):
+    inches, a number of models, a side, yes or no, a unit, or units."""
+
+    by: str
+    value: str | int | float | tuple[str, ...]
+
+
 @command("undo")
 class Undo(Command):
     by: str

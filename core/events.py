@@ -145,6 +145,33 @@ class DiceRolled(Event):
     index: int
 
 
+@event("MeasurementRequested", rules=("TABLE.ASK",))
+class MeasurementRequested(Event):
+    """Table mode: a rule needs a measurement the players take (see core.measure.Question);
+    ``resume`` is what is decided again once it is answered: a command, or a roll's outcome."""
+
+    key: str
+    kind: str
+    rule: str
+    player: str
+    unit: str
+    other: str = ""
+    options: tuple[str, ...] = ()
+    most: float = 0.0
+    extra: float = 0.0
+    resume: dict[str, Any]
+
+
+@event("Measured", rules=("TABLE.MEASURE",))
+class Measured(Event):
+    """The players' answer to the measurement asked under ``key``, as it is kept."""
+
+    key: str
+    kind: str
+    rule: str
+    value: str
+
+
 @event("StepUndone")
 class StepUndone(Event):
     """Takes live step ``step`` out of the timeline. ``consent`` names who agreed, if needed."""

@@ -9,7 +9,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TypeVar, cast
 
-from .events import DiceRolled, Event, GameEnded, PhaseChanged, RollRequested
+from .events import (
+    CommandIssued,
+    DiceRolled,
+    Event,
+    GameEnded,
+    Measured,
+    MeasurementRequested,
+    PhaseChanged,
+    RollRequested,
+)
+from .measure import Asking, Question
 from .protocols import Applier
 from .state import Awaiting, GameState
 
@@ -33,8 +43,22 @@ def _game_ended(state: GameState, e: GameEnded) -> GameState:
     return state.evolve(over=True, winner=e.winner, phase="over")
 
 
-def _nothing(state: GameState, e: Event) -> GameState:
+def _command_issued(state: GameState, e: CommandIssued) -> GameState:
+    """A player's command starts with no measurements; a measurement keeps the ones before it
+    in the same chain (TABLE.ASK)."""
+    if state.answers and e.command != "measure":
+        return state.evolve(answers=())
     return state
+
+
+def _measurement_requested(state: GameState, e: MeasurementRequested) -> GameState:
+    q = Question.make(key=e.key, kind=e.kind, rule=e.rule, player=e.player, unit=e.unit,
+                      other=e.other, options=e.options, most=e.most, extra=e.extra)
+    return state.evolve(asking=Asking.make(question=q, resume=e.resume))
+
+
+def _measured(state: GameState, e: Measured) -> GameState:
+    return state.evolve(asking=None, answers=(*state.answers, (e.key, e.value)))
 
 
 KERNEL_APPLIERS: dict[str, Applier] = {
@@ -42,7 +66,9 @@ KERNEL_APPLIERS: dict[str, Applier] = {
     "RollRequested": _roll_requested,
     "DiceRolled": _dice_rolled,
     "GameEnded": _game_ended,
-    "CommandIssued": _nothing,
+    "CommandIssued": _command_issued,
+    "MeasurementRequested": _measurement_requested,
+    "Measured": _measured,
 }
 
 

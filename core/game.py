@@ -16,7 +16,16 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
-from .commands import META_COMMANDS, Command, GrantUndo, RefuseUndo, Roll, parse_command
+from . import measure
+from .commands import (
+    META_COMMANDS,
+    Command,
+    GrantUndo,
+    Measure,
+    RefuseUndo,
+    Roll,
+    parse_command,
+)
 from .dice import Dice, ManualDice, ScriptedDice, SeededDice, faces_problem
 from .errors import CorruptLog, IllegalCommand, InvalidScenario, TamperedLog
 from .events import (
@@ -24,6 +33,8 @@ from .events import (
     DiceRolled,
     Event,
     GameStarted,
+    Measured,
+    MeasurementRequested,
     StepRedone,
     StepUndone,
     UndoRefused,
@@ -32,7 +43,7 @@ from .events import (
 from .fold import Folded, appliers_for, fold, folded
 from .history import Timeline
 from .i18n import tr
-from .pending import Decision, Over, Pending
+from .pending import Decision, Measurement, Over, Pending
 from .pending import Roll as RollPending
 from .protocols import PRESETS, EventStore, Preset
 from .record import Draft, Record, RecordLog
@@ -236,6 +247,12 @@ class Game:
                             legal=(GrantUndo(by=player), RefuseUndo(by=player)))
         if state.over:
             return Over(winner=state.winner, reason="the game is over")
+        asking = state.asking
+        if asking is not None:
+            q = asking.question
+            return Measurement(player=q.player, question=q.key, measure=q.kind, rule=q.rule,
+                               unit=q.unit, other=q.other, options=q.options, most=q.most,
+                               extra=q.extra)
         aw = state.awaiting
         if aw is not None:
             return RollPending(player=aw.player, purpose=aw.purpose, unit=aw.unit, dice=aw.dice,
@@ -248,6 +265,8 @@ class Game:
         out: list[Command] = list(pending.legal) if isinstance(pending, Decision) else []
         if isinstance(pending, RollPending) and pending.known and None not in pending.known:
             out.append(Roll(by=pending.player, faces=pending.known))  # type: ignore[arg-type]
+        if isinstance(pending, Measurement):
+            out += [Measure(by=pending.player, value=v) for v in measure.choices(pending)]
         if self.timeline.request is None and self.undo_policy != "off":
             for player in self.state.players:
                 if self.timeline.last_live() is not None:
@@ -268,6 +287,7 @@ class Game:
                                     player=repr(command.by)),
                                  rule="GAME.PLAYER", command=command, phase=state.phase)
         after: GameState | None = None
+        issued = CommandIssued(by=command.by, command=command.name, args=command.args())
         if command.name in META_COMMANDS:
             events = self._decide_meta(command)
         else:
@@ -276,8 +296,10 @@ class Game:
                                    "UNDO.CONSENT")
             if state.over:
                 raise self._illegal(command, tr("the game is over"), "GAME.OVER")
+            if state.answers:   # decided on the state a replay folds: after CommandIssued
+                state = self.table["CommandIssued"](state, issued)
             events, after = self._run(state, command)
-        events.insert(0, CommandIssued(by=command.by, command=command.name, args=command.args()))
+        events.insert(0, issued)
         self._commit(events, command.by, after)
         return events
 
@@ -294,7 +316,14 @@ class Game:
     def _run(self, state: GameState, command: Command) -> tuple[list[Event], GameState]:
         aw = state.awaiting
         events: list[Event]
-        if isinstance(command, Roll):
+        asking = state.asking
+        if isinstance(command, Measure):
+            events = self._measured(state, command)
+        elif asking is not None:
+            q = asking.question
+            raise self._illegal(command, tr("the game waits for a measurement first: {key}",
+                                            key=q.key), q.rule)
+        elif isinstance(command, Roll):
             if aw is None:
                 raise self._illegal(command, tr("no roll is pending"), "DICE.PENDING")
             if command.by != aw.player:
@@ -315,9 +344,49 @@ class Game:
             raise self._illegal(command, tr("a {purpose} roll must be made first",
                                                purpose=aw.purpose), "DICE.PENDING")
         else:
-            events = self.preset.decide(state, command)
+            events = self._decide(state, command)
         state = folded(state, events, self.table)
         return self._roll_while_awaiting(state, list(events))
+
+    def _decide(self, state: GameState, command: Command) -> list[Event]:
+        """The command's events; in table mode, the measurement its rules need first."""
+        try:
+            return self.preset.decide(state, command)
+        except measure.Need as need:
+            return [_requested(need, {"command": command.to_dict()})]
+
+    def _measured(self, state: GameState, command: Measure) -> list[Event]:
+        """TABLE.MEASURE: the measurement asked, checked, recorded; then the step it
+        interrupted is decided again with it (it may ask for another)."""
+        asking = state.asking
+        if asking is None:
+            raise self._illegal(command, tr("no measurement is asked for"), "TABLE.MEASURE")
+        q = asking.question
+        if command.by != q.player:
+            raise self._illegal(command, tr("this measurement is {player}'s to take",
+                                            player=q.player), q.rule)
+        try:
+            value = measure.read(q, command.value)
+        except ValueError as exc:
+            raise self._illegal(command, str(exc), q.rule) from None
+        given = Measured(key=q.key, kind=q.kind, rule=q.rule, value=value)
+        after = self.table["Measured"](state, given)
+        resume = asking.resume
+        if "command" in resume:
+            events = self._decide(after, parse_command(resume["command"]))
+        else:
+            roll = resume["roll"]
+            aw = Awaiting.make(purpose=roll["purpose"], unit=roll["unit"],
+                               player=roll["player"], dice=roll["dice"], about=roll["about"])
+            events = self._outcome(after, aw, tuple(roll["faces"]))
+        return Folded([given, *events], folded(after, events, self.table))
+
+    def _outcome(self, state: GameState, aw: Awaiting, faces: tuple[int, ...]) -> list[Event]:
+        """What the rules make of a roll; in table mode, the measurement they need first."""
+        try:
+            return self.preset.on_roll(state, aw, faces)
+        except measure.Need as need:
+            return [_requested(need, {"roll": {**aw.__dict__, "faces": list(faces)}})]
 
     def _roll_while_awaiting(self, state: GameState, events: list[Event]
                              ) -> tuple[list[Event], GameState]:
@@ -339,7 +408,7 @@ class Game:
         rolled = DiceRolled(purpose=aw.purpose, unit=aw.unit, faces=tuple(faces),
                             index=state.dice_pos)
         after = self.table["DiceRolled"](state, rolled)
-        outcome = self.preset.on_roll(after, aw, tuple(faces))
+        outcome = self._outcome(after, aw, tuple(faces))
         return Folded([rolled, *outcome], folded(after, outcome, self.table))
 
     def _known(self, index: int, count: int) -> tuple[int, ...] | None:
@@ -412,6 +481,10 @@ def gc_paused() -> Iterator[None]:
         yield
     finally:
         gc.enable()
+
+
+def _requested(need: measure.Need, resume: dict[str, Any]) -> MeasurementRequested:
+    return MeasurementRequested(**need.question.fields(), resume=resume)
 
 
 def _by(batch: Sequence[Event]) -> str:

@@ -38,6 +38,33 @@ class Roll:
 
 
 @dataclass(frozen=True, kw_only=True)
+class Measurement:
+    """Table mode (TABLE.ASK): a measurement the players take and enter with ``measure``."""
+
+    player: str
+    question: str          # its key: what is measured, between which units
+    measure: str           # distance, count, side, yes_no, unit, units
+    rule: str
+    unit: str
+    other: str = ""
+    options: tuple[str, ...] = ()
+    most: float = 0.0
+    extra: float = 0.0
+    kind = "measurement"
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": "measurement", "player": self.player,
+                               "question": self.question, "measure": self.measure,
+                               "rule": self.rule, "unit": self.unit, "other": self.other,
+                               "most": self.most}
+        if self.options:
+            out["options"] = list(self.options)
+        if self.extra:
+            out["extra"] = self.extra
+        return out
+
+
+@dataclass(frozen=True, kw_only=True)
 class Over:
     winner: str | None = None
     reason: str = ""
@@ -47,4 +74,4 @@ class Over:
         return {"kind": "over", "winner": self.winner, "reason": self.reason}
 
 
-Pending = Decision | Roll | Over
+Pending = Decision | Roll | Measurement | Over

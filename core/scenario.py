@@ -93,8 +93,9 @@ MAX_BYTES = 1 << 20   # a scenario of 200 units is about 60 KiB
 MAX_DEPTH = 8         # the deepest real field is a hill's corner: table.hills[i][j][k]
 
 
-def load_scenario(path: str | Path) -> dict[str, Any]:
-    """Read and validate a scenario file (at most 1 MiB, nested at most 8 deep)."""
+def load_scenario(path: str | Path, measured: bool = False) -> dict[str, Any]:
+    """Read and validate a scenario file (at most 1 MiB, nested at most 8 deep); with
+    ``measured``, as a table-mode battle (TABLE.POSITIONS: ``play --table``)."""
     source = str(path)
     try:
         with open(path, "rb") as handle:
@@ -116,7 +117,7 @@ def load_scenario(path: str | Path) -> dict[str, Any]:
     except RecursionError:
         raise InvalidScenario(f"arrays or tables nested deeper than {MAX_DEPTH}",
                               source=source) from None
-    return parse_scenario(data, source=source)
+    return parse_scenario(data, source=source, measured=measured)
 
 
 def _depth(value: Any, path: str, limit: int) -> str | None:
@@ -137,22 +138,29 @@ def _depth(value: Any, path: str, limit: int) -> str | None:
 
 Schema = Callable[["Reader", dict[str, Any], dict[str, Any]], dict[str, Any]]
 SCHEMAS: Registry[tuple[Schema, tuple[str, ...]]] = Registry()
+MEASURED: set[str] = set()   # the presets a table-mode battle can be played with (TABLE.ASK)
 
 
 def register_schema(presets: tuple[str, ...], schema: Schema | Callable[[], Schema],
-                    fields: tuple[str, ...], later: bool = False) -> None:
+                    fields: tuple[str, ...], later: bool = False, measured: bool = False
+                    ) -> None:
     """A rulebook's scenario schema: ``schema(reader, top, common)`` checks the top-level
     ``fields`` it adds to the kernel's and returns the whole scenario. With ``later``,
-    ``schema`` is a function that gives it when a scenario first needs it."""
+    ``schema`` is a function that gives it when a scenario first needs it; ``measured``: its
+    battles can be played in table mode (``table.measured``)."""
     for name in presets:
+        if measured:
+            MEASURED.add(name)
         if later:
             SCHEMAS.later(name, lambda make=schema: (make(), fields))  # type: ignore[misc]
         else:
             SCHEMAS[name] = (schema, fields)  # type: ignore[assignment]
 
 
-def parse_scenario(data: Any, *, source: str = "<scenario>") -> dict[str, Any]:
-    """Validate a scenario given as a dict and return it normalised."""
+def parse_scenario(data: Any, *, source: str = "<scenario>", measured: bool = False
+                   ) -> dict[str, Any]:
+    """Validate a scenario given as a dict and return it normalised; with ``measured``, as a
+    table-mode battle: the units' positions are dropped, the players measure (TABLE.ASK)."""
     deep = _depth(data, "", MAX_DEPTH)
     if deep is not None:
         raise InvalidScenario(f"nested deeper than {MAX_DEPTH} levels", source=source,
@@ -166,6 +174,13 @@ def parse_scenario(data: Any, *, source: str = "<scenario>") -> dict[str, Any]:
                      f"{registered}")
     schema, fields = SCHEMAS[preset]
     r.known(top, "", COMMON + fields)
+    table = top.get("table")
+    if measured:
+        top = {**top, "table": {**(table if isinstance(table, dict) else {}), "measured": True}}
+    if isinstance(top.get("table"), dict) and top["table"].get("measured") is not None \
+            and preset not in MEASURED:
+        raise r.fail("table.measured", f"the {preset} rulebook is not played in table mode "
+                     "yet: it places its models by geometry (TABLE.POSITIONS)")
     return schema(r, top, common(r, top, preset))
 
 

@@ -67,6 +67,8 @@ class GameState(Value):
     phase: str = ""
     dice_pos: int = 0
     awaiting: Awaiting | None = None
+    asking: Any = None                         # core.measure.Asking: a measurement awaited
+    answers: tuple[tuple[str, str], ...] = ()  # measurements given for the step asking them
     over: bool = False
     winner: str | None = None
 
@@ -80,6 +82,7 @@ class GameState(Value):
             "turn": self.turn, "player": self.player, "phase": self.phase,
             "dice_pos": self.dice_pos, "over": self.over, "winner": self.winner,
             "awaiting": None if self.awaiting is None else dict(self.awaiting.__dict__),
+            **({"asking": self.asking.question.fields()} if self.asking is not None else {}),
         }
 
 

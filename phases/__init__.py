@@ -50,7 +50,8 @@ def _skirmish_schema() -> Schema:
 
 register_preset(lambda: _fantasy("fantasy8"), "fantasy8")
 register_preset(lambda: _fantasy("fantasy-classic"), "fantasy-classic")
-register_schema(("fantasy8", "fantasy-classic"), _fantasy_schema, FANTASY_FIELDS, later=True)
+register_schema(("fantasy8", "fantasy-classic"), _fantasy_schema, FANTASY_FIELDS, later=True,
+                measured=True)
 register_preset(_skirmish, "skirmish40k")
 register_schema(("skirmish40k",), _skirmish_schema, SKIRMISH_FIELDS, later=True)
 

@@ -115,6 +115,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "it goes beside the store, never into the log)")
     s.add_argument("--store", default=DEFAULT_STORE, help="store path (default %(default)s)")
     s.add_argument("--resume", metavar="GAME", help="take up a saved game again")
+    s.add_argument("--table", action="store_true", help="table mode: the units stand on "
+                   "your table, not at the scenario's positions; the game asks you to measure "
+                   "(distances, sides, models in contact) where the rules need it")
     s.set_defaults(run=_play)
 
     s = sub.add_parser("serve", help="speak the JSON-lines protocol on stdin/stdout")
@@ -124,6 +127,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--store", default=DEFAULT_STORE,
                    help="store path (.db/.sqlite: SQLite; else a log directory; default "
                    "%(default)s); :memory: keeps nothing")
+    s.add_argument("--table", action="store_true", help="table mode: the game pends a "
+                   "measurement where the rules need one (answer: {\"cmd\": \"measure\", ...})")
     s.set_defaults(run=_serve)
 
     s = sub.add_parser("server", help="host many games for players apart: seats, signed "
@@ -215,7 +220,7 @@ def _serve(args: argparse.Namespace) -> int:
     from . import listings
     from .serve import serve
 
-    scenario = load_scenario(listings.scenario_path(args.scenario))
+    scenario = load_scenario(listings.scenario_path(args.scenario), measured=args.table)
     if args.dice:
         scenario["dice"] = args.dice
     if args.seed:
@@ -246,6 +251,10 @@ def _play(args: argparse.Namespace) -> int:
         print("regiment play: name a scenario to start a game, or --resume GAME to take one "
               "up again (not both)", file=sys.stderr)
         return 2
+    if args.resume and args.table:
+        print("regiment play: --table starts a game in table mode; a resumed game keeps the "
+              "mode it began in", file=sys.stderr)
+        return 2
     if args.resume:
         if not Path(args.store).exists():
             raise BadRequest(f"no store at {args.store}")
@@ -257,7 +266,7 @@ def _play(args: argparse.Namespace) -> int:
         game = Game.load(args.resume, store)
         warn("play", [n for n in (published_note(game.records[:1]),) if n])
     else:
-        scenario = load_scenario(listings.scenario_path(args.scenario))
+        scenario = load_scenario(listings.scenario_path(args.scenario), measured=args.table)
         if args.dice:
             scenario["dice"] = args.dice
         if args.seed:

@@ -59,6 +59,10 @@ def frames(records: Sequence[Record]) -> list[dict[str, Any]]:
             "lines": lines, "paths": paths,
             "units": view.drawing(after) if view is not None else [],
         })
+        if getattr(after, "table", {}).get("measured") and view is not None:
+            # table mode: no positions to draw; the units as they stand, and the
+            # measurements the players took, which the step's lines tell (TABLE.MEASURE)
+            out[-1]["roster"] = [list(row) for row in view.roster(after)]
         before = after
     status = timeline.status()
     for f in out:
@@ -122,6 +126,7 @@ def page(records: Sequence[Record], title: str = "") -> str:
                       "difficult": scenario["table"].get("difficult", [])},
             "players": [p["id"] for p in scenario["players"]],
             "colours": colours(scenario["players"]),
+            "measured": bool(scenario.get("table", {}).get("measured")),
             "title": title or scenario.get("name") or f"game {started['game_id']}",
             "game": started["game_id"], "preset": started["preset"],
             "engine": started["engine_version"]}
@@ -302,7 +307,27 @@ function drawSquad(u, n) {
                    String(n)));
   return g;
 }
+function roster(f) {   // table mode: the units are on the players' table, not drawn here
+  svg.style.display = "none";
+  $("zoom").style.display = "none";
+  const note = document.createElement("div");
+  note.className = "tablemode";
+  note.textContent = "Played in table mode: the units stood on the players' own table, " +
+    "so there are no positions to draw. The measurements the players took are told in " +
+    "the log, each with the rule that asked for it.";
+  const rows = document.createElement("table");
+  rows.id = "roster";
+  for (const row of f.roster) {
+    const tr = document.createElement("tr");
+    for (const cell of row) {
+      const td = document.createElement("td"); td.textContent = cell; tr.appendChild(td);
+    }
+    rows.appendChild(tr);
+  }
+  $("legend").replaceChildren(note, rows);
+}
 function draw(f) {
+  if (D.measured) return roster(f);
   svg.replaceChildren();
   const defs = el("defs", {});
   for (const k in PATHS) {

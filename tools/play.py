@@ -18,17 +18,17 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from regiment.core.commands import Command, Roll
+from regiment.core.commands import Command, Measure, Roll
 from regiment.core.errors import RegimentError
 from regiment.core.game import Game
 from regiment.core.i18n import mark, ntr, tr
-from regiment.core.pending import Decision
+from regiment.core.pending import Decision, Measurement
 from regiment.core.pending import Roll as RollPending
 from regiment.core.protocols import view_of
 
 from .receipts import short
 from .replay import QUIET, command_text, narrate, steps
-from .words import ARG_WORDS, COLUMNS, COMMAND_WORDS, PURPOSES, REACTIONS
+from .words import ARG_WORDS, COLUMNS, COMMAND_WORDS, PURPOSES, REACTIONS, SIDES
 
 WORDS = ("undo", "redo", "explain", "log", "head", "help", "quit")
 HELP = mark("""Type the number of an option to choose it (with manual dice: the faces you rolled,
@@ -101,6 +101,8 @@ class Session:
             return self.choose(text, pending)
         if pending.kind == "roll":
             return self.roll(text, pending)
+        if pending.kind == "measurement":
+            return self.measure(text, pending)
         self.refuse(text, tr("the game is over: type log, explain, undo or quit"))
         return True
 
@@ -125,6 +127,19 @@ class Session:
                                   example=" ".join(["3", "5", "2", "6"][:min(pending.dice, 4)])))
             return True
         return self.submit(Roll(by=pending.player, faces=tuple(int(d) for d in digits)))
+
+    def measure(self, text: str, pending: Measurement) -> bool:
+        """TABLE.MEASURE: what the players measured, as they type it (inches, a count, yes or
+        no, or an option by its number or its id); the engine checks it."""
+        if not text:
+            self.refuse(text, tr("type what you measured, or one of: undo, explain, log, help, "
+                                 "quit"))
+            return True
+        options = pending.options if pending.measure in ("side", "unit", "units") else ()
+        picked = [options[int(w) - 1] if w.isdigit() and 1 <= int(w) <= len(options) else w
+                  for w in re.split(r"[\s,]+", text) if w]
+        value = ",".join(picked) if options else text
+        return self.submit(Measure(by=pending.player, value=value))
 
     def submit(self, command: Command | dict[str, Any]) -> bool:
         try:
@@ -231,7 +246,23 @@ class Session:
             return tr("Roll {dice}D6 for {whose}{what} ({player}{needs}){known}: ",
                       dice=pending.dice, whose=whose, what=what, player=pending.player,
                       needs=needs, known=known)
+        if pending.kind == "measurement":
+            ask = getattr(self.game.preset, "question", None)
+            question = ask(self.game.state, pending) if ask else pending.question
+            self.console.print(f"[bold]{pending.player}[/], " + tr("measure at the table:")
+                               + f" {question}", highlight=False)
+            if pending.measure in ("side", "unit", "units"):
+                for i, o in enumerate(pending.options, 1):
+                    self.console.print(f"  {i}. {self.option(pending, o)}", highlight=False)
+            return f"{pending.player}> "
         return "> "
+
+    def option(self, pending: Measurement, option: str) -> str:
+        if pending.measure == "side":
+            return "/".join(tr(SIDES[s]) for s in option.split("/"))
+        if option == "none":
+            return tr("none")
+        return f"{names(self.game).get(option, option)} ({option})"
 
     def explain(self) -> None:
         """The last outcome: the live step's sentences, and the rules they cite."""

@@ -18,7 +18,8 @@ from regiment.core.i18n import mark, tr
 from regiment.core.record import Record
 
 QUIET = frozenset({"PhaseChanged", "DiceRolled", "RollRequested", "CommandIssued",
-                   "InitiativeStepBegan", "PursuitsCompleted", "CombatRoundEnded"})
+                   "InitiativeStepBegan", "PursuitsCompleted", "CombatRoundEnded",
+                   "MeasurementRequested", "ContactMeasured"})
 MARK = {"live": "", "undone": mark("[undone] "), "abandoned": mark("[taken back] "),
         "meta": ""}
 

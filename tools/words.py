@@ -34,6 +34,7 @@ COMMAND_WORDS = {
     "fire_overwatch": mark("fire overwatch"), "flee_order": mark("flee order"),
     "grant_undo": mark("grant undo"), "hold_overwatch": mark("hold overwatch"),
     "join_unit": mark("join unit"), "leave_unit": mark("leave unit"),
+    "measure": mark("measure"),
     "move_charger": mark("move charger"), "overrun": mark("overrun"),
     "overwatch": mark("overwatch"), "pursue": mark("pursue"),
     "pursuit_order": mark("pursuit order"), "react": mark("react"),
@@ -49,5 +50,7 @@ ARG_WORDS = {
     "files": mark("files"), "first": mark("first"), "primary": mark("primary"),
     "reaction": mark("reaction"), "secondary": mark("secondary"), "split": mark("split"),
     "target": mark("target"), "toward": mark("toward"), "turn": mark("turn"),
-    "unit": mark("unit"), "x": mark("x"), "y": mark("y")}
+    "unit": mark("unit"), "value": mark("value"), "x": mark("x"), "y": mark("y")}
 REACTIONS = {"hold": mark("hold"), "flee": mark("flee"), "stand_and_shoot": mark("stand and shoot")}
+SIDES = {"front": mark("front"), "right": mark("right flank"), "rear": mark("rear"),
+         "left": mark("left flank")}

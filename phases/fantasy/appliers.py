@@ -94,7 +94,8 @@ def unit_fled(s: State, e: ev.UnitFled) -> State:
 
 
 def unit_moved(s: State, e: ev.UnitMoved) -> State:
-    s = _unit(s, e.unit, position=tuple(e.position), facing=e.facing)
+    if e.position is not None:
+        s = _unit(s, e.unit, position=tuple(e.position), facing=e.facing)
     if e.reason in ("pursuit", "overrun"):  # a pursuer leaves its combat (FP.PURSUE_MOVE)
         s = _leave(s, e.unit)
     fight = s.fight
@@ -139,12 +140,21 @@ def unit_left(s: State, e: ev.UnitLeftTable) -> State:
 
 def unit_returned(s: State, e: ev.UnitReturned) -> State:
     s = _ctx(s, returned=(*s.context.returned, e.unit))
+    if e.position is None:   # table mode: the players placed it
+        return _unit(s, e.unit, status="ready", left_at=None)
     return _unit(s, e.unit, status="ready", left_at=None, position=tuple(e.position),
                  facing=e.facing)
 
 
+def contact_measured(s: State, e: ev.ContactMeasured) -> State:
+    u = s.units[e.unit]
+    touch = tuple(t for t in u.touch if t[0] != e.enemy)
+    return _unit(s, e.unit, touch=(*touch, (e.enemy, e.side, e.models, e.first)))
+
+
 def unit_reformed(s: State, e: ev.UnitReformed) -> State:
-    s = _unit(s, e.unit, files=e.files, position=tuple(e.position), facing=e.facing)
+    s = _unit(s, e.unit, files=e.files) if e.position is None else \
+        _unit(s, e.unit, files=e.files, position=tuple(e.position), facing=e.facing)
     return _fight(s, reformed=(*_the_fight(s).reformed, e.unit))
 
 
@@ -405,6 +415,7 @@ APPLIERS: dict[str, Any] = {
     "DangerousTerrainTested": dangerous_terrain,
     "CombatBegan": combat_began,
     "CombatEnded": combat_ended,
+    "ContactMeasured": contact_measured,
     "CombatJoined": combat_joined,
     "AttacksAllocated": allocated,
     "OrderChosen": order_chosen,

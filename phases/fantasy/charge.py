@@ -10,6 +10,7 @@ from __future__ import annotations
 from regiment.core import geometry as geo
 from regiment.core.i18n import tr
 
+from . import table
 from .faces import counted
 from .rulings import ruled
 from .specials import IMMUNE_TO_PSYCHOLOGY, SWIFTSTRIDE, has
@@ -76,7 +77,10 @@ def gap(a: UnitState, b: UnitState) -> float:
 
 
 def why_hidden(state: State, unit: UnitState, target: UnitState) -> str | None:
-    """CH.DECLARE: the target must be at least partly inside the charger's front arc."""
+    """CH.DECLARE: the target must be at least partly inside the charger's front arc. In table
+    mode the players see it for themselves: declaring the charge says it is (TABLE.ASK)."""
+    if table.measured(state):
+        return None
     if not geo.sees(box(unit), box(target)):
         return tr("{target} is not in {unit}'s front arc", target=target.name, unit=unit.name)
     return None
@@ -89,16 +93,20 @@ def eligible_target(state: State, unit: UnitState, target: UnitState) -> str | N
     return why_not_target(state, unit, target) or why_hidden(state, unit, target)
 
 
-def stand_and_shoot(state: State, target: UnitState, charger: UnitState) -> str | None:
+def stand_and_shoot(state: State, target: UnitState, charger: UnitState,
+                    measure_now: bool = False) -> str | None:
     """CH.REACT: why ``target`` may not stand and shoot (None: it may): it needs a missile
     weapon, must not be engaged, and the charger must be further away than its own Movement
-    and within the weapon's range."""
+    and within the weapon's range. In table mode the distance is measured once the reaction
+    is chosen (``measure_now``): the choice is offered before it."""
     weapon = missile(target)
     if weapon is None:
         return tr("{unit} has no missile weapon", unit=target.name)
     if target.status != "ready":
         return tr("{unit} is {status}", unit=target.name, status=status_word(target.status))
-    dist = gap(charger, target)
+    if table.measured(state) and not measure_now:
+        return None
+    dist = table.gap(state, target, charger, "CH.REACT")
     if dist <= target.profile["M"]:
         return tr("{charger} is within {target}'s Movement ({distance}\")", charger=charger.name,
                   target=target.name, distance=format(dist, ".1f"))
@@ -122,6 +130,7 @@ def redirect_targets(state: State, unit: UnitState) -> list[UnitState]:
     """CH.REDIRECT: the other targets a charger could redirect to (once a turn)."""
     if unit.redirected or unit.status != "ready":
         return []
+    # in table mode every other enemy is offered: the player's choice says it can see it
     return [t for t in state.units.values() if t.id != unit.declared
             and not eligible_target(state, unit, t)]
 

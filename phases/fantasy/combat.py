@@ -14,6 +14,7 @@ from regiment.core.geometry import EPS, MM_PER_INCH, Box, axes, contact
 from regiment.core.i18n import tr
 
 from . import attacks
+from .contacts import touched as measured_touch
 from .rulings import ruled
 from .specials import (
     ALWAYS_STRIKES_FIRST,
@@ -46,10 +47,20 @@ def touching(state: State, combat: Combat, uid: str) -> list[tuple[UnitState, st
     me = state.units[uid]
     out = []
     for e in enemies(state, combat, uid):
-        c = contact(box(me), box(e))
-        if c is not None:
-            out.append((e, c[0]))
+        side = side_touched(me, e)
+        if side is not None:
+            out.append((e, side))
     return out
+
+
+def side_touched(u: UnitState, e: UnitState) -> str | None:
+    """GEO.ARCS: the side of ``u`` that ``e`` touches, if it does: off the table, or as the
+    players measured it (table mode, ``contacts``)."""
+    if u.position is None:
+        t = measured_touch(u, e)
+        return None if t is None else t[0]
+    c = contact(box(u), box(e))
+    return None if c is None else c[0]
 
 
 def contacts(state: State) -> dict[str, list[dict[str, Any]]]:
@@ -69,8 +80,7 @@ def contacts(state: State) -> dict[str, list[dict[str, Any]]]:
 
 def side_fought(state: State, uid: str, enemy: str) -> str | None:
     """GEO.ARCS: the side of ``uid`` (front, left, right, rear) that ``enemy`` fights."""
-    c = contact(box(state.units[uid]), box(state.units[enemy]))
-    return None if c is None else c[0]
+    return side_touched(state.units[uid], state.units[enemy])
 
 
 def models_in_contact(u: UnitState, e: UnitState) -> tuple[int, str]:
@@ -289,6 +299,8 @@ def special_group(u: UnitState, e: UnitState, models: int, special: str) -> dict
 def positions(u: UnitState, e: UnitState) -> tuple[str, list[int]]:
     """CC.WHO_FIGHTS: the side of ``u`` that ``e`` touches and which of the models along that
     side touch it (corner to corner counts), counted from the side's first corner."""
+    if u.position is None:   # table mode: as the players counted them
+        return measured_touch(u, e) or ("", [])
     c = contact(box(u), box(e))
     if c is None:
         return "", []
@@ -497,6 +509,8 @@ def strikes(state: State, combat: Combat, step: str, fight: Fight
 def in_contact_at_all(a: UnitState, b: UnitState, state: State | None = None) -> bool:
     """Whether ``a`` touches ``b``; a character in a unit (``state`` given) by its place in
     the unit's front rank."""
+    if a.position is None:   # table mode: as the players measured it
+        return measured_touch(a, b) is not None or measured_touch(b, a) is not None
     c = contact(footprint(a, state), footprint(b, state))
     return c is not None and c[2] - c[1] > EPS
 

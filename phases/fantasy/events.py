@@ -64,8 +64,8 @@ class UnitMoved(Event):
 
     unit: str
     reason: str
-    position: tuple[float, float]
-    facing: float
+    position: tuple[float, float] | None   # None in table mode: the players moved it
+    facing: float | None
     distance: float = 0.0
 
 
@@ -90,16 +90,16 @@ class UnitLeftTable(Event):
 @event("UnitReturned", rules=("FP.OFF_TABLE",))
 class UnitReturned(Event):
     unit: str
-    position: tuple[float, float]
-    facing: float = 0.0
+    position: tuple[float, float] | None   # None in table mode: the players placed it
+    facing: float | None = 0.0
 
 
 @event("UnitReformed", rules=("REF.PLACEMENT", "REF.CONTACT"))
 class UnitReformed(Event):
     unit: str
     files: int
-    position: tuple[float, float]
-    facing: float
+    position: tuple[float, float] | None   # None in table mode: the players reformed it
+    facing: float | None
     how: str = ""
 
 
@@ -117,6 +117,18 @@ class CombatBegan(Event):
     chargers: tuple[str, ...] = ()
     hill: tuple[str, ...] = ()
     reason: str = "charge"
+
+
+@event("ContactMeasured", rules=("TABLE.ASK", "CC.WHO_FIGHTS"))
+class ContactMeasured(Event):
+    """Table mode: ``models`` of ``unit`` touch ``enemy`` on the unit's ``side``, from its
+    ``first`` model along that side on (what geometry reads off the table otherwise)."""
+
+    unit: str
+    enemy: str
+    side: str
+    models: int
+    first: int = 0
 
 
 @event("CombatEnded", rules=("CR.NO_MORE_FOES",))

@@ -5,7 +5,7 @@ only sequences them into events."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from shapely.geometry import Polygon
 
@@ -17,7 +17,7 @@ from regiment.core.i18n import tr
 from regiment.core.pending import Decision
 from regiment.core.state import Awaiting
 
-from . import attacks, charge
+from . import attacks, charge, contacts, table
 from .appliers import to_move
 from .characters import unit_leadership
 from .combat import combat_holding
@@ -51,9 +51,18 @@ from .units import ALIVE, box, missile, stands_on_another, too_few_to_rally
 PANIC_RANGE = 6.0
 
 
-def moved(uid: str, b: geo.Box, reason: str, dist: float = 0.0) -> UnitMoved:
+def moved(uid: str, b: geo.Box | None, reason: str, dist: float = 0.0) -> UnitMoved:
+    """A move to ``b``; in table mode (no ``b``) only how far, as the players made it."""
+    if b is None:
+        return UnitMoved(unit=uid, reason=reason, position=None, facing=None,
+                         distance=round(dist, 4))
     return UnitMoved(unit=uid, reason=reason, position=(b.x, b.y), facing=b.facing,
                      distance=round(dist, 4))
+
+
+class Caught(NamedTuple):
+    box: geo.Box
+    run: float
 
 
 class ChargeFlow:
@@ -92,7 +101,7 @@ class ChargeFlow:
 
     def _declared(self, state: State, unit: UnitState, target: UnitState, trigger: str
                   ) -> list[Event]:
-        sides = geo.facing_sides(box(unit), box(target))
+        sides = table.charge_sides(state, unit, target)
         if len(sides) > 1:  # CH.CHARGE_MOVE: an even split is settled by a die first
             return [ask("random_side", unit.id, unit.player, 1,
                         SideRoll(target.id, trigger, (sides[0], sides[1])))]
@@ -117,6 +126,12 @@ class ChargeFlow:
                                                     unit=target.name, player=target.player),
                                      "CH.REACT")
         options = charge.reaction_options(state, target, charger)
+        if cmd.reaction == "stand_and_shoot" and "stand_and_shoot" in options and \
+                table.measured(state) and \
+                charge.stand_and_shoot(state, target, charger, measure_now=True):
+            # TABLE.ASK, CH.REACT: the tape says it may not shoot (too close, out of range):
+            # it holds, as the players would at the table
+            cmd = React(by=cmd.by, unit=cmd.unit, reaction="hold")
         if cmd.reaction not in options:
             why = (charge.stand_and_shoot(state, target, charger)
                    if cmd.reaction == "stand_and_shoot" else None)
@@ -140,7 +155,7 @@ class ChargeFlow:
         weapon = missile(shooter)
         assert weapon is not None
         _, reach, s, piercing = weapon
-        long_range = charge.gap(shooter, charger) > reach / 2
+        long_range = table.gap(state, shooter, charger, "CH.REACT") > reach / 2
         hit, hit2 = attacks.to_hit_shooting(shooter.profile["BS"], 1 + long_range)
         return {"unit": shooter.id, "target": charger.id, "attacks": min(shooter.files,
                                                                           shooter.models),
@@ -178,17 +193,20 @@ class ChargeFlow:
         if reason == "combat":  # flee moves after a combat wait for the pursuit rolls
             return self.flow._finish(state, [UnitFled(unit=unit.id, distance=dist, reason="broke",
                                                  dice=faces)])
-        away = state.units.get(source) or charge.nearest_enemy(state, unit)
+        away = state.units.get(source) or table.nearest_enemy(state, unit, "FP.FLEE_DIRECTION")
         events: list[Event] = [UnitFled(unit=unit.id, distance=dist, reason=reason, dice=faces,
                                         away_from=away.id if away else "")]
         if away is not None:
-            events += self.flee_events(state, unit, geo.centre(box(away)), dist, reason)
+            events += self.flee_events(state, unit, away, dist, reason)
         return self.flow._finish(state, events)
 
-    def flee_events(self, state: State, unit: UnitState, away: geo.Point, dist: float,
+    def flee_events(self, state: State, unit: UnitState, away: UnitState | None, dist: float,
                     reason: str) -> list[Event]:
-        """The flee move, or the table edge that destroys a fleeing unit (FP.OFF_TABLE)."""
-        end, edge, through = charge.flee_move(state, unit, away, dist)
+        """The flee move, or the table edge that destroys a fleeing unit (FP.OFF_TABLE); a
+        unit with no enemy to flee from turns about on its own centre."""
+        end, edge, through = table.flee(
+            state, unit, away, dist,
+            lambda: charge.flee_move(state, unit, geo.centre(box(away if away else unit)), dist))
         events: list[Event] = [moved(unit.id, end, "flee", dist)]
         if edge is not None:
             events.append(UnitDestroyed(unit=unit.id, reason="fled off the table"))
@@ -234,11 +252,14 @@ class ChargeFlow:
         unit = state.units[aw.unit or ""]
         target = state.units[read(Toward, aw).unit]
         reach = charge.charge_range(unit, faces)
-        dist = charge.gap(unit, target)
+        gone = target.status not in ALIVE
+        dist = 0.0 if gone and table.measured(state) else \
+            table.gap(state, unit, target,
+                      "CH.CATCH_FLEEING" if target.status == "fleeing" else "CH.RANGE")
         dice = charge.counted(faces)
         base: dict[str, Any] = {"unit": unit.id, "target": target.id, "dice": dice,
                                 "range": reach, "distance": dist}
-        if target.status not in ALIVE:
+        if gone:
             events: list[Event] = [ChargeRolled(**base, success=False,
                                                 why=f"{target.name} is gone")]
             return self.flow._finish(state, events + self._failed(state, unit, target, faces))
@@ -246,36 +267,57 @@ class ChargeFlow:
             if reach < dist:
                 events = [ChargeRolled(**base, success=False)]
                 return self.flow._finish(state, events + self._failed(state, unit, target, faces))
-            heading = geo.bearing(unit.position, geo.centre(box(target)))
-            if ruled(state, "no_overlap"):   # GEO.NO_OVERLAP: it stops at a unit in its way
-                others = [box(o) for o in state.units.values() if o.id not in (unit.id,
-                          target.id) and o.status in ALIVE]
-                dist = round(geo.clear_run(box(unit), heading, dist, others), 4)
-            b = geo.moved(box(unit), dist, heading)
+            b = None if table.measured(state) else self._caught_at(state, unit, target, dist)
             events = [ChargeRolled(**base, success=True), UnitCaught(unit=target.id, by=unit.id),
                       UnitDestroyed(unit=target.id, reason="caught fleeing"),
-                      moved(unit.id, geo.rounded(b), "charge", dist)]
+                      moved(unit.id, b.box if b else None, "charge",
+                            b.run if b else dist)]
             events += self.panic_after(fold(state, events, self.flow.fold_table), [target.id],
                                        "was destroyed")
             return self.flow._finish(state, events)
         side = state.context.sides.get(unit.id) or "front"
-        end, why = charge.plan_charge(state, unit, target, side)
-        if reach < dist or end is None:
+        if reach < dist:   # table mode asks for room only where the range reaches
+            end, why = (None, "") if table.measured(state) else \
+                charge.plan_charge(state, unit, target, side)
+        else:
+            end, why = table.room(state, unit, target, side,
+                                  lambda: charge.plan_charge(state, unit, target, side))
+        if reach < dist or why:
             events = [ChargeRolled(**base, success=False, why=why if reach >= dist else "")]
             return self.flow._finish(state, events + self._failed(state, unit, target, faces))
-        hills = hill_regions(state)
-        hill = (geo.area_share(box(unit), hills) >= 0.5 > geo.area_share(end, hills))
+        hill = self._down_hill(state, unit, end)
         events = [ChargeRolled(**base, success=True), moved(unit.id, end, "charge", dist)]
-        events.append(self._joined(state, unit, target, end, hill))
+        joined = self._joined(state, unit, target, end, hill)
+        events.append(joined)
+        events += contacts.charged(fold(state, events, self.flow.fold_table), unit, target, side,
+                                   joined)
         return self.flow._finish(state, events)
 
-    def _joined(self, state: State, unit: UnitState, target: UnitState, end: geo.Box,
+    def _caught_at(self, state: State, unit: UnitState, target: UnitState, dist: float
+                   ) -> Caught:
+        """CH.CATCH_FLEEING: the charger runs straight at the fleer it caught; from engine
+        0.5.0 it stops at a unit in its way (GEO.NO_OVERLAP)."""
+        heading = geo.bearing(box(unit).position, geo.centre(box(target)))
+        if ruled(state, "no_overlap"):
+            others = [box(o) for o in state.units.values() if o.id not in (unit.id,
+                      target.id) and o.status in ALIVE]
+            dist = round(geo.clear_run(box(unit), heading, dist, others), 4)
+        return Caught(geo.rounded(geo.moved(box(unit), dist, heading)), dist)
+
+    def _down_hill(self, state: State, unit: UnitState, end: geo.Box | None) -> bool:
+        """CR.CHARGE: the charger came down off a hill: half on one before, less after."""
+        def geometric() -> bool:
+            hills = hill_regions(state)
+            return end is not None and \
+                geo.area_share(box(unit), hills) >= 0.5 > geo.area_share(end, hills)
+
+        return table.down_hill(state, unit, geometric)
+
+    def _joined(self, state: State, unit: UnitState, target: UnitState, end: geo.Box | None,
                 hill: bool) -> CombatBegan | CombatJoined:
         """A new combat, or (the target or another enemy the charger now touches already
         fighting) the combat it joins, with any other combat it links to it."""
-        touched = [target.id] + [e.id for e in state.units.values() if e.status == "engaged"
-                                 and e.player != unit.player and e.id != target.id
-                                 and geo.within(end, box(e), 1e-3)]
+        touched = [target.id, *table.also_touched(state, unit, target, end)]
         linked = list(dict.fromkeys(c.id for uid in touched
                                     for c in (combat_holding(state, uid),) if c is not None))
         on_hill = (unit.id,) if hill else ()
@@ -288,6 +330,8 @@ class ChargeFlow:
 
     def _failed(self, state: State, unit: UnitState, target: UnitState,
                 faces: tuple[int, ...]) -> list[Event]:
+        if table.measured(state):   # CH.FAILED: the players move it; no position to record
+            return [moved(unit.id, None, "failed_charge", float(max(faces)))]
         end, run = charge.failed_move(state, unit, target, faces)
         return [moved(unit.id, end, "failed_charge", run)]
 
@@ -299,10 +343,11 @@ class ChargeFlow:
         queued = set(state.context.panic) | set(state.context.panicked)
         for cid in causes:
             cause = state.units[cid]
-            near = [u.id for u in state.units.values()
-                    if u.player == cause.player and u.id != cid and u.status == "ready"
-                    and u.id not in queued and not has(u, IMMUNE_TO_PSYCHOLOGY)
-                    and charge.gap(u, cause) <= PANIC_RANGE]
+            near = table.within(state, cause, [
+                u for u in state.units.values()
+                if u.player == cause.player and u.id != cid and u.status == "ready"
+                and u.id not in queued and not has(u, IMMUNE_TO_PSYCHOLOGY)],
+                PANIC_RANGE, "PANIC.TRIGGERS")
             if near:
                 queued |= set(near)
                 out.append(PanicCaused(units=tuple(near), cause=cid,
@@ -332,7 +377,8 @@ class ChargeFlow:
         if passed:
             if purpose == "rally":  # RALLY.TEST: it rallies and turns to face the nearest foe
                 events.append(UnitRallied(unit=u.id))
-                foe = charge.nearest_enemy(state, u)
+                # the players turn it at the table; only geometry turns it here
+                foe = None if table.measured(state) else charge.nearest_enemy(state, u)
                 if foe is not None:
                     b = geo.pivoted(box(u), geo.bearing(geo.centre(box(u)),
                                                         geo.centre(box(foe))))
@@ -361,6 +407,8 @@ class ChargeFlow:
         movement phase, rear rank centred on the point they left by, facing the table."""
         for u in state.units.values():
             if u.player == state.player and u.status == "off_table" and u.left_at:
+                if table.measured(state):   # the players place it where it left
+                    return [UnitReturned(unit=u.id, position=None, facing=None)]
                 b = return_box(state, u)
                 return [UnitReturned(unit=u.id, position=(b.x, b.y), facing=b.facing)]
         return []

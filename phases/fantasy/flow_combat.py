@@ -16,7 +16,7 @@ from regiment.core.pending import Decision
 from regiment.core.state import Awaiting, memo
 from regiment.phases.common.engine import per_state
 
-from . import attacks, charge, combat, pursuit
+from . import attacks, charge, combat, contacts, pursuit, table
 from .attacks import Batch
 from .characters import unit_leadership
 from .commands import (
@@ -265,7 +265,7 @@ class CombatFlow:
                 if cur.units[uid].models <= 0]
         for uid in dead:   # CHAR.ALONE: its characters fight on where its front stood
             host = cur.units[uid]
-            events += [CharacterLeft(character=c, unit=uid, position=host.position,
+            events += [CharacterLeft(character=c, unit=uid, position=box(host).position,
                                      facing=host.facing, reason="alone")
                        for c in host.characters]
             events.append(UnitDestroyed(unit=uid, reason="slain"))
@@ -516,9 +516,8 @@ class CombatFlow:
                 return [ask("random_choice", u.id, u.player, 1,
                             FleeTie(tuple(f.id for f in among)))]
             away_id = among[0].id if among else ""
-        away = state.units.get(away_id)
-        point = geo.centre(box(away)) if away else geo.centre(box(u))
-        return self.flow.charges.flee_events(state, u, point, fight.fled[u.id], "flee")
+        return self.flow.charges.flee_events(state, u, state.units.get(away_id),
+                                             fight.fled[u.id], "flee")
 
     def _direction_rolled(self, state: State, aw: Awaiting, faces: tuple[int, ...]
                           ) -> list[Event]:
@@ -579,24 +578,30 @@ class CombatFlow:
 
     def _pursuer_moves(self, state: State, u: UnitState, kind: str, target: str,
                        dist: int) -> list[Event]:
-        if kind == "pursue" and target in state.units:
-            heading = geo.bearing(geo.centre(box(u)),
-                                  geo.centre(box(state.units[target])))
-        else:
+        def move() -> tuple[geo.Box, geo.Point | None, str | None, float]:
             heading = u.facing
-        end, edge, fresh, run = pursuit.pursue_move(state, u, heading, dist, kind == "pursue")
+            if kind == "pursue" and target in state.units:
+                heading = geo.bearing(geo.centre(box(u)),
+                                      geo.centre(box(state.units[target])))
+            return pursuit.pursue_move(state, u, heading, dist, kind == "pursue")
+
+        end, edge, fresh, run = table.pursue(state, u, dist, move)
         events: list[Event] = [moved(u.id, end, "pursuit" if kind == "pursue" else "overrun",
                                      run)]
         if edge is not None:
             events.append(UnitLeftTable(unit=u.id, point=edge))
         elif fresh is not None:  # FP.FRESH_ENEMY: a charge; fought next close combat phase
             joined = combat.combat_holding(state, fresh)
+            began: CombatBegan | CombatJoined
             if joined is not None:  # into a unit already fighting: it joins that combat
-                events.append(CombatJoined(combat=joined.id, units=(u.id,),
-                                           chargers=(u.id,), reason=kind))
+                began = CombatJoined(combat=joined.id, units=(u.id,), chargers=(u.id,),
+                                     reason=kind)
             else:
-                events.append(CombatBegan(combat=f"{state.turn}-{u.id}-{fresh}",
-                                          units=(u.id, fresh), chargers=(u.id,), reason=kind))
+                began = CombatBegan(combat=f"{state.turn}-{u.id}-{fresh}",
+                                    units=(u.id, fresh), chargers=(u.id,), reason=kind)
+            events.append(began)
+            events += contacts.charged(fold(state, events, self.flow.fold_table), u,
+                                       state.units[fresh], None, began)
         return events
 
     # --- combat reform (REF.*) ---------------------------------------------------------------
@@ -671,6 +676,9 @@ class CombatFlow:
         self.flow._offered(state, cmd, "REF.PLACEMENT")
         fight = fight_of(state)
         u = state.units[cmd.unit]
+        if not table.reform_room(state, u, f"{cmd.files}:{cmd.face}:{cmd.turn}"):
+            return self.flow._finish(state, [ReformSkipped(
+                unit=u.id, why="there is no room for that reform")])
         winner = fight.outcome.winner
         if winner is not None and winner != u.player:  # REF.TEST
             return [ask("reform", u.id, u.player, 2, ReformTo(cmd.files, cmd.face, cmd.turn))]
@@ -682,6 +690,9 @@ class CombatFlow:
             if (f, fc, t) == (files, face, turn):
                 how = (f"turn to face {state.units[face].name}" if face else
                        f"turn {t} degrees" if t else f"reform {files} wide")
+                if b is None:   # table mode: the players reform it
+                    return UnitReformed(unit=u.id, files=files, position=None, facing=None,
+                                        how=how)
                 return UnitReformed(unit=u.id, files=files, position=(b.x, b.y),
                                     facing=b.facing, how=how)
         return ReformSkipped(unit=u.id, why="that reform is no longer open")
@@ -823,7 +834,7 @@ def close_ups(before: State, after: State, cid: str) -> list[Event]:
     behind and so lose contact move up after it, level after level. Games begun before engine
     0.5.0 moved one level, unchecked (``_close_ups_one_level``)."""
     cmb = after.combats.get(cid)
-    if cmb is None:
+    if cmb is None or table.measured(after):   # at the table, the players keep contact
         return []
     if not ruled(after, "close_up_checked"):
         return _close_ups_one_level(before, after, cmb)

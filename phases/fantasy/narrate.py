@@ -17,6 +17,7 @@ from regiment.core import i18n
 from regiment.core.i18n import mark, ntr, retell, tr
 from regiment.core.tell import kernel_sentence
 
+from . import measures
 from .combat import describe_step
 from .sources import cite
 from .state import State
@@ -301,9 +302,11 @@ def _moved(d: D, s: State | None) -> str:
     rule = {"charge": "CH.CHARGE_MOVE", "failed_charge": "CH.FAILED", "flee": "FP.FLEE_DIRECTION",
             "pursuit": "FP.PURSUE_MOVE", "overrun": "FP.OVERRUN", "return": "FP.OFF_TABLE",
             "rally": "RALLY.TEST"}.get(d["reason"], "GEO.MOVE")
-    x, y = d["position"]
     unit, k = _name(s, d["unit"]), _k(s, d["unit"])
     distance = _f(d.get("distance", 0), ".1f")
+    if d["position"] is None:   # table mode: the players move it, the engine records how far
+        return _moved_at_table(d, s, unit, k, distance) + _why(rule)
+    x, y = d["position"]
     if d["reason"] == "close_up":
         return ntr("{unit} closes up {distance}\" to stay in contact as casualties leave the "
                    "rear ranks.", "{unit} close up {distance}\" to stay in contact as "
@@ -319,6 +322,28 @@ def _moved(d: D, s: State | None) -> str:
                "{unit} move {distance}\" ({what}) to ({x}, {y}) facing {facing}.", k,
                unit=unit, distance=distance, what=tr(MOVES[what]) if what in MOVES else what,
                x=_f(x, ".1f"), y=_f(y, ".1f"), facing=facing) + _why(rule)
+
+
+def _moved_at_table(d: D, s: State | None, unit: str, k: int, distance: str) -> str:
+    """A move in table mode: how far, and why; where it ends is on the players' table."""
+    if d["reason"] == "rally":
+        return ntr("{unit} turns to face the enemy.", "{unit} turn to face the enemy.", k,
+                   unit=unit)
+    what = d["reason"].replace("_", " ")
+    return ntr("{unit} moves {distance}\" ({what}) on the table.",
+               "{unit} move {distance}\" ({what}) on the table.", k, unit=unit,
+               distance=distance, what=tr(MOVES[what]) if what in MOVES else what)
+
+
+def _off_table(d: D, s: State | None) -> str:
+    """FP.OFF_TABLE: a pursuer leaves the table (in table mode, where the players saw it)."""
+    k, unit = _k(s, d["unit"]), _name(s, d["unit"])
+    if s is not None and s.table.get("measured"):
+        return ntr("{unit} pursues off the table.", "{unit} pursue off the table.", k,
+                   unit=unit) + _why("FP.OFF_TABLE")
+    return ntr("{unit} pursues off the table at ({x}, {y}).", "{unit} pursue off the table "
+               "at ({x}, {y}).", k, unit=unit, x=_f(d["point"][0], ".1f"),
+               y=_f(d["point"][1], ".1f")) + _why("FP.OFF_TABLE")
 
 
 def _redirected(d: D, s: State | None) -> str:
@@ -533,10 +558,8 @@ TEMPLATES: dict[str, Callable[[D, State | None], str | None]] = {
         unit=_name(s, d["unit"]), by=_name(s, d["by"]), with_=_with(s, d["unit"]))
     + _why("FP.CAUGHT"),
     "UnitDestroyed": _destroyed,
-    "UnitLeftTable": lambda d, s: ntr(
-        "{unit} pursues off the table at ({x}, {y}).", "{unit} pursue off the table at ({x}, "
-        "{y}).", _k(s, d["unit"]), unit=_name(s, d["unit"]), x=_f(d["point"][0], ".1f"),
-        y=_f(d["point"][1], ".1f")) + _why("FP.OFF_TABLE"),
+    "UnitLeftTable": _off_table,
+    "Measured": measures.told,
     "UnitReturned": lambda d, s: ntr("{unit} returns to the table.",
                                      "{unit} return to the table.", _k(s, d["unit"]),
                                      unit=_name(s, d["unit"])) + _why("FP.OFF_TABLE"),

@@ -20,7 +20,7 @@ from regiment.core.i18n import tr
 from regiment.core.state import Awaiting
 from regiment.phases.common.machine import leaf_named, leaves
 
-from . import narrate, needs, rulings
+from . import measures, narrate, needs, rulings, table
 from .appliers import APPLIERS
 from .events import CharacterJoined, CombatBegan, TurnBegan
 from .flow import GUARDS, Flow
@@ -87,6 +87,8 @@ class FantasyPreset(Flow):
     def _touching_at_start(self, state: State) -> list[Event]:
         """Units touching an enemy form combats; units linked through the enemies they touch
         are one (multiple) combat, named after its first unit and that unit's first enemy."""
+        if table.measured(state):   # no positions: no one touches at the start
+            return []
         units = [u for u in state.units.values() if u.joined is None]   # not in a unit
         links: dict[str, set[str]] = {u.id: set() for u in units}
         for i, a in enumerate(units):
@@ -134,6 +136,10 @@ class FantasyPreset(Flow):
 
     def roll_need(self, state: State) -> str | None:
         return needs.roll_need(state)
+
+    def question(self, state: State, pending: Any) -> str:
+        """The prompt of a pending measurement (table mode, TABLE.ASK)."""
+        return measures.question(state, pending)
 
     def sentence(self, event_type: str, data: Mapping[str, Any], state: State) -> str | None:
         return narrate.sentence(event_type, data, state)

@@ -80,7 +80,7 @@ def pursue_move(state: State, unit: UnitState, heading: float, dist: float, pivo
     return geo.rounded(geo.moved(start, run, heading)), None, None, run
 
 
-Reform = tuple[int, str, int, geo.Box]
+Reform = tuple[int, str, int, geo.Box | None]   # files, foe to face, turn, where (geometry)
 
 
 def reform_options(state: State, combat: Combat, u: UnitState) -> list[Reform]:
@@ -100,6 +100,8 @@ def reform_checks(state: State, combat: Combat, u: UnitState
     if not foes or len({side for _, side in foes}) != 1:
         return []
     side = foes[0][1]
+    if u.position is None:   # table mode: the players say whether it fits (table.reform_room)
+        return [(r, ("", "")) for r in _reforms_in_combat(u, foes, side)]
     before = {e.id: (models_in_contact(u, e)[0], models_in_contact(e, u)[0]) for e, _ in foes}
     candidates: list[tuple[int, str, UnitState]] = []
     if side != "front":
@@ -161,15 +163,30 @@ def reform_checks(state: State, combat: Combat, u: UnitState
     return out
 
 
-def free_reform_options(state: State, u: UnitState) -> list[tuple[int, str, int, geo.Box]]:
+def _reforms_in_combat(u: UnitState, foes: list[tuple[UnitState, str]], side: str
+                       ) -> list[Reform]:
+    """REF.WHO: the reforms a unit fought on one side might try, before any placement."""
+    if side != "front":
+        return [(u.files, foes[0][0].id, 0, None)] if len(foes) == 1 else []
+    return [(files, "", 0, None) for files in range(max(1, u.files - 2),
+                                                    min(u.models, u.files + 2) + 1)
+            if files != u.files]
+
+
+def free_reform_options(state: State, u: UnitState) -> list[Reform]:
     """CR.NO_MORE_FOES: a winner left with no foe may reform freely: turn about its centre by
     90, 180 or 270 degrees, or change its frontage by up to two files. It must stay on the
     table and may touch no unit, nor come within 1" of an enemy."""
+    if u.position is None:   # table mode: the players say whether it fits (table.reform_room)
+        options: list[Reform] = [(u.files, "", t, None) for t in (90, 180, 270)]
+        return options + [(f, "", 0, None) for f in range(max(1, u.files - 2),
+                                                          min(u.models, u.files + 2) + 1)
+                          if f != u.files]
     turned = [(u.files, t, geo.pivoted(box(u), (u.facing + t) % 360)) for t in (90, 180, 270)]
     widths = [(f, 0, box(u.evolve(files=f)))
               for f in range(max(1, u.files - 2), min(u.models, u.files + 2) + 1) if f != u.files]
     table = state.table
-    out: list[tuple[int, str, int, geo.Box]] = []
+    out: list[Reform] = []
     for files, turn, b in (*turned, *widths):
         if not geo.on_table(b, table["width"], table["depth"]):
             continue

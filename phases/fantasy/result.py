@@ -11,6 +11,7 @@ from typing import Any
 
 from regiment.core.geometry import area_share
 
+from . import table
 from .combat import Combat, side_fought, touching
 from .specials import STUBBORN, has
 from .state import State, UnitState
@@ -56,12 +57,13 @@ def flank_rear(state: State, side_units: list[UnitState], enemy_units: list[Unit
     return parts
 
 
-def high_ground(mine: list[UnitState], theirs: list[UnitState], hills: list[Any]) -> str:
+def high_ground(mine: list[UnitState], theirs: list[UnitState], up: set[str]) -> str:
     """CR.HIGH_GROUND (fantasy-classic): the first of ``mine`` standing (half its footprint or
-    more) on a hill when no enemy unit in the combat does; "" when none."""
-    if not hills or any(area_share(box(e), hills) >= 0.5 for e in theirs):
+    more) on a hill when no enemy unit in the combat does; "" when none. ``up``: the units
+    standing on a hill (``table.on_hills``)."""
+    if not up or any(e.id in up for e in theirs):
         return ""
-    return next((u.id for u in mine if area_share(box(u), hills) >= 0.5), "")
+    return next((u.id for u in mine if u.id in up), "")
 
 
 def side_parts(state: State, combat: Combat, player: str, caused: Mapping[str, int],
@@ -93,7 +95,11 @@ def side_parts(state: State, combat: Combat, player: str, caused: Mapping[str, i
         hill = any(u.id in combat.hill for u in chargers)
         parts.append({"rule": "CR.CHARGE", "unit": chargers[0].id,
                       "value": variant.hill_charge if hill else 1})
-    on_high = high_ground(fighting, theirs, hill_areas) if variant.high_ground else ""
+    areas = hill_areas
+    up = table.on_hills(state, combat.id, [*fighting, *theirs],
+                        lambda u: area_share(box(u), areas) >= 0.5) \
+        if variant.high_ground else set()
+    on_high = high_ground(fighting, theirs, up)
     if on_high:
         parts.append({"rule": "CR.HIGH_GROUND", "unit": on_high, "value": 1})
     if fighting:

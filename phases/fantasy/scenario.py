@@ -39,16 +39,34 @@ def parse_fantasy(r: Reader, top: dict[str, Any], out: dict[str, Any]) -> dict[s
         raise r.fail("units", f"expected 1 to {MAX_UNITS} units, got {len(units)}")
     out["units"] = []
     seen: set[str] = set()
+    measured = bool(out["table"].get("measured"))
     for i, u in enumerate(units):
         unit = _unit(r, u, f"units[{i}]", ids)
+        if measured:
+            _unmeasured(r, unit, f"units[{i}]")
+        elif unit["position"] is None:
+            raise r.fail(f"units[{i}].position", "missing (a battle without positions is "
+                         "played in table mode: table.measured = true, or play --table)")
         if unit["id"] in seen:
             raise r.fail(f"units[{i}].id", f"duplicate unit id {unit['id']!r}")
         seen.add(unit["id"])
         out["units"].append(unit)
     _joined(r, out["units"])
-    _placed(r, [u for u in out["units"] if "joined" not in u], out["table"])
+    if not measured:
+        _placed(r, [u for u in out["units"] if "joined" not in u], out["table"])
     return out
 
+
+def _unmeasured(r: Reader, unit: dict[str, Any], path: str) -> None:
+    """TABLE.POSITIONS: in table mode the units stand on a real table, so the scenario lists
+    them without positions (any given are dropped); none starts in combat, and characters,
+    which geometry seats in their unit's front rank, are not played in table mode yet."""
+    unit["position"] = None
+    if unit["charged"]:
+        raise r.fail(f"{path}.charged", "no unit starts in combat in a table-mode battle")
+    if "character" in unit["rules"] or "joined" in unit:
+        raise r.fail(path, f"{unit['id']} is a character: characters are not played in table "
+                     "mode yet (CHAR.JOIN seats them by geometry)")
 
 def _joined(r: Reader, units: list[dict[str, Any]]) -> None:
     """CHAR.JOIN: a character that begins in a unit names a unit of its own side, of its kind
@@ -93,18 +111,28 @@ def _placed(r: Reader, units: list[dict[str, Any]], table: dict[str, Any]) -> No
 
 def _table(r: Reader, data: Any) -> dict[str, Any]:
     t = r.table(data, "table")
-    r.known(t, "table", ("width", "depth", "hills"))
+    r.known(t, "table", ("width", "depth", "hills", "measured"))
+    measured = r.get(t, "measured", "table", bool, False)
+    if measured and t.get("hills") is True:   # table mode: a table with hills, unmapped
+        t = {k: v for k, v in t.items() if k != "hills"}
+        t["hills"] = [[[0, 0], [1, 0], [0, 1]]]
     hills = []
     for i, poly in enumerate(r.get(t, "hills", "table", list, [])):
         where = f"table.hills[{i}]"
         if not isinstance(poly, list) or len(poly) < 3:
             raise r.fail(where, "expected a polygon of at least three [x, y] points")
         hills.append([r.point(p, f"{where}[{j}]") for j, p in enumerate(poly)])
-    return {
+    out = {
         "width": r.number(t, "width", "table", 72.0, 6, 1000),
         "depth": r.number(t, "depth", "table", 48.0, 6, 1000),
         "hills": hills,
     }
+    if measured:   # TABLE.POSITIONS: table mode, on the players' own table
+        out["measured"] = True
+        if hills:   # where they are is the players' to see: the rules ask (TABLE.ASK)
+            out["hills"] = []
+            out["hills_at_table"] = True
+    return out
 
 
 @cache
@@ -212,7 +240,8 @@ def _unit(r: Reader, data: Any, path: str, players: tuple[str, ...]) -> dict[str
         **lists,
         "battle_standard": r.get(u, "battle_standard", path, bool, False),
         "rules": list(rules),
-        "position": r.point(r.get(u, "position", path, list), f"{path}.position"),
+        "position": (r.point(u["position"], f"{path}.position")
+                     if u.get("position") is not None else None),
         "facing": facing,
         "charged": r.get(u, "charged", path, bool, False),
         **special,

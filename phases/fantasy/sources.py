@@ -23,4 +23,5 @@ SOURCES: dict[str, str] = {
 
 def cite(*rules: str) -> str:
     """``BT.TEST, S1 p.55``: each rule with its source page, or ``[G]`` for general rules."""
-    return "; ".join(f"{r}, {SOURCES[r]}" if r in SOURCES else f"{r} [G]" for r in rules)
+    return "; ".join(f"{r}, {SOURCES[r]}" if r in SOURCES else r if r.startswith("TABLE.")
+                     else f"{r} [G]" for r in rules)   # TABLE.*: the engine's, no page

@@ -32,7 +32,7 @@ class UnitState(Value):
     files: int
     base: tuple[float, float]
     profile: dict[str, int]
-    position: tuple[float, float]
+    position: tuple[float, float] | None   # None in table mode (TABLE.POSITIONS)
     facing: float
     armour: int | None = None
     ward: int | None = None
@@ -53,6 +53,8 @@ class UnitState(Value):
     mount: dict[str, Any] | None = None  # a mount's name, WS, S, I and A (CC.MOUNT)
     joined: str | None = None      # a character: the unit it has joined (CHAR.JOIN)
     characters: tuple[str, ...] = ()  # a unit: the characters that joined it, in its front rank
+    # table mode: the enemies it touches, as measured: (enemy, its side, models, first model)
+    touch: tuple[tuple[str, str, int, int], ...] = ()
 
     @property
     def figures(self) -> int:
@@ -68,7 +70,8 @@ class UnitState(Value):
         return cls(
             id=u["id"], player=u["player"], name=u["name"], troop=u["troop"],
             models=u["models"], files=u["files"], base=tuple(u["base"]),
-            profile=dict(u["profile"]), position=tuple(u["position"]), facing=u["facing"],
+            profile=dict(u["profile"]), facing=u.get("facing", 0.0),
+            position=tuple(u["position"]) if u.get("position") else None,
             armour=u.get("armour"), ward=u.get("ward"),
             equipment=tuple(u.get("equipment", ())), command=tuple(u.get("command", ())),
             battle_standard=u.get("battle_standard", False), rules=tuple(u.get("rules", ())),

@@ -80,7 +80,9 @@ class FantasyView:
         """The units on the table as the replay page draws them: corners, front edge, centre,
         name, models in ranks and files."""
         s = fantasy(state)
-        out = []
+        out: list[dict[str, Any]] = []
+        if s.table.get("measured"):   # table mode: the units stand on the players' table
+            return out
         for u in s.units.values():
             if u.status in ("destroyed", "off_table", "joined") or u.models <= 0:
                 continue   # a character in a unit is drawn in its front rank
@@ -100,7 +102,9 @@ class FantasyView:
     def paths(self, before: Any, after: Any, batch: Sequence[Record]) -> list[dict[str, Any]]:
         """The step's charge, flee and pursuit paths, centre to centre."""
         b, a = fantasy(before), fantasy(after)
-        out = []
+        out: list[dict[str, Any]] = []
+        if a.table.get("measured"):   # table mode: no positions, no paths
+            return out
         for r in batch:
             if r.type == "UnitMoved" and r.data["reason"] in MOVES:
                 uid = r.data["unit"]
@@ -112,7 +116,7 @@ class FantasyView:
 
     def final(self, state: Any) -> dict[str, Any]:
         """Where each unit ended (the golden replays' last line)."""
-        return {uid: [u.models, u.status, list(u.position), u.facing]
+        return {uid: [u.models, u.status, list(u.position) if u.position else None, u.facing]
                 for uid, u in fantasy(state).units.items()}
 
 

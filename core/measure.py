@@ -1,0 +1,169 @@
+"""Table mode (TABLE.*): the players measure, the engine asks.
+
+A rulebook's rules ask their table questions (a distance, which side of a unit, how many
+models touch) through one interface. On a table the engine knows (geometry), the answer is
+computed. On a real table, the answer is asked of the players: the rule raises ``Need`` with
+the ``Question``; the game records a ``MeasurementRequested`` event and waits; the player's
+``measure`` command records a ``Measured`` event and the interrupted step (a command, or what a
+roll leads to) is decided again, now with the answer. Rules are pure, so deciding again gives
+the same events as deciding once with every answer known; answers are events, so undo, replay,
+explanations and ``verify`` work as for dice.
+
+An answer holds for the chain of questions one step raised (``GameState.answers``); the next
+player command starts with none, so a distance measured before a move is never reused after it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from .i18n import tr
+from .state import GameState, Value
+
+KINDS = ("distance", "count", "side", "yes_no", "unit", "units")
+SIDES = ("front", "left", "right", "rear")
+NONE = "none"   # the answer of a ``unit`` question when no unit is meant
+
+
+@dataclass(frozen=True, kw_only=True)
+class Question(Value):
+    """What the rules need measured, and who answers it.
+
+    ``key`` names the question (``distance:spearmen:orcs``): an answer is kept under it.
+    ``most`` bounds a distance (the table's diagonal) or a count (the models that can touch);
+    ``options`` are a ``side``, ``unit`` or ``units`` question's possible answers."""
+
+    key: str
+    kind: str
+    rule: str
+    player: str
+    unit: str
+    other: str = ""
+    options: tuple[str, ...] = ()
+    most: float = 0.0
+    extra: float = 0.0      # a number the question is about (how far a move went)
+
+    def fields(self) -> dict[str, Any]:
+        return {"key": self.key, "kind": self.kind, "rule": self.rule, "player": self.player,
+                "unit": self.unit, "other": self.other, "options": self.options,
+                "most": self.most, "extra": self.extra}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Asking(Value):
+    """The question the game waits on, and what to decide again once it is answered."""
+
+    question: Question
+    resume: dict[str, Any]
+
+
+class Need(Exception):
+    """Raised by a rule whose table question has no answer yet (table mode)."""
+
+    def __init__(self, question: Question) -> None:
+        super().__init__(question.key)
+        self.question = question
+
+
+def answered(state: GameState, key: str) -> str | None:
+    for k, value in state.answers:
+        if k == key:
+            return value
+    return None
+
+
+def ask(state: GameState, question: Question) -> str:
+    """The answer to ``question`` (TABLE.ASK), or ``Need``: the game asks the players."""
+    value = answered(state, question.key)
+    if value is None:
+        raise Need(question)
+    return value
+
+
+def distance(state: GameState, question: Question) -> float:
+    return float(ask(state, question))
+
+
+def count(state: GameState, question: Question) -> int:
+    return int(ask(state, question))
+
+
+def yes(state: GameState, question: Question) -> bool:
+    return ask(state, question) == "yes"
+
+
+def units(state: GameState, question: Question) -> tuple[str, ...]:
+    value = ask(state, question)
+    return tuple(value.split(",")) if value else ()
+
+
+def read(question: Question, value: Any) -> str:
+    """TABLE.MEASURE: the answer as it is kept (a distance to 1/10000 inch, a count, a side,
+    yes or no, a unit or ``none``, units joined by commas); ValueError says why it cannot be."""
+    kind = question.kind
+    if kind == "distance":
+        if type(value) is str:
+            try:
+                value = float(value.strip().rstrip('"'))
+            except ValueError:
+                raise ValueError(tr("a distance is a number of inches, not {value}",
+                                    value=repr(value))) from None
+        if type(value) not in (int, float) or not math.isfinite(value):
+            raise ValueError(tr("a distance is a number of inches, not {value}",
+                                value=repr(value)))
+        if value < 0:
+            raise ValueError(tr("a distance cannot be negative ({value}\")", value=value))
+        if value > question.most:
+            raise ValueError(tr("{value}\" is farther than two points of this table can be "
+                                "({most}\")", value=value, most=format(question.most, ".1f")))
+        return format(round(float(value), 4), "g")
+    if kind == "count":
+        if type(value) is str and value.strip().isdigit():
+            value = int(value.strip())
+        if type(value) is not int:
+            raise ValueError(tr("a number of models is a whole number, not {value}",
+                                value=repr(value)))
+        if not 1 <= value <= question.most:
+            raise ValueError(tr("{unit} can have 1 to {most} models touching there, not "
+                                "{value}", unit=question.unit, most=int(question.most),
+                                value=value))
+        return str(value)
+    if kind == "yes_no":
+        text = str(value).strip().lower()
+        if text in ("yes", "y", "true", "да", "д"):
+            return "yes"
+        if text in ("no", "n", "false", "нет", "н"):
+            return "no"
+        raise ValueError(tr("answer yes or no, not {value}", value=repr(value)))
+    if kind == "units":
+        chosen = value if isinstance(value, (list, tuple)) else \
+            [v for v in str(value).replace(" ", ",").split(",") if v]
+        if chosen in (["none"], ["-"]):
+            chosen = []
+        wrong = [c for c in chosen if c not in question.options]
+        if wrong:
+            raise ValueError(tr("{unit} is not one of {options}", unit=repr(wrong[0]),
+                                options=", ".join(question.options)))
+        return ",".join(sorted(set(chosen), key=question.options.index))
+    text = str(value).strip()
+    if text not in question.options:
+        raise ValueError(tr("{value} is not one of {options}", value=repr(text),
+                            options=", ".join(question.options)))
+    return text
+
+
+def choices(pending: Any) -> list[Any]:
+    """The answers a measurement can take, when they are few (for ``legal`` and bots): every
+    option, yes and no, every count; a distance has none."""
+    kind = pending.measure
+    if kind == "yes_no":
+        return ["yes", "no"]
+    if kind == "count":
+        return list(range(1, int(pending.most) + 1))
+    if kind == "unit":
+        return list(pending.options)
+    if kind == "side":
+        return list(pending.options)
+    return []

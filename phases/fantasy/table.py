@@ -1,0 +1,272 @@
+"""What the fantasy rules ask of the table: the one interface between the rules and geometry.
+
+Each question is answered by geometry when the scenario places its units (``GEO.*``), or, in
+table mode (``table.measured``: the players move real models and measure with a tape), asked of
+the players as a measurement (TABLE.ASK, core.measure), with the rule that needs it. Nothing
+else in the rules reads a unit's position in table mode, where units have none.
+
+``heard`` lets a test hear every answer geometry gives, under the key table mode asks it by:
+playing the same battle in table mode with those answers must give the same outcomes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import NamedTuple
+
+from regiment.core import geometry as geo
+from regiment.core import measure
+from regiment.core.measure import NONE, Question
+
+from .state import State, UnitState
+from .units import ALIVE, box
+
+SIDE_OPTIONS = ("front", "right", "rear", "left",
+                "front/right", "right/rear", "rear/left", "front/left")
+
+heard: list[Callable[[str, str], None]] = []   # listeners: (key, answer) as geometry gives it
+
+
+def measured(state: State) -> bool:
+    """TABLE.POSITIONS: a table-mode battle, whose units have no positions."""
+    return bool(state.table.get("measured"))
+
+
+def _tell(key: str, answer: str) -> None:
+    for listen in heard:
+        listen(key, answer)
+
+
+def _diagonal(state: State) -> float:
+    return round(math.hypot(state.table["width"], state.table["depth"]), 1)
+
+
+def _q(state: State, kind: str, key: str, rule: str, asker: UnitState, other: str = "",
+       options: tuple[str, ...] = (), most: float = 0.0, extra: float = 0.0) -> Question:
+    return Question.make(key=key, kind=kind, rule=rule, player=asker.player, unit=asker.id,
+                         other=other, options=options, most=most or _diagonal(state),
+                         extra=extra)
+
+
+# --- distances ------------------------------------------------------------------------------
+
+
+def gap(state: State, a: UnitState, b: UnitState, rule: str) -> float:
+    """GEO.DISTANCE between two units, to 1/10000 inch; measured by ``a``'s player."""
+    key = "distance:" + ":".join(sorted((a.id, b.id)))
+    if measured(state):
+        return measure.distance(state, _q(state, "distance", key, rule, a, b.id))
+    d = round(geo.gap(box(a), box(b)), 4)
+    if heard:
+        _tell(key, format(d, "g"))
+    return d
+
+
+def nearest_enemy(state: State, unit: UnitState, rule: str) -> UnitState | None:
+    """The enemy unit nearest to ``unit`` (FP.FLEE_DIRECTION, RALLY.TEST)."""
+    foes = [u for u in state.units.values() if u.player != unit.player and u.status in ALIVE]
+    if not foes:
+        return None
+    key = f"nearest:{unit.id}"
+    if measured(state):
+        if len(foes) == 1:
+            return foes[0]
+        q = _q(state, "unit", key, rule, unit, options=tuple(f.id for f in foes))
+        return state.units[measure.ask(state, q)]
+    best = min(foes, key=lambda f: geo.gap(box(unit), box(f)))
+    if heard and len(foes) > 1:
+        _tell(key, best.id)
+    return best
+
+
+def within(state: State, cause: UnitState, candidates: list[UnitState], reach: float,
+           rule: str) -> list[str]:
+    """The ``candidates`` within ``reach`` inches of ``cause`` (PANIC.TRIGGERS)."""
+    if not candidates:
+        return []
+    key = f"within:{cause.id}:{reach:g}"
+    if measured(state):
+        q = _q(state, "units", key, rule, cause, options=tuple(u.id for u in candidates),
+               extra=reach)
+        chosen = set(measure.units(state, q))
+        return [u.id for u in candidates if u.id in chosen]
+    near = [u.id for u in candidates if round(geo.gap(box(u), box(cause)), 4) <= reach]
+    if heard:
+        _tell(key, ",".join(near))
+    return near
+
+
+# --- charges --------------------------------------------------------------------------------
+
+
+def charge_sides(state: State, unit: UnitState, target: UnitState) -> tuple[str, ...]:
+    """CH.CHARGE_MOVE: the side of ``target`` whose arc holds most of the charger's front (two
+    when it is split evenly: a die decides)."""
+    key = f"side:{unit.id}:{target.id}"
+    if measured(state):
+        q = _q(state, "side", key, "CH.CHARGE_MOVE", unit, target.id, SIDE_OPTIONS)
+        return tuple(measure.ask(state, q).split("/"))
+    sides = geo.facing_sides(box(unit), box(target))
+    if heard:
+        _tell(key, "/".join(sides[:2]))
+    return sides
+
+
+def room(state: State, unit: UnitState, target: UnitState, side: str,
+         plan: Callable[[], tuple[geo.Box | None, str]]) -> tuple[geo.Box | None, str]:
+    """CH.CHARGE_MOVE: where the charger lands (geometry's ``plan``), or why it cannot get
+    there; in table mode only whether it can (no position)."""
+    key = f"room:{unit.id}:{target.id}"
+    if measured(state):
+        q = _q(state, "yes_no", key, "CH.CHARGE_MOVE", unit, target.id)
+        return None, ("" if measure.yes(state, q)
+                      else f"there is no room to reach {target.name}'s {side}")
+    end, why = plan()
+    if heard:
+        _tell(key, "yes" if end is not None else "no")
+    return end, why
+
+
+def also_touched(state: State, unit: UnitState, target: UnitState,
+                 end: geo.Box | None) -> list[str]:
+    """CH.CHARGE_MOVE: enemies already fighting that the charger touches beside its target
+    (it joins their combat)."""
+    fighting = [e for e in state.units.values() if e.status == "engaged"
+                and e.player != unit.player and e.id != target.id and e.joined is None]
+    if not fighting:
+        return []
+    key = f"touches:{unit.id}:{target.id}"
+    if measured(state):
+        q = _q(state, "units", key, "CH.CHARGE_MOVE", unit, target.id,
+               tuple(e.id for e in fighting))
+        return list(measure.units(state, q))
+    assert end is not None
+    touched = [e.id for e in fighting if geo.within(end, box(e), 1e-3)]
+    if heard:
+        _tell(key, ",".join(touched))
+    return touched
+
+
+# --- flee moves -----------------------------------------------------------------------------
+
+
+class Flee(NamedTuple):
+    """A flee move: where it ends (None in table mode), the point it left the table by (or
+    None; in table mode ``(0, 0)`` stands for "it did"), the units it passed through."""
+
+    end: geo.Box | None
+    edge: geo.Point | None
+    through: list[str]
+
+
+def flee(state: State, unit: UnitState, away: UnitState | None, dist: float,
+         move: Callable[[], tuple[geo.Box, geo.Point | None, list[str]]]) -> Flee:
+    """FP.OFF_TABLE, FP.FLEE_THROUGH: does the flee move reach the table edge, and which enemy
+    does it pass through (the first, if several)?"""
+    edge_key, through_key = f"flee_edge:{unit.id}", f"flee_through:{unit.id}"
+    foes = tuple(u.id for u in state.units.values()
+                 if u.player != unit.player and u.status in ALIVE)
+    if measured(state):
+        q = _q(state, "yes_no", edge_key, "FP.OFF_TABLE", unit, extra=dist)
+        if measure.yes(state, q):
+            return Flee(None, (0.0, 0.0), [])
+        if not foes:
+            return Flee(None, None, [])
+        q = _q(state, "unit", through_key, "FP.FLEE_THROUGH", unit, options=(*foes, NONE),
+               extra=dist)
+        hit = measure.ask(state, q)
+        return Flee(None, None, [] if hit == NONE else [hit])
+    end, edge, through = move()
+    if heard:
+        _tell(edge_key, "yes" if edge is not None else "no")
+        if edge is None and foes:
+            _tell(through_key, next((u for u in through if u in foes), NONE))
+    return Flee(end, edge, through)
+
+
+# --- pursuits and reforms -------------------------------------------------------------------
+
+
+class Pursuit(NamedTuple):
+    """A pursuit or overrun: where it ends (None in table mode), the point it left the table
+    by (or None), the fresh enemy it ran into (or None), how far it went."""
+
+    end: geo.Box | None
+    edge: geo.Point | None
+    fresh: str | None
+    run: float
+
+
+def pursue(state: State, unit: UnitState, dist: float,
+           move: Callable[[], tuple[geo.Box, geo.Point | None, str | None, float]]) -> Pursuit:
+    """FP.OFF_TABLE, FP.FRESH_ENEMY: does the pursuit reach the table edge, or run into a
+    fresh enemy unit (which)?"""
+    edge_key, fresh_key = f"pursue_edge:{unit.id}", f"pursue_into:{unit.id}"
+    foes = tuple(o.id for o in state.units.values() if o.id != unit.id and o.player !=
+                 unit.player and o.status in ("ready", "engaged") and o.joined is None)
+    if measured(state):
+        q = _q(state, "yes_no", edge_key, "FP.OFF_TABLE", unit, extra=dist)
+        if measure.yes(state, q):
+            return Pursuit(None, (0.0, 0.0), None, dist)
+        if not foes:
+            return Pursuit(None, None, None, dist)
+        q = _q(state, "unit", fresh_key, "FP.FRESH_ENEMY", unit, options=(*foes, NONE),
+               extra=dist)
+        hit = measure.ask(state, q)
+        return Pursuit(None, None, None if hit == NONE else hit, dist)
+    end, edge, fresh, run = move()
+    if heard:
+        _tell(edge_key, "yes" if edge is not None else "no")
+        if edge is None and foes:
+            _tell(fresh_key, fresh or NONE)
+    return Pursuit(end, edge, fresh, run)
+
+
+def reform_room(state: State, unit: UnitState, how: str) -> bool:
+    """REF.PLACEMENT, REF.CONTACT: in table mode, whether the reform chosen fits (on the
+    table, no model moving more than twice its Movement, touching no new unit, contact kept);
+    geometry offers only the reforms that fit."""
+    key = f"reform:{unit.id}"
+    if measured(state):
+        return measure.yes(state, _q(state, "yes_no", key, "REF.PLACEMENT", unit, how))
+    if heard:
+        _tell(key, "yes")
+    return True
+
+
+# --- hills ----------------------------------------------------------------------------------
+
+
+def hills(state: State) -> bool:
+    """Whether the battle has hills: mapped (geometry) or on the players' table."""
+    return bool(state.table.get("hills") or state.table.get("hills_at_table"))
+
+
+def down_hill(state: State, unit: UnitState, geometric: Callable[[], bool]) -> bool:
+    """CR.CHARGE: the charger came down off a hill (it stood half on one and ends off it)."""
+    if not hills(state):
+        return False
+    key = f"down_hill:{unit.id}"
+    if measured(state):
+        return measure.yes(state, _q(state, "yes_no", key, "CR.CHARGE", unit))
+    answer = geometric()
+    if heard:
+        _tell(key, "yes" if answer else "no")
+    return answer
+
+
+def on_hills(state: State, combat: str, units: list[UnitState],
+             geometric: Callable[[UnitState], bool]) -> set[str]:
+    """CR.HIGH_GROUND: which of a combat's ``units`` stand at least half on a hill."""
+    if not hills(state) or not units:
+        return set()
+    key = f"on_hill:{combat}"
+    if measured(state):
+        q = _q(state, "units", key, "CR.HIGH_GROUND", units[0],
+               options=tuple(u.id for u in units))
+        return set(measure.units(state, q))
+    up = {u.id for u in units if geometric(u)}
+    if heard:
+        _tell(key, ",".join(u.id for u in units if u.id in up))
+    return up
