@@ -16,13 +16,15 @@ player command starts with none, so a distance measured before a move is never r
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from .i18n import tr
 from .state import GameState, Value
 
-KINDS = ("distance", "count", "side", "yes_no", "unit", "units")
+KINDS = ("distance", "count", "number", "side", "yes_no", "unit", "units")
+# count: models touching, 1 or more; number: models doing something, 0 or more
 SIDES = ("front", "left", "right", "rear")
 NONE = "none"   # the answer of a ``unit`` question when no unit is meant
 
@@ -57,6 +59,17 @@ class Asking(Value):
 
     question: Question
     resume: dict[str, Any]
+
+
+# listeners of the answers geometry gives, under the keys table mode asks them by: a test
+# plays a battle on geometry and again in table mode with those answers (tests/tabletop.py)
+heard: list[Callable[[str, str], None]] = []
+
+
+def tell(key: str, answer: str) -> None:
+    """Geometry answered ``key`` with ``answer`` (for the listeners, if any)."""
+    for listen in heard:
+        listen(key, answer)
 
 
 class Need(Exception):
@@ -114,21 +127,24 @@ def read(question: Question, value: Any) -> str:
             raise ValueError(tr("a distance is a number of inches, not {value}",
                                 value=repr(value)))
         if value < 0:
-            raise ValueError(tr("a distance cannot be negative ({value}\")", value=value))
+            raise ValueError(tr("a distance cannot be negative ({value}\")",
+                                value=format(value, "g")))
         if value > question.most:
             raise ValueError(tr("{value}\" is farther than two points of this table can be "
-                                "({most}\")", value=value, most=format(question.most, ".1f")))
+                                "({most}\")", value=format(value, "g"),
+                                most=format(question.most, ".1f")))
         return format(round(float(value), 4), "g")
-    if kind == "count":
+    if kind in ("count", "number"):
         if type(value) is str and value.strip().isdigit():
             value = int(value.strip())
         if type(value) is not int:
             raise ValueError(tr("a number of models is a whole number, not {value}",
                                 value=repr(value)))
-        if not 1 <= value <= question.most:
-            raise ValueError(tr("{unit} can have 1 to {most} models touching there, not "
-                                "{value}", unit=question.unit, most=int(question.most),
-                                value=value))
+        least = 1 if kind == "count" else 0
+        if not least <= value <= question.most:
+            raise ValueError(tr("{unit} has {least} to {most} models that can be counted "
+                                "there, not {value}", unit=question.unit, least=least,
+                                most=int(question.most), value=value))
         return str(value)
     if kind == "yes_no":
         text = str(value).strip().lower()
@@ -160,8 +176,8 @@ def choices(pending: Any) -> list[Any]:
     kind = pending.measure
     if kind == "yes_no":
         return ["yes", "no"]
-    if kind == "count":
-        return list(range(1, int(pending.most) + 1))
+    if kind in ("count", "number"):
+        return list(range(kind == "count", int(pending.most) + 1))
     if kind == "unit":
         return list(pending.options)
     if kind == "side":

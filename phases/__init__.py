@@ -53,7 +53,7 @@ register_preset(lambda: _fantasy("fantasy-classic"), "fantasy-classic")
 register_schema(("fantasy8", "fantasy-classic"), _fantasy_schema, FANTASY_FIELDS, later=True,
                 measured=True)
 register_preset(_skirmish, "skirmish40k")
-register_schema(("skirmish40k",), _skirmish_schema, SKIRMISH_FIELDS, later=True)
+register_schema(("skirmish40k",), _skirmish_schema, SKIRMISH_FIELDS, later=True, measured=True)
 
 __all__ = ["PRESETS", "FantasyPreset", "build_machine", "compile_machine", "load_game",
            "new_game", "turn_table"]

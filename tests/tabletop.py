@@ -8,10 +8,10 @@ import copy
 import tomllib
 from typing import Any, NamedTuple
 
+from regiment.core import measure
 from regiment.core.commands import Command, Measure
 from regiment.core.game import Game
 from regiment.core.scenario import parse_scenario
-from regiment.phases.fantasy import table
 from regiment.store import MemoryStore
 from regiment.tools.bot import choose
 
@@ -37,7 +37,7 @@ def outcomes(game: Game, extra: set[int] = frozenset()  # type: ignore[assignmen
     out = []
     for r in game.history:
         data = dict(r.data)
-        if r.type in ONLY_AT_THE_TABLE or r.type == "GameStarted":
+        if r.type in ONLY_AT_THE_TABLE or r.type in ("GameStarted", "ModelsMoved"):
             continue
         if r.type == "CommandIssued" and (data["command"] == "measure" or r.step in extra):
             continue
@@ -54,6 +54,8 @@ def outcomes(game: Game, extra: set[int] = frozenset()  # type: ignore[assignmen
         if r.type == "UnitMoved" and data["reason"] in ("close_up", "rally"):
             continue   # geometry keeps units in contact and turns rallied units to the
             # nearest enemy; at the table the players do
+        if r.type == "WoundsTaken":   # which models fall: the nearest, as the players see
+            data["removed"], data["left"] = len(data["removed"]), sorted(data["left"])
         if r.type in ("UnitMoved", "UnitReturned", "UnitReformed", "UnitLeftTable"):
             data = {k: v for k, v in data.items() if k not in WHERE}
         out.append((r.type, data))
@@ -85,7 +87,7 @@ def lockstep(raw: dict[str, Any], limit: int = 2000) -> Played:
         answers[key] = value
 
     played = Played(known, measured, [], set())
-    table.heard.append(hear)
+    measure.heard.append(hear)
     try:
         for _ in range(limit):
             if known.pending.kind == "over":
@@ -95,7 +97,7 @@ def lockstep(raw: dict[str, Any], limit: int = 2000) -> Played:
             measured.submit(command)
             _answer(played, answers)
     finally:
-        table.heard.remove(hear)
+        measure.heard.remove(hear)
     return played
 
 

@@ -27,8 +27,8 @@ from regiment.tools.verify import verify
 from .conftest import EXAMPLES
 from .tabletop import at_the_table, example, first_difference, lockstep, outcomes
 
-# the example battles a table can play: the others begin in combat (the mill race) or have
-# characters (the captain, the vampire duel), or are skirmishes (TABLE.POSITIONS)
+# the fantasy battles a table can play: the others begin in combat (the mill race) or have
+# characters (the captain, the vampire duel) (TABLE.POSITIONS)
 AT_THE_TABLE = ("ford_clash", "orcs_vs_empire", "chariot_and_giant", "knights_flank",
                 "black_fire_ford")
 
@@ -47,6 +47,22 @@ def test_table_ask_every_example_battle_comes_out_the_same_in_table_mode(name, p
     rules = {rule for _, rule, _ in played.asked}
     assert {"CH.CHARGE_MOVE", "CH.RANGE", "CC.WHO_FIGHTS"} <= rules
     # a table-mode game is a fair, checkable game like any other
+    assert verify(measured.records).steps == len(measured.timeline.steps)
+    again = Game.load(measured.game_id, measured.store)
+    assert again.state.summary() == measured.state.summary()
+
+
+@pytest.mark.parametrize("name", ["two_targets", "the_brood"])
+def test_table_ask_every_skirmish_battle_comes_out_the_same_in_table_mode(name):
+    """The skirmish preset: the squads' models have no positions; the players count the models
+    in range and fighting, measure the charge, say whether there was room and terrain."""
+    played = lockstep(example(name))
+    known, measured = played.known, played.measured
+    assert known.pending.kind == "over" and measured.pending.kind == "over"
+    a, b = outcomes(known), outcomes(measured, played.extra)
+    assert a == b, first_difference(a, b)
+    rules = {rule for _, rule, _ in played.asked}
+    assert {"SK.CHARGE_MOVE", "SK.ENGAGED"} <= rules and rules & {"SK.SHOOT", "SK.OVERWATCH"}
     assert verify(measured.records).steps == len(measured.timeline.steps)
     again = Game.load(measured.game_id, measured.store)
     assert again.state.summary() == measured.state.summary()
@@ -120,11 +136,12 @@ def test_table_positions_are_dropped_and_what_needs_them_is_refused():
                              "profile": raw_battle()["units"][0]["profile"]})
     with pytest.raises(InvalidScenario, match="characters are not played in table mode"):
         parse_scenario(captain)
-    skirmish = EXAMPLES / "two_targets.toml"
     from regiment.core.scenario import load_scenario
 
-    with pytest.raises(InvalidScenario, match="skirmish40k rulebook is not played in table"):
-        load_scenario(skirmish, measured=True)
+    brood = load_scenario(EXAMPLES / "the_brood.toml", measured=True)
+    squads = {u["id"]: u for u in brood["units"]}
+    assert all(u["models"] is None for u in squads.values())
+    assert squads["gaunts"]["count"] == 10 and squads["guard"]["touching"] == ["gaunts"]
 
 
 def test_table_ask_the_engine_asks_with_the_rule_and_the_answers_decide():

@@ -52,7 +52,7 @@ def charged(state: State, unit: UnitState, target: UnitState, side: str | None,
     enemies = [target.id] + [u for u in joined.units if u not in (unit.id, target.id)
                              and state.units[u].player != unit.player]
     if not table.measured(state):
-        if table.heard:
+        if measure.heard:
             _tell(state, state_unit, enemies, side is None)
         return []
     out: list[Event] = []
@@ -98,6 +98,6 @@ def _tell(state: State, unit: UnitState, enemies: list[str], sides: bool) -> Non
         enemy = state.units[eid]
         c = geo.contact(box(enemy), box(unit))
         if (i or sides) and c is not None:   # a declaration asked the target's side
-            table._tell(f"side:{unit.id}:{eid}", c[0])
-        table._tell(f"models:{unit.id}:{eid}", str(models_in_contact(unit, enemy)[0]))
-        table._tell(f"models:{eid}:{unit.id}", str(models_in_contact(enemy, unit)[0]))
+            measure.tell(f"side:{unit.id}:{eid}", c[0])
+        measure.tell(f"models:{unit.id}:{eid}", str(models_in_contact(unit, enemy)[0]))
+        measure.tell(f"models:{eid}:{unit.id}", str(models_in_contact(enemy, unit)[0]))

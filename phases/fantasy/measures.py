@@ -1,12 +1,12 @@
-"""Table mode told: each measurement the rules ask of the players (TABLE.ASK), as the prompt
-that asks it, and as the sentence that tells its answer in replays and records."""
+"""The fantasy rules' table-mode questions and answers, as players read them (TABLE.ASK; told
+by ``phases.common.measures``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from regiment.core.i18n import mark, tr
+from regiment.phases.common.measures import Telling
 
 from .sources import cite
 from .state import State
@@ -62,20 +62,10 @@ TELLS = {
     "on_hill": mark("units standing on a hill: {value}"),
 }
 
-WORDS = {"yes": mark("yes"), "no": mark("no"), "none": mark("none")}
-
-
 def _name(state: State | None, uid: str) -> str:
     if state is not None and uid in state.units:
         return state.units[uid].name
     return uid
-
-
-def _parts(key: str) -> tuple[str, str, str, str]:
-    """A question's key: what it asks, of which unit, about which other (or a range)."""
-    kind, _, rest = key.partition(":")
-    unit, _, other = rest.partition(":")
-    return kind, unit, other, other
 
 
 def _how(state: State, reform: str) -> str:
@@ -88,42 +78,14 @@ def _how(state: State, reform: str) -> str:
     return tr("reform {files} wide", files=files)
 
 
-def question(state: State, pending: Any) -> str:
-    """The prompt of a pending measurement, with the rule that needs it and what it can be."""
-    kind, unit, other, _ = _parts(pending.question)
-    side = pending.options[0] if kind == "models" and pending.options else ""
-    fields = {"unit": _name(state, unit), "other": _name(state, pending.other or other),
-              "extra": format(pending.extra, "g"), "side": side_word(side)}
-    if kind == "reform":
+def _adjust(state: State, pending: Any, fields: dict[str, str]) -> None:
+    """The side a count is along; the reform asked about."""
+    if pending.measure == "count" and pending.options:
+        fields["side"] = side_word(pending.options[0])
+    if pending.question.startswith("reform:"):
         fields["other"] = _how(state, pending.other)
-    if kind == "distance" and pending.other:   # the key sorts the two; ask from the asker's
-        fields["unit"], fields["other"] = _name(state, pending.unit), _name(state, pending.other)
-    text = tr(ASKS[kind], **fields) if kind in ASKS else pending.question
-    if pending.measure == "count":
-        text += tr(": 1 to {most}", most=int(pending.most))
-    elif pending.measure == "distance":
-        text += tr(": 0 to {most}", most=format(pending.most, "g"))
-    elif pending.options and kind not in ("models",):
-        text += " [" + ", ".join(side_word(o) if pending.measure == "side" else o
-                                 for o in pending.options) + "]"
-    return f"{text} ({cite(pending.rule, 'TABLE.ASK')})"
 
 
-def told(d: Mapping[str, Any], state: State | None) -> str:
-    """A ``Measured`` event: what the players measured, and the rule that needed it."""
-    kind, unit, other, extra = _parts(d["key"])
-    value = d["value"]
-    if d["kind"] == "side":
-        shown = "/".join(side_word(v) for v in value.split("/"))
-    elif d["kind"] in ("unit", "units"):
-        shown = ", ".join(tr(WORDS[v]) if v in WORDS else _name(state, v)
-                          for v in value.split(",") if v) or tr(WORDS["none"])
-    elif value in WORDS:
-        shown = tr(WORDS[value])
-    else:
-        shown = value
-    fields = {"unit": _name(state, unit), "other": _name(state, other), "extra": extra,
-              "value": shown}
-    what = tr(TELLS[kind], **fields) if kind in TELLS else f"{d['key']}: {shown}"
-    return tr("Measured at the table: {what}.", what=what) + \
-        f" ({cite(d['rule'], 'TABLE.MEASURE')})"
+TELLING = Telling(ASKS, TELLS, _name, cite, side_word, _adjust)
+question = TELLING.question
+told = TELLING.told

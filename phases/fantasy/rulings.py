@@ -8,26 +8,11 @@ the engine that settled them at the table. Each ruling names the rule ID it corr
 
 from __future__ import annotations
 
-from regiment.core.game import ENGINE_VERSION
+from regiment.phases.common.rulings import CURRENT, Version, version
 
 from .state import State
 
-Version = tuple[int, int, int]
-
-
-def _parse(text: str) -> Version | None:
-    parts = text.split(".")
-    if len(parts) != 3 or not all(p.isdigit() for p in parts):
-        return None
-    return int(parts[0]), int(parts[1]), int(parts[2])
-
-
-CURRENT: Version = _parse(ENGINE_VERSION) or (0, 0, 0)
-
-
-def version(text: str) -> Version:
-    """``"0.4.0"`` -> (0, 4, 0); an empty or unreadable version is this engine's (a playout)."""
-    return _parse(text) or CURRENT
+__all__ = ["CURRENT", "RULINGS", "Version", "ruled", "version"]
 
 
 # ruling -> the first engine version that plays it

@@ -68,6 +68,7 @@ def _unmeasured(r: Reader, unit: dict[str, Any], path: str) -> None:
         raise r.fail(path, f"{unit['id']} is a character: characters are not played in table "
                      "mode yet (CHAR.JOIN seats them by geometry)")
 
+
 def _joined(r: Reader, units: list[dict[str, Any]]) -> None:
     """CHAR.JOIN: a character that begins in a unit names a unit of its own side, of its kind
     of troops, that is no character itself; where it stands is the unit's front rank."""

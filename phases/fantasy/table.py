@@ -5,8 +5,8 @@ table mode (``table.measured``: the players move real models and measure with a 
 the players as a measurement (TABLE.ASK, core.measure), with the rule that needs it. Nothing
 else in the rules reads a unit's position in table mode, where units have none.
 
-``heard`` lets a test hear every answer geometry gives, under the key table mode asks it by:
-playing the same battle in table mode with those answers must give the same outcomes.
+Geometry's answers are told (``core.measure.tell``) under the key table mode asks them by, so
+that a test can play the same battle in table mode with them and check the same outcomes.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from typing import NamedTuple
 
 from regiment.core import geometry as geo
 from regiment.core import measure
-from regiment.core.measure import NONE, Question
+from regiment.core.measure import NONE, Question, heard
+from regiment.core.measure import tell as _tell
 
 from .state import State, UnitState
 from .units import ALIVE, box
@@ -25,17 +26,9 @@ from .units import ALIVE, box
 SIDE_OPTIONS = ("front", "right", "rear", "left",
                 "front/right", "right/rear", "rear/left", "front/left")
 
-heard: list[Callable[[str, str], None]] = []   # listeners: (key, answer) as geometry gives it
-
-
 def measured(state: State) -> bool:
     """TABLE.POSITIONS: a table-mode battle, whose units have no positions."""
     return bool(state.table.get("measured"))
-
-
-def _tell(key: str, answer: str) -> None:
-    for listen in heard:
-        listen(key, answer)
 
 
 def _diagonal(state: State) -> float:

@@ -6,12 +6,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from regiment.core import geometry as geo
+from regiment.core import measure
 from regiment.core.commands import Command, EndPhase
 from regiment.core.events import Event, RollRequested
 from regiment.core.i18n import tr
 from regiment.core.pending import Decision
 
 from . import assault as rules
+from . import table
 from .commands import DeclareAssault, FireOverwatch, HoldOverwatch, Shoot
 from .events import (
     AssaultDeclared,
@@ -47,8 +49,16 @@ def may_shoot(state: S) -> list[Command]:
     for s in state.squads.values():
         if s.player == state.player and s.status == "ready" and s.shot_at is None:
             out += [Shoot(by=state.player, unit=s.id, target=t.id) for t in enemies(state, s)
-                    if t.status != "locked" and shots(s, t) > 0]
+                    if t.status != "locked" and _in_range(state, s, t)]
     return out
+
+
+def _in_range(state: S, s: Squad, t: Squad) -> bool:
+    """Whether a model of ``s`` has ``t`` in its gun's range; in table mode the players see
+    it for themselves: the choice to shoot says so, and they count the models (SK.SHOOT)."""
+    if table.measured(state):
+        return bool(s.guns)
+    return shots(state, s, t) > 0
 
 
 def ask_shooting(state: S) -> Decision:
@@ -61,18 +71,29 @@ def shoot(engine: SkirmishPreset, state: S, cmd: Shoot) -> list[Event]:
     s, t = state.squads[cmd.unit], state.squads[cmd.target]
     need = shooting_need(s.profile["BS"])
     gun = s.guns[0]
-    events: list[Event] = [
-        SquadShot(unit=s.id, target=t.id, shots=shots(s, t), need=need),
-        VolleyBegan(kind="shooting", unit=s.id, target=t.id, dice=shots(s, t), need=need,
-                    S=gun.S, AP=gun.AP)]
+    n = shots(state, s, t)
+    events: list[Event] = [SquadShot(unit=s.id, target=t.id, shots=n, need=need)]
+    if n:   # at the table no model may be in range after all: no dice, its shot spent
+        events.append(VolleyBegan(kind="shooting", unit=s.id, target=t.id, dice=n, need=need,
+                                  S=gun.S, AP=gun.AP))
     return engine._then(state, events, "shoot")
 
 
 # --- declarations ---------------------------------------------------------------------------
 
 
-def distances(state: S, squad: Squad) -> dict[str, float]:
-    return {t.id: rules.gap(squad.models, t.models) for t in enemies(state, squad)}
+def distances(state: S, squad: Squad, asked: tuple[str, ...] = ()) -> dict[str, float]:
+    """GEO.DISTANCE to every enemy squad; in table mode only to the ``asked`` ones, measured
+    by the players (0 for the others: the players' choice says they are within reach)."""
+    if table.measured(state):
+        return {t.id: table.distance(state, squad, t, "SK.DECLARE", lambda: 0.0)
+                if t.id in asked else 0.0 for t in enemies(state, squad)}
+    far = {t.id: rules.gap(squad.models, t.models) for t in enemies(state, squad)}
+    if measure.heard:
+        for t in asked:
+            if t in far:
+                measure.tell(f"distance:{squad.id}:{t}", format(round(far[t], 4), "g"))
+    return far
 
 
 def may_assault(state: S) -> list[Command]:
@@ -100,7 +121,8 @@ def ask_declaration(state: S) -> Decision:
 def may_overwatch(state: S, target: Squad, charger: Squad) -> bool:
     """SK.OVERWATCH: a target fires overwatch once an assault phase, when it is free (not
     locked, not falling back) and its gun reaches the charger."""
-    return target.status == "ready" and not target.overwatched and shots(target, charger) > 0
+    return target.status == "ready" and not target.overwatched and \
+        shots(state, target, charger, "SK.OVERWATCH") > 0
 
 
 def declare(engine: SkirmishPreset, state: S, cmd: DeclareAssault) -> list[Event]:
@@ -110,7 +132,7 @@ def declare(engine: SkirmishPreset, state: S, cmd: DeclareAssault) -> list[Event
         raise engine._illegal(state, cmd, tr("{unit} may not declare an assault now: it must "
                                              "be a squad of yours, free, that has not declared",
                                              unit=cmd.unit), "SK.DECLARE")
-    far = distances(state, s)
+    far = distances(state, s, (cmd.primary, cmd.secondary))
     for t in (cmd.primary, cmd.secondary):
         if t and t not in far:
             raise engine._illegal(state, cmd, tr("{unit} is not an enemy squad on the table",
@@ -148,7 +170,7 @@ def overwatch(engine: SkirmishPreset, state: S, cmd: FireOverwatch | HoldOverwat
     assert a is not None
     t, charger = state.squads[cmd.unit], state.squads[a.unit]
     fire = isinstance(cmd, FireOverwatch)
-    n = shots(t, charger) if fire else 0
+    n = shots(state, t, charger, "SK.OVERWATCH") if fire else 0
     events: list[Event] = [OverwatchChosen(unit=t.id, against=charger.id, fire=fire, shots=n)]
     if fire:
         gun = t.guns[0]
@@ -179,31 +201,37 @@ def charge_rolled(state: S, faces: tuple[int, ...]) -> list[Event]:
     s, p = state.squads[a.unit], state.squads[a.primary]
     sec = state.squads[a.secondary] if a.secondary else None
     reach = float(sum(faces))
-    first = rules.first_charger(s.models, p.models)
-    gap = min(geo.circle_gap(s.models[first], t) for t in p.models)
-    allies = [c for o in state.squads.values() if o.player == s.player and o.on_table
-              and o.id != s.id for c in o.models]
-    if not rules.charge_reaches(s.models, p.models, faces):
+    at_table = table.measured(state)
+    first = 0 if at_table else rules.first_charger(s.models, p.models)
+    gap = table.distance(state, s, p, "SK.CHARGE_MOVE",
+                         lambda: min(geo.circle_gap(s.models[first], t) for t in p.models))
+    if gap > reach + geo.EPS:
         return [AssaultRolled(unit=s.id, faces=faces, first=first, gap=round(gap, 4),
                               reached=False, reason=f"its nearest model is {gap:.1f}\" from "
                               f"{p.name}, beyond the {reach:g}\" rolled")]
-    moved = rules.charge_moves(s.models, p.models, sec.models if sec and sec.on_table else (),
-                               state.others(s.id), allies, reach)
-    if moved is None:   # in reach, but every spot touching the target is taken
+    moved = None if at_table else rules.charge_moves(
+        s.models, p.models, sec.models if sec and sec.on_table else (), state.others(s.id),
+        [c for o in state.squads.values() if o.player == s.player and o.on_table
+         and o.id != s.id for c in o.models], reach)
+    if not table.yes_no(state, f"room:{s.id}:{p.id}", "SK.CHARGE_MOVE", s, p.id,
+                        lambda: moved is not None):   # in reach, but every spot is taken
         return [AssaultRolled(unit=s.id, faces=faces, first=first, gap=round(gap, 4),
                               reached=False, reason=f"no spot touching {p.name} is free within "
                               f"the {reach:g}\" rolled for its nearest model")]
-    difficult = rules.through(list(zip(s.models, moved, strict=True)),
-                              state.table.get("difficult", ()))
+    difficult = table.terrain(state, s, lambda: rules.through(
+        list(zip(s.models, moved or (), strict=True)), state.table.get("difficult", ())))
     melee = state.melee_of(p.id)
     locked_before = melee is not None and melee.since < state.round
     slowed = terrain_penalty(difficult, locked_before)
-    foes = [t for t in enemies(state, s) if any(in_base_contact(m, t.models) for m in moved)]
+    others = [t for t in enemies(state, s) if t.id != p.id]
+    also = set(table.touched(state, s, p.id, others, lambda: [
+        t.id for t in others if any(in_base_contact(m, t.models) for m in moved or ())]))
+    foes = [t for t in enemies(state, s) if t.id == p.id or t.id in also]
     events: list[Event] = [
         AssaultRolled(unit=s.id, faces=faces, first=first, gap=round(gap, 4), reached=True,
-                      difficult=difficult, slowed=slowed),
-        ModelsMoved(unit=s.id, reason="charge",
-                    models=spots(moved)),
-        MeleeJoined(combat=f"{state.round}-{s.id}", units=(s.id, *(t.id for t in foes)),
-                    since=state.round)]
+                      difficult=difficult, slowed=slowed)]
+    if moved is not None:   # at the table the players move them: no positions to record
+        events.append(ModelsMoved(unit=s.id, reason="charge", models=spots(moved)))
+    events.append(MeleeJoined(combat=f"{state.round}-{s.id}",
+                              units=(s.id, *(t.id for t in foes)), since=state.round))
     return events

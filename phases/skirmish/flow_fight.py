@@ -4,17 +4,19 @@ and the pile in and consolidation that close it."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from regiment.core import geometry as geo
+from regiment.core import measure
 from regiment.core.commands import Command, EndPhase
 from regiment.core.events import Event, RollRequested
 from regiment.core.fold import fold
 from regiment.core.i18n import tr
 from regiment.core.pending import Decision
 
-from . import moves
+from . import moves, table
 from .appliers import APPLIERS
 from .attacks import to_hit
 from .commands import Consolidate, ResolveCombat, SplitAttacks
@@ -35,6 +37,7 @@ from .events import (
 )
 from .models import attack_pools, morale_passed, result
 from .moves import spots
+from .rulings import ruled
 from .state import Fight, Melee, SkirmishState, Squad
 from .sweep import caught, sweep_total
 
@@ -86,6 +89,8 @@ def pile_ins(state: S, melee: Melee, uids: list[str]) -> list[Event]:
     """SK.CONSOLIDATE (pile in): each squad's models not touching an enemy move up to 3"
     toward the nearest enemy model of the combat; only moves that change something."""
     out: list[Event] = []
+    if table.measured(state):   # at the table the players pile in; they count who fights
+        return out
     for uid in uids:
         s = state.squads[uid]
         enemy, others = sides(state, melee, s)
@@ -113,7 +118,14 @@ def step_strikes(state: S, melee: Melee, step: int) -> StepStruck:
         if not s.on_table or s.initiative != step:
             continue
         per = attacks_per_model(s)
-        for key, n in attack_pools(s.models, foes(state, melee, s)).items():
+        foe = foes(state, melee, s)
+        fighting = functools.partial(attack_pools, s.models, foe)
+        shares = table.pools(state, s, list(foe), fighting)
+        if ruled(state, "strikes_in_melee_order"):   # SK.ALLOCATE (engine 0.8.0)
+            order = {u: i for i, u in enumerate(melee.units)}
+            shares = dict(sorted(shares.items(), key=lambda kv: order[kv[0]]
+                                 if isinstance(kv[0], str) else len(order)))
+        for key, n in shares.items():
             if isinstance(key, str):
                 strikes.append({"unit": uid, "target": key, "attacks": n * per})
             else:
@@ -284,11 +296,17 @@ def sweep_rolled(state: S, uid: str, role: str, faces: tuple[int, ...]) -> list[
 def fall_back_rolled(state: S, uid: str, faces: tuple[int, ...]) -> list[Event]:
     """SK.FALL_BACK: the 2D6 a squad that got away falls back."""
     s = state.squads[uid]
-    enemy, others = sides(state, state.melees[_fight(state).combat], s)
     distance = float(sum(faces))
+    a, b = faces
+    if table.measured(state):   # SK.FALL_BACK at the table: does it reach the edge?
+        off = table.yes_no(state, f"fall_back_edge:{uid}", "SK.FALL_BACK", s, "",
+                           lambda: False, extra=distance)
+        return [FellBack(unit=uid, faces=(a, b), distance=distance, off_table=off)]
+    enemy, others = sides(state, state.melees[_fight(state).combat], s)
     moved, off = moves.fall_back(s.models, enemy or state.others(uid), others, distance,
                                  state.table["width"], state.table["depth"])
-    a, b = faces
+    if measure.heard:
+        measure.tell(f"fall_back_edge:{uid}", "yes" if off else "no")
     return [FellBack(unit=uid, faces=(a, b), distance=distance, off_table=off),
             ModelsMoved(unit=uid, reason="fall_back", models=spots(moved), off_table=off)]
 
@@ -340,7 +358,7 @@ def consolidate(engine: SkirmishPreset, state: S, cmd: Consolidate) -> list[Even
     uid, distance = f.consolidating
     s = state.squads[uid]
     events: list[Event] = [Consolidated(unit=uid, face=int(distance), toward=cmd.toward)]
-    if cmd.toward:
+    if cmd.toward and not table.measured(state):   # at the table the players move it
         enemy = [c for o in state.squads.values() if o.player != s.player and o.on_table
                  for c in o.models]
         others = [c for o in state.squads.values() if o.player == s.player and o.on_table

@@ -84,14 +84,17 @@ def terrain_penalty(through_difficult: bool, locked_since_earlier_turn: bool) ->
 
 
 def take_wounds(models: Sequence[geo.Circle], wounds: Sequence[int],
-                enemies: Sequence[geo.Circle], n: int) -> tuple[list[int], list[int], int]:
+                enemies: Sequence[geo.Circle] | None, n: int
+                ) -> tuple[list[int], list[int], int]:
     """SK.CASUALTIES, SK.ALLOCATE: ``n`` unsaved wounds on a squad. The model nearest the enemy
     takes them until it falls, then the next nearest; wounds left when every model has fallen
     are lost (never carried to another squad). Returns the models removed (indexes), the
-    wounds each model left has, and the wounds lost."""
+    wounds each model left has, and the wounds lost. With no ``enemies`` (table mode: the
+    players take the nearest off), the models in the order the squad lists them."""
     left = list(wounds)
     removed: list[int] = []
-    for i in casualties(models, enemies, len(models)):
+    order = range(len(models)) if enemies is None else casualties(models, enemies, len(models))
+    for i in order:
         if n <= 0:
             break
         took = min(n, left[i])

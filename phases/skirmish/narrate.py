@@ -12,7 +12,9 @@ from regiment.core import i18n
 from regiment.core.i18n import mark, ntr, retell, tr
 from regiment.core.tell import kernel_sentence
 
+from . import measures
 from .attacks import save, to_wound
+from .sources import cite
 from .state import SkirmishState
 
 S = SkirmishState
@@ -265,19 +267,9 @@ SENTENCES: dict[str, Callable[[Data, S], str | None]] = {
 }
 
 
-# Where each rule comes from: seed 004's page on multiple assaults (S4), or the general rules
-SEED = frozenset({"SK.DECLARE", "SK.OVERWATCH", "SK.CHARGE_MOVE", "SK.TERRAIN", "SK.ALLOCATE",
-                  "SK.RESULT", "SK.SWEEP", "SK.CONSOLIDATE", "SK.ENGAGED"})
-RULE = re.compile(r"\bSK\.[A-Z][A-Z_]+\b")
-
-
-def cite(text: str) -> str:
-    """Each rule ID in ``text`` with its source: ``SK.SWEEP, S4`` or ``SK.SAVE [G]``."""
-    return RULE.sub(lambda m: f"{m.group(0)}, S4" if m.group(0) in SEED
-                    else f"{m.group(0)} [G]", text)
-
-
 def sentence(event_type: str, data: Data, state: S) -> str | None:
+    if event_type == "Measured":   # TABLE.MEASURE: cited by measures, with its sources
+        return measures.told(data, state)
     tell = SENTENCES.get(event_type)
     if tell is not None:
         text = tell(data, state)

@@ -19,10 +19,11 @@ from regiment.core.pending import Decision
 from regiment.core.state import Awaiting
 from regiment.phases.common.engine import Engine
 from regiment.phases.common.machine import leaf_named, leaves
+from regiment.phases.common.rulings import version
 
 from . import flow_assault as assault
 from . import flow_fight as fight
-from . import narrate, volleys
+from . import measures, narrate, table, volleys
 from .appliers import APPLIERS
 from .events import MeleeJoined
 from .machine import turn_table
@@ -110,7 +111,8 @@ class SkirmishPreset(Engine):
                              players=tuple(p["id"] for p in sc["players"]), first=sc["first"],
                              turns=sc["turns"], table=sc["table"],
                              squads={u["id"]: Squad.from_scenario(u) for u in sc["units"]},
-                             start_phase=sc.get("phase") or "shooting")
+                             start_phase=sc.get("phase") or "shooting",
+                             engine=version(started.engine_version))
 
     def opening(self, state: S) -> list[Event]:
         """The first player's turn 1 begins (in the scenario's ``phase``); squads already
@@ -120,7 +122,10 @@ class SkirmishPreset(Engine):
         links: dict[str, set[str]] = {s.id: set() for s in squads}
         for i, a in enumerate(squads):
             for b in squads[i + 1:]:
-                if a.player != b.player and any(in_base_contact(m, b.models) for m in a.models):
+                if a.player != b.player and (b.id in a.touching or a.id in b.touching
+                                             if table.measured(state) else
+                                             any(in_base_contact(m, b.models)
+                                                 for m in a.models)):
                     links[a.id].add(b.id)
                     links[b.id].add(a.id)
         seen: set[str] = set()
@@ -168,6 +173,10 @@ class SkirmishPreset(Engine):
 
     def roll_need(self, state: S) -> str | None:
         return narrate.roll_need(state)
+
+    def question(self, state: S, pending: Any) -> str:
+        """The prompt of a pending measurement (table mode, TABLE.ASK)."""
+        return measures.question(state, pending)
 
     def sentence(self, event_type: str, data: Mapping[str, Any], state: S) -> str | None:
         return narrate.sentence(event_type, data, state)

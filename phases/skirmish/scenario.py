@@ -18,6 +18,8 @@ from typing import Any
 from regiment.core import geometry as geo
 from regiment.core.scenario import ID, Reader
 
+from .models import in_base_contact
+
 PROFILE = ("WS", "BS", "S", "T", "W", "I", "A", "Ld", "Sv")
 BASES = (25.0, 32.0, 40.0)   # the usual round bases, mm (any 10-200 may be given)
 COHERENCY = 2.0              # inches, edge to edge (SK.UNITS)
@@ -28,10 +30,18 @@ MAX_MODELS = 400
 def parse_skirmish(r: Reader, top: dict[str, Any], out: dict[str, Any]) -> dict[str, Any]:
     """The skirmish part of a scenario: the table and the units of models."""
     t = r.table(top.get("table", {}), "table")
-    r.known(t, "table", ("width", "depth", "difficult"))
+    r.known(t, "table", ("width", "depth", "difficult", "measured"))
+    measured = r.get(t, "measured", "table", bool, False)
+    if measured and t.get("difficult") is True:   # table mode: terrain the players see
+        t = {**t, "difficult": [[[0, 0], [1, 0], [0, 1]]]}
     out["table"] = {"width": r.number(t, "width", "table", 72.0, 6, 1000),
                     "depth": r.number(t, "depth", "table", 48.0, 6, 1000),
                     "difficult": _areas(r, t)}
+    if measured:   # TABLE.POSITIONS: on the players' own table; its terrain is theirs to see
+        out["table"]["measured"] = True
+        if out["table"]["difficult"]:
+            out["table"]["difficult"] = []
+            out["table"]["difficult_at_table"] = True
     players = tuple(p["id"] for p in out["players"])
     units = r.get(top, "units", "", list)
     if not units or len(units) > 100:
@@ -39,13 +49,45 @@ def parse_skirmish(r: Reader, top: dict[str, Any], out: dict[str, Any]) -> dict[
     out["units"] = []
     seen: set[str] = set()
     for i, data in enumerate(units):
-        u = _unit(r, data, f"units[{i}]", players, out["table"])
+        placed = isinstance(data, dict) and ("models" in data or "formation" in data)
+        u = _unit(r, data, f"units[{i}]", players, out["table"], measured and not placed)
         if u["id"] in seen:
             raise r.fail(f"units[{i}].id", f"duplicate unit id {u['id']!r}")
         seen.add(u["id"])
         out["units"].append(u)
-    _apart(r, out["units"])
+    _apart(r, [u for u in out["units"] if u["models"] is not None])
+    if measured:
+        _unplace(r, out["units"], units)
     return out
+
+
+def _unplace(r: Reader, units: list[dict[str, Any]], raw: list[Any]) -> None:
+    """TABLE.POSITIONS: squads given with positions lose them, keeping how many models they
+    have and which enemy squads they begin touching (``touching``, which a table-mode squad
+    may also give itself)."""
+    ids = {u["id"] for u in units}
+    for i, u in enumerate(units):
+        given = raw[i].get("touching") if isinstance(raw[i], dict) else None
+        if given is not None:
+            if not isinstance(given, list) or not all(t in ids for t in given):
+                raise r.fail(f"units[{i}].touching", "expected a list of the ids of enemy "
+                             "squads it begins touching")
+            u["touching"] = list(given)
+    for u in units:
+        if u["models"] is None:
+            continue
+        radius = u["base"] / geo.MM_PER_INCH / 2
+        mine = [(x, y, radius) for x, y in u["models"]]
+        u.setdefault("touching", [])
+        for o in units:
+            if o["player"] == u["player"] or o["models"] is None or o["id"] in u["touching"]:
+                continue
+            theirs = [(x, y, o["base"] / geo.MM_PER_INCH / 2) for x, y in o["models"]]
+            if any(in_base_contact(m, theirs) for m in mine):
+                u["touching"].append(o["id"])
+    for u in units:
+        if u["models"] is not None:
+            u["count"], u["models"] = len(u["models"]), None
 
 
 def _areas(r: Reader, t: dict[str, Any]) -> list[list[list[float]]]:
@@ -67,7 +109,7 @@ def catalogue() -> dict[str, dict[str, Any]]:
 
 
 def _unit(r: Reader, data: Any, path: str, players: tuple[str, ...],
-          table: dict[str, float]) -> dict[str, Any]:
+          table: dict[str, float], measured: bool = False) -> dict[str, Any]:
     u = r.table(data, path)
     name = u.get("catalogue")
     if name is not None:
@@ -77,7 +119,7 @@ def _unit(r: Reader, data: Any, path: str, players: tuple[str, ...],
                          f"expected one of {', '.join(sorted(known))}, got {name!r}")
         u = {**known[name], **{k: v for k, v in u.items() if k != "catalogue"}}
     r.known(u, path, ("id", "player", "name", "base", "profile", "weapons", "models",
-                      "formation"))
+                      "formation", "count", "touching"))
     uid = r.get(u, "id", path, str)
     if not ID.match(uid):
         raise r.fail(f"{path}.id", f"expected [a-z0-9_-], at most 40 characters, got {uid!r}")
@@ -93,8 +135,13 @@ def _unit(r: Reader, data: Any, path: str, players: tuple[str, ...],
         profile[key] = value
     weapons = [_weapon(r, w, f"{path}.weapons[{j}]")
                for j, w in enumerate(r.get(u, "weapons", path, list, []))]
+    if measured:   # TABLE.POSITIONS: how many models; where they stand is the players' table
+        return {"id": uid, "player": r.get(u, "player", path, str, choices=players),
+                "name": r.get(u, "name", path, str, uid), "base": base, "profile": profile,
+                "weapons": weapons, "models": None, "count": _count(r, u, path)}
     if ("models" in u) == ("formation" in u):
-        raise r.fail(f"{path}.models", "give the models' positions or a formation, one of them")
+        raise r.fail(f"{path}.models", "give the models' positions or a formation, one of "
+                     "them (or their count, in table mode: table.measured = true)")
     radius = base / geo.MM_PER_INCH / 2
     if "models" in u:
         spots = [r.point(p, f"{path}.models[{j}]")
@@ -116,6 +163,23 @@ def _unit(r: Reader, data: Any, path: str, players: tuple[str, ...],
     return {"id": uid, "player": r.get(u, "player", path, str, choices=players),
             "name": r.get(u, "name", path, str, uid), "base": base, "profile": profile,
             "weapons": weapons, "models": [[round(x, 4), round(y, 4)] for x, y in spots]}
+
+
+def _count(r: Reader, u: dict[str, Any], path: str) -> int:
+    """How many models a squad has in table mode: its ``count``, or as many as the positions
+    or the formation it gives (which are dropped)."""
+    if "count" in u:
+        n = r.get(u, "count", path, int)
+    elif "models" in u:
+        n = len(r.get(u, "models", path, list))
+    elif "formation" in u:
+        n = r.get(r.table(u["formation"], f"{path}.formation"), "count", f"{path}.formation",
+                  int)
+    else:
+        raise r.fail(f"{path}.count", "missing: how many models the squad has")
+    if not 1 <= n <= MAX_MODELS:
+        raise r.fail(f"{path}.count", f"expected 1 to {MAX_MODELS} models, got {n}")
+    return n
 
 
 def _weapon(r: Reader, data: Any, path: str) -> dict[str, Any]:

@@ -11,6 +11,8 @@ from typing import Any
 from regiment.core import geometry as geo
 from regiment.core.state import GameState, Value
 
+from .bases import place
+
 ON_TABLE = ("ready", "locked", "falling_back")   # a squad's statuses while it is on the table
 
 
@@ -45,15 +47,15 @@ class Squad(Value):
     charged: bool = False                # charged this turn: +1 attack unless disordered
     disordered: bool = False             # charged two targets (SK.DECLARE)
     slowed: bool = False                 # charged through difficult terrain: strikes at I1
+    touching: tuple[str, ...] = ()       # table mode: the enemy squads it begins touching
 
     @classmethod
     def from_scenario(cls, u: Mapping[str, Any]) -> Squad:
-        radius = u["base"] / geo.MM_PER_INCH / 2
-        models = tuple((float(x), float(y), radius) for x, y in u["models"])
+        models = place(dict(u))
         return cls(id=u["id"], player=u["player"], name=u["name"], base=u["base"],
                    profile=dict(u["profile"]), weapons=tuple(Weapon(**w) for w in u["weapons"]),
                    models=models, wounds=(u["profile"]["W"],) * len(models),
-                   start_models=len(models))
+                   start_models=len(models), touching=tuple(u.get("touching", ())))
 
     @property
     def on_table(self) -> bool:
@@ -164,6 +166,7 @@ class SkirmishState(GameState):
     table: dict[str, Any]
     round: int = 0                       # player turns begun (SK.TERRAIN: "an earlier turn")
     start_phase: str = "shooting"
+    engine: tuple[int, int, int] = (0, 0, 0)   # the engine that began the game (rulings.py)
     assault: Assault | None = None
     volley: Volley | None = None
     melees: dict[str, Melee] = field(default_factory=dict)

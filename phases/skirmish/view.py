@@ -54,6 +54,9 @@ class SkirmishView:
         """Each squad on the table and the enemy squads its models touch."""
         s = skirmish(state)
         on = [q for q in s.squads.values() if q.on_table]
+        if s.table.get("measured"):   # table mode: the squads locked together in each melee
+            return {q.id: [o.id for o in on if o.player != q.player and (m := s.melee_of(q.id))
+                           is not None and o.id in m.units] for q in on}
         return {q.id: [o.id for o in on if o.player != q.player and any(
             in_base_contact(m, o.models) for m in q.models)] for q in on}
 
@@ -63,7 +66,9 @@ class SkirmishView:
     def drawing(self, state: Any) -> list[dict[str, Any]]:
         """Each squad on the table as its models' circles (and the box around them, which
         the page frames its view with)."""
-        out = []
+        out: list[dict[str, Any]] = []
+        if skirmish(state).table.get("measured"):   # table mode: nothing to draw
+            return out
         for q in skirmish(state).squads.values():
             if not q.on_table:
                 continue
@@ -84,7 +89,7 @@ class SkirmishView:
     def paths(self, before: Any, after: Any, batch: Sequence[Record]) -> list[dict[str, Any]]:
         """Each squad's charge, fall back and consolidation, from its models' centre."""
         b, a = skirmish(before), skirmish(after)
-        out = []
+        out: list[dict[str, Any]] = []
         for r in batch:
             if r.type == "ModelsMoved" and r.data["reason"] != "pile_in":
                 uid = r.data["unit"]
@@ -94,8 +99,9 @@ class SkirmishView:
         return out
 
     def final(self, state: Any) -> dict[str, Any]:
-        return {q.id: [len(q.models), q.status, [[round(m[0], 3), round(m[1], 3)]
-                                                 for m in q.models]]
+        at_table = skirmish(state).table.get("measured")
+        return {q.id: [len(q.models), q.status, None if at_table else
+                       [[round(m[0], 3), round(m[1], 3)] for m in q.models]]
                 for q in skirmish(state).squads.values()}
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from regiment.core.events import Event, RollRequested
 
+from . import table
 from .assault import gap
 from .attacks import save, to_wound
 from .events import VolleyRolled, WoundsTaken
@@ -17,13 +18,16 @@ def shooting_need(bs: int) -> int:
     return max(2, min(6, 7 - bs))
 
 
-def shots(squad: Squad, target: Squad) -> int:
+def shots(state: SkirmishState, squad: Squad, target: Squad, rule: str = "SK.SHOOT") -> int:
     """SK.SHOOT, SK.OVERWATCH: the shots of ``squad``'s gun (its first ranged weapon): each
-    of its models within the gun's range of a model of ``target`` fires it."""
+    of its models within the gun's range of a model of ``target`` fires it (in table mode the
+    players count those models)."""
     if not squad.guns:
         return 0
     gun = squad.guns[0]
-    return gun.shots * sum(1 for m in squad.models if gap((m,), target.models) <= gun.range)
+    return gun.shots * table.models_in_range(
+        state, squad, target, rule,
+        lambda: sum(1 for m in squad.models if gap((m,), target.models) <= gun.range))
 
 
 def roll_for(state: SkirmishState, v: Volley) -> RollRequested:
@@ -61,6 +65,8 @@ def rolled(state: SkirmishState, v: Volley, faces: tuple[int, ...]) -> list[Even
 def wounds(state: SkirmishState, uid: str, by: str, n: int) -> WoundsTaken:
     """SK.CASUALTIES: the wounds fall on the models nearest the squad that caused them."""
     s = state.squads[uid]
-    removed, left, lost = take_wounds(s.models, s.wounds, state.squads[by].models, n)
+    # at the table the players take the nearest models off; the engine keeps the count
+    near = None if table.measured(state) else state.squads[by].models
+    removed, left, lost = take_wounds(s.models, s.wounds, near, n)
     return WoundsTaken(unit=uid, by=by, wounds=n, removed=tuple(removed), left=tuple(left),
                        lost=lost)

@@ -1,0 +1,62 @@
+"""The skirmish rules' table-mode questions and answers, as players read them (TABLE.ASK; told
+by ``phases.common.measures``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from regiment.core.i18n import mark
+from regiment.phases.common.measures import Telling
+
+from .sources import cite
+from .state import SkirmishState
+
+# what each question asks (its key's first part) of a squad, about another (or a gun's range)
+ASKS = {
+    "in_range": mark("How many models of {unit} have a model of {other} within their gun's "
+                     "range ({extra}\")"),
+    "distance": mark("Measure the distance from {unit} to {other}, in inches (from the "
+                     "nearest model of each, base edge to base edge)"),
+    "room": mark("Is there room for {unit}'s models to reach {other}: a free spot in base "
+                 "contact for its first model within the roll (yes or no)"),
+    "touches": mark("Which other enemy squads does {unit}'s charge touch besides {other} "
+                    "(their ids, separated by commas, or none)"),
+    "engaged": mark("How many models of {unit} fight {other}: in base contact with it, or "
+                    "within 2\" of a friend that is (only those that can attack nothing else)"),
+    "difficult": mark("Did {unit}'s charge go through difficult terrain (yes or no)"),
+    "fall_back_edge": mark("Does {unit}'s fall back of {extra}\" reach the table edge (yes "
+                           "or no)"),
+}
+
+TELLS = {
+    "in_range": mark("models of {unit} in range of {other}: {value}"),
+    "distance": mark("{unit} is {value}\" from {other}"),
+    "room": mark("room for {unit} to reach {other}: {value}"),
+    "touches": mark("other squads {unit}'s charge touches: {value}"),
+    "engaged": mark("models of {unit} fighting {other}: {value}"),
+    "difficult": mark("{unit}'s charge went through difficult terrain: {value}"),
+    "fall_back_edge": mark("{unit}'s fall back reaches the table edge: {value}"),
+}
+
+
+def _name(state: SkirmishState | None, uid: str) -> str:
+    """A squad's name; squads a pool of attacks may be split among, named together."""
+    if "+" in uid:
+        return " + ".join(_name(state, u) for u in uid.split("+"))
+    if state is not None and uid in state.squads:
+        return state.squads[uid].name
+    return uid
+
+
+def _cite(*rules: str) -> str:
+    return cite(", ".join(rules))
+
+
+def _adjust(state: SkirmishState, pending: Any, fields: dict[str, str]) -> None:
+    if pending.question.startswith("engaged:") and "+" in pending.other:
+        fields["other"] = _name(state, pending.other)
+
+
+TELLING = Telling(ASKS, TELLS, _name, _cite, adjust=_adjust)
+question = TELLING.question
+told = TELLING.told

@@ -1,0 +1,125 @@
+"""What the skirmish rules ask of the table: the one interface between them and geometry.
+
+Each question is answered by geometry when the scenario places every model, or, in table mode
+(``table.measured``), asked of the players as a measurement with the rule that needs it
+(TABLE.ASK, core.measure). In table mode a squad's models have no positions: each is an
+``Unplaced`` base, which refuses to be measured, so a rule that reads a position it should
+have asked for fails loudly instead of reading a made-up one.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from regiment.core import measure
+from regiment.core.measure import Question
+
+from .bases import Unplaced
+from .state import SkirmishState, Squad
+
+__all__ = ["Unplaced"]
+
+S = SkirmishState
+
+
+def measured(state: S) -> bool:
+    """TABLE.POSITIONS: a table-mode battle, whose models have no positions."""
+    return bool(state.table.get("measured"))
+
+
+def _q(state: S, kind: str, key: str, rule: str, asker: Squad, other: str = "",
+       options: tuple[str, ...] = (), most: float = 0.0, extra: float = 0.0) -> Question:
+    diagonal = round(math.hypot(state.table["width"], state.table["depth"]), 1)
+    return Question.make(key=key, kind=kind, rule=rule, player=asker.player, unit=asker.id,
+                         other=other, options=options, most=most or diagonal, extra=extra)
+
+
+def models_in_range(state: S, squad: Squad, target: Squad, rule: str,
+                    geometric: Callable[[], int]) -> int:
+    """SK.SHOOT, SK.OVERWATCH: how many of ``squad``'s models have a model of ``target``
+    within their gun's range."""
+    key = f"in_range:{squad.id}:{target.id}"
+    if measured(state):
+        gun = squad.guns[0]
+        q = _q(state, "number", key, rule, squad, target.id, most=float(len(squad.models)),
+               extra=gun.range)
+        return measure.count(state, q)
+    n = geometric()
+    if measure.heard:
+        measure.tell(key, str(n))
+    return n
+
+
+def distance(state: S, squad: Squad, target: Squad, rule: str,
+             geometric: Callable[[], float]) -> float:
+    """GEO.DISTANCE: from ``squad``'s nearest model to ``target``'s nearest, edge to edge."""
+    key = f"distance:{squad.id}:{target.id}"
+    if measured(state):
+        return measure.distance(state, _q(state, "distance", key, rule, squad, target.id))
+    d = round(geometric(), 4)
+    if measure.heard:
+        measure.tell(key, format(d, "g"))
+    return d
+
+
+def yes_no(state: S, key: str, rule: str, squad: Squad, other: str,
+           geometric: Callable[[], bool], extra: float = 0.0) -> bool:
+    """A question answered yes or no: room for a charge, difficult terrain crossed, a fall
+    back reaching the table edge."""
+    if measured(state):
+        return measure.yes(state, _q(state, "yes_no", key, rule, squad, other, extra=extra))
+    answer = geometric()
+    if measure.heard:
+        measure.tell(key, "yes" if answer else "no")
+    return answer
+
+
+def touched(state: S, squad: Squad, primary: str, others: list[Squad],
+            geometric: Callable[[], list[str]]) -> list[str]:
+    """SK.CHARGE_MOVE: the enemy squads besides its primary target that the charge touched."""
+    if not others:
+        return []
+    key = f"touches:{squad.id}:{primary}"
+    if measured(state):
+        q = _q(state, "units", key, "SK.CHARGE_MOVE", squad, primary,
+               tuple(o.id for o in others))
+        return list(measure.units(state, q))
+    answer = geometric()
+    if measure.heard:
+        measure.tell(key, ",".join(answer))
+    return answer
+
+
+def pools(state: S, squad: Squad, foes: list[str],
+          geometric: Callable[[], dict[Any, int]]) -> dict[Any, int]:
+    """SK.ENGAGED, SK.ALLOCATE: how many of ``squad``'s models fight each enemy squad, and
+    (with two or more) how many may split their attacks among them all."""
+    keys = [f"engaged:{squad.id}:{f}" for f in foes]
+    both = f"engaged:{squad.id}:" + "+".join(foes)
+    if measured(state):
+        n = float(len(squad.models))
+        out: dict[Any, int] = {}
+        for f, key in zip(foes, keys, strict=True):
+            q = _q(state, "number", key, "SK.ENGAGED", squad, f, most=n)
+            out[f] = measure.count(state, q)
+        if len(foes) > 1:
+            q = _q(state, "number", both, "SK.ALLOCATE", squad, "+".join(foes), most=n)
+            out[frozenset(foes)] = measure.count(state, q)
+        return {k: v for k, v in out.items() if v}
+    answer = geometric()
+    if measure.heard:
+        for f, key in zip(foes, keys, strict=True):
+            measure.tell(key, str(answer.get(f, 0)))
+        if len(foes) > 1:
+            measure.tell(both, str(sum(v for k, v in answer.items() if not isinstance(k, str))))
+    return answer
+
+
+def terrain(state: S, squad: Squad, geometric: Callable[[], bool]) -> bool:
+    """SK.TERRAIN: whether the charge crossed difficult terrain (only asked where the table
+    has some)."""
+    if not (state.table.get("difficult") or state.table.get("difficult_at_table")):
+        return False
+    return yes_no(state, f"difficult:{squad.id}", "SK.TERRAIN", squad, "", geometric)
