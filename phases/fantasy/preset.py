@@ -87,14 +87,15 @@ class FantasyPreset(Flow):
     def _touching_at_start(self, state: State) -> list[Event]:
         """Units touching an enemy form combats; units linked through the enemies they touch
         are one (multiple) combat, named after its first unit and that unit's first enemy."""
-        if table.measured(state):   # no positions: no one touches at the start
-            return []
         units = [u for u in state.units.values() if u.joined is None]   # not in a unit
         links: dict[str, set[str]] = {u.id: set() for u in units}
+        measured = table.measured(state)   # table mode: as the scenario's positions said
         for i, a in enumerate(units):
             for b in units[i + 1:]:
-                if a.player != b.player and (contact(box(a), box(b)) is not None
-                                             or contact(box(b), box(a)) is not None):
+                if a.player != b.player and (
+                        any(t[0] == b.id for t in a.touch) or any(t[0] == a.id for t in b.touch)
+                        if measured else contact(box(a), box(b)) is not None
+                        or contact(box(b), box(a)) is not None):
                     links[a.id].add(b.id)
                     links[b.id].add(a.id)
         out: list[Event] = []

@@ -16,7 +16,9 @@ from regiment.core.geometry import Box, bounds, stands_on, unit_size
 from regiment.core.scenario import ID, Reader
 
 from .characters import JOINS
+from .combat import positions
 from .specials import known
+from .state import UnitState
 
 TROOPS = (
     "infantry", "cavalry", "monstrous_infantry", "monstrous_cavalry",
@@ -44,7 +46,7 @@ def parse_fantasy(r: Reader, top: dict[str, Any], out: dict[str, Any]) -> dict[s
         unit = _unit(r, u, f"units[{i}]", ids)
         if measured:
             _unmeasured(r, unit, f"units[{i}]")
-        elif unit["position"] is None:
+        if unit["position"] is None and not measured:
             raise r.fail(f"units[{i}].position", "missing (a battle without positions is "
                          "played in table mode: table.measured = true, or play --table)")
         if unit["id"] in seen:
@@ -52,18 +54,36 @@ def parse_fantasy(r: Reader, top: dict[str, Any], out: dict[str, Any]) -> dict[s
         seen.add(unit["id"])
         out["units"].append(unit)
     _joined(r, out["units"])
-    if not measured:
+    if all(u["position"] is not None for u in out["units"]):
         _placed(r, [u for u in out["units"] if "joined" not in u], out["table"])
+    if measured:
+        _unplace(r, out["units"])
     return out
+
+
+def _unplace(r: Reader, units: list[dict[str, Any]]) -> None:
+    """TABLE.POSITIONS: a battle played at a table drops its units' positions. Units that the
+    positions put in base contact begin in combat, and what the positions said of it is kept:
+    the side each touches and its models in contact (``touch``, as ``ContactMeasured`` keeps
+    it in play). A unit that charged must begin touching an enemy."""
+    if all(u["position"] is not None for u in units):
+        placed = {u["id"]: UnitState.from_scenario(u) for u in units}
+        for u in units:
+            me = placed[u["id"]]
+            u["touch"] = [[e.id, side, len(at), min(at)] for e in placed.values()
+                          if e.player != me.player
+                          for side, at in (positions(me, e),) if at]
+    for i, u in enumerate(units):
+        u["position"] = None
+        if u["charged"] and not u.get("touch"):
+            raise r.fail(f"units[{i}].charged", f"{u['id']} begins touching no enemy: give "
+                         "the positions that put it in contact (they are dropped in table mode)")
 
 
 def _unmeasured(r: Reader, unit: dict[str, Any], path: str) -> None:
     """TABLE.POSITIONS: in table mode the units stand on a real table, so the scenario lists
-    them without positions (any given are dropped); none starts in combat, and characters,
-    which geometry seats in their unit's front rank, are not played in table mode yet."""
-    unit["position"] = None
-    if unit["charged"]:
-        raise r.fail(f"{path}.charged", "no unit starts in combat in a table-mode battle")
+    them without positions (any given are dropped, see ``_unplace``); characters, which
+    geometry seats in their unit's front rank, are not played in table mode yet."""
     if "character" in unit["rules"] or "joined" in unit:
         raise r.fail(path, f"{unit['id']} is a character: characters are not played in table "
                      "mode yet (CHAR.JOIN seats them by geometry)")

@@ -78,6 +78,7 @@ class UnitState(Value):
             charged=u.get("charged", False), start_models=u["models"],
             impact_hits=u.get("impact_hits", ""), stomp=u.get("stomp", ""),
             mount=dict(u["mount"]) if u.get("mount") else None, joined=u.get("joined"),
+            touch=tuple((e, side, n, first) for e, side, n, first in u.get("touch", ())),
         )
 
 
