@@ -172,6 +172,18 @@ class Measured(Event):
     value: str
 
 
+@event("CommandWithdrawn", rules=("TABLE.MEASURE",))
+class CommandWithdrawn(Event):
+    """Table mode: the measurement a command asked for rules the command out (a character
+    beyond its Movement of the unit it would join): the command is withdrawn as if it had
+    not been given, and the log keeps what was measured. ``why`` is in English."""
+
+    command: str
+    by: str
+    rule: str
+    why: str
+
+
 @event("StepUndone")
 class StepUndone(Event):
     """Takes live step ``step`` out of the timeline. ``consent`` names who agreed, if needed."""

@@ -11,6 +11,7 @@ from typing import TypeVar, cast
 
 from .events import (
     CommandIssued,
+    CommandWithdrawn,
     DiceRolled,
     Event,
     GameEnded,
@@ -57,6 +58,10 @@ def _measurement_requested(state: GameState, e: MeasurementRequested) -> GameSta
     return state.evolve(asking=Asking.make(question=q, resume=e.resume))
 
 
+def _withdrawn(state: GameState, e: CommandWithdrawn) -> GameState:
+    return state.evolve(asking=None, answers=())
+
+
 def _measured(state: GameState, e: Measured) -> GameState:
     return state.evolve(asking=None, answers=(*state.answers, (e.key, e.value)))
 
@@ -69,6 +74,7 @@ KERNEL_APPLIERS: dict[str, Applier] = {
     "CommandIssued": _command_issued,
     "MeasurementRequested": _measurement_requested,
     "Measured": _measured,
+    "CommandWithdrawn": _withdrawn,
 }
 
 

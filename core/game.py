@@ -30,6 +30,7 @@ from .dice import Dice, ManualDice, ScriptedDice, SeededDice, faces_problem
 from .errors import CorruptLog, IllegalCommand, InvalidScenario, TamperedLog
 from .events import (
     CommandIssued,
+    CommandWithdrawn,
     DiceRolled,
     Event,
     GameStarted,
@@ -42,7 +43,7 @@ from .events import (
 )
 from .fold import Folded, appliers_for, fold, folded
 from .history import Timeline
-from .i18n import tr
+from .i18n import language, tr
 from .pending import Decision, Measurement, Over, Pending
 from .pending import Roll as RollPending
 from .protocols import PRESETS, EventStore, Preset
@@ -373,13 +374,27 @@ class Game:
         after = self.table["Measured"](state, given)
         resume = asking.resume
         if "command" in resume:
-            events = self._decide(after, parse_command(resume["command"]))
+            events = self._decide_or_withdraw(after, parse_command(resume["command"]))
         else:
             roll = resume["roll"]
             aw = Awaiting.make(purpose=roll["purpose"], unit=roll["unit"],
                                player=roll["player"], dice=roll["dice"], about=roll["about"])
             events = self._outcome(after, aw, tuple(roll["faces"]))
         return Folded([given, *events], folded(after, events, self.table))
+
+    def _decide_or_withdraw(self, state: GameState, command: Command) -> list[Event]:
+        """TABLE.MEASURE: a command decided again with what was measured; if that rules it
+        out, it is withdrawn, and the state is as before it (the log keeps the measurement)."""
+        try:
+            return self._decide(state, command)
+        except IllegalCommand:
+            with language("en"):   # the log keeps its reasons in English
+                try:
+                    self._decide(state, command)
+                    raise AssertionError("a rule decided twice gave two answers")
+                except IllegalCommand as exc:
+                    return [CommandWithdrawn(command=command.name, by=command.by,
+                                             rule=exc.rule, why=exc.why)]
 
     def _outcome(self, state: GameState, aw: Awaiting, faces: tuple[int, ...]) -> list[Event]:
         """What the rules make of a roll; in table mode, the measurement they need first."""

@@ -51,6 +51,9 @@ KERNEL_SENTENCES: dict[str, Callable[[Data], str]] = {
     "UndoRefused": lambda d: tr("{player} refuses to undo step {step}.", player=d["by"],
                                 step=d["step"]),
     "GameEnded": _ended,
+    "CommandWithdrawn": lambda d: tr("{player}'s {command} is withdrawn: what was measured "
+                                     "rules it out ({why}; {rule}).", player=d["by"],
+                                     command=d["command"], why=d["why"], rule=d["rule"]),
 }
 
 

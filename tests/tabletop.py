@@ -56,7 +56,8 @@ def outcomes(game: Game, extra: set[int] = frozenset()  # type: ignore[assignmen
             # nearest enemy; at the table the players do
         if r.type == "WoundsTaken":   # which models fall: the nearest, as the players see
             data["removed"], data["left"] = len(data["removed"]), sorted(data["left"])
-        if r.type in ("UnitMoved", "UnitReturned", "UnitReformed", "UnitLeftTable"):
+        if r.type in ("UnitMoved", "UnitReturned", "UnitReformed", "UnitLeftTable",
+                      "CharacterLeft"):
             data = {k: v for k, v in data.items() if k not in WHERE}
         out.append((r.type, data))
     return out

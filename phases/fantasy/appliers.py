@@ -13,8 +13,8 @@ from regiment.core.state import _new, _set
 
 from . import attacks
 from . import events as ev
-from .combat import combat_holding
-from .state import NO_FIGHT, NO_RESULT, Combat, Fight, State, Turn
+from .combat import combat_holding, place_in_front
+from .state import NO_FIGHT, NO_RESULT, Combat, Fight, State, Turn, UnitState
 
 # New values are made from these by ``evolve`` (one dict copy), not by a frozen dataclass's
 # __init__, which sets every field one by one (5 us for a Fight: measured)
@@ -376,16 +376,37 @@ def character_joined(s: State, e: ev.CharacterJoined) -> State:
     return _ctx(s, characters_moved=(*s.context.characters_moved, c.id))
 
 
+def _alone_at_table(s: State, host: UnitState, c: UnitState) -> State:
+    """CHAR.ALONE in table mode: the character alone touches the enemies its place in the
+    front rank touched, as one model, each on the side that touched its unit."""
+    units = dict(s.units)
+    file = place_in_front(host, c.id)
+    mine = []
+    for enemy, side, models, first in host.touch:
+        if side != "front" or not first <= file < first + models or enemy not in units:
+            continue
+        mine.append((enemy, "front", 1, 0))
+        e = units[enemy]
+        theirs = next(((sd, f) for x, sd, _, f in e.touch if x == host.id), None)
+        if theirs is not None:
+            units[enemy] = e.evolve(touch=(*e.touch, (c.id, theirs[0], 1, theirs[1])))
+    units[c.id] = units[c.id].evolve(touch=tuple(mine))
+    return s.evolve(units=units)
+
+
 def character_left(s: State, e: ev.CharacterLeft) -> State:
     """CHAR.LEAVE, CHAR.ALONE: the character stands on its own again; alone in its unit's
     combat when the unit was destroyed around it."""
     host = s.units[e.unit]
     cmb = combat_holding(s, host.id)
     fighting = e.reason != "left" and cmb is not None
+    where = {} if e.position is None else {"position": tuple(e.position), "facing": e.facing}
     c = s.units[e.character].evolve(status="engaged" if fighting else "ready", joined=None,
-                                    position=tuple(e.position), facing=e.facing)
+                                    **where)
     out = s.evolve(units={**s.units, c.id: c, host.id: host.evolve(
         characters=tuple(x for x in host.characters if x != c.id))})
+    if fighting and e.position is None:   # table mode: it fights on where it stood
+        out = _alone_at_table(out, host, c)
     if fighting and cmb is not None:
         out = out.evolve(combats={**out.combats,
                                   cmb.id: cmb.evolve(units=(*cmb.units, c.id))})

@@ -12,8 +12,11 @@ destroyed around it in a combat, it stands alone where the unit's front was (CHA
 from __future__ import annotations
 
 from regiment.core import geometry as geo
+from regiment.core import measure
 from regiment.core.i18n import tr
+from regiment.core.measure import Question
 
+from . import table
 from .combat import combat_holding
 from .specials import CHARACTER, has
 from .state import State, UnitState
@@ -29,10 +32,12 @@ def is_lone_character(u: UnitState) -> bool:
     return has(u, CHARACTER) and u.models == 1 and u.joined is None
 
 
-def join_problem(state: State, c: UnitState, host: UnitState) -> str:
+def join_problem(state: State, c: UnitState, host: UnitState, measure_now: bool = False
+                 ) -> str:
     """CHAR.JOIN: why ``c`` may not join ``host`` now ("" when it may). Both must be the
     active player's, ready and out of combat; the unit no character itself and of the same
-    kind of troops; the character within its Movement of the unit."""
+    kind of troops; the character within its Movement of the unit (in table mode measured
+    by the players once the join is chosen: ``measure_now``)."""
     if not is_lone_character(c):
         return tr("{unit} is not a character on its own", unit=c.name)
     if c.id in state.context.characters_moved:
@@ -46,7 +51,12 @@ def join_problem(state: State, c: UnitState, host: UnitState) -> str:
     if host.troop not in JOINS.get(c.troop, ()):
         return tr("a character on foot joins infantry, a mounted one cavalry ({troop} and "
                   "{host})", troop=c.troop, host=host.troop)
-    reach = geo.gap(box(c), box(host))
+    if table.measured(state) and not measure_now:
+        return ""
+    reach = table.gap(state, c, host, "CHAR.JOIN") if table.measured(state) else \
+        geo.gap(box(c), box(host))
+    if measure_now and measure.heard:
+        measure.tell(f"distance:{':'.join(sorted((c.id, host.id)))}", format(round(reach, 4), "g"))
     if reach > c.profile["M"] + 1e-9:
         return tr("{unit} is {distance}\" away, beyond its Movement ({m}\")", unit=host.name,
                   distance=format(reach, ".1f"), m=c.profile["M"])
@@ -65,16 +75,33 @@ def unit_leadership(state: State, u: UnitState) -> int:
     return max([leadership(u), *(leadership(state.units[c]) for c in u.characters)])
 
 
-def leave_problem(state: State, c: UnitState, host: UnitState, b: geo.Box) -> str:
-    """CHAR.LEAVE: why ``c`` may not stand at ``b`` on leaving ``host`` ("" when it may): its
-    unit not fighting nor fleeing; within its Movement of the unit; on the table, on no unit,
-    and more than 1" from every enemy."""
+def may_leave(state: State, c: UnitState, host: UnitState) -> str:
+    """CHAR.LEAVE: why ``c`` may not leave ``host`` now, wherever it would stand ("" when it
+    may): its unit not fighting nor fleeing, and it did not join it this turn."""
     if host.status != "ready" or combat_holding(state, host.id):
         return tr("{unit} is {status}: a character leaves a unit that is not fighting",
                   unit=host.name, status=status_word(host.status))
     if c.id in state.context.characters_moved:
         return tr("{unit} joined {host} this turn: it leaves in a later turn", unit=c.name,
                   host=host.name)
+    return ""
+
+
+def room_to_leave(state: State, c: UnitState, host: UnitState) -> bool:
+    """CHAR.LEAVE, in table mode: whether the players find a place for ``c`` within its
+    Movement of ``host``, on the table, on no unit and more than 1" from every enemy."""
+    return measure.yes(state, Question.make(
+        key=f"leave:{c.id}", kind="yes_no", rule="CHAR.LEAVE", player=c.player, unit=c.id,
+        other=host.id, options=(), most=0.0, extra=float(c.profile["M"])))
+
+
+def leave_problem(state: State, c: UnitState, host: UnitState, b: geo.Box) -> str:
+    """CHAR.LEAVE: why ``c`` may not stand at ``b`` on leaving ``host`` ("" when it may): its
+    unit not fighting nor fleeing; within its Movement of the unit; on the table, on no unit,
+    and more than 1" from every enemy."""
+    why = may_leave(state, c, host)
+    if why:
+        return why
     if geo.gap(b, box(host)) > c.profile["M"] + 1e-9:
         return tr("that is beyond its Movement ({m}\") of {unit}", m=c.profile["M"],
                   unit=host.name)

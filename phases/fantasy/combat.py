@@ -14,7 +14,6 @@ from regiment.core.geometry import EPS, MM_PER_INCH, Box, axes, contact
 from regiment.core.i18n import tr
 
 from . import attacks
-from .contacts import touched as measured_touch
 from .rulings import ruled
 from .specials import (
     ALWAYS_STRIKES_FIRST,
@@ -27,7 +26,16 @@ from .specials import (
     has,
 )
 from .state import Combat, Fight, State, UnitState
-from .units import ON_FOOT, attacks_of, box, has_champion, horde, rank_sizes, strength
+from .units import (
+    ON_FOOT,
+    attacks_of,
+    box,
+    has_champion,
+    horde,
+    rank_sizes,
+    strength,
+    touched_at_table,
+)
 
 
 def combat_holding(state: State, uid: str) -> Combat | None:
@@ -57,7 +65,7 @@ def side_touched(u: UnitState, e: UnitState) -> str | None:
     """GEO.ARCS: the side of ``u`` that ``e`` touches, if it does: off the table, or as the
     players measured it (table mode, ``contacts``)."""
     if u.position is None:
-        t = measured_touch(u, e)
+        t = touched_at_table(u, e)
         return None if t is None else t[0]
     c = contact(box(u), box(e))
     return None if c is None else c[0]
@@ -300,7 +308,7 @@ def positions(u: UnitState, e: UnitState) -> tuple[str, list[int]]:
     """CC.WHO_FIGHTS: the side of ``u`` that ``e`` touches and which of the models along that
     side touch it (corner to corner counts), counted from the side's first corner."""
     if u.position is None:   # table mode: as the players counted them
-        return measured_touch(u, e) or ("", [])
+        return touched_at_table(u, e) or ("", [])
     c = contact(box(u), box(e))
     if c is None:
         return "", []
@@ -510,9 +518,27 @@ def in_contact_at_all(a: UnitState, b: UnitState, state: State | None = None) ->
     """Whether ``a`` touches ``b``; a character in a unit (``state`` given) by its place in
     the unit's front rank."""
     if a.position is None:   # table mode: as the players measured it
-        return measured_touch(a, b) is not None or measured_touch(b, a) is not None
+        return _touch_at_table(a, b, state)
     c = contact(footprint(a, state), footprint(b, state))
     return c is not None and c[2] - c[1] > EPS
+
+
+def _touch_at_table(a: UnitState, b: UnitState, state: State | None) -> bool:
+    """Table mode: whether ``a`` touches ``b``, from what was measured; a character in a unit
+    when its file of the front rank is among the unit's models touching (CHAR.IN_UNIT)."""
+    def stands(u: UnitState) -> UnitState:
+        return state.units[u.joined] if state is not None and u.joined else u
+
+    ha, hb = stands(a), stands(b)
+    if touched_at_table(ha, hb) is None and touched_at_table(hb, ha) is None:
+        return False
+    for me, host, other in ((a, ha, hb), (b, hb, ha)):
+        if me is host:
+            continue
+        t = touched_at_table(host, other)
+        if t is None or t[0] != "front" or place_in_front(host, me.id) not in t[1]:
+            return False
+    return True
 
 
 def footprint(u: UnitState, state: State | None = None) -> Box:

@@ -177,10 +177,10 @@ class JoinUnit(Command):
 @command("leave_unit")
 class LeaveUnit(Command):
     """CHAR.LEAVE: a character leaves its unit, placed with its front edge's centre at
-    (``x``, ``y``) facing ``facing``."""
+    (``x``, ``y``) facing ``facing`` (in table mode where the players place it)."""
 
     by: str
     character: str
-    x: float
-    y: float
+    x: float | None = None   # none in table mode: the players place it
+    y: float | None = None
     facing: float = 0.0

@@ -15,32 +15,10 @@ from regiment.core.events import Event
 from regiment.core.measure import SIDES, Question
 
 from . import table
+from .combat import models_in_contact, place_in_front, positions
 from .events import CombatBegan, CombatJoined, ContactMeasured
 from .state import State, UnitState
-from .units import box, rank_sizes
-
-
-def along(u: UnitState, side: str) -> int:
-    """How many of ``u``'s models stand along one of its sides now."""
-    sizes = rank_sizes(u)
-    if not sizes:
-        return 0
-    if side == "front":
-        return sizes[0]
-    if side == "rear":
-        return sizes[-1]
-    return len(sizes)
-
-
-def touched(u: UnitState, e: UnitState) -> tuple[str, list[int]] | None:
-    """Table mode: the side of ``u`` that ``e`` touches and which of the models along it do,
-    from the measurement; None when they do not touch (or ``u`` is placed by geometry)."""
-    for enemy, side, models, first in u.touch:
-        if enemy == e.id:
-            present = along(u, side)
-            last = min(first + models, present)
-            return side, list(range(min(first, max(present - 1, 0)), last)) or [0]
-    return None
+from .units import along, box, touched_at_table
 
 
 def charged(state: State, unit: UnitState, target: UnitState, side: str | None,
@@ -62,10 +40,42 @@ def charged(state: State, unit: UnitState, target: UnitState, side: str | None,
         mine = measure.count(state, _count(state, state_unit, enemy, "front"))
         theirs = measure.count(state, _count(state, enemy, state_unit, their))
         out += [ContactMeasured(unit=unit.id, enemy=eid, side="front", models=mine,
-                                first=_next(state, state_unit, "front", eid)),
+                                first=_first(state, state_unit, enemy, "front", mine)),
                 ContactMeasured(unit=eid, enemy=unit.id, side=their, models=theirs,
-                                first=_next(state, enemy, their, unit.id))]
+                                first=_first(state, enemy, state_unit, their, theirs))]
     return out
+
+
+def _first(state: State, u: UnitState, e: UnitState, side: str, models: int) -> int:
+    """Where along ``side`` the ``models`` of ``u`` touching ``e`` begin: in the middle of the
+    side (a charge lands centred), or after those another enemy touches; in a front rank with
+    characters (CHAR.IN_UNIT), where each character the players say touches ``e`` is among them
+    and each that does not is not, as far as can be."""
+    start = _next(state, u, side, e.id) or max(0, along(u, side) - models) // 2
+    if side != "front" or not u.characters:
+        return start
+    wanted = {place_in_front(u, c): measure.yes(state, _in_contact(u, c, e))
+              for c in u.characters}
+    room = max(0, along(u, side) - models)
+    return min(range(room + 1), key=lambda f: (
+        sum((f <= at < f + models) != touches for at, touches in wanted.items()),
+        abs(f - start)))
+
+
+def _in_contact(u: UnitState, c: str, e: UnitState) -> Question:
+    return Question.make(key=f"character:{c}:{e.id}", kind="yes_no", rule="CHAR.IN_UNIT",
+                         player=u.player, unit=c, other=e.id, options=(), most=0.0,
+                         extra=0.0)
+
+
+def faced(state: State, u: UnitState, face: str) -> list[Event]:
+    """REF.CONTACT in table mode: a unit that turned to face the enemy in its flank or rear
+    touches it with its front now, with as many models as it did."""
+    t = touched_at_table(u, state.units[face]) if face else None
+    if t is None:
+        return []
+    return [ContactMeasured(unit=u.id, enemy=face, side="front", models=len(t[1]),
+                            first=_next(state, u, "front", face))]
 
 
 def _side(state: State, unit: UnitState, enemy: UnitState) -> str:
@@ -92,8 +102,6 @@ def _next(state: State, u: UnitState, side: str, enemy: str) -> int:
 
 def _tell(state: State, unit: UnitState, enemies: list[str], sides: bool) -> None:
     """What geometry answers to the counts table mode asks (for ``table.heard``)."""
-    from .combat import models_in_contact
-
     for i, eid in enumerate(enemies):
         enemy = state.units[eid]
         c = geo.contact(box(enemy), box(unit))
@@ -101,3 +109,8 @@ def _tell(state: State, unit: UnitState, enemies: list[str], sides: bool) -> Non
             measure.tell(f"side:{unit.id}:{eid}", c[0])
         measure.tell(f"models:{unit.id}:{eid}", str(models_in_contact(unit, enemy)[0]))
         measure.tell(f"models:{eid}:{unit.id}", str(models_in_contact(enemy, unit)[0]))
+        for u, other in ((unit, enemy), (enemy, unit)):
+            side, at = positions(u, other)
+            for cid in u.characters if side == "front" else ():
+                measure.tell(f"character:{cid}:{other.id}",
+                             "yes" if place_in_front(u, cid) in at else "no")

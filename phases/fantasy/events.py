@@ -345,6 +345,6 @@ class CharacterLeft(Event):
 
     character: str
     unit: str
-    position: tuple[float, float]
-    facing: float
+    position: tuple[float, float] | None   # None in table mode: the players placed it
+    facing: float | None
     reason: str = "left"

@@ -7,12 +7,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from regiment.core import geometry as geo
+from regiment.core import measure
 from regiment.core.commands import Command, EndPhase
 from regiment.core.events import Event
 from regiment.core.i18n import tr
 from regiment.core.pending import Decision
 
 from . import characters as chars
+from . import table
 from .commands import JoinUnit, LeaveUnit
 from .events import CharacterJoined, CharacterLeft
 from .state import State
@@ -50,6 +52,10 @@ class CharacterFlow:
             if host.player != p:
                 continue
             for cid in host.characters:
+                if table.measured(state):   # the players place it (TABLE.ASK)
+                    if not chars.may_leave(state, state.units[cid], host):
+                        options.append(LeaveUnit(by=p, character=cid))
+                    continue
                 options += [LeaveUnit(by=p, character=cid, x=b.x, y=b.y, facing=b.facing)
                             for b in chars.leave_spots(state, state.units[cid], host)]
         if not options:
@@ -61,7 +67,7 @@ class CharacterFlow:
         self.flow._active(state, cmd, "CHAR.JOIN")
         c = self.flow._unit(state, cmd, cmd.character, "CHAR.JOIN")
         host = self.flow._unit(state, cmd, cmd.unit, "CHAR.JOIN")
-        why = chars.join_problem(state, c, host)
+        why = chars.join_problem(state, c, host, measure_now=True)
         if why:
             raise self.flow._illegal(state, cmd, why, "CHAR.JOIN")
         return self.flow._then(state, [CharacterJoined(character=c.id, unit=host.id)],
@@ -74,11 +80,26 @@ class CharacterFlow:
             raise self.flow._illegal(state, cmd, tr("{unit} is in no unit", unit=c.name),
                                      "CHAR.LEAVE")
         host = state.units[c.joined]
+        if table.measured(state):   # where it stands is the players' (TABLE.ASK)
+            why = chars.may_leave(state, c, host) or (
+                "" if chars.room_to_leave(state, c, host) else
+                tr("there is no room for {unit} to stand clear of {host}", unit=c.name,
+                   host=host.name))
+            if why:
+                raise self.flow._illegal(state, cmd, why, "CHAR.LEAVE")
+            return self.flow._then(state, [CharacterLeft(character=c.id, unit=host.id,
+                                                         position=None, facing=None)],
+                                   "leave_unit")
+        if cmd.x is None or cmd.y is None:
+            raise self.flow._illegal(state, cmd, tr("say where {unit} stands (x, y)",
+                                                    unit=c.name), "CHAR.LEAVE")
         own = box(c)
         b = geo.rounded(geo.Box(cmd.x, cmd.y, cmd.facing % 360.0, own.width, own.depth))
         why = chars.leave_problem(state, c, host, b)
         if why:
             raise self.flow._illegal(state, cmd, why, "CHAR.LEAVE")
+        if measure.heard:
+            measure.tell(f"leave:{c.id}", "yes")
         return self.flow._then(state, [CharacterLeft(character=c.id, unit=host.id,
                                                      position=(b.x, b.y), facing=b.facing)],
                                "leave_unit")

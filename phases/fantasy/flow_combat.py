@@ -265,8 +265,11 @@ class CombatFlow:
                 if cur.units[uid].models <= 0]
         for uid in dead:   # CHAR.ALONE: its characters fight on where its front stood
             host = cur.units[uid]
-            events += [CharacterLeft(character=c, unit=uid, position=box(host).position,
-                                     facing=host.facing, reason="alone")
+            at_table = table.measured(cur)   # where the unit stood is the players' to see
+            events += [CharacterLeft(character=c, unit=uid,
+                                     position=None if at_table else box(host).position,
+                                     facing=None if at_table else host.facing,
+                                     reason="alone")
                        for c in host.characters]
             events.append(UnitDestroyed(unit=uid, reason="slain"))
         cur = fold(cur, events[len(batch.groups):], self.flow.fold_table)
@@ -682,20 +685,20 @@ class CombatFlow:
         winner = fight.outcome.winner
         if winner is not None and winner != u.player:  # REF.TEST
             return [ask("reform", u.id, u.player, 2, ReformTo(cmd.files, cmd.face, cmd.turn))]
-        return self.flow._finish(state, [self._reformed(state, u, cmd.files, cmd.face, cmd.turn)])
+        return self.flow._finish(state, self._reformed(state, u, cmd.files, cmd.face, cmd.turn))
 
     def _reformed(self, state: State, u: UnitState, files: int, face: str, turn: int
-                  ) -> Event:
+                  ) -> list[Event]:
         for f, fc, t, b in self._reforms(state, u):
             if (f, fc, t) == (files, face, turn):
                 how = (f"turn to face {state.units[face].name}" if face else
                        f"turn {t} degrees" if t else f"reform {files} wide")
-                if b is None:   # table mode: the players reform it
-                    return UnitReformed(unit=u.id, files=files, position=None, facing=None,
-                                        how=how)
-                return UnitReformed(unit=u.id, files=files, position=(b.x, b.y),
-                                    facing=b.facing, how=how)
-        return ReformSkipped(unit=u.id, why="that reform is no longer open")
+                if b is None:   # table mode: the players reform it, keeping contact
+                    return [UnitReformed(unit=u.id, files=files, position=None, facing=None,
+                                         how=how), *contacts.faced(state, u, face)]
+                return [UnitReformed(unit=u.id, files=files, position=(b.x, b.y),
+                                     facing=b.facing, how=how)]
+        return [ReformSkipped(unit=u.id, why="that reform is no longer open")]
 
     def _reform_rolled(self, state: State, aw: Awaiting, faces: tuple[int, ...]
                        ) -> list[Event]:
@@ -708,8 +711,8 @@ class CombatFlow:
                                                 faces=faces, passed=passed, needs=need,
                                                 insane=insane)]
         to = read(ReformTo, aw)
-        events.append(self._reformed(state, u, to.files, to.face, to.turn) if passed else
-                      ReformSkipped(unit=u.id, why="it failed its reform test"))
+        events += (self._reformed(state, u, to.files, to.face, to.turn) if passed else
+                   [ReformSkipped(unit=u.id, why="it failed its reform test")])
         return self.flow._finish(state, events)
 
     def _skip_reform(self, state: State, cmd: SkipReform) -> list[Event]:

@@ -42,6 +42,11 @@ ASKS = {
                       "after (yes or no)"),
     "on_hill": mark("Which of these units stand at least half on a hill (their ids, "
                     "separated by commas, or none)"),
+    "character": mark("Is {unit}, in its unit's front rank, in base contact with {other} (yes "
+                      "or no)"),
+    "leave": mark("Is there a place for {unit} to stand clear of {other}: within its "
+                  "Movement ({extra}\"), on the table, on no unit, more than 1\" from every "
+                  "enemy (yes or no)"),
 }
 
 # what each answer tells, in replays and records
@@ -60,6 +65,8 @@ TELLS = {
     "reform": mark("room for {unit} to reform: {value}"),
     "down_hill": mark("{unit} charged down off a hill: {value}"),
     "on_hill": mark("units standing on a hill: {value}"),
+    "character": mark("{unit} in base contact with {other}: {value}"),
+    "leave": mark("a place for {unit} to stand clear of its unit: {value}"),
 }
 
 def _name(state: State | None, uid: str) -> str:

@@ -346,6 +346,24 @@ def _off_table(d: D, s: State | None) -> str:
                y=_f(d["point"][1], ".1f")) + _why("FP.OFF_TABLE")
 
 
+# what rules a character's join or leave out once the players measured (CommandWithdrawn)
+NO_ROOM = mark("there is no room for {unit} to stand clear of {host}")
+WITHDRAWN: list[Reading] = [
+    (re.compile(r"(?P<unit>.+) is (?P<distance>[\d.]+)\" away, beyond its Movement "
+                r"\((?P<m>\d+)\"\)"),
+     lambda g: tr("{unit} is {distance}\" away, beyond its Movement ({m}\")", **g)),
+    (re.compile(r"there is no room for (?P<unit>.+) to stand clear of (?P<host>.+)"),
+     lambda g: tr(NO_ROOM, **g)),
+]
+
+
+def _withdrawn(d: D, s: State | None) -> str:
+    """TABLE.MEASURE: a command the measurement it asked for ruled out."""
+    return tr("{player}'s {command} is withdrawn: what was measured rules it out ({why}; "
+              "{rule}).", player=d["by"], command=d["command"].replace("_", " "),
+              why=retell(d["why"], WITHDRAWN), rule=cite(d["rule"], "TABLE.MEASURE"))
+
+
 def _redirected(d: D, s: State | None) -> str:
     fields = {"unit": _name(s, d["unit"]), "ld": d.get("leadership"),
               "rolled": _plus(d["faces"])}
@@ -430,8 +448,11 @@ def _with(s: State | None, uid: Any) -> str:
 
 
 def _left(d: D, s: State | None) -> str:
-    where = tr("({x}, {y}) facing {facing}", x=_f(d["position"][0], ".1f"),
-               y=_f(d["position"][1], ".1f"), facing=_f(d["facing"], ".0f"))
+    if d["position"] is None:   # table mode: where the players put it
+        where = tr("a place the players chose")
+    else:
+        where = tr("({x}, {y}) facing {facing}", x=_f(d["position"][0], ".1f"),
+                   y=_f(d["position"][1], ".1f"), facing=_f(d["facing"], ".0f"))
     if d.get("reason", "left") == "left":
         return ntr("{character} leaves {unit} and stands at {where}.",
                    "{character} leave {unit} and stand at {where}.", _k(s, d["character"]),
@@ -560,6 +581,7 @@ TEMPLATES: dict[str, Callable[[D, State | None], str | None]] = {
     "UnitDestroyed": _destroyed,
     "UnitLeftTable": _off_table,
     "Measured": measures.told,
+    "CommandWithdrawn": _withdrawn,
     "UnitReturned": lambda d, s: ntr("{unit} returns to the table.",
                                      "{unit} return to the table.", _k(s, d["unit"]),
                                      unit=_name(s, d["unit"])) + _why("FP.OFF_TABLE"),

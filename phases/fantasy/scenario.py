@@ -44,9 +44,7 @@ def parse_fantasy(r: Reader, top: dict[str, Any], out: dict[str, Any]) -> dict[s
     measured = bool(out["table"].get("measured"))
     for i, u in enumerate(units):
         unit = _unit(r, u, f"units[{i}]", ids)
-        if measured:
-            _unmeasured(r, unit, f"units[{i}]")
-        if unit["position"] is None and not measured:
+        if unit["position"] is None and not measured and "joined" not in unit:
             raise r.fail(f"units[{i}].position", "missing (a battle without positions is "
                          "played in table mode: table.measured = true, or play --table)")
         if unit["id"] in seen:
@@ -54,7 +52,7 @@ def parse_fantasy(r: Reader, top: dict[str, Any], out: dict[str, Any]) -> dict[s
         seen.add(unit["id"])
         out["units"].append(unit)
     _joined(r, out["units"])
-    if all(u["position"] is not None for u in out["units"]):
+    if all(u["position"] is not None for u in out["units"] if "joined" not in u):
         _placed(r, [u for u in out["units"] if "joined" not in u], out["table"])
     if measured:
         _unplace(r, out["units"])
@@ -66,9 +64,15 @@ def _unplace(r: Reader, units: list[dict[str, Any]]) -> None:
     positions put in base contact begin in combat, and what the positions said of it is kept:
     the side each touches and its models in contact (``touch``, as ``ContactMeasured`` keeps
     it in play). A unit that charged must begin touching an enemy."""
-    if all(u["position"] is not None for u in units):
-        placed = {u["id"]: UnitState.from_scenario(u) for u in units}
+    if all(u["position"] is not None for u in units if "joined" not in u):
+        placed = {u["id"]: UnitState.from_scenario(u) for u in units if "joined" not in u}
+        for u in units:   # CHAR.JOIN: a character that begins in a unit stands in its ranks
+            if "joined" in u:
+                host = placed[u["joined"]]
+                placed[host.id] = host.evolve(characters=(*host.characters, u["id"]))
         for u in units:
+            if "joined" in u:
+                continue
             me = placed[u["id"]]
             u["touch"] = [[e.id, side, len(at), min(at)] for e in placed.values()
                           if e.player != me.player
@@ -78,15 +82,6 @@ def _unplace(r: Reader, units: list[dict[str, Any]]) -> None:
         if u["charged"] and not u.get("touch"):
             raise r.fail(f"units[{i}].charged", f"{u['id']} begins touching no enemy: give "
                          "the positions that put it in contact (they are dropped in table mode)")
-
-
-def _unmeasured(r: Reader, unit: dict[str, Any], path: str) -> None:
-    """TABLE.POSITIONS: in table mode the units stand on a real table, so the scenario lists
-    them without positions (any given are dropped, see ``_unplace``); characters, which
-    geometry seats in their unit's front rank, are not played in table mode yet."""
-    if "character" in unit["rules"] or "joined" in unit:
-        raise r.fail(path, f"{unit['id']} is a character: characters are not played in table "
-                     "mode yet (CHAR.JOIN seats them by geometry)")
 
 
 def _joined(r: Reader, units: list[dict[str, Any]]) -> None:

@@ -164,3 +164,26 @@ def model_centres(u: UnitState, b: Box | None = None) -> list[geo.Point]:
 def too_few_to_rally(u: UnitState) -> bool:
     """RALLY.TEST: a unit down to 25 % of its models or fewer rallies only on a double 1."""
     return u.models * 4 <= u.start_models
+
+
+def along(u: UnitState, side: str) -> int:
+    """How many of ``u``'s models stand along one of its sides now."""
+    sizes = rank_sizes(u)
+    if not sizes:
+        return 0
+    if side == "front":
+        return sizes[0]
+    if side == "rear":
+        return sizes[-1]
+    return len(sizes)
+
+
+def touched_at_table(u: UnitState, e: UnitState) -> tuple[str, list[int]] | None:
+    """Table mode: the side of ``u`` that ``e`` touches and which of the models along it do,
+    from the measurement; None when they do not touch (or ``u`` is placed by geometry)."""
+    for enemy, side, models, first in u.touch:
+        if enemy == e.id:
+            present = along(u, side)
+            last = min(first + models, present)
+            return side, list(range(min(first, max(present - 1, 0)), last)) or [0]
+    return None
