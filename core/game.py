@@ -43,7 +43,7 @@ from .events import (
 )
 from .fold import Folded, appliers_for, fold, folded
 from .history import Timeline
-from .i18n import language, tr
+from .i18n import current, language, tr
 from .pending import Decision, Measurement, Over, Pending
 from .pending import Roll as RollPending
 from .protocols import PRESETS, EventStore, Preset
@@ -387,14 +387,16 @@ class Game:
         out, it is withdrawn, and the state is as before it (the log keeps the measurement)."""
         try:
             return self._decide(state, command)
-        except IllegalCommand:
-            with language("en"):   # the log keeps its reasons in English
+        except IllegalCommand as refused:
+            why = refused
+        if current() != "en":   # the log keeps its reasons in English: decided again in it
+            with language("en"):
                 try:
                     self._decide(state, command)
-                    raise AssertionError("a rule decided twice gave two answers")
-                except IllegalCommand as exc:
-                    return [CommandWithdrawn(command=command.name, by=command.by,
-                                             rule=exc.rule, why=exc.why)]
+                except IllegalCommand as english:
+                    why = english
+        return [CommandWithdrawn(command=command.name, by=command.by, rule=why.rule,
+                                 why=why.why)]
 
     def _outcome(self, state: GameState, aw: Awaiting, faces: tuple[int, ...]) -> list[Event]:
         """What the rules make of a roll; in table mode, the measurement they need first."""

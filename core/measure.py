@@ -178,8 +178,6 @@ def choices(pending: Any) -> list[Any]:
         return ["yes", "no"]
     if kind in ("count", "number"):
         return list(range(kind == "count", int(pending.most) + 1))
-    if kind == "unit":
-        return list(pending.options)
-    if kind == "side":
+    if kind in ("unit", "side"):
         return list(pending.options)
     return []

@@ -8,7 +8,7 @@ bytes a step.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 T = TypeVar("T", bound="Value")
 
@@ -67,10 +67,14 @@ class GameState(Value):
     phase: str = ""
     dice_pos: int = 0
     awaiting: Awaiting | None = None
-    asking: Any = None                         # core.measure.Asking: a measurement awaited
-    answers: tuple[tuple[str, str], ...] = ()  # measurements given for the step asking them
     over: bool = False
     winner: str | None = None
+    # table mode (core.measure): the measurement awaited, and the answers given in the chain
+    # of questions one step raised. Class attributes, not fields: a state that never asks
+    # holds neither, so that every event's evolve copies no more than before (7 % of a load,
+    # measured); evolve(asking=...) puts them on the states that do, and summary shows them.
+    asking: ClassVar[Any] = None
+    answers: ClassVar[tuple[tuple[str, str], ...]] = ()
 
     def opponent(self, player: str) -> str:
         a, b = self.players

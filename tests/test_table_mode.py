@@ -357,7 +357,7 @@ def answer(question: str) -> str:
 @pytest.mark.parametrize("lang, words", [
     ("en", {"measure": "measure at the table:", "roll": r"Roll (\d+)D6[^\n]*: $",
             "over": r"The game is over: ([^\n]*)\.", "told": "Measured at the table:"}),
-    ("ru", {"measure": "измерьте на столе:", "roll": r"Бросьте (\d+)D6[^\n]*: $",
+    ("ru", {"measure": "измерение на столе:", "roll": r"Бросьте (\d+)D6[^\n]*: $",
             "over": r"Игра окончена: ([^\n]*)\.", "told": "Измерено на столе:"}),
 ])
 def test_table_ask_a_battle_plays_to_its_end_at_the_table_with_real_dice(lang, words, tmp_path):
@@ -439,3 +439,40 @@ def test_table_ask_random_measurements_replay_verify_and_refusals_change_nothing
     assert again.state.summary() == game.state.summary()
     assert again.pending == game.pending
     assert verify(game.records).records == game.version
+
+
+def test_table_ask_a_record_of_a_game_at_the_table_plays_again_to_the_same_log():
+    """A table-mode game mailed as a record: importing it plays its commands again, the
+    measurements with them, and gives the same log."""
+    from regiment.tools.record import export_record, import_record
+
+    game = to_contact(battle())
+    to_contact_measured(game)
+    again = import_record(export_record(game.records), MemoryStore())
+    assert [r.hash for r in again.records] == [r.hash for r in game.records]
+
+
+def test_table_measure_a_withdrawal_is_kept_in_english_and_told_in_russian():
+    from regiment.core.i18n import language
+
+    game = to_remaining_moves(Game.new(at_the_table(example("the_captain")),
+                                       store=MemoryStore()))
+    with language("ru"):
+        game.submit({"cmd": "join_unit", "by": "empire", "character": "captain",
+                     "unit": "spearmen"})
+        measure(game, 7)
+        record = next(r for r in game.history if r.type == "CommandWithdrawn")
+        told = game.preset.sentence(record.type, record.data, game.state)
+    assert record.data["why"].endswith("beyond its Movement (4\")")
+    assert "отменено" in told and "дальше его Движения (4\")" in told, told
+
+
+def test_table_positions_the_bots_do_not_simulate_a_battle_at_the_table(tmp_path):
+    """`regiment simulate` of a table-mode scenario: a clear refusal, exit 2, no traceback."""
+    text = (EXAMPLES / "ford_clash.toml").read_text(encoding="utf-8")
+    path = tmp_path / "at_table.toml"
+    path.write_text(text.replace("[table]\n", "[table]\nmeasured = true\n"), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "regiment.tools.cli", "simulate", str(path),
+                           "-n", "2"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert "table-mode battle" in done.stderr and "Traceback" not in done.stderr

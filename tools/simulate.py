@@ -155,6 +155,10 @@ def run_simulate(args: argparse.Namespace, console: Console) -> int:
     from .listings import scenario_path
 
     scenario = load_scenario(scenario_path(args.scenario))
+    if scenario.get("table", {}).get("measured"):
+        raise BadRequest(f"{args.scenario} is a table-mode battle (table.measured): its "
+                         "players measure on their own table, which the bots have not got "
+                         "(TABLE.POSITIONS); simulate it from a scenario with positions")
     scenario["dice"] = "seeded"
     # a process costs about as much to start as 20 games: no more than one every 20 games
     jobs = max(1, min(args.jobs or default_jobs(), args.n // 20))

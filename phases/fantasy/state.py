@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from regiment.core.state import GameState, Value
 
@@ -53,8 +53,10 @@ class UnitState(Value):
     mount: dict[str, Any] | None = None  # a mount's name, WS, S, I and A (CC.MOUNT)
     joined: str | None = None      # a character: the unit it has joined (CHAR.JOIN)
     characters: tuple[str, ...] = ()  # a unit: the characters that joined it, in its front rank
-    # table mode: the enemies it touches, as measured: (enemy, its side, models, first model)
-    touch: tuple[tuple[str, str, int, int], ...] = ()
+    # table mode: the enemies it touches, as measured: (enemy, its side, models, first model);
+    # a class attribute, not a field, so that a unit on a mapped table copies nothing more
+    # at each evolve (core.state.GameState.asking says why)
+    touch: ClassVar[tuple[tuple[str, str, int, int], ...]] = ()
 
     @property
     def figures(self) -> int:
@@ -78,8 +80,13 @@ class UnitState(Value):
             charged=u.get("charged", False), start_models=u["models"],
             impact_hits=u.get("impact_hits", ""), stomp=u.get("stomp", ""),
             mount=dict(u["mount"]) if u.get("mount") else None, joined=u.get("joined"),
-            touch=tuple((e, side, n, first) for e, side, n, first in u.get("touch", ())),
-        )
+        )._touching(u.get("touch", ()))
+
+    def _touching(self, touch: Any) -> UnitState:
+        """A unit of a table-mode scenario that begins in contact (TABLE.POSITIONS)."""
+        if not touch:
+            return self
+        return self.evolve(touch=tuple((e, side, n, first) for e, side, n, first in touch))
 
 
 
