@@ -296,3 +296,24 @@ def test_a_process_lets_go_of_a_game_nobody_watches(tmp_path):
     assert made["id"] not in hub.held
     again, _ = hub.seat_of(made["id"], made["seats"]["blue"])   # loaded again from the store
     assert again.game.head == held.game.head
+
+
+def test_a_game_at_the_table_is_played_over_the_server_with_measurements(server):
+    """TABLE.ASK over the game server: a table-mode scenario makes a game whose seats are asked
+    for measurements; a bad one is refused with its rule, a good one goes on."""
+    made = server.create(SCENARIO.replace("[table]\n", "[table]\nmeasured = true\n"))
+    with seat(server, made, "red") as red, seat(server, made, "blue") as blue:
+        recv(red)
+        recv(blue)
+        red.send(dumps({"cmd": "declare_charge", "by": "red", "unit": "boyz",
+                        "target": "spears"}))
+        asked = recv(red)
+        recv(blue)
+        assert asked["pending"]["kind"] == "measurement"
+        assert asked["pending"]["rule"] == "CH.CHARGE_MOVE"
+        red.send(dumps({"cmd": "measure", "by": "red", "value": "sideways"}))
+        refused = recv(red)
+        assert refused["error"]["rule"] == "CH.CHARGE_MOVE" and refused["head"] == asked["head"]
+        red.send(dumps({"cmd": "measure", "by": "red", "value": "front"}))
+        done = recv(red)
+        assert done["pending"]["decision"] == "react" and done["receipt"]["head"] == done["head"]

@@ -476,3 +476,34 @@ def test_table_positions_the_bots_do_not_simulate_a_battle_at_the_table(tmp_path
                            "-n", "2"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2, done.stderr
     assert "table-mode battle" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_table_ask_the_replay_page_of_a_game_at_the_table_in_chromium(tmp_path):
+    """`regiment replay --html` of a table-mode game, in a real browser: no table drawn (there
+    are no positions), the roster of each step instead, and the measurements in the log."""
+    from selenium.webdriver.common.by import By
+
+    from regiment.tools.cli import main
+
+    from .test_html import browser
+
+    db = tmp_path / "table.db"
+    game = Game.new(parse_scenario(raw_battle()), store=open_store(db))
+    to_contact_measured(to_contact(game))
+    out = tmp_path / "replay.html"
+    assert main(["replay", str(db), "--html", str(out)]) == 0
+    driver = browser()
+    try:
+        driver.get(out.as_uri())
+        assert not driver.find_element(By.ID, "table").is_displayed()
+        assert "table mode" in driver.find_element(By.ID, "legend").text
+        assert "boyz" in driver.find_element(By.ID, "roster").text
+        for _ in range(len(game.timeline.steps)):
+            driver.find_element(By.ID, "next").click()
+        text = driver.find_element(By.TAG_NAME, "body").text
+        assert "Measured at the table:" in text and "TABLE.MEASURE" in text
+        assert "Verified" in driver.find_element(By.ID, "verdict").text
+        errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+        assert not errors, errors
+    finally:
+        driver.quit()
