@@ -121,8 +121,15 @@ def ask_declaration(state: S) -> Decision:
 def may_overwatch(state: S, target: Squad, charger: Squad) -> bool:
     """SK.OVERWATCH: a target fires overwatch once an assault phase, when it is free (not
     locked, not falling back) and its gun reaches the charger."""
-    return target.status == "ready" and not target.overwatched and \
-        shots(state, target, charger, "SK.OVERWATCH") > 0
+    if target.status != "ready" or target.overwatched or not target.guns:
+        return False
+    if table.measured(state):   # at the table: can its gun reach? (how many fire: on firing)
+        return table.yes_no(state, f"reaches:{target.id}:{charger.id}", "SK.OVERWATCH",
+                            target, charger.id, lambda: False)
+    reaches = shots(state, target, charger, "SK.OVERWATCH") > 0
+    if measure.heard:
+        measure.tell(f"reaches:{target.id}:{charger.id}", "yes" if reaches else "no")
+    return reaches
 
 
 def declare(engine: SkirmishPreset, state: S, cmd: DeclareAssault) -> list[Event]:

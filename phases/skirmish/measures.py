@@ -15,6 +15,7 @@ from .state import SkirmishState
 ASKS = {
     "in_range": mark("How many models of {unit} have a model of {other} within their gun's "
                      "range ({extra}\")"),
+    "reaches": mark("Does a model of {unit} have {other} within its gun's range (yes or no)"),
     "distance": mark("Measure the distance from {unit} to {other}, in inches (from the "
                      "nearest model of each, base edge to base edge)"),
     "room": mark("Is there room for {unit}'s models to reach {other}: a free spot in base "
@@ -30,6 +31,7 @@ ASKS = {
 
 TELLS = {
     "in_range": mark("models of {unit} in range of {other}: {value}"),
+    "reaches": mark("{other} within range of a model of {unit}: {value}"),
     "distance": mark("{unit} is {value}\" from {other}"),
     "room": mark("room for {unit} to reach {other}: {value}"),
     "touches": mark("other squads {unit}'s charge touches: {value}"),
