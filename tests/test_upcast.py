@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from regiment.core.errors import UnknownEventType
@@ -53,3 +55,27 @@ def test_event_data_of_the_wrong_shape_is_corrupt():
         decode_event("MarchedForTest", 3, {"unit": "a", "inches": "far", "reason": "r"})
     with pytest.raises(CorruptLog, match="missing field"):
         decode_event("MarchedForTest", 3, {"unit": "a"})
+
+
+OLD_07 = Path(__file__).parent / "data" / "v0.7.0"   # games written by engine 0.7.0
+
+
+@pytest.mark.parametrize("name, seed", [("the_brood", "b00d"), ("two_targets", "7a67"),
+                                        ("mill_race", "3a11ce")])
+def test_log_rulings_games_of_engine_0_7_0_replay_and_verify_as_they_were_played(name, seed):
+    """Saved games are sacred: a log written by engine 0.7.0 loads, replays and verifies
+    under 0.8.0, whose skirmish strikes go in another order (SK.ALLOCATE, from 0.8.0) and
+    whose state and events gained table mode's fields. The brood's log is one where the two
+    orders differ: verify re-derives it under the rulings of the engine that began it."""
+    from regiment.core.game import Game
+    from regiment.store import MemoryStore
+    from regiment.tools.source import open_records
+    from regiment.tools.verify import verify
+
+    notes: list[str] = []
+    _, records, store = open_records(str(OLD_07 / f"v070-{name}.jsonl"), None, notes)
+    assert records[0].data["engine_version"] == "0.7.0"
+    report = verify(records, seed=bytes.fromhex(seed))
+    assert report.records == len(records)
+    game = Game.from_records(records, store=store or MemoryStore())
+    assert game.state.over
