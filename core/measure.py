@@ -112,6 +112,12 @@ def units(state: GameState, question: Question) -> tuple[str, ...]:
     return tuple(value.split(",")) if value else ()
 
 
+def _shown(value: Any) -> str:
+    """A value as a refusal quotes it: whole when short (a hostile line may be long)."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def read(question: Question, value: Any) -> str:
     """TABLE.MEASURE: the answer as it is kept (a distance to 1/10000 inch, a count, a side,
     yes or no, a unit or ``none``, units joined by commas); ValueError says why it cannot be."""
@@ -122,10 +128,10 @@ def read(question: Question, value: Any) -> str:
                 value = float(value.strip().rstrip('"'))
             except ValueError:
                 raise ValueError(tr("a distance is a number of inches, not {value}",
-                                    value=repr(value))) from None
+                                    value=_shown(value))) from None
         if type(value) not in (int, float) or not math.isfinite(value):
             raise ValueError(tr("a distance is a number of inches, not {value}",
-                                value=repr(value)))
+                                value=_shown(value)))
         if value < 0:
             raise ValueError(tr("a distance cannot be negative ({value}\")",
                                 value=format(value, "g")))
@@ -139,7 +145,7 @@ def read(question: Question, value: Any) -> str:
             value = int(value.strip())
         if type(value) is not int:
             raise ValueError(tr("a number of models is a whole number, not {value}",
-                                value=repr(value)))
+                                value=_shown(value)))
         least = 1 if kind == "count" else 0
         if not least <= value <= question.most:
             raise ValueError(tr("{unit} has {least} to {most} models that can be counted "
@@ -152,7 +158,7 @@ def read(question: Question, value: Any) -> str:
             return "yes"
         if text in ("no", "n", "false", "нет", "н"):
             return "no"
-        raise ValueError(tr("answer yes or no, not {value}", value=repr(value)))
+        raise ValueError(tr("answer yes or no, not {value}", value=_shown(value)))
     if kind == "units":
         chosen = value if isinstance(value, (list, tuple)) else \
             [v for v in str(value).replace(" ", ",").split(",") if v]
@@ -160,12 +166,12 @@ def read(question: Question, value: Any) -> str:
             chosen = []
         wrong = [c for c in chosen if c not in question.options]
         if wrong:
-            raise ValueError(tr("{unit} is not one of {options}", unit=repr(wrong[0]),
+            raise ValueError(tr("{unit} is not one of {options}", unit=_shown(wrong[0]),
                                 options=", ".join(question.options)))
         return ",".join(sorted(set(chosen), key=question.options.index))
     text = str(value).strip()
     if text not in question.options:
-        raise ValueError(tr("{value} is not one of {options}", value=repr(text),
+        raise ValueError(tr("{value} is not one of {options}", value=_shown(text),
                             options=", ".join(question.options)))
     return text
 

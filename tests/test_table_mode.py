@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from regiment.core.errors import IllegalCommand, InvalidScenario
+from regiment.core.errors import BadRequest, IllegalCommand, InvalidScenario
 from regiment.core.game import Game
 from regiment.core.measure import read
 from regiment.core.scenario import parse_scenario
@@ -507,3 +507,13 @@ def test_table_ask_the_replay_page_of_a_game_at_the_table_in_chromium(tmp_path):
         assert not errors, errors
     finally:
         driver.quit()
+
+
+def test_table_measure_a_hostile_answer_is_refused_briefly_and_changes_nothing():
+    game = to_contact(battle())
+    before = (game.version, game.state.summary())
+    for value in ("9" * 100_000, ["a"] * 3, True, float("nan"), float("inf"), {"x": 1}):
+        with pytest.raises((IllegalCommand, BadRequest)) as err:
+            measure(game, value)
+        assert len(str(err.value)) < 300
+        assert (game.version, game.state.summary()) == before
