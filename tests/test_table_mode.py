@@ -517,3 +517,27 @@ def test_table_measure_a_hostile_answer_is_refused_briefly_and_changes_nothing()
             measure(game, value)
         assert len(str(err.value)) < 300
         assert (game.version, game.state.summary()) == before
+
+
+def test_table_ask_explain_and_undo_at_the_table_from_the_command_line(tmp_path):
+    """`play --table`: after a measurement, `explain` tells it with the rules' own words, and
+    `undo` takes it back so that the same question is asked again."""
+    from .test_play import Terminal
+
+    term = Terminal("play", "ford_clash", "--table", "--store", str(tmp_path / "t.db"))
+    term.expect(r"red> $")
+    term.type("1")                       # Orc Boyz declare a charge on the Empire Spearmen
+    term.expect(r"measure at the table: Which side of Empire Spearmen")
+    term.expect(r"red> $")
+    term.type("4")                       # its left flank
+    term.expect(r"Measured at the table: Orc Boyz meets Empire Spearmen in its left")
+    term.expect(r"blue> $")
+    term.type("explain")
+    term.expect(r"TABLE\.MEASURE: A measurement is taken by the player asked")
+    term.expect(r"blue> $")
+    term.type("undo")
+    term.expect(r"measure at the table: Which side of Empire Spearmen")
+    term.expect(r"red> $")
+    term.type("quit")
+    assert term.close() == 0
+    assert "Traceback" not in term.seen
