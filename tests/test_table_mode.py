@@ -545,3 +545,38 @@ def test_table_ask_explain_and_undo_at_the_table_from_the_command_line(tmp_path)
     term.type("quit")
     assert term.close() == 0
     assert "Traceback" not in term.seen
+
+
+def test_table_ask_a_pursuer_that_reaches_the_edge_leaves_and_comes_back_with_no_place_made_up():
+    """FP.OFF_TABLE at the table: the players say the pursuit reaches the edge; the unit
+    leaves the table with no point recorded, and comes back in a later turn where the
+    players put it; the game reloads and verifies."""
+    def answer(p):
+        kind = p.question.split(":")[0]
+        if p.measure == "distance":
+            return 3
+        if p.measure == "yes_no":
+            return "yes" if kind in ("pursue_edge", "room") else "no"
+        if p.measure in ("count", "number"):
+            return int(p.most)
+        if p.measure == "unit":
+            return "none" if "none" in p.options else p.options[0]
+        return [] if p.measure == "units" else "front"
+
+    raw = example("ford_clash")
+    raw["seed"] = "2"
+    game = Game.new(at_the_table(raw), store=MemoryStore())
+    rng = random.Random(1)
+    while game.pending.kind != "over":
+        p = game.pending
+        if p.kind == "measurement":
+            measure(game, answer(p))
+            continue
+        pursue = [c for c in p.legal if c.name == "pursue"]
+        game.submit(pursue[0] if pursue else rng.choice(p.legal))
+    left = [r.data for r in game.history if r.type == "UnitLeftTable"]
+    back = [r.data for r in game.history if r.type == "UnitReturned"]
+    assert left and back and {d["unit"] for d in back} <= {d["unit"] for d in left}
+    assert all(d["point"] is None for d in left) and all(d["position"] is None for d in back)
+    assert verify(game.records).steps == len(game.timeline.steps)
+    assert Game.load(game.game_id, game.store).state.summary() == game.state.summary()

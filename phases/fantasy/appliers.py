@@ -135,7 +135,8 @@ def unit_destroyed(s: State, e: ev.UnitDestroyed) -> State:
 
 
 def unit_left(s: State, e: ev.UnitLeftTable) -> State:
-    return _unit(s, e.unit, status="off_table", left_at=tuple(e.point))
+    return _unit(s, e.unit, status="off_table",
+                 left_at=tuple(e.point) if e.point is not None else None)
 
 
 def unit_returned(s: State, e: ev.UnitReturned) -> State:

@@ -84,7 +84,7 @@ class UnitDestroyed(Event):
 @event("UnitLeftTable", rules=("FP.OFF_TABLE",))
 class UnitLeftTable(Event):
     unit: str
-    point: tuple[float, float]
+    point: tuple[float, float] | None   # None in table mode: the players saw where
 
 
 @event("UnitReturned", rules=("FP.OFF_TABLE",))

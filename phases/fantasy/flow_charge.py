@@ -204,11 +204,11 @@ class ChargeFlow:
                     reason: str) -> list[Event]:
         """The flee move, or the table edge that destroys a fleeing unit (FP.OFF_TABLE); a
         unit with no enemy to flee from turns about on its own centre."""
-        end, edge, through = table.flee(
+        end, off, through = table.flee(
             state, unit, away, dist,
             lambda: charge.flee_move(state, unit, geo.centre(box(away if away else unit)), dist))
         events: list[Event] = [moved(unit.id, end, "flee", dist)]
-        if edge is not None:
+        if off:
             events.append(UnitDestroyed(unit=unit.id, reason="fled off the table"))
             events += self.panic_after(fold(state, events, self.flow.fold_table), [unit.id],
                                        "was destroyed")
@@ -406,7 +406,8 @@ class ChargeFlow:
         """FP.OFF_TABLE: pursuers that left the table come back in their player's next
         movement phase, rear rank centred on the point they left by, facing the table."""
         for u in state.units.values():
-            if u.player == state.player and u.status == "off_table" and u.left_at:
+            if u.player == state.player and u.status == "off_table" and (
+                    u.left_at or table.measured(state)):   # at the table: where it left
                 if table.measured(state):   # the players place it where it left
                     return [UnitReturned(unit=u.id, position=None, facing=None)]
                 b = return_box(state, u)

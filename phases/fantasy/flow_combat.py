@@ -588,10 +588,10 @@ class CombatFlow:
                                       geo.centre(box(state.units[target])))
             return pursuit.pursue_move(state, u, heading, dist, kind == "pursue")
 
-        end, edge, fresh, run = table.pursue(state, u, dist, move)
+        end, off, edge, fresh, run = table.pursue(state, u, dist, move)
         events: list[Event] = [moved(u.id, end, "pursuit" if kind == "pursue" else "overrun",
                                      run)]
-        if edge is not None:
+        if off:   # in table mode the players saw where (no point is made up)
             events.append(UnitLeftTable(unit=u.id, point=edge))
         elif fresh is not None:  # FP.FRESH_ENEMY: a charge; fought next close combat phase
             joined = combat.combat_holding(state, fresh)

@@ -338,7 +338,7 @@ def _moved_at_table(d: D, s: State | None, unit: str, k: int, distance: str) -> 
 def _off_table(d: D, s: State | None) -> str:
     """FP.OFF_TABLE: a pursuer leaves the table (in table mode, where the players saw it)."""
     k, unit = _k(s, d["unit"]), _name(s, d["unit"])
-    if s is not None and s.table.get("measured"):
+    if d["point"] is None:   # table mode
         return ntr("{unit} pursues off the table.", "{unit} pursue off the table.", k,
                    unit=unit) + _why("FP.OFF_TABLE")
     return ntr("{unit} pursues off the table at ({x}, {y}).", "{unit} pursue off the table "

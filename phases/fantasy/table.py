@@ -145,11 +145,11 @@ def also_touched(state: State, unit: UnitState, target: UnitState,
 
 
 class Flee(NamedTuple):
-    """A flee move: where it ends (None in table mode), the point it left the table by (or
-    None; in table mode ``(0, 0)`` stands for "it did"), the units it passed through."""
+    """A flee move: where it ends (None in table mode), whether it reached the table edge,
+    the units it passed through."""
 
     end: geo.Box | None
-    edge: geo.Point | None
+    off: bool
     through: list[str]
 
 
@@ -163,29 +163,31 @@ def flee(state: State, unit: UnitState, away: UnitState | None, dist: float,
     if measured(state):
         q = _q(state, "yes_no", edge_key, "FP.OFF_TABLE", unit, extra=dist)
         if measure.yes(state, q):
-            return Flee(None, (0.0, 0.0), [])
+            return Flee(None, True, [])
         if not foes:
-            return Flee(None, None, [])
+            return Flee(None, False, [])
         q = _q(state, "unit", through_key, "FP.FLEE_THROUGH", unit, options=(*foes, NONE),
                extra=dist)
         hit = measure.ask(state, q)
-        return Flee(None, None, [] if hit == NONE else [hit])
+        return Flee(None, False, [] if hit == NONE else [hit])
     end, edge, through = move()
     if heard:
         _tell(edge_key, "yes" if edge is not None else "no")
         if edge is None and foes:
             _tell(through_key, next((u for u in through if u in foes), NONE))
-    return Flee(end, edge, through)
+    return Flee(end, edge is not None, through)
 
 
 # --- pursuits and reforms -------------------------------------------------------------------
 
 
 class Pursuit(NamedTuple):
-    """A pursuit or overrun: where it ends (None in table mode), the point it left the table
-    by (or None), the fresh enemy it ran into (or None), how far it went."""
+    """A pursuit or overrun: where it ends (None in table mode), whether it left the table and
+    the point it left by (None in table mode), the fresh enemy it ran into (or None), how
+    far it went."""
 
     end: geo.Box | None
+    off: bool
     edge: geo.Point | None
     fresh: str | None
     run: float
@@ -201,19 +203,19 @@ def pursue(state: State, unit: UnitState, dist: float,
     if measured(state):
         q = _q(state, "yes_no", edge_key, "FP.OFF_TABLE", unit, extra=dist)
         if measure.yes(state, q):
-            return Pursuit(None, (0.0, 0.0), None, dist)
+            return Pursuit(None, True, None, None, dist)
         if not foes:
-            return Pursuit(None, None, None, dist)
+            return Pursuit(None, False, None, None, dist)
         q = _q(state, "unit", fresh_key, "FP.FRESH_ENEMY", unit, options=(*foes, NONE),
                extra=dist)
         hit = measure.ask(state, q)
-        return Pursuit(None, None, None if hit == NONE else hit, dist)
+        return Pursuit(None, False, None, None if hit == NONE else hit, dist)
     end, edge, fresh, run = move()
     if heard:
         _tell(edge_key, "yes" if edge is not None else "no")
         if edge is None and foes:
             _tell(fresh_key, fresh or NONE)
-    return Pursuit(end, edge, fresh, run)
+    return Pursuit(end, edge is not None, edge, fresh, run)
 
 
 def reform_room(state: State, unit: UnitState, how: str) -> bool:
