@@ -580,3 +580,22 @@ def test_table_ask_a_pursuer_that_reaches_the_edge_leaves_and_comes_back_with_no
     assert all(d["point"] is None for d in left) and all(d["position"] is None for d in back)
     assert verify(game.records).steps == len(game.timeline.steps)
     assert Game.load(game.game_id, game.store).state.summary() == game.state.summary()
+
+
+def test_table_positions_a_skirmish_battle_lists_its_squads_by_count():
+    """A skirmish battle written for a table: each squad by how many models it has, the
+    squads that begin locked by ``touching``; it plays, and refuses a count that cannot be."""
+    squad = {"base": 25, "profile": {"WS": 4, "BS": 4, "S": 4, "T": 4, "W": 1, "I": 4, "A": 1,
+                                     "Ld": 8, "Sv": 3},
+             "weapons": [{"name": "bolter", "S": 4, "range": 24, "shots": 1}]}
+    raw = {"preset": "skirmish40k", "first": "red", "dice": "scripted", "script": [4] * 500,
+           "turns": 1, "players": [{"id": "red"}, {"id": "blue"}],
+           "table": {"measured": True},
+           "units": [{"id": "a", "player": "red", "count": 5, **squad},
+                     {"id": "b", "player": "blue", "count": 4, "touching": ["a"], **squad}]}
+    game = Game.new(parse_scenario(raw), store=MemoryStore())
+    assert game.state.melees and set(next(iter(game.state.melees.values())).units) == {"a", "b"}
+    assert len(game.state.squads["a"].models) == 5
+    raw["units"][0]["count"] = 0
+    with pytest.raises(InvalidScenario, match=r"units\[0\].count"):
+        parse_scenario(raw)
