@@ -53,9 +53,7 @@ def _command_issued(state: GameState, e: CommandIssued) -> GameState:
 
 
 def _measurement_requested(state: GameState, e: MeasurementRequested) -> GameState:
-    q = Question.make(key=e.key, kind=e.kind, rule=e.rule, player=e.player, unit=e.unit,
-                      other=e.other, options=e.options, most=e.most, extra=e.extra)
-    return state.evolve(asking=Asking.make(question=q, resume=e.resume))
+    return state.evolve(asking=Asking.make(question=Question.of(e), resume=e.resume))
 
 
 def _withdrawn(state: GameState, e: CommandWithdrawn) -> GameState:

@@ -48,9 +48,13 @@ class Question(Value):
     extra: float = 0.0      # a number the question is about (how far a move went)
 
     def fields(self) -> dict[str, Any]:
-        return {"key": self.key, "kind": self.kind, "rule": self.rule, "player": self.player,
-                "unit": self.unit, "other": self.other, "options": self.options,
-                "most": self.most, "extra": self.extra}
+        """The question as ``MeasurementRequested`` records it (the same fields)."""
+        return dict(self.__dict__)
+
+    @classmethod
+    def of(cls, recorded: Any) -> Question:
+        """The question a ``MeasurementRequested`` recorded."""
+        return cls.make(**{name: getattr(recorded, name) for name in cls.__dataclass_fields__})
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from regiment.core import geometry as geo
 from regiment.core import measure
 from regiment.core.i18n import tr
-from regiment.core.measure import Question
+from regiment.phases.common.table import question
 
 from . import table
 from .combat import combat_holding
@@ -90,9 +90,8 @@ def may_leave(state: State, c: UnitState, host: UnitState) -> str:
 def room_to_leave(state: State, c: UnitState, host: UnitState) -> bool:
     """CHAR.LEAVE, in table mode: whether the players find a place for ``c`` within its
     Movement of ``host``, on the table, on no unit and more than 1" from every enemy."""
-    return measure.yes(state, Question.make(
-        key=f"leave:{c.id}", kind="yes_no", rule="CHAR.LEAVE", player=c.player, unit=c.id,
-        other=host.id, options=(), most=0.0, extra=float(c.profile["M"])))
+    return measure.yes(state, question(state, "yes_no", f"leave:{c.id}", "CHAR.LEAVE", c,
+                                       host.id, extra=float(c.profile["M"])))
 
 
 def leave_problem(state: State, c: UnitState, host: UnitState, b: geo.Box) -> str:

@@ -13,6 +13,7 @@ from regiment.core import geometry as geo
 from regiment.core import measure
 from regiment.core.events import Event
 from regiment.core.measure import SIDES, Question
+from regiment.phases.common.table import question
 
 from . import table
 from .combat import models_in_contact, place_in_front, positions
@@ -54,7 +55,7 @@ def _first(state: State, u: UnitState, e: UnitState, side: str, models: int) -> 
     start = _next(state, u, side, e.id) or max(0, along(u, side) - models) // 2
     if side != "front" or not u.characters:
         return start
-    wanted = {place_in_front(u, c): measure.yes(state, _in_contact(u, c, e))
+    wanted = {place_in_front(u, c): measure.yes(state, _in_contact(state, c, e))
               for c in u.characters}
     room = max(0, along(u, side) - models)
     return min(range(room + 1), key=lambda f: (
@@ -62,10 +63,9 @@ def _first(state: State, u: UnitState, e: UnitState, side: str, models: int) -> 
         abs(f - start)))
 
 
-def _in_contact(u: UnitState, c: str, e: UnitState) -> Question:
-    return Question.make(key=f"character:{c}:{e.id}", kind="yes_no", rule="CHAR.IN_UNIT",
-                         player=u.player, unit=c, other=e.id, options=(), most=0.0,
-                         extra=0.0)
+def _in_contact(state: State, c: str, e: UnitState) -> Question:
+    return question(state, "yes_no", f"character:{c}:{e.id}", "CHAR.IN_UNIT",
+                    state.units[c], e.id)
 
 
 def faced(state: State, u: UnitState, face: str) -> list[Event]:
@@ -80,16 +80,13 @@ def faced(state: State, u: UnitState, face: str) -> list[Event]:
 
 def _side(state: State, unit: UnitState, enemy: UnitState) -> str:
     """The side of an enemy already fighting that the charger's front came to touch."""
-    q = Question.make(key=f"side:{unit.id}:{enemy.id}", kind="side", rule="CH.CHARGE_MOVE",
-                      player=unit.player, unit=unit.id, other=enemy.id, options=SIDES,
-                      most=0.0, extra=0.0)
-    return measure.ask(state, q)
+    return measure.ask(state, question(state, "side", f"side:{unit.id}:{enemy.id}",
+                                       "CH.CHARGE_MOVE", unit, enemy.id, SIDES))
 
 
 def _count(state: State, u: UnitState, e: UnitState, side: str) -> Question:
-    return Question.make(key=f"models:{u.id}:{e.id}", kind="count", rule="CC.WHO_FIGHTS",
-                         player=u.player, unit=u.id, other=e.id, options=(side,),
-                         most=float(along(u, side)), extra=0.0)
+    return question(state, "count", f"models:{u.id}:{e.id}", "CC.WHO_FIGHTS", u, e.id,
+                    (side,), most=float(along(u, side)))
 
 
 def _next(state: State, u: UnitState, side: str, enemy: str) -> int:

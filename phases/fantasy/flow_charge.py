@@ -276,14 +276,13 @@ class ChargeFlow:
                                        "was destroyed")
             return self.flow._finish(state, events)
         side = state.context.sides.get(unit.id) or "front"
-        if reach < dist:   # table mode asks for room only where the range reaches
-            end, why = (None, "") if table.measured(state) else \
-                charge.plan_charge(state, unit, target, side)
-        else:
-            end, why = table.room(state, unit, target, side,
-                                  lambda: charge.plan_charge(state, unit, target, side))
-        if reach < dist or why:
-            events = [ChargeRolled(**base, success=False, why=why if reach >= dist else "")]
+        if reach < dist:   # out of range: where it would have landed does not matter
+            events = [ChargeRolled(**base, success=False)]
+            return self.flow._finish(state, events + self._failed(state, unit, target, faces))
+        end, why = table.room(state, unit, target, side,
+                              lambda: charge.plan_charge(state, unit, target, side))
+        if why:
+            events = [ChargeRolled(**base, success=False, why=why)]
             return self.flow._finish(state, events + self._failed(state, unit, target, faces))
         hill = self._down_hill(state, unit, end)
         events = [ChargeRolled(**base, success=True), moved(unit.id, end, "charge", dist)]

@@ -119,6 +119,10 @@ CHARGE_WHY: list[Reading] = [
                   side=side_word(g["side"]))),
     (re.compile(r"there is no room on the table"),
      lambda g: tr("there is no room on the table")),
+    # phases.fantasy.table.room: the players found no room (table mode)
+    (re.compile(r"there is no room to reach (?P<target>.+)'s (?P<side>\w+)"),
+     lambda g: tr("there is no room to reach {target}'s {side}", target=g["target"],
+                  side=side_word(g["side"]))),
     (re.compile(r"(?P<unit>.+) is in the way"),
      lambda g: tr("{unit} is in the way", unit=g["unit"])),
 ]
@@ -534,7 +538,8 @@ REFORMS: list[Reading] = [
      lambda g: tr("reform {files} wide", files=g["files"])),
 ]
 SKIPS = _fixed(mark("no reform is open to it"), mark("that reform is no longer open"),
-               mark("it failed its reform test"), mark("its player chose not to"))
+               mark("it failed its reform test"), mark("its player chose not to"),
+               mark("there is no room for that reform"))
 
 
 def _combat_began(d: D, s: State | None) -> str:

@@ -9,7 +9,7 @@ import math
 from regiment.core.i18n import tr
 from regiment.core.state import Awaiting
 
-from . import attacks, charge
+from . import attacks, charge, table
 from .characters import unit_leadership
 from .result import break_penalty
 from .rolls import AttackRoll, FleeTie, SideRoll, Toward, read
@@ -85,7 +85,7 @@ def _charge_need(state: State, aw: Awaiting) -> str:
     u = state.units[aw.unit or ""]
     target = state.units.get(read(Toward, aw).unit)
     dice = tr("the highest two of 3D6") if has(u, SWIFTSTRIDE) else "2D6"
-    if target is None or u.position is None:   # table mode: measured after the roll
+    if target is None or table.measured(state):   # at a table: measured after the roll
         return tr("{dice} + M {m} is the charge range", dice=dice, m=u.profile["M"])
     dist = charge.gap(u, target)
     need = max(0, math.ceil(dist - u.profile["M"] - 1e-9))

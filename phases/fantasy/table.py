@@ -11,35 +11,22 @@ that a test can play the same battle in table mode with them and check the same 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import NamedTuple
 
 from regiment.core import geometry as geo
 from regiment.core import measure
-from regiment.core.measure import NONE, Question, heard
+from regiment.core.measure import NONE, heard
 from regiment.core.measure import tell as _tell
+from regiment.phases.common.table import measured, yes_no
+from regiment.phases.common.table import question as _q
 
 from .state import State, UnitState
 from .units import ALIVE, box
 
 SIDE_OPTIONS = ("front", "right", "rear", "left",
                 "front/right", "right/rear", "rear/left", "front/left")
-
-def measured(state: State) -> bool:
-    """TABLE.POSITIONS: a table-mode battle, whose units have no positions."""
-    return bool(state.table.get("measured"))
-
-
-def _diagonal(state: State) -> float:
-    return round(math.hypot(state.table["width"], state.table["depth"]), 1)
-
-
-def _q(state: State, kind: str, key: str, rule: str, asker: UnitState, other: str = "",
-       options: tuple[str, ...] = (), most: float = 0.0, extra: float = 0.0) -> Question:
-    return Question.make(key=key, kind=kind, rule=rule, player=asker.player, unit=asker.id,
-                         other=other, options=options, most=most or _diagonal(state),
-                         extra=extra)
+__all__ = ["measured", "yes_no"]   # the fantasy rules ask through this module alone
 
 
 # --- distances ------------------------------------------------------------------------------
@@ -157,25 +144,39 @@ def flee(state: State, unit: UnitState, away: UnitState | None, dist: float,
          move: Callable[[], tuple[geo.Box, geo.Point | None, list[str]]]) -> Flee:
     """FP.OFF_TABLE, FP.FLEE_THROUGH: does the flee move reach the table edge, and which enemy
     does it pass through (the first, if several)?"""
-    edge_key, through_key = f"flee_edge:{unit.id}", f"flee_through:{unit.id}"
     foes = tuple(u.id for u in state.units.values()
                  if u.player != unit.player and u.status in ALIVE)
     if measured(state):
-        q = _q(state, "yes_no", edge_key, "FP.OFF_TABLE", unit, extra=dist)
-        if measure.yes(state, q):
-            return Flee(None, True, [])
-        if not foes:
-            return Flee(None, False, [])
-        q = _q(state, "unit", through_key, "FP.FLEE_THROUGH", unit, options=(*foes, NONE),
-               extra=dist)
-        hit = measure.ask(state, q)
-        return Flee(None, False, [] if hit == NONE else [hit])
+        off, hit = _edge_or_enemy(state, unit, dist, foes, "flee_edge", "flee_through",
+                                  "FP.FLEE_THROUGH")
+        return Flee(None, off, [] if hit is None else [hit])
     end, edge, through = move()
-    if heard:
-        _tell(edge_key, "yes" if edge is not None else "no")
-        if edge is None and foes:
-            _tell(through_key, next((u for u in through if u in foes), NONE))
+    _told_edge_or_enemy(unit, edge, foes, next((u for u in through if u in foes), None),
+                        "flee_edge", "flee_through")
     return Flee(end, edge is not None, through)
+
+
+def _edge_or_enemy(state: State, unit: UnitState, dist: float, foes: tuple[str, ...],
+                   edge: str, enemy: str, rule: str) -> tuple[bool, str | None]:
+    """At a table: does a move of ``dist`` reach the table edge (FP.OFF_TABLE), and if not,
+    which of ``foes`` does it meet (or none)?"""
+    q = _q(state, "yes_no", f"{edge}:{unit.id}", "FP.OFF_TABLE", unit, extra=dist)
+    if measure.yes(state, q):
+        return True, None
+    if not foes:
+        return False, None
+    q = _q(state, "unit", f"{enemy}:{unit.id}", rule, unit, options=(*foes, NONE), extra=dist)
+    hit = measure.ask(state, q)
+    return False, None if hit == NONE else hit
+
+
+def _told_edge_or_enemy(unit: UnitState, point: geo.Point | None, foes: tuple[str, ...],
+                        hit: str | None, edge: str, enemy: str) -> None:
+    """Geometry's answers to ``_edge_or_enemy``, told (for ``core.measure.heard``)."""
+    if heard:
+        _tell(f"{edge}:{unit.id}", "yes" if point is not None else "no")
+        if point is None and foes:
+            _tell(f"{enemy}:{unit.id}", hit or NONE)
 
 
 # --- pursuits and reforms -------------------------------------------------------------------
@@ -197,24 +198,14 @@ def pursue(state: State, unit: UnitState, dist: float,
            move: Callable[[], tuple[geo.Box, geo.Point | None, str | None, float]]) -> Pursuit:
     """FP.OFF_TABLE, FP.FRESH_ENEMY: does the pursuit reach the table edge, or run into a
     fresh enemy unit (which)?"""
-    edge_key, fresh_key = f"pursue_edge:{unit.id}", f"pursue_into:{unit.id}"
     foes = tuple(o.id for o in state.units.values() if o.id != unit.id and o.player !=
                  unit.player and o.status in ("ready", "engaged") and o.joined is None)
     if measured(state):
-        q = _q(state, "yes_no", edge_key, "FP.OFF_TABLE", unit, extra=dist)
-        if measure.yes(state, q):
-            return Pursuit(None, True, None, None, dist)
-        if not foes:
-            return Pursuit(None, False, None, None, dist)
-        q = _q(state, "unit", fresh_key, "FP.FRESH_ENEMY", unit, options=(*foes, NONE),
-               extra=dist)
-        hit = measure.ask(state, q)
-        return Pursuit(None, False, None, None if hit == NONE else hit, dist)
+        off, hit = _edge_or_enemy(state, unit, dist, foes, "pursue_edge", "pursue_into",
+                                  "FP.FRESH_ENEMY")
+        return Pursuit(None, off, None, hit, dist)
     end, edge, fresh, run = move()
-    if heard:
-        _tell(edge_key, "yes" if edge is not None else "no")
-        if edge is None and foes:
-            _tell(fresh_key, fresh or NONE)
+    _told_edge_or_enemy(unit, edge, foes, fresh, "pursue_edge", "pursue_into")
     return Pursuit(end, edge is not None, edge, fresh, run)
 
 
@@ -222,12 +213,7 @@ def reform_room(state: State, unit: UnitState, how: str) -> bool:
     """REF.PLACEMENT, REF.CONTACT: in table mode, whether the reform chosen fits (on the
     table, no model moving more than twice its Movement, touching no new unit, contact kept);
     geometry offers only the reforms that fit."""
-    key = f"reform:{unit.id}"
-    if measured(state):
-        return measure.yes(state, _q(state, "yes_no", key, "REF.PLACEMENT", unit, how))
-    if heard:
-        _tell(key, "yes")
-    return True
+    return yes_no(state, f"reform:{unit.id}", "REF.PLACEMENT", unit, how, lambda: True)
 
 
 # --- hills ----------------------------------------------------------------------------------
@@ -242,13 +228,7 @@ def down_hill(state: State, unit: UnitState, geometric: Callable[[], bool]) -> b
     """CR.CHARGE: the charger came down off a hill (it stood half on one and ends off it)."""
     if not hills(state):
         return False
-    key = f"down_hill:{unit.id}"
-    if measured(state):
-        return measure.yes(state, _q(state, "yes_no", key, "CR.CHARGE", unit))
-    answer = geometric()
-    if heard:
-        _tell(key, "yes" if answer else "no")
-    return answer
+    return yes_no(state, f"down_hill:{unit.id}", "CR.CHARGE", unit, "", geometric)
 
 
 def on_hills(state: State, combat: str, units: list[UnitState],

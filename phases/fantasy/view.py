@@ -11,6 +11,7 @@ from regiment.core import geometry as geo
 from regiment.core.commands import Command
 from regiment.core.pending import Decision
 from regiment.core.record import Record
+from regiment.phases.common.table import measured
 
 from . import bot
 from .combat import contacts, place_in_front
@@ -81,7 +82,7 @@ class FantasyView:
         name, models in ranks and files."""
         s = fantasy(state)
         out: list[dict[str, Any]] = []
-        if s.table.get("measured"):   # table mode: the units stand on the players' table
+        if measured(s):   # table mode: the units stand on the players' table
             return out
         for u in s.units.values():
             if u.status in ("destroyed", "off_table", "joined") or u.models <= 0:
@@ -103,7 +104,7 @@ class FantasyView:
         """The step's charge, flee and pursuit paths, centre to centre."""
         b, a = fantasy(before), fantasy(after)
         out: list[dict[str, Any]] = []
-        if a.table.get("measured"):   # table mode: no positions, no paths
+        if measured(a):   # table mode: no positions, no paths
             return out
         for r in batch:
             if r.type == "UnitMoved" and r.data["reason"] in MOVES:

@@ -123,13 +123,9 @@ def may_overwatch(state: S, target: Squad, charger: Squad) -> bool:
     locked, not falling back) and its gun reaches the charger."""
     if target.status != "ready" or target.overwatched or not target.guns:
         return False
-    if table.measured(state):   # at the table: can its gun reach? (how many fire: on firing)
-        return table.yes_no(state, f"reaches:{target.id}:{charger.id}", "SK.OVERWATCH",
-                            target, charger.id, lambda: False)
-    reaches = shots(state, target, charger, "SK.OVERWATCH") > 0
-    if measure.heard:
-        measure.tell(f"reaches:{target.id}:{charger.id}", "yes" if reaches else "no")
-    return reaches
+    # at a table: can its gun reach? (how many of its models fire: asked when it fires)
+    return table.yes_no(state, f"reaches:{target.id}:{charger.id}", "SK.OVERWATCH", target,
+                        charger.id, lambda: shots(state, target, charger, "SK.OVERWATCH") > 0)
 
 
 def declare(engine: SkirmishPreset, state: S, cmd: DeclareAssault) -> list[Event]:

@@ -9,31 +9,17 @@ have asked for fails loudly instead of reading a made-up one.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 
 from regiment.core import measure
-from regiment.core.measure import Question
+from regiment.phases.common.table import measured, yes_no
+from regiment.phases.common.table import question as _q
 
-from .bases import Unplaced
 from .state import SkirmishState, Squad
 
-__all__ = ["Unplaced"]
-
 S = SkirmishState
-
-
-def measured(state: S) -> bool:
-    """TABLE.POSITIONS: a table-mode battle, whose models have no positions."""
-    return bool(state.table.get("measured"))
-
-
-def _q(state: S, kind: str, key: str, rule: str, asker: Squad, other: str = "",
-       options: tuple[str, ...] = (), most: float = 0.0, extra: float = 0.0) -> Question:
-    diagonal = round(math.hypot(state.table["width"], state.table["depth"]), 1)
-    return Question.make(key=key, kind=kind, rule=rule, player=asker.player, unit=asker.id,
-                         other=other, options=options, most=most or diagonal, extra=extra)
+__all__ = ["measured", "yes_no"]   # the skirmish rules ask through this module alone
 
 
 def models_in_range(state: S, squad: Squad, target: Squad, rule: str,
@@ -62,18 +48,6 @@ def distance(state: S, squad: Squad, target: Squad, rule: str,
     if measure.heard:
         measure.tell(key, format(d, "g"))
     return d
-
-
-def yes_no(state: S, key: str, rule: str, squad: Squad, other: str,
-           geometric: Callable[[], bool], extra: float = 0.0) -> bool:
-    """A question answered yes or no: room for a charge, difficult terrain crossed, a fall
-    back reaching the table edge."""
-    if measured(state):
-        return measure.yes(state, _q(state, "yes_no", key, rule, squad, other, extra=extra))
-    answer = geometric()
-    if measure.heard:
-        measure.tell(key, "yes" if answer else "no")
-    return answer
 
 
 def touched(state: S, squad: Squad, primary: str, others: list[Squad],

@@ -9,6 +9,7 @@ from typing import Any
 from regiment.core.commands import Command
 from regiment.core.pending import Decision
 from regiment.core.record import Record
+from regiment.phases.common.table import measured
 
 from .assault import gap
 from .models import in_base_contact
@@ -54,7 +55,7 @@ class SkirmishView:
         """Each squad on the table and the enemy squads its models touch."""
         s = skirmish(state)
         on = [q for q in s.squads.values() if q.on_table]
-        if s.table.get("measured"):   # table mode: the squads locked together in each melee
+        if measured(s):   # table mode: the squads locked together in each melee
             return {q.id: [o.id for o in on if o.player != q.player and (m := s.melee_of(q.id))
                            is not None and o.id in m.units] for q in on}
         return {q.id: [o.id for o in on if o.player != q.player and any(
@@ -67,7 +68,7 @@ class SkirmishView:
         """Each squad on the table as its models' circles (and the box around them, which
         the page frames its view with)."""
         out: list[dict[str, Any]] = []
-        if skirmish(state).table.get("measured"):   # table mode: nothing to draw
+        if measured(skirmish(state)):   # table mode: nothing to draw
             return out
         for q in skirmish(state).squads.values():
             if not q.on_table:
@@ -99,7 +100,7 @@ class SkirmishView:
         return out
 
     def final(self, state: Any) -> dict[str, Any]:
-        at_table = skirmish(state).table.get("measured")
+        at_table = measured(skirmish(state))
         return {q.id: [len(q.models), q.status, None if at_table else
                        [[round(m[0], 3), round(m[1], 3)] for m in q.models]]
                 for q in skirmish(state).squads.values()}
