@@ -5,11 +5,15 @@ File: the 8-byte magic ``RGMLOG01``, then frames ``[u32 length][u32 CRC32C][msgp
 knows where whole steps end. Each step is written with one ``pwrite`` and, by default, one
 fsync. On opening a game for writing:
 
-- a torn tail (a step cut short by a crash: partial header, short payload, bad CRC on the
-  last frame, frames without their step's end mark, or zero fill) is cut back to the last whole
-  step, and a warning says how many bytes went;
-- damage in the middle (a bad CRC or an impossible length with more data after it) is a
-  ``CorruptLog`` naming the file and the byte offset, and nothing is cut;
+- a torn tail is what a crash in the middle of the last step's write can leave: after the
+  last whole step, whole frames of an unfinished step, then a header cut short, a frame that
+  runs past the end of the file, a last frame that fails its CRC, or zero fill, *with no valid
+  frame anywhere after the break*. It is cut back to the last whole step; the bytes cut are
+  first kept beside the log (``GAME.rlog.torn-OFFSET``) and a warning names that file, so that
+  a writer never destroys bytes that could hold an acknowledged record;
+- anything else is damage: a bad CRC, an impossible length or a length word that runs past the
+  end while a valid frame follows (or while its payload is whole): ``CorruptLog`` naming the
+  file and the byte offset, and nothing is cut or written (STORE.DAMAGE);
 - an exclusive ``flock`` is taken; a second writer gets ``ConcurrencyConflict``.
 
 A failed write (disk full, I/O error) truncates the file back to where the step began.
@@ -92,9 +96,40 @@ def scan(data: bytes, where: str) -> Scan:
         off = end
         if word & END:
             whole_end, whole = off, len(payloads)
-    if whole < len(payloads) and not why:
+    if why:
+        _check_torn(data, off, where)
+    elif whole < len(payloads):
         why = "the last step has no end mark"
     return Scan(payloads[:whole], whole_end, size, why)
+
+
+# Every frame's payload opens with these bytes: a record is a map of eight entries whose first
+# key, in canonical (sorted) order, is "at". A search for them finds every place a frame could
+# start, at C speed, instead of trying each byte of a damaged file.
+OPENING = b"\x88\xa2at"
+
+
+def _check_torn(data: bytes, broken: int, where: str) -> None:
+    """STORE.DAMAGE: the frame at ``broken`` is not whole. That is a torn tail only if nothing
+    valid comes after it: a whole payload behind a wrong length word, or any frame further on
+    that passes its CRC, means the bytes were damaged, not cut short by a crash."""
+    size = len(data)
+    if size - broken > HEADER.size:
+        word, crc = HEADER.unpack_from(data, broken)
+        if 0 < word & ~END <= MAX_FRAME and crc32c(data[broken + HEADER.size:]) == crc:
+            raise CorruptLog("a frame's length word is damaged (its payload is whole)",
+                             where=f"{where} offset {broken}")
+    at = data.find(OPENING, broken + 1)
+    while at >= 0:
+        start = at - HEADER.size
+        if start > broken:
+            word, crc = HEADER.unpack_from(data, start)
+            end = at + (word & ~END)
+            if 0 < word & ~END <= MAX_FRAME and end <= size and crc32c(data[at:end]) == crc:
+                raise CorruptLog(f"the frame here is broken, but a whole frame follows at "
+                                 f"offset {start}: damage, not a write cut short",
+                                 where=f"{where} offset {broken}")
+        at = data.find(OPENING, at + 1)
 
 
 @dataclass
@@ -143,10 +178,12 @@ class LogFileStore(Reading):
                 data = MAGIC
             s = scan(data, str(path))
             if s.why_torn:
+                kept = self._keep_cut(path, s.whole_end, data[s.whole_end:])
                 os.ftruncate(fd, s.whole_end)
                 self._sync(fd)
                 log.warning("torn_tail_cut", path=str(path), why=s.why_torn,
-                            cut_bytes=s.size - s.whole_end, kept_records=len(s.payloads))
+                            cut_bytes=s.size - s.whole_end, kept_records=len(s.payloads),
+                            bytes_kept_in=str(kept))
             head, version = GENESIS, len(s.payloads)
             if s.payloads:
                 last = decode_record(s.payloads[-1], f"{path} record {version - 1}")
@@ -159,6 +196,23 @@ class LogFileStore(Reading):
             raise
         w = self._writers[game_id] = _Writer(fd, path, s.whole_end, version, head)
         return w
+
+    def _keep_cut(self, path: Path, offset: int, tail: bytes) -> Path:
+        """The bytes a torn tail's cut removes, kept beside the log first (fsynced): should
+        they have held more than a crash left half written, nothing is gone."""
+        kept = path.with_name(f"{path.name}.torn-{offset}")
+        n = 1
+        while kept.exists():
+            if kept.read_bytes() == tail:
+                return kept
+            kept, n = path.with_name(f"{path.name}.torn-{offset}.{n}"), n + 1
+        try:
+            _atomic_write(kept, tail, 0o644, fsync=self.fsync)
+        except OSError as exc:
+            raise StoreError(f"{path}: its torn tail could not be kept aside before the cut "
+                             f"({exc.strerror}); nothing was cut") from None
+        self._sync_dir()
+        return kept
 
     def claim(self, game_id: str) -> None:
         """Become the one writer of ``game_id`` now (appends claim by themselves)."""
@@ -306,12 +360,15 @@ def _read_all(fd: int) -> bytes:
     return b"".join(chunks)
 
 
-def _atomic_write(path: Path, data: bytes, mode: int) -> None:
+def _atomic_write(path: Path, data: bytes, mode: int, fsync: bool = True) -> None:
     tmp = path.with_name(path.name + ".tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
     try:
-        os.write(fd, data)
-        os.fsync(fd)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        if fsync:
+            os.fsync(fd)
     finally:
         os.close(fd)
     os.replace(tmp, path)

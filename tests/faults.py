@@ -191,6 +191,77 @@ def _reader(kind: str, path: Path) -> Callable[[], tuple[list[Record], list[str]
     return read
 
 
+# --- damage inside a log file -----------------------------------------------------------------
+
+
+def damage_inside(work: Path, per_kind: int, rng: random.Random) -> Tally:
+    """STORE.DAMAGE: a byte changed anywhere before the last step of a log file (every bit of
+    frame length words first, the audit's case, then bytes anywhere) must be refused or
+    caught, never read as a shorter game; and a writer opening the file must leave it byte for
+    byte as it was."""
+    from regiment.store.logfile import END, HEADER, MAGIC
+
+    tally = Tally("damage inside a log file (not a torn tail)")
+    folder = work / "inside" / "logs"
+    with LogFileStore(folder) as store:
+        original = list(play(store, turns=2).records)
+    data = (folder / "g.rlog").read_bytes()
+    offsets, off = [], len(MAGIC)
+    while off < len(data):
+        offsets.append(off)
+        off += HEADER.size + (HEADER.unpack_from(data, off)[0] & ~END)
+    before_last = _start_of_last_step(data)
+    words = [(o + bit // 8, 1 << (bit % 8)) for o in rng.sample(
+        [o for o in offsets if o < before_last], min(per_kind, len(offsets) - 1))
+        for bit in range(31)]
+    anywhere = [(rng.randrange(len(MAGIC), before_last), rng.randrange(1, 256))
+                for _ in range(per_kind * 8)]
+    for n, (at, mask) in enumerate(words + anywhere):
+        trial = work / "inside" / f"t{n}"
+        trial.mkdir()
+        damaged = bytearray(data)
+        damaged[at] ^= mask
+        (trial / "g.rlog").write_bytes(bytes(damaged))
+        _judge_inside(tally, trial, original, bytes(damaged))
+        shutil.rmtree(trial)
+    return tally
+
+
+def _judge_inside(tally: Tally, folder: Path, original: list[Record], damaged: bytes) -> None:
+    try:
+        notes: list[str] = []
+        _, records, store = open_records(folder, "g", notes)
+        store.close()
+        if records == original:
+            kind = "intact"   # a step-end mark in the middle: nothing read depends on it
+        else:
+            try:
+                verify(records)
+                kind = "lost"
+                why = f"read as {len(records)} records of {len(original)}, and it verified"
+            except TamperedLog:
+                kind = "caught"
+    except RegimentError:
+        kind = "refused"
+    except Exception as exc:
+        tally.add("crashed", f"{type(exc).__name__}: {exc}")
+        return
+    try:
+        with LogFileStore(folder) as store:
+            store.claim("g")
+    except RegimentError:
+        pass
+    except Exception as exc:
+        tally.add("crashed", f"a writer opening it: {type(exc).__name__}: {exc}")
+        return
+    if (folder / "g.rlog").read_bytes() != damaged:
+        tally.add("lost", "a writer opening the damaged log changed it")
+    elif kind == "lost":
+        tally.add("lost", why)
+    else:
+        tally.add(kind)
+
+
 # --- torn tails -------------------------------------------------------------------------------
 
 
@@ -511,6 +582,7 @@ def run(scale: int, seed: int = 2026) -> list[Tally]:
         work = Path(tmp)
         tallies = [kills(work, "sqlite", 3 * scale, rng), kills(work, "logfile", 3 * scale, rng)]
         tallies += torn_tails(work, step_bytes=1 if scale > 1 else 7)
+        tallies.append(damage_inside(work, 4 * scale, rng))
         tallies += flips(work, 40 * scale, rng)
         tallies += cuts(work)
         tallies += [serve_fuzz(300 * scale, rng), serve_process(100 * scale, rng)]

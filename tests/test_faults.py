@@ -38,6 +38,11 @@ def test_a_torn_tail_is_read_up_to_its_last_whole_step_and_said(tallies):
         assert t.counts["refused"] == t.tried
 
 
+def test_store_damage_inside_a_log_file_is_refused_and_never_cut(tallies):
+    t = tallies["damage inside a log file (not a torn tail)"]
+    assert t.counts["refused"] + t.counts["caught"] + t.counts["intact"] == t.tried > 100
+
+
 def test_every_flipped_byte_that_matters_is_caught_or_refused(tallies):
     for kind in ("sqlite", "logfile", "export", "record"):
         t = tallies[f"byte flips: {kind}"]

@@ -131,3 +131,136 @@ def test_a_game_survives_a_crash_mid_step(tmp_path, scenario):
     with LogFileStore(tmp_path) as store:
         again = Game.load(gid, store)
         assert again.state == state and len(again.timeline.steps) == steps
+
+
+def frame_offsets(data: bytes) -> list[int]:
+    """The byte offset of every frame in a log file."""
+    from regiment.store.logfile import END
+
+    out, off = [], len(MAGIC)
+    while off < len(data):
+        out.append(off)
+        word, _ = HEADER.unpack_from(data, off)
+        off += HEADER.size + (word & ~END)
+    return out
+
+
+@pytest.fixture
+def long_game(tmp_path, scenario):
+    """A whole game in a log file (the audit damaged one of 220 records)."""
+    import random
+
+    folder = tmp_path / "long"
+    with LogFileStore(folder) as store:
+        game = Game.new(scenario, store=store)
+        while game.version < 220:
+            random_play(game, random.Random(game.version), 10, undo_rate=0.0)
+            if game.pending.kind == "over":
+                break
+        return folder, game.game_id, list(game.records)
+
+
+def test_store_damage_a_flipped_bit_in_a_length_word_mid_file_is_damage_not_a_torn_tail(
+        long_game):
+    """The audit's case: one bit of one frame's length word, in the middle of the file. Every
+    such flip (but the step-end mark, which only a file's last frame depends on) is refused
+    with the frame's offset, by a reader and by a writer, and the file is left as it was."""
+    folder, gid, records = long_game
+    path = folder / f"{gid}.rlog"
+    data = path.read_bytes()
+    offsets = frame_offsets(data)
+    assert len(offsets) == len(records) >= 150
+    at = offsets[len(offsets) // 3]
+    for bit in range(31):
+        damaged = bytearray(data)
+        damaged[at + bit // 8] ^= 1 << (bit % 8)
+        path.write_bytes(bytes(damaged))
+        with pytest.raises(CorruptLog, match=r"offset \d+"):
+            list(LogFileStore(folder).read(gid))
+        with pytest.raises(CorruptLog), LogFileStore(folder) as store:
+            store.append(gid, drafts(len(records), 1, 10_000), len(records))
+        assert path.read_bytes() == bytes(damaged), f"bit {bit}: the writer changed the file"
+        assert not list(folder.glob("*.torn-*"))
+
+
+def test_store_damage_a_lengthened_last_frame_whose_payload_is_whole_is_damage(long_game):
+    folder, gid, _ = long_game
+    path = folder / f"{gid}.rlog"
+    data = bytearray(path.read_bytes())
+    last = frame_offsets(bytes(data))[-1]
+    data[last + 2] ^= 0x01   # + 65,536 bytes: the frame now "runs past the end"
+    path.write_bytes(bytes(data))
+    with pytest.raises(CorruptLog, match="length word is damaged"):
+        LogFileStore(folder).claim(gid)
+    assert path.read_bytes() == bytes(data)
+
+
+def test_store_damage_a_broken_frame_with_a_whole_frame_after_it_is_not_torn(long_game):
+    """Frames that follow a broken one and pass their CRC were written: a crash leaves
+    nothing valid after the break."""
+    folder, gid, _ = long_game
+    path = folder / f"{gid}.rlog"
+    data = path.read_bytes()
+    offsets = frame_offsets(data)
+    at = offsets[-5]
+    for damaged in (data[:at] + data[at:at + 12] + data[offsets[-3]:],   # cut, then whole ones
+                    data[:at] + (0x7FFF).to_bytes(4, "little") + data[at + 4:]):  # runs long
+        path.write_bytes(damaged)
+        with pytest.raises(CorruptLog, match=r"offset \d+"):
+            LogFileStore(folder).claim(gid)
+        assert path.read_bytes() == damaged
+    path.write_bytes(data[:at] + (2**20).to_bytes(4, "little") + data[at + 4:])
+    with pytest.raises(CorruptLog, match="a whole frame follows"):
+        LogFileStore(folder).claim(gid)
+
+
+def test_store_damage_a_torn_tail_is_cut_only_after_its_bytes_are_kept_beside_it(long_game):
+    folder, gid, records = long_game
+    path = folder / f"{gid}.rlog"
+    data = path.read_bytes()
+    last_step = [r for r in records if r.step == records[-1].step]
+    start = frame_offsets(data)[len(records) - len(last_step)]
+    torn = data[:-3]
+    path.write_bytes(torn)
+    with LogFileStore(folder) as store:
+        store.claim(gid)
+        assert store.version(gid) == len(records) - len(last_step)
+    kept = folder / f"{gid}.rlog.torn-{start}"
+    assert kept.read_bytes() == torn[start:]
+    assert path.read_bytes() == torn[:start]
+    assert LogFileStore(folder).games() == [gid]   # the kept bytes are not a game
+
+
+def test_store_damage_repair_saves_the_whole_game_when_only_a_length_word_was_hit(long_game):
+    """``regiment repair`` as a user runs it, on the audit's damage: every record comes back,
+    the new log verifies, and the damaged file is kept."""
+    from regiment.tools.cli import main
+    from regiment.tools.verify import verify
+
+    folder, gid, records = long_game
+    path = folder / f"{gid}.rlog"
+    data = bytearray(path.read_bytes())
+    at = frame_offsets(bytes(data))[len(records) // 2]
+    data[at + 1] ^= 0x04
+    path.write_bytes(bytes(data))
+    assert main(["repair", str(folder), "--game", gid]) == 0
+    assert list(LogFileStore(folder).read(gid)) == records
+    verify(list(LogFileStore(folder).read(gid)))
+    assert (folder / f"{gid}.rlog.damaged").read_bytes() == bytes(data)
+
+
+def test_store_damage_repair_keeps_the_whole_steps_before_a_damaged_record(long_game, capsys):
+    from regiment.tools.cli import main
+
+    folder, gid, records = long_game
+    path = folder / f"{gid}.rlog"
+    data = bytearray(path.read_bytes())
+    at = frame_offsets(bytes(data))[len(records) // 2]
+    data[at + HEADER.size + 20] ^= 0x10   # inside the record: it cannot be read again
+    path.write_bytes(bytes(data))
+    assert main(["repair", str(folder), "--game", gid]) == 0
+    got = list(LogFileStore(folder).read(gid))
+    damaged = records[len(records) // 2]
+    assert got == [r for r in records if r.step < damaged.step]
+    assert f"offset {at}" in capsys.readouterr().out
+    assert main(["repair", str(folder), "--game", gid]) == 2   # not damaged now

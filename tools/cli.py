@@ -208,7 +208,29 @@ def build_parser() -> argparse.ArgumentParser:
         if name == "replay":
             s.add_argument("--html", metavar="OUT.html",
                            help="write one self-contained page to step through the game")
+    s = sub.add_parser("repair", help="save what can be saved of a damaged log file: a new log "
+                       "of every whole step that reads and chains; the damaged file is kept")
+    s.add_argument("path", help="a log directory (the log-file store)")
+    s.add_argument("--game", required=True, help="the damaged game's id")
+    s.set_defaults(run=_repair)
     return p
+
+
+def _repair(args: argparse.Namespace) -> int:
+    from regiment.store import LogFileStore
+    from regiment.store.salvage import repair
+
+    if not Path(args.path).is_dir():
+        raise BadRequest(f"{args.path}: repair mends a log directory's game files (SQLite has "
+                         "its own tools: sqlite3's .recover)")
+    with LogFileStore(args.path) as store:
+        done = repair(store, args.game)
+    print(f"game {args.game}: the damage begins at {done.why}; the new log keeps {done.kept} "
+          f"records ({done.steps} whole steps) of the {done.found} that could be read; the "
+          f"damaged file is kept as {done.damaged}")
+    print(f"check it against your receipts: regiment verify {args.path} --game {args.game} "
+          "--head STEP:CODE")
+    return 0
 
 
 def _serve(args: argparse.Namespace) -> int:
