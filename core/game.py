@@ -50,7 +50,10 @@ from .protocols import PRESETS, EventStore, Preset
 from .record import Draft, Record, RecordLog
 from .state import Awaiting, GameState
 from .upcast import decode_event
-from .version import ENGINE_VERSION
+from .version import ENGINE_VERSION, version
+
+# LOG.RULINGS: from this engine on, undoing the other seat's step needs its consent too
+CONSENT_FOR_ANY_STEP = (0, 9, 0)
 
 
 def utc_now() -> str:
@@ -68,8 +71,10 @@ class Game:
     """One game on one store. Make it with ``Game.new`` or ``Game.load``."""
 
     def __init__(self, *, game_id: str, preset: Preset[Any], store: EventStore, dice: Dice | None,
-                 undo_policy: str, clock: Callable[[], str] = utc_now) -> None:
+                 undo_policy: str, clock: Callable[[], str] = utc_now,
+                 engine: str = ENGINE_VERSION) -> None:
         self.game_id = game_id
+        self.engine = version(engine)   # the engine that began the game (LOG.RULINGS)
         self.preset = preset
         self.store = store
         self.dice = dice
@@ -109,7 +114,7 @@ class Game:
                                   dice_commitment=dice.commitment(), dice=dice.kind,
                                   undo=scenario.get("undo", "free"))
         game = cls(game_id=started.game_id, preset=preset, store=store, dice=dice,
-                   undo_policy=started.undo, clock=clock)
+                   undo_policy=started.undo, clock=clock, engine=started.engine_version)
         state = preset.initial_state(started)
         opening = preset.opening(state)
         events: list[Event] = [started, *opening]
@@ -162,7 +167,7 @@ class Game:
                 seed = secret.hex() if secret else published_seed(started)
             dice = dice_for(started.dice, seed, scenario.get("script", ()), require_seed=False)
         game = cls(game_id=started.game_id, preset=preset, store=store, dice=dice,
-                   undo_policy=started.undo, clock=clock)
+                   undo_policy=started.undo, clock=clock, engine=started.engine_version)
         with gc_paused():
             game.replay(itertools.chain([(seq, head[1], started, item)], it))
         return game
@@ -464,9 +469,24 @@ class Game:
         step = timeline.last_live()
         if step is None:
             raise self._illegal(command, tr("nothing to undo"), "UNDO.NOTHING")
-        if self.undo_policy == "consent" and timeline.rolled_dice(step):
+        if self.undo_policy == "consent" and self._undo_needs_consent(step, by):
             return [UndoRequested(step=step, by=by)]
         return [StepUndone(step=step, by=by)]
+
+    def _undo_needs_consent(self, step: int, by: str) -> bool:
+        """UNDO.CONSENT: undoing a step that rolled dice, or one the other seat made, needs the
+        other seat's consent; a seat takes back its own last step alone only while it rolled
+        no dice and the other seat has not acted since. Games begun before engine 0.9.0 asked
+        consent for dice only, and re-derive so (LOG.RULINGS)."""
+        timeline = self.timeline
+        if timeline.rolled_dice(step):
+            return True
+        if self.engine < CONSENT_FOR_ANY_STEP:
+            return False
+        # acting is making a step of the game (an undo, a redo or an answer to an undo request
+        # is not); a step of the other seat's that was undone since still counts
+        return any(timeline.by(s) != by and not timeline.is_meta(s)
+                   for s in range(step, len(timeline.steps)))
 
     def _commit(self, events: Sequence[Event], by: str, after: GameState | None) -> None:
         seq = len(self.records)

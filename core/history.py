@@ -105,6 +105,14 @@ class Timeline:
     def rolled_dice(self, step: int) -> bool:
         return self._rolled[step]
 
+    def by(self, step: int) -> str:
+        """Who issued ``step`` ("" for the opening)."""
+        return self._by[step]
+
+    def is_meta(self, step: int) -> bool:
+        """Whether ``step`` is an undo, a redo or an undo request or its answer."""
+        return self._meta[step]
+
     def feed(self, step: int, events: Sequence[Event], by: str, first_seq: int,
              state_after: GameState | None = None, keep: bool = True) -> None:
         """Fold one whole step. ``state_after`` is given by a live game that already folded it;

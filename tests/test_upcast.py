@@ -79,3 +79,42 @@ def test_log_rulings_games_of_engine_0_7_0_replay_and_verify_as_they_were_played
     assert report.records == len(records)
     game = Game.from_records(records, store=store or MemoryStore())
     assert game.state.over
+
+
+OLD_08 = Path(__file__).parent / "data" / "v0.8.0"   # games written by engine 0.8.0
+
+
+@pytest.mark.parametrize("path", sorted(OLD_08.glob("v080-*.jsonl")), ids=lambda p: p.stem)
+def test_log_rulings_games_of_engine_0_8_0_replay_and_verify_as_they_were_played(path):
+    """Saved games are sacred: every golden battle as engine 0.8.0 wrote it (with its undos),
+    and a game under undo consent in which a seat undid the other's step alone (allowed
+    before 0.9.0, UNDO.CONSENT), load, replay and verify, every die against its seed."""
+    import json
+
+    from regiment.core.dice import seed_bytes
+    from regiment.core.game import Game
+    from regiment.store import MemoryStore
+    from regiment.tools.source import open_records
+    from regiment.tools.verify import verify
+
+    seeds = json.loads((OLD_08 / "seeds.json").read_text())
+    _, records, store = open_records(str(path), None, [])
+    assert records[0].data["engine_version"] == "0.8.0"
+    report = verify(records, seed=seed_bytes(seeds[path.stem[len("v080-"):]]))
+    assert report.records == len(records)
+    game = Game.from_records(records, store=store or MemoryStore())
+    assert game.state.over
+
+
+def test_log_rulings_the_0_8_0_unconsented_undo_is_caught_if_the_new_ruling_applied(
+        monkeypatch):
+    """The consent log above verifies only because it is re-derived under 0.8.0's ruling."""
+    import regiment.core.game as kernel
+    from regiment.core.errors import TamperedLog
+    from regiment.tools.source import open_records
+    from regiment.tools.verify import verify
+
+    monkeypatch.setattr(kernel, "CONSENT_FOR_ANY_STEP", (0, 0, 0))
+    _, records, _ = open_records(str(OLD_08 / "v080-consent.jsonl"), None, [])
+    with pytest.raises(TamperedLog, match="UndoRequested"):
+        verify(records)

@@ -1,0 +1,98 @@
+"""UNDO.CONSENT as hosted games play it: consent means consent, dice or not."""
+
+from __future__ import annotations
+
+import pytest
+
+from regiment.core.errors import IllegalCommand
+from regiment.core.game import Game
+from regiment.core.scenario import load_scenario
+from regiment.store import MemoryStore
+from regiment.tools.bot import choose
+
+from .conftest import EXAMPLES, small_scenario
+
+
+def consent_game() -> Game:
+    scenario = load_scenario(EXAMPLES / "ford_clash.toml")
+    scenario["undo"] = "consent"
+    return Game.new(scenario, store=MemoryStore())
+
+
+def play_until_a_step_without_dice(game: Game) -> str:
+    """Play bot commands until the newest step rolled no dice; who made it."""
+    while True:
+        command = choose(game)
+        game.submit(command)
+        step = game.timeline.last_live()
+        assert step is not None
+        if not game.timeline.rolled_dice(step):
+            return command.by
+
+
+def other(game: Game, seat: str) -> str:
+    return game.state.opponent(seat)
+
+
+def test_undo_consent_the_other_seats_step_needs_consent_even_without_dice():
+    game = consent_game()
+    maker = play_until_a_step_without_dice(game)
+    step = game.timeline.last_live()
+    events = game.undo(other(game, maker))
+    assert [e.type for e in events[1:]] == ["UndoRequested"]
+    assert game.timeline.last_live() == step           # nothing undone yet
+    assert game.pending.kind == "decision" and game.pending.player == maker
+    with pytest.raises(IllegalCommand, match="other player"):
+        game.submit({"cmd": "grant_undo", "by": other(game, maker)})
+    done = game.submit({"cmd": "grant_undo", "by": maker})
+    assert done[-1].to_data() == {"step": step, "by": other(game, maker), "consent": maker}
+
+
+def test_undo_consent_a_seat_takes_back_its_own_step_alone_while_the_other_has_not_acted():
+    game = consent_game()
+    maker = play_until_a_step_without_dice(game)
+    step = game.timeline.last_live()
+    events = game.undo(maker)
+    assert events[-1].type == "StepUndone" and events[-1].to_data()["consent"] is None
+    assert step in game.timeline.redo
+
+
+def test_undo_consent_once_the_other_seat_has_acted_since_its_own_step_needs_consent():
+    """Red declares a charge, blue holds (neither rolls a die). Blue takes back its own hold
+    alone; red then needs consent to take back its charge, though the hold is undone: blue
+    acted on it. Asking for an undo, or answering one, is not acting."""
+    game = Game.new(small_scenario(undo="consent"), store=MemoryStore())
+    game.submit({"cmd": "declare_charge", "by": "red", "unit": "boyz", "target": "spears"})
+    game.submit({"cmd": "react", "by": "blue", "unit": "spears", "reaction": "hold"})
+    assert game.undo("red")[-1].type == "UndoRequested"        # blue's step: ask
+    game.submit({"cmd": "refuse_undo", "by": "blue"})
+    assert game.undo("blue")[-1].type == "StepUndone"           # its own, no dice: alone
+    asked = game.undo("red")
+    assert asked[-1].type == "UndoRequested"                    # blue acted since: ask
+    game.submit({"cmd": "grant_undo", "by": "blue"})
+    assert game.timeline.last_live() is None
+    # a step of one's own that the other has not acted on goes alone, whatever was asked
+    game.submit({"cmd": "declare_charge", "by": "red", "unit": "boyz", "target": "spears"})
+    game.undo("blue")
+    game.submit({"cmd": "refuse_undo", "by": "red"})
+    assert game.undo("red")[-1].type == "StepUndone"
+
+
+def test_undo_consent_a_step_that_rolled_dice_needs_consent_whoever_made_it():
+    game = consent_game()
+    while True:
+        command = choose(game)
+        game.submit(command)
+        step = game.timeline.last_live()
+        if step is not None and game.timeline.rolled_dice(step) and \
+                game.timeline.by(step) == command.by:
+            break
+    assert game.undo(command.by)[-1].type == "UndoRequested"
+
+
+def test_undo_consent_free_lets_either_seat_undo_anything():
+    scenario = load_scenario(EXAMPLES / "ford_clash.toml")
+    assert scenario["undo"] == "free"
+    game = Game.new(scenario, store=MemoryStore())
+    maker = play_until_a_step_without_dice(game)
+    assert game.undo(other(game, maker))[-1].type == "StepUndone"
