@@ -114,3 +114,10 @@ class StoreError(RegimentError):
     """The store could not do what was asked (disk full, I/O error); nothing was half-written."""
 
     type_name = "StoreError"
+
+
+class StoreUnavailable(StoreError):
+    """The store cannot be reached now (a database restarting, a network gone): nothing was
+    changed, and the same request may be made again shortly."""
+
+    type_name = "StoreUnavailable"

@@ -1,6 +1,7 @@
-"""A game server's client, as short as it can be: make a game, seat both players, play a random
-legal move for whoever must decide until the game ends, and keep what a player keeps to
-settle a dispute later: the log, the revealed seed and the server's signed receipts.
+"""A game server's client, as short as it can be: make a game (under undo consent, as players
+apart would), seat both players, play a random legal move for whoever must decide until the
+game ends, and keep what a player keeps to settle a dispute later: the log, the revealed seed
+and the server's signed receipts.
 
     python examples/client.py http://127.0.0.1:8000 examples/ford_clash.toml
 
@@ -18,9 +19,12 @@ from websockets.sync.client import connect
 
 def main(server: str, scenario: str) -> None:
     with open(scenario, "rb") as handle:
-        request = urllib.request.Request(f"{server}/games", data=handle.read(), method="POST")
+        request = urllib.request.Request(f"{server}/games?undo=consent", data=handle.read(),
+                                         method="POST")
     game = json.load(urllib.request.urlopen(request))
     print(f"game {game['id']}; spectators: {server}{game['spectate']}")
+    for note in game["notes"]:   # the undo policy the game plays under, among them
+        print(note)
     ws_url = server.replace("http", "ws", 1) + f"/games/{game['id']}/ws?token="
     with contextlib.ExitStack() as stack:
         seats = {player: stack.enter_context(connect(ws_url + token))

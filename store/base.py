@@ -12,6 +12,9 @@ from regiment.core.record import Draft, Record
 from .codec import decode_fast, decode_record
 
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+# What a store's ``listen`` yields as it (re)connects, in place of a game id: anything may have
+# been appended while nobody listened, so a server catches up with every game it holds.
+CAUGHT_UP = "*"
 
 
 def check_game_id(game_id: str) -> str:

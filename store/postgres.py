@@ -8,6 +8,11 @@ The same contract as the other stores (tests/test_store_contract.py runs on all 
   and checked against the events on every read, as the SQLite store does.
 - an append ``NOTIFY``s the channel ``regiment`` with ``GAME_ID VERSION`` when it commits, so
   that a server process hears that another one moved a game on (``listen``).
+- the connection is re-made when it breaks (a database restarted, a network gone), with
+  back-off (STORE.OUTAGE): while the database cannot be reached every call fails at once with
+  ``StoreUnavailable``, which says so, and nothing is changed. A read is tried again once on a
+  new connection; an append whose connection broke reads back whether its step committed
+  before it answers, so a step is never reported lost that was written, nor twice written.
 - dice seeds live in their own table, ``secrets``, never in the events: the database's access
   rights keep it (a server's role may read it; a reporting role should be granted ``events``
   and ``games`` only).
@@ -15,19 +20,22 @@ The same contract as the other stores (tests/test_store_contract.py runs on all 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import Any
+import time
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
 
 import psycopg
 from psycopg import errors as pg_errors
 
-from regiment.core.errors import ConcurrencyConflict, CorruptLog, StoreError
+from regiment.core.errors import ConcurrencyConflict, CorruptLog, StoreError, StoreUnavailable
 from regiment.core.record import Draft, Record, Sealed
 
-from .base import Reading, check_append, check_game_id
+from .base import CAUGHT_UP, Reading, check_append, check_game_id
 from .codec import GENESIS, decode_blob, encode_blob, seal
 
 CHANNEL = "regiment"
+BACKOFF = (0.05, 2.0)   # seconds before a new connection is tried: first, and at most
+T = TypeVar("T")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -48,70 +56,178 @@ CREATE TABLE IF NOT EXISTS seats (
 class PostgresStore(Reading):
     """``PostgresStore("postgresql://user@host:port/db")``: tables are made when missing."""
 
-    def __init__(self, url: str, *, connect_timeout: float = 10.0) -> None:
+    def __init__(self, url: str, *, connect_timeout: float = 5.0) -> None:
         self.url = url
         self.path = _safe(url)   # for messages: never the password
+        self.connect_timeout = max(2, int(connect_timeout))   # libpq's least
+        self._db: psycopg.Connection[Any] | None = None
+        self._failures = 0
+        self._retry_at = 0.0
         try:
-            self.db = psycopg.connect(url, autocommit=True, connect_timeout=int(connect_timeout))
+            db = psycopg.connect(url, autocommit=True, connect_timeout=self.connect_timeout)
         except psycopg.Error as exc:
             raise StoreError(f"{self.path}: cannot connect ({_why(exc)})") from None
         try:
-            with self.db.transaction():
-                self.db.execute("SELECT pg_advisory_xact_lock(7263)")   # one CREATE at once
-                self.db.execute(SCHEMA)
+            with db.transaction():
+                db.execute("SELECT pg_advisory_xact_lock(7263)")   # one CREATE at once
+                db.execute(SCHEMA)
         except psycopg.Error as exc:
-            self.db.close()
+            db.close()
             raise StoreError(f"{self.path}: cannot make the tables ({_why(exc)})") from None
+        self._db = db
+
+    # --- the connection, made again when it breaks (STORE.OUTAGE) --------------------------
+
+    @property
+    def db(self) -> psycopg.Connection[Any]:
+        """The connection, or a new one if it broke; ``StoreUnavailable`` while the database
+        cannot be reached (tried again after a back-off that doubles up to 2 s)."""
+        db = self._db
+        if db is not None and not db.closed and not db.broken:
+            return db
+        self._db = None
+        now = time.monotonic()
+        if now < self._retry_at:
+            raise StoreUnavailable(f"{self.path}: the database cannot be reached; nothing was "
+                                   "changed (it is tried again shortly)")
+        try:
+            self._db = psycopg.connect(self.url, autocommit=True,
+                                       connect_timeout=self.connect_timeout)
+        except psycopg.Error as exc:
+            self._failures += 1
+            self._retry_at = now + min(BACKOFF[1], BACKOFF[0] * 2 ** (self._failures - 1))
+            raise StoreUnavailable(f"{self.path}: the database cannot be reached "
+                                   f"({_why(exc)}); nothing was changed") from None
+        self._failures = 0
+        return self._db
+
+    def _lost(self, db: psycopg.Connection[Any]) -> bool:
+        """Whether an error came from the connection itself breaking (then it is dropped)."""
+        if db.closed or db.broken:
+            if self._db is db:
+                self._db = None
+            return True
+        return False
+
+    def _call(self, what: str, fn: Callable[[psycopg.Connection[Any]], T]) -> T:
+        """``fn`` on the connection; on a broken one, once more on a new connection."""
+        for attempt in (1, 2):
+            db = self.db
+            try:
+                return fn(db)
+            except psycopg.Error as exc:
+                if not self._lost(db):
+                    raise StoreError(f"{self.path}: could not {what} ({_why(exc)})") from None
+                if attempt == 2:
+                    raise StoreUnavailable(f"{self.path}: the connection to the database was "
+                                           f"lost ({_why(exc)}); could not {what}, nothing "
+                                           "was changed") from None
+        raise AssertionError("unreachable")
 
     # --- the log ----------------------------------------------------------------------------
 
     def append(self, game_id: str, drafts: Sequence[Draft], expected_version: int
                ) -> list[Record]:
         check_game_id(game_id)
-        db = self.db
-        try:
-            with db.transaction():
-                row = db.execute("SELECT records, head FROM games WHERE game_id = %s FOR UPDATE",
-                                 (game_id,)).fetchone()
-                version, head = (row[0], bytes(row[1])) if row else (0, GENESIS)
-                check_append(game_id, drafts, expected_version, version)
-                records, frames = seal(drafts, head)
-                if not records:
-                    return Sealed(records, frames)
-                if row is None:
-                    db.execute("INSERT INTO games (game_id, started, records, head) "
-                               "VALUES (%s, %s, 0, %s)", (game_id, records[0].at, GENESIS))
-                with db.cursor() as cur:
-                    cur.executemany(
-                        "INSERT INTO events VALUES (%s, %s, %s, %s, %s, %s)",
-                        [(game_id, r.seq, r.step, r.type, f, r.hash)
-                         for r, f in zip(records, frames, strict=True)])
-                db.execute("UPDATE games SET records = %s, head = %s WHERE game_id = %s",
-                           (version + len(records), records[-1].hash, game_id))
-                db.execute("SELECT pg_notify(%s, %s)",
-                           (CHANNEL, f"{game_id} {version + len(records)}"))
-        except (pg_errors.UniqueViolation, pg_errors.SerializationFailure):
-            raise ConcurrencyConflict(f"game {game_id}: another writer appended first") from None
-        except psycopg.Error as exc:
-            raise StoreError(f"{self.path}: could not append to game {game_id} "
-                             f"({_why(exc)}); nothing was written") from None
+        for attempt in (1, 2):
+            db = self.db
+            stage = ["statements"]
+            try:
+                return self._append(db, game_id, drafts, expected_version, stage)
+            except (pg_errors.UniqueViolation, pg_errors.SerializationFailure):
+                raise ConcurrencyConflict(f"game {game_id}: another writer appended first") \
+                    from None
+            except psycopg.Error as exc:
+                if not self._lost(db):
+                    raise StoreError(f"{self.path}: could not append to game {game_id} "
+                                     f"({_why(exc)}); nothing was written") from None
+                why = _why(exc)
+            # The connection broke. Before the COMMIT went, the database rolled the step back;
+            # during it, the step may have been written: read back which.
+            if stage[0] == "commit":
+                done = self._committed(game_id, drafts, expected_version, why)
+                if done is not None:
+                    return done
+            if attempt == 2:
+                raise StoreUnavailable(f"{self.path}: the connection to the database was lost "
+                                       f"({why}); nothing was written")
+        raise AssertionError("unreachable")
+
+    def _append(self, db: psycopg.Connection[Any], game_id: str, drafts: Sequence[Draft],
+                expected_version: int, stage: list[str]) -> list[Record]:
+        with db.transaction():
+            row = db.execute("SELECT records, head FROM games WHERE game_id = %s FOR UPDATE",
+                             (game_id,)).fetchone()
+            version, head = (row[0], bytes(row[1])) if row else (0, GENESIS)
+            check_append(game_id, drafts, expected_version, version)
+            records, frames = seal(drafts, head)
+            if not records:
+                return Sealed(records, frames)
+            if row is None:
+                db.execute("INSERT INTO games (game_id, started, records, head) "
+                           "VALUES (%s, %s, 0, %s)", (game_id, records[0].at, GENESIS))
+            with db.cursor() as cur:
+                cur.executemany(
+                    "INSERT INTO events VALUES (%s, %s, %s, %s, %s, %s)",
+                    [(game_id, r.seq, r.step, r.type, f, r.hash)
+                     for r, f in zip(records, frames, strict=True)])
+            db.execute("UPDATE games SET records = %s, head = %s WHERE game_id = %s",
+                       (version + len(records), records[-1].hash, game_id))
+            db.execute("SELECT pg_notify(%s, %s)",
+                       (CHANNEL, f"{game_id} {version + len(records)}"))
+            stage[0] = "commit"   # the block's end sends it
         return Sealed(records, frames)
+
+    def _committed(self, game_id: str, drafts: Sequence[Draft], expected: int, why: str
+                   ) -> list[Record] | None:
+        """After a broken append: the sealed step if the database holds it (it committed),
+        None if it holds the game as before (nothing was written). Either way it is known
+        before the caller is answered; while it cannot be known, ``StoreUnavailable``."""
+        try:
+            row = self.db.execute("SELECT records, head FROM games WHERE game_id = %s",
+                                  (game_id,)).fetchone()
+        except (psycopg.Error, StoreUnavailable):
+            self._db = None
+            raise StoreUnavailable(
+                f"{self.path}: the connection to the database was lost during an append "
+                f"({why}); whether the step was written is read again from the database "
+                "once it is back") from None
+        version, head = (int(row[0]), bytes(row[1])) if row else (0, GENESIS)
+        if version == expected:
+            return None
+        prev = self._head_at(game_id, expected)
+        records, frames = seal(drafts, prev)
+        if records and version == expected + len(records) and head == records[-1].hash:
+            return Sealed(records, frames)
+        raise ConcurrencyConflict(f"game {game_id}: another writer appended first")
+
+    def _head_at(self, game_id: str, version: int) -> bytes:
+        if version == 0:
+            return GENESIS
+        row = self._one("SELECT hash FROM events WHERE game_id = %s AND seq = %s",
+                        (game_id, version - 1))
+        if row is None:
+            raise CorruptLog(f"record {version - 1} is missing", where=self._where(game_id,
+                                                                                   version - 1))
+        return bytes(row[0])
 
     def _payloads(self, game_id: str, start: int) -> Iterator[tuple[int, bytes]]:
         """The game's payloads, checked against its games row (as the SQLite store does)."""
-        try:
-            with self.db.transaction():   # one snapshot: the row and the events agree
-                row = self.db.execute("SELECT records, head FROM games WHERE game_id = %s",
-                                      (game_id,)).fetchone()
+        def read(db: psycopg.Connection[Any]) -> tuple[int, bytes, list[Any]] | None:
+            with db.transaction():   # one snapshot: the row and the events agree
+                row = db.execute("SELECT records, head FROM games WHERE game_id = %s",
+                                 (game_id,)).fetchone()
                 if row is None:
-                    return
-                count, head = row[0], bytes(row[1])
-                rows = self.db.execute(
+                    return None
+                rows = db.execute(
                     "SELECT seq, record, hash FROM events WHERE game_id = %s AND seq >= %s "
-                    "AND seq < %s ORDER BY seq", (game_id, start, count)).fetchall()
-        except psycopg.Error as exc:
-            raise StoreError(f"{self.path}: could not read game {game_id} ({_why(exc)})") \
-                from None
+                    "AND seq < %s ORDER BY seq", (game_id, start, row[0])).fetchall()
+                return row[0], bytes(row[1]), rows
+
+        got = self._call(f"read game {game_id}", read)
+        if got is None:
+            return
+        count, head, rows = got
         expected, last = start, None
         for seq, blob, digest in rows:
             if seq != expected:
@@ -161,12 +277,12 @@ class PostgresStore(Reading):
 
     def put_seats(self, game_id: str, seats: dict[str, str]) -> None:
         """Each seat's token hash (a player's name, or ``spectate``), kept with the game."""
-        try:
-            with self.db.transaction(), self.db.cursor() as cur:
-                cur.executemany("INSERT INTO seats VALUES (%s, %s, %s)",
+        def put(db: psycopg.Connection[Any]) -> None:
+            with db.transaction(), db.cursor() as cur:
+                cur.executemany("INSERT INTO seats VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
                                 [(game_id, role, h) for role, h in seats.items()])
-        except psycopg.Error as exc:
-            raise StoreError(f"{self.path}: could not keep the seats ({_why(exc)})") from None
+
+        self._call("keep the seats", put)
 
     def get_seats(self, game_id: str) -> dict[str, str]:
         return {role: h for role, h in self._all(
@@ -176,18 +292,22 @@ class PostgresStore(Reading):
         """(game id, version) each time an append to this database commits, from any process:
         a connection of its own, blocking; a server runs it in a thread."""
         try:
-            conn = psycopg.connect(self.url, autocommit=True)
+            conn = psycopg.connect(self.url, autocommit=True,
+                                   connect_timeout=self.connect_timeout)
         except psycopg.Error as exc:
-            raise StoreError(f"{self.path}: cannot connect to listen ({_why(exc)})") from None
+            raise StoreUnavailable(f"{self.path}: cannot connect to listen ({_why(exc)})") \
+                from None
         with conn:
             conn.execute(f"LISTEN {CHANNEL}")
+            yield CAUGHT_UP, 0   # what was appended while nobody listened is not notified
             for note in conn.notifies():
                 game_id, _, version = note.payload.partition(" ")
                 if version.isdigit():
                     yield game_id, int(version)
 
     def close(self) -> None:
-        self.db.close()
+        if self._db is not None:
+            self._db.close()
 
     def __enter__(self) -> PostgresStore:
         return self
@@ -202,16 +322,10 @@ class PostgresStore(Reading):
         return rows[0] if rows else None
 
     def _all(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
-        try:
-            return self.db.execute(sql, args).fetchall()
-        except psycopg.Error as exc:
-            raise StoreError(f"{self.path}: could not read ({_why(exc)})") from None
+        return self._call("read", lambda db: db.execute(sql, args).fetchall())
 
     def _write(self, sql: str, args: tuple[Any, ...], what: str) -> None:
-        try:
-            self.db.execute(sql, args)
-        except psycopg.Error as exc:
-            raise StoreError(f"{self.path}: could not {what} ({_why(exc)})") from None
+        self._call(what, lambda db: db.execute(sql, args))
 
 
 def _why(exc: BaseException) -> str:

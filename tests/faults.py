@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 import regiment.phases  # noqa: F401 - registers the presets
 from regiment.core.errors import RegimentError, TamperedLog
 from regiment.core.game import Game
@@ -572,6 +574,103 @@ def serve_process(lines: int, rng: random.Random) -> Tally:
     return tally
 
 
+# --- hostile clients of the game server ------------------------------------------------------
+
+
+def server_clients(trials: int, rng: random.Random, work: Path) -> Tally:
+    """SERVER.LIMITS through a real ``regiment server`` and raw sockets: scenarios nested deep,
+    bodies cut off or never finished, headers never finished, binary and text floods, wrong
+    tokens. Each must be refused (an error answer, or the connection closed) with the server
+    still answering, and must leave no traceback in its log."""
+    import socket
+
+    from websockets.sync.client import connect
+
+    from .servers import Server
+
+    tally = Tally("hostile clients of the game server")
+    game_scenario = SCENARIO.read_text(encoding="utf-8")
+    with Server(str(work / "hostile.db"), work / "server.key",
+                options=("--games-per-minute", "0", "--header-timeout", "0.5",
+                         "--body-timeout", "0.5")) as server:
+        made = server.create(game_scenario)
+        url = f"{server.ws}/games/{made['id']}/ws?token={made['seats']['red']}"
+
+        def raw(data: bytes, wait: float = 2.0) -> bytes:
+            with socket.create_connection(("127.0.0.1", server.port)) as s:
+                s.sendall(data)
+                s.settimeout(wait)
+                got = b""
+                try:
+                    while chunk := s.recv(65536):
+                        got += chunk
+                except (TimeoutError, ConnectionResetError):
+                    pass
+                return got
+
+        def nested() -> bool:
+            depth = rng.choice([100, 1000, 10_000])
+            body = f"x = {'[' * depth}{']' * depth}\n".encode()
+            got = raw(b"POST /games HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+                      b"Content-Length: %d\r\n\r\n" % len(body) + body)
+            return b" 400 " in got.split(b"\r\n")[0]
+
+        def cut_body() -> bool:
+            raw(b"POST /games HTTP/1.1\r\nHost: x\r\nContent-Length: 9000\r\n\r\n" +
+                b"#" * rng.randrange(0, 500), wait=0.01)
+            return True
+
+        def slow_body() -> bool:
+            got = raw(b"POST /games HTTP/1.1\r\nHost: x\r\nContent-Length: 9000\r\n\r\nx")
+            return b" 408 " in got.split(b"\r\n")[0]
+
+        def slow_headers() -> bool:
+            return raw(b"GET /key HTTP/1.1\r\nHost: x\r\nX-A: b") == b""
+
+        def flood() -> bool:
+            """Refused: told "too many messages", or closed for a flood (1008)."""
+            from websockets.exceptions import ConnectionClosed
+
+            said = 0
+            with connect(url) as ws:
+                ws.recv(timeout=10)
+                binary = rng.random() < 0.5
+                try:
+                    for _ in range(rng.choice([60, 250])):
+                        ws.send(b"\x00" if binary else "{}")
+                    while True:
+                        said += "too many messages" in ws.recv(timeout=2)
+                except TimeoutError:
+                    pass
+                except ConnectionClosed as exc:
+                    said += exc.rcvd is not None and exc.rcvd.code == 1008
+            return said > 0
+
+        def wrong_token() -> bool:
+            gid = made["id"] if rng.random() < 0.5 else f"{rng.getrandbits(64):016x}"
+            r = httpx.get(f"{server.http}/games/{gid}?token=x{rng.getrandbits(32)}")
+            return r.status_code == 403
+
+        kinds = [nested, cut_body, slow_body, slow_headers, flood, wrong_token]
+        for n in range(trials):
+            trial = kinds[n % len(kinds)]
+            before = server.tracebacks()
+            try:
+                refused = trial()
+                alive = httpx.get(f"{server.http}/key", timeout=5).status_code == 200
+            except Exception as exc:
+                tally.add("crashed", f"{trial.__name__}: {type(exc).__name__}: {exc}")
+                continue
+            if server.tracebacks() > before or not alive:
+                tally.add("crashed", f"{trial.__name__}: a traceback in the server's log, or "
+                          f"no answer after it:\n{server.errors[-1500:]}")
+            elif not refused:
+                tally.add("lost", f"{trial.__name__}: not refused as it should be")
+            else:
+                tally.add("refused")
+    return tally
+
+
 # --- all of it ----------------------------------------------------------------------------------
 
 
@@ -586,6 +685,7 @@ def run(scale: int, seed: int = 2026) -> list[Tally]:
         tallies += flips(work, 40 * scale, rng)
         tallies += cuts(work)
         tallies += [serve_fuzz(300 * scale, rng), serve_process(100 * scale, rng)]
+        tallies.append(server_clients(12 * scale, rng, work))
     return tallies
 
 

@@ -1,15 +1,26 @@
 """``make load``: 200 concurrent games from simulated clients against two server processes on
-one PostgreSQL; one process is killed with SIGKILL during the run and started again.
+one PostgreSQL, under three faults at once:
+
+- one process is killed with SIGKILL a quarter of the way through and started again;
+- in a third of the games each seat sends every command through both processes at the same
+  moment (racing seats): one process wins each race, and the other must keep the
+  connection it was sent on and tell it every step (SERVER.RACE);
+- the database is restarted (``pg_ctl -m immediate``, down for a second) two thirds of the way
+  through: commands meanwhile are answered that it cannot be reached, and play goes on when it
+  is back (STORE.OUTAGE).
 
 Each game has two seats, each its own WebSocket, the seats of a game on different processes
 (so every step also crosses LISTEN/NOTIFY). A seat plays a random legal command when the
 decision is its own, and keeps the signed receipt of every step it is told of. A seat whose
 process dies reconnects to the other one, or to the same one once it is back, asking for the
-records after the last it saw, and plays on. At the end each game's log is fetched, and
+records after the last it saw, and plays on. At the end each game's log is fetched and
 verified: its hash chain, every outcome re-derived, every die against the revealed seed, and
-every receipt either seat kept (nothing acknowledged may be missing, and no game may fork).
+every receipt either seat kept (nothing acknowledged may be missing, and no game may fork);
+every racing seat's second connection must have been told every record; and neither server
+may have written a traceback.
 
-Prints steps/s and the latency of a step (command sent to its answer), p50 and p99.
+Prints steps/s and the latency of a step (command sent to its answer), p50 and p99, then a row
+a fault: games, steps, what happened, lost, watchers behind, tracebacks.
 """
 
 from __future__ import annotations
@@ -22,11 +33,12 @@ import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 import regiment.phases  # noqa: F401 - the rulebooks verify re-derives outcomes with
@@ -41,18 +53,55 @@ HERE = Path(__file__).resolve().parent
 SCENARIO = (HERE.parent / "examples" / "ford_clash.toml").read_text()
 
 
+@dataclass
 class Stats:
-    def __init__(self) -> None:
-        self.latencies: list[float] = []
-        self.steps = 0
-        self.reconnects = 0
-        self.refused: dict[str, int] = {}
-        self.killed_at: int | None = None
+    latencies: list[float] = field(default_factory=list)
+    steps: int = 0
+    reconnects: int = 0
+    refused: dict[str, int] = field(default_factory=dict)
+    killed_at: int | None = None
+    outage_at: int | None = None
+    outage_refused: int = 0        # commands answered StoreUnavailable
+    outage_recovered: float = 0.0  # seconds from the database back to the next step made
+    back_at: float = 0.0
+
+
+class Follower:
+    """A racing seat's second connection, on the other process: every command its seat sends
+    goes through it too, and it must be told every record of the game."""
+
+    def __init__(self, server: Server, made: dict[str, Any], who: str) -> None:
+        self.server, self.made, self.who = server, made, who
+        self.records = 0
+        self.ws: ClientConnection | None = None
+        self.task = asyncio.create_task(self.run())
+
+    async def run(self) -> None:
+        token = self.made["seats"][self.who]
+        while True:
+            url = (f"{self.server.ws}/games/{self.made['id']}/ws?token={token}"
+                   f"&after={self.records}")
+            try:
+                async with connect(url, open_timeout=5, max_size=2**24) as ws:
+                    self.ws = ws
+                    async for text in ws:
+                        self.records += len(json.loads(text).get("events", []))
+            except (ConnectionClosed, OSError, TimeoutError):
+                pass
+            self.ws = None
+            await asyncio.sleep(0.2)
+
+    async def send(self, text: str) -> None:
+        if self.ws is not None:
+            try:
+                await self.ws.send(text)
+            except ConnectionClosed:
+                pass
 
 
 async def seat_loop(servers: list[Server], prefer: int, made: dict[str, Any], who: str,
                     rng: random.Random, stats: Stats, receipts: list[dict[str, Any]],
-                    done: asyncio.Event) -> dict[str, Any]:
+                    done: asyncio.Event, follower: Follower | None) -> dict[str, Any]:
     """One seat: connect, play its decisions, keep receipts; reconnect when its process
     dies. Returns the last message it was sent."""
     seen, last, attempt = 0, {}, 0
@@ -69,6 +118,9 @@ async def seat_loop(servers: list[Server], prefer: int, made: dict[str, Any], wh
                     if "error" in msg:
                         kind = msg["error"].get("rule") or msg["error"]["type"]
                         stats.refused[kind] = stats.refused.get(kind, 0) + 1
+                        if kind == "StoreUnavailable":
+                            stats.outage_refused += 1
+                            await asyncio.sleep(0.3)   # the database is away: try shortly
                         if "pending" not in msg:
                             break
                         sent_at = None
@@ -78,6 +130,8 @@ async def seat_loop(servers: list[Server], prefer: int, made: dict[str, Any], wh
                         if sent_at is not None and msg["events"]:
                             stats.latencies.append(time.perf_counter() - sent_at)
                             stats.steps += 1
+                            if stats.back_at and not stats.outage_recovered:
+                                stats.outage_recovered = time.monotonic() - stats.back_at
                             sent_at = None
                     last = msg
                     pending = msg["pending"]
@@ -87,7 +141,11 @@ async def seat_loop(servers: list[Server], prefer: int, made: dict[str, Any], wh
                     if pending["kind"] == "decision" and pending["player"] == who \
                             and sent_at is None:
                         legal = [c for c in pending["legal"] if c["cmd"] not in ("undo", "redo")]
-                        await ws.send(dumps(rng.choice(legal)))
+                        command = dumps(rng.choice(legal))
+                        if follower is not None:   # both processes at the same moment
+                            await asyncio.gather(ws.send(command), follower.send(command))
+                        else:
+                            await ws.send(command)
                         sent_at = time.perf_counter()
         except (ConnectionClosed, OSError, TimeoutError):
             pass   # its process died (or the network): reconnect, to the other one first
@@ -100,17 +158,19 @@ async def seat_loop(servers: list[Server], prefer: int, made: dict[str, Any], wh
 
 
 async def one_game(servers: list[Server], index: int, made: dict[str, Any], stats: Stats,
-                   results: list[dict[str, Any]]) -> None:
+                   results: list[dict[str, Any]], racing: bool) -> None:
     rng = random.Random(index)
     done = asyncio.Event()
     kept: dict[str, list[dict[str, Any]]] = {"red": [], "blue": []}
-    ends = await asyncio.gather(
-        seat_loop(servers, index % 2, made, "red", random.Random(rng.random()), stats,
-                  kept["red"], done),
-        seat_loop(servers, (index + 1) % 2, made, "blue", random.Random(rng.random()), stats,
-                  kept["blue"], done))
+    prefer = {"red": index % 2, "blue": (index + 1) % 2}
+    followers = {who: Follower(servers[1 - prefer[who]], made, who) for who in kept} \
+        if racing else {}
+    ends = await asyncio.gather(*(
+        seat_loop(servers, prefer[who], made, who, random.Random(rng.random()), stats,
+                  kept[who], done, followers.get(who)) for who in kept))
     seed = next((e.get("seed") for e in ends if e.get("seed")), None)
-    results.append({"made": made, "receipts": kept, "seed": seed})
+    results.append({"made": made, "receipts": kept, "seed": seed, "racing": racing,
+                    "followers": followers})
 
 
 async def killer(servers: list[Server], stats: Stats, at_steps: int) -> None:
@@ -123,16 +183,29 @@ async def killer(servers: list[Server], stats: Stats, at_steps: int) -> None:
     await asyncio.to_thread(servers[0].start)
 
 
-def check(server: Server, result: dict[str, Any], work: Path) -> str | None:
-    """Why a game does not verify (None: it does)."""
+async def outage(pg: TempPostgres, stats: Stats, at_steps: int,
+                 after: asyncio.Task[None]) -> None:
+    """Crash and restart the database once ``at_steps`` steps are made (and the killed
+    process is back: a server process does not start without its database)."""
+    while stats.steps < at_steps or not after.done():
+        await asyncio.sleep(0.05)
+    stats.outage_at = stats.steps
+    await asyncio.to_thread(pg.restart, 1.0)
+    stats.back_at = time.monotonic()
+
+
+def check(server: Server, result: dict[str, Any], work: Path) -> tuple[str | None, int]:
+    """Why a game does not verify (None: it does), and how many records its racing seats'
+    second connections were not told."""
     made = result["made"]
     token = made["seats"]["red"]
     log = work / f"{made['id']}.jsonl"
     log.write_text(httpx.get(f"{server.http}/games/{made['id']}/log?token={token}",
                              timeout=60).text)
     records = read_export(log)
+    behind = sum(max(0, len(records) - f.records) for f in result["followers"].values())
     if result["seed"] is None:
-        return "the game did not end, so its seed was not revealed"
+        return "the game did not end, so its seed was not revealed", behind
     receipts = []
     for who, kept in result["receipts"].items():
         lines = [json.dumps(r) for r in kept]
@@ -140,8 +213,24 @@ def check(server: Server, result: dict[str, Any], work: Path) -> str | None:
     try:
         verify(records, bytes.fromhex(result["seed"]), receipts)
     except Exception as exc:   # TamperedLog, CorruptLog: said in the report
-        return str(exc)
-    return None
+        return str(exc), behind
+    return None, behind
+
+
+async def settle(results: list[dict[str, Any]], server: Server) -> None:
+    """Give the racing seats' second connections a moment to be told the last steps."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        waiting = []
+        for r in results:
+            if not r["racing"]:
+                continue
+            state = httpx.get(f"{server.http}/games/{r['made']['id']}?token="
+                              f"{r['made']['seats']['red']}", timeout=30).json()
+            waiting += [f for f in r["followers"].values() if f.records < state["records"]]
+        if not waiting:
+            return
+        await asyncio.sleep(0.2)
 
 
 async def run(games: int) -> int:
@@ -149,46 +238,82 @@ async def run(games: int) -> int:
         work = Path(tmp)
         url = pg.fresh()
         key = work / "server.key"
-        servers = [Server(url, key).start()]
-        servers.append(Server(url, key).start())
+        servers = [Server(url, key, verbose=True).start()]
+        servers.append(Server(url, key, verbose=True).start())
         stats, results = Stats(), []
         try:
             made = [servers[i % 2].create(SCENARIO) for i in range(games)]   # then all at once
             start = time.perf_counter()
-            kill = asyncio.create_task(killer(servers, stats, at_steps=games * 15))
-            await asyncio.gather(*(one_game(servers, i, made[i], stats, results)
-                                   for i in range(games)))
+            kill = asyncio.create_task(killer(servers, stats, at_steps=games * 10))
+            faults = [kill, asyncio.create_task(outage(pg, stats, games * 25, kill))]
+            await asyncio.gather(*(one_game(servers, i, made[i], stats, results,
+                                            racing=i % 3 == 2) for i in range(games)))
             took = time.perf_counter() - start
-            if stats.killed_at is None:
-                kill.cancel()
-            else:
-                await kill   # started again before the logs are read
-            failures = [(r["made"]["id"], why) for r in results
-                        if (why := check(servers[1], r, work)) is not None]
+            for task in faults:
+                if task.done():
+                    await task
+                else:
+                    task.cancel()
+            await settle(results, servers[1])
+            checked = [(r, *check(servers[1], r, work)) for r in results]
+            for r in results:
+                for f in r["followers"].values():
+                    f.task.cancel()
         finally:
             for s in servers:
                 s.stop()
-            for s in servers:
-                if s.errors.strip():
-                    print(f"server on port {s.port} said:\n{s.errors[-3000:]}", file=sys.stderr)
+        races = sum(s.logged("race_lost") for s in servers)
+        tracebacks = sum(s.tracebacks() for s in servers)
+        for s in servers:
+            if s.tracebacks():
+                at = s.errors.index("Traceback")
+                print(f"server on port {s.port} said:\n{s.errors[at:at + 4000]}",
+                      file=sys.stderr)
+    return report(games, stats, took, checked, races, tracebacks)
+
+
+def report(games: int, stats: Stats, took: float, checked: list[Any], races: int,
+           tracebacks: int) -> int:
     lat = sorted(stats.latencies)
     p = (lambda q: lat[min(len(lat) - 1, int(len(lat) * q))] * 1e3) if lat else (lambda q: 0.0)
     print(f"regiment load: {games} games, {stats.steps} steps in {took:.1f} s: "
           f"{stats.steps / took:,.0f} steps/s; a step's latency p50 {p(0.5):.1f} ms, p99 "
           f"{p(0.99):.1f} ms (median of all {statistics.median(lat) * 1e3:.1f} ms)")
-    kills = ("no process killed (the games ended first)" if stats.killed_at is None else
-             f"one of the two server processes killed with SIGKILL after {stats.killed_at} "
-             "steps and started again")
-    print(f"  {kills}; {stats.reconnects} reconnections, each carrying on from the last "
-          "record its seat had seen")
-    print(f"  refused on the way: {stats.refused or 'nothing'}")
-    receipts = sum(len(k) for r in results for k in r["receipts"].values())
-    print(f"  verified: {len(results) - len(failures)} of {games} games (hash chain, every "
+    receipts = sum(len(k) for r, _, _ in checked for k in r["receipts"].values())
+    failures = [(r["made"]["id"], why) for r, why, _ in checked if why is not None]
+    racing = [(r, why, behind) for r, why, behind in checked if r["racing"]]
+
+    def lost(rows: list[Any]) -> int:
+        return sum(1 for _, why, _ in rows if why is not None)
+
+    print(f"  verified: {len(checked) - len(failures)} of {games} games (hash chain, every "
           f"outcome re-derived, every die against its revealed seed), with {receipts:,} "
-          f"signed receipts")
+          "signed receipts")
+    print(f"  refused on the way: {stats.refused or 'nothing'}")
+    print()
+    print("| fault | games | what happened | games lost | records a watcher missed | "
+          "tracebacks |")
+    print("|---|---:|---|---:|---:|---:|")
+    kill = ("not reached (the games ended first)" if stats.killed_at is None else
+            f"killed after {stats.killed_at:,} steps and started again; "
+            f"{stats.reconnects} reconnections")
+    print(f"| a server process killed with SIGKILL | {games} | {kill} | {lost(checked)} | "
+          f"- | {tracebacks} |")
+    print(f"| racing seats: every command through both processes at once | {len(racing)} | "
+          f"{races} races lost and caught up | {lost(racing)} | "
+          f"{sum(b for _, _, b in racing)} | {tracebacks} |")
+    down = ("not reached (the games ended first)" if stats.outage_at is None else
+            f"restarted after {stats.outage_at:,} steps, down 1 s; {stats.outage_refused} "
+            f"commands answered that it cannot be reached; play went on "
+            f"{stats.outage_recovered * 1e3:.0f} ms after it was back")
+    print(f"| the database restarted (`pg_ctl -m immediate`) | {games} | {down} | "
+          f"{lost(checked)} | - | {tracebacks} |")
     for game_id, why in failures[:10]:
         print(f"  FAILED {game_id}: {why}")
-    return 1 if failures or len(results) != games or stats.killed_at is None else 0
+    behind = sum(b for _, _, b in racing)
+    bad = failures or len(checked) != games or stats.killed_at is None or \
+        stats.outage_at is None or races == 0 or behind or tracebacks
+    return 1 if bad else 0
 
 
 def main(argv: list[str] | None = None) -> int:

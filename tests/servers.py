@@ -20,8 +20,12 @@ EXE = Path(sys.executable).with_name("regiment")
 
 
 class Server:
-    def __init__(self, store: str, key: Path, port: int | None = None) -> None:
+    def __init__(self, store: str, key: Path, port: int | None = None,
+                 options: tuple[str, ...] = ("--games-per-minute", "0"),
+                 verbose: bool = False) -> None:
         self.store, self.key = store, key
+        self.options = options   # the tests make many games from one address
+        self.verbose = verbose   # its info log (JSON lines) to stderr too
         self.port = port or free_port()
         self.proc: subprocess.Popen[str] | None = None
 
@@ -42,8 +46,9 @@ class Server:
         self.stderr = self.key.with_name(f"server-{self.port}.err")
         with open(self.stderr, "a") as err:
             self.proc = subprocess.Popen(
-                [str(EXE), "server", "--store", self.store, "--key", str(self.key), "--port",
-                 str(self.port)], stdout=subprocess.PIPE, stderr=err, text=True,
+                [str(EXE), *(["-v", "--log-json"] if self.verbose else []), "server",
+                 "--store", self.store, "--key", str(self.key), "--port", str(self.port),
+                 *self.options], stdout=subprocess.PIPE, stderr=err, text=True,
                 env={**os.environ, "PYTHONUNBUFFERED": "1"})
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
@@ -58,6 +63,13 @@ class Server:
             except httpx.HTTPError:
                 time.sleep(0.05)
         raise RuntimeError("the server did not answer within 20 s")
+
+    def logged(self, event: str) -> int:
+        """How many times the server logged ``event`` (with ``verbose``)."""
+        return sum(1 for line in self.errors.splitlines() if f'"event": "{event}"' in line)
+
+    def tracebacks(self) -> int:
+        return self.errors.count("Traceback")
 
     def kill(self) -> None:
         """SIGKILL: no shutdown of any kind, as a crash."""

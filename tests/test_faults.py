@@ -64,3 +64,8 @@ def test_fuzzed_serve_lines_are_answered_and_refusals_change_nothing(tallies):
     for name in ("fuzzed serve lines", "fuzzed serve lines: a real process"):
         t = tallies[name]
         assert t.counts["refused"] > 0 and t.counts["refused"] + t.counts["intact"] == t.tried
+
+
+def test_server_limits_hostile_clients_are_refused_and_leave_no_traceback(tallies):
+    t = tallies["hostile clients of the game server"]
+    assert t.counts["refused"] == t.tried == 12

@@ -240,6 +240,35 @@ def test_undo_under_consent_asks_the_other_seat(server):
         assert any(e["type"] == "StepUndone" for e in granted["events"])
 
 
+def test_undo_consent_over_the_server_the_other_seats_step_needs_consent_without_dice(server):
+    """The audit's case: under consent (the server's default, and said in the notes), a
+    seat undoing the other seat's step that rolled no dice is asked for consent too."""
+    made = server.create(SCENARIO.replace('undo = "free"', ''))
+    assert made["undo"] == "consent" and any("undo: consent" in n for n in made["notes"])
+    free = server.create(SCENARIO)
+    assert free["undo"] == "free" and any("undo: free" in n for n in free["notes"])
+    with seat(server, made, "red") as red, seat(server, made, "blue") as blue:
+        conns = {"red": red, "blue": blue}
+        message = recv(red)
+        recv(blue)
+        for _ in range(200):   # play on until a step rolls no dice
+            command = first_legal(message)
+            assert command is not None
+            conns[command["by"]].send(dumps(command))
+            message = recv(conns[command["by"]])
+            recv(conns["blue" if command["by"] == "red" else "red"])
+            if not any(e["type"] == "DiceRolled" for e in message["events"]):
+                mover = command["by"]
+                break
+        other = "blue" if mover == "red" else "red"
+        conns[other].send(dumps({"cmd": "undo", "by": other}))
+        asked = recv(conns[other])
+        recv(conns[mover])
+        assert [e["type"] for e in asked["events"]][-1] == "UndoRequested"
+        assert asked["pending"]["decision"] == "consent_undo"
+        assert asked["pending"]["player"] == mover
+
+
 def test_the_replay_page_is_served_with_its_live_script(server):
     made = server.create(SCENARIO)
     page = httpx.get(f"{server.http}{made['spectate']}")

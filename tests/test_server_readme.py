@@ -4,6 +4,7 @@ shows it with its seed and key elided, as they are new in every game)."""
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import subprocess
@@ -41,8 +42,10 @@ def shows(command: str, text: str, lines: list[str]) -> None:
 def test_the_readme_game_server_example_runs_as_written(after_demo: Path):
     (serve, serve_shows), (client, client_shows), (check, check_shows) = example()
     assert serve.endswith(" &") and "..." in check
+    # the key goes to the user's configuration folder: here, one of the test's own
+    env = {**os.environ, "XDG_CONFIG_HOME": str(after_demo / ".config")}
     server = subprocess.Popen(shlex.split(serve[:-2]), cwd=after_demo, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True)
+                              stderr=subprocess.STDOUT, text=True, env=env)
     try:
         assert server.stdout is not None
         shows(serve, server.stdout.readline(), serve_shows)
@@ -63,6 +66,21 @@ def test_the_readme_game_server_example_runs_as_written(after_demo: Path):
         done = subprocess.run(argv, cwd=after_demo, capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stdout + done.stderr
         shows(check, done.stdout, check_shows)
+        key = after_demo / ".config" / "regiment" / "server.key"
+        assert key.stat().st_mode & 0o777 == 0o600
+        assert key.parent.stat().st_mode & 0o777 == 0o700
+        assert not (after_demo / "regiment-server.key").exists()
     finally:
         server.terminate()
         server.wait(10)
+
+
+def test_server_limits_a_key_made_in_a_checkout_is_ignored_by_git(tmp_path):
+    """Should a server still be given a key file inside the checkout, git leaves it out."""
+    if subprocess.run(["git", "-C", str(ROOT), "rev-parse"], capture_output=True).returncode:
+        import pytest
+
+        pytest.skip("not a git checkout")
+    for name in ("regiment-server.key", "server.key", "deploy/prod.key"):
+        done = subprocess.run(["git", "-C", str(ROOT), "check-ignore", "-q", name])
+        assert done.returncode == 0, f"{name} would be offered for commit"

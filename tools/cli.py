@@ -138,9 +138,17 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--store", default=DEFAULT_STORE,
                    help="an SQLite file, or postgresql://... for several server processes "
                    "(default %(default)s)")
-    s.add_argument("--key", default="regiment-server.key",
+    s.add_argument("--key", metavar="FILE",
                    help="the server's Ed25519 signing key, made on first start (mode 600); "
-                   "every process of one deployment uses the same (default %(default)s)")
+                   "every process of one deployment uses the same (default: server.key in "
+                   "$XDG_CONFIG_HOME/regiment, or ~/.config/regiment: outside any checkout)")
+    s.add_argument("--games-per-minute", type=float, default=20.0, metavar="N",
+                   help="games one client address may make a minute (default %(default)g; 0: "
+                   "no limit, for a server behind a front that limits clients itself)")
+    s.add_argument("--header-timeout", type=float, default=10.0, metavar="S",
+                   help="seconds a request's headers may take to arrive (default %(default)g)")
+    s.add_argument("--body-timeout", type=float, default=10.0, metavar="S",
+                   help="seconds a scenario's body may take to arrive (default %(default)g)")
     s.set_defaults(run=_server)
 
     from .chances import add_parsers
@@ -476,11 +484,33 @@ def _server(args: argparse.Namespace) -> int:
                          "'regiment[server]'") from None
     from regiment.store import open_store
 
+    for name, least in (("games_per_minute", 0.0), ("header_timeout", 0.1),
+                        ("body_timeout", 0.1)):
+        value = getattr(args, name)
+        if not least <= value < 1e6:   # NaN too
+            raise BadRequest(f"--{name.replace('_', '-')} {value}: give a number from {least:g}")
     store = open_store(args.store)
     if not hasattr(store, "put_seats"):
         raise BadRequest(f"{args.store}: the server keeps its games in SQLite (.db) or "
                          "PostgreSQL (postgresql://...), not in a log directory")
-    return run_server(store, Path(args.key), args.host, args.port)
+    return run_server(store, _key_path(args.key), args.host, args.port, args.games_per_minute,
+                      args.header_timeout, args.body_timeout)
+
+
+def _key_path(given: str | None) -> Path:
+    """The signing key's file: given, or in the user's configuration folder, where no
+    ``git add`` of a checkout can reach it (made there with mode 700)."""
+    if given:
+        return Path(given)
+    old = Path("regiment-server.key")   # where servers before 0.9.0 made it
+    if old.exists():
+        print(f"regiment server: warning: using {old.resolve()}, made in this folder by an "
+              "older server; move it out of any checkout and pass --key", file=sys.stderr)
+        return old
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    folder = Path(base) / "regiment"
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return folder / "server.key"
 
 
 def _signed_receipts(path: str, key: str | None, game_id: str) -> list[Any]:

@@ -4,8 +4,14 @@ with what another process appended, and told to the connections that watch them.
 The engine is synchronous and quick (a step takes well under a millisecond); the hub runs it
 on the server's event loop, one step at a time, so that two commands to one game never
 interleave within a process. Across processes the store decides: an append names the version
-it follows, and the loser of a race reloads the game and tries its command once more
-(STORE.VERSION), so no game ever forks.
+it follows, and the loser of a race catches up with the winner's step, keeping the game's
+watchers, and tries its command once more (STORE.VERSION, SERVER.RACE), so no game ever forks
+and every watcher is told every step, whichever process made it.
+
+A game is held in memory only while a connection watches it: a game made and never joined,
+or only read over HTTP, is not kept (SERVER.LIMITS). A token is checked against the seats the
+store keeps before anything of the game is loaded, so a wrong token costs one query and
+answers alike whether the game exists or not.
 """
 
 from __future__ import annotations
@@ -17,21 +23,39 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from regiment.core.dice import SeededDice
 from regiment.core.errors import (
     BadRequest,
     ConcurrencyConflict,
     IllegalCommand,
     InvalidScenario,
     RegimentError,
+    StoreUnavailable,
 )
 from regiment.core.game import Game
+from regiment.core.log import get_logger
 from regiment.core.scenario import parse_scenario
 
 from .serve import event_json, pending_json
 from .signing import ServerKey
 
+log = get_logger("regiment.server")
 SPECTATE = "spectate"
 MAX_SCENARIO = 256 * 1024
+UNDO_POLICIES = ("free", "consent", "off")
+# Compared against when a game has no seats, so that a missing game costs what a wrong token
+# for an existing one does (two seats and the spectators').
+NO_SEATS = {"": "0" * 64, " ": "1" * 64, "  ": "2" * 64}
+
+UNDO_NOTES = {
+    "consent": "undo: consent: undoing a step the other seat made, or one that rolled dice, "
+               "needs the other seat's consent; a seat takes back its own last step alone "
+               "only while it rolled no dice and the other seat has not acted since "
+               "(UNDO.CONSENT)",
+    "free": "undo: free: either seat may undo any step, the other seat's too, without "
+            "asking (UNDO.POLICY)",
+    "off": "undo: off: no step can be undone (UNDO.POLICY)",
+}
 
 
 def token_hash(token: str) -> str:
@@ -64,15 +88,22 @@ class Hub:
 
     # --- making and finding games -------------------------------------------------------
 
-    def create(self, body: bytes) -> dict[str, Any]:
+    def create(self, body: bytes, undo: str | None = None) -> dict[str, Any]:
         """A game from a scenario (TOML), with server-side seeded dice and one secret token a
-        seat; answers its id, the tokens and the spectators' link."""
+        seat; answers its id, the tokens, the spectators' link and notes (the undo policy it
+        plays under among them). ``undo`` overrides the scenario's policy. The game is not
+        held: it is loaded when a seat joins it."""
         if len(body) > MAX_SCENARIO:
             raise BadRequest(f"a scenario of {len(body)} bytes is larger than {MAX_SCENARIO}")
+        if undo is not None and undo not in UNDO_POLICIES:
+            raise BadRequest(f"undo={undo!r}: one of {', '.join(UNDO_POLICIES)}")
         try:
             raw = tomllib.loads(body.decode("utf-8"))
         except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             raise InvalidScenario(f"not a TOML scenario ({exc})", path="") from None
+        except RecursionError:
+            raise InvalidScenario("not a scenario: arrays or tables nested too deep",
+                                  path="") from None
         notes = []
         if "seed" in raw:   # whoever wrote it could foresee every die
             notes.append("the scenario's seed was not used: the server made the seed, and "
@@ -80,36 +111,43 @@ class Hub:
         if raw.get("dice", "seeded") != "seeded":
             raise InvalidScenario("the server plays with seeded dice only: players at a "
                                   "distance cannot check each other's real dice", path="dice")
-        raw.setdefault("undo", "consent")   # players apart agree before a roll is undone
+        if undo is not None:
+            raw["undo"] = undo
+        raw.setdefault("undo", "consent")   # players apart agree before a step is undone
         raw["seed"] = secrets.token_hex(32)
         scenario = parse_scenario(raw)
+        notes.append(UNDO_NOTES[scenario["undo"]])
         game = Game.new(scenario, store=self.store)
         tokens = {p: secrets.token_urlsafe(24) for p in game.state.players}
         tokens[SPECTATE] = secrets.token_urlsafe(24)
-        seats = {role: token_hash(t) for role, t in tokens.items()}
-        self.store.put_seats(game.game_id, seats)
-        self.held[game.game_id] = Held(game, seats)
+        self.store.put_seats(game.game_id, {role: token_hash(t) for role, t in tokens.items()})
         spectate = tokens.pop(SPECTATE)
-        return {"id": game.game_id, "seats": tokens,
+        return {"id": game.game_id, "seats": tokens, "undo": scenario["undo"],
                 "spectate": f"/games/{game.game_id}/replay?token={spectate}", "notes": notes}
 
-    def get(self, game_id: str) -> Held:
+    def get(self, game_id: str, seats: dict[str, str] | None = None) -> Held:
         """The game as the store has it now (loaded, or caught up if another process moved
         it on)."""
         held = self.held.get(game_id)
         if held is None:
-            seats = self.store.get_seats(game_id)
+            seats = seats or self.store.get_seats(game_id)
             if not seats:
                 raise BadRequest(f"no game {game_id!r} on this server")
             held = self.held[game_id] = Held(Game.load(game_id, self.store), seats)
             return held
-        game = held.game
-        if self.store.version(game_id) != game.version:   # moved on by another process
-            try:   # fold only the new records
-                game.replay(self.store.read_events(game_id, game.version))
-            except RegimentError:   # anything odd: the whole game again, from the store
-                held.game = Game.load(game_id, self.store)
+        if self.store.version(game_id) != held.game.version:   # moved on by another process
+            self.catch_up(held)
         return held
+
+    def catch_up(self, held: Held) -> None:
+        """Fold the steps another process appended; the game's watchers stay with it."""
+        game = held.game
+        try:   # fold only the new records
+            game.replay(self.store.read_events(game.game_id, game.version))
+        except StoreUnavailable:
+            raise
+        except RegimentError:   # anything odd: the whole game again, from the store
+            held.game = Game.load(game.game_id, self.store)
 
     def leave(self, game_id: str, watcher: Watcher) -> None:
         """A connection closed. A game nobody watches is let go: a process serving many games
@@ -122,26 +160,37 @@ class Hub:
         if not held.watchers:
             del self.held[game_id]
 
+    def sweep(self) -> int:
+        """Drop every held game that no connection watches (SERVER.LIMITS); how many."""
+        idle = [g for g, h in self.held.items() if not h.watchers]
+        for game_id in idle:
+            del self.held[game_id]
+        return len(idle)
+
     def seat_of(self, game_id: str, token: str | None) -> tuple[Held, str]:
         """The game and the seat a token holds; BadRequest for a wrong or missing token (said
-        the same way for a game that does not exist, so ids cannot be probed)."""
+        the same way, after the same work, for a game that does not exist, so ids cannot be
+        probed). Nothing is loaded until the token matches a seat."""
+        digest = token_hash(token or "")
+        held = self.held.get(game_id)
+        role = _seat(held.seats, digest) if held is not None and token else None
+        if role is not None:
+            return self.get(game_id), role
         try:
-            held = self.get(game_id)
-        except BadRequest:
-            held = None
-        if held is not None and token:
-            digest = token_hash(token)
-            for role, h in held.seats.items():
-                if secrets.compare_digest(h, digest):
-                    return held, role
-        raise BadRequest("no such game, or a wrong or missing token")
+            seats = self.store.get_seats(game_id)
+        except BadRequest:   # not even a game id
+            seats = {}
+        role = _seat(seats or NO_SEATS, digest)
+        if role is None or not seats or not token:
+            raise BadRequest("no such game, or a wrong or missing token")
+        return self.get(game_id, seats), role
 
     # --- moving games on ----------------------------------------------------------------
 
     def command(self, game_id: str, seat: str, request: Any) -> None:
         """SERVER.SEAT: apply a seat's command as one step (IllegalCommand and BadRequest
-        change nothing).
-        A race lost to another process reloads the game and tries once more."""
+        change nothing). SERVER.RACE: a race lost to another process catches up with its
+        step and tries once more; the game's watchers are told of both by ``update``."""
         if seat == SPECTATE:
             raise IllegalCommand("spectators only watch: no command is accepted from them",
                                  rule="SERVER.SEAT")
@@ -150,15 +199,20 @@ class Hub:
         if request.get("by") != seat:
             raise IllegalCommand(f"this seat is {seat!r}: it may send only commands by "
                                  f"{seat!r}, not by {request.get('by')!r}", rule="SERVER.SEAT")
+        held = self.get(game_id)
         for attempt in (1, 2):
-            held = self.get(game_id)
             try:
                 held.game.submit(request)
                 return
-            except ConcurrencyConflict:
-                self.held.pop(game_id, None)
+            except ConcurrencyConflict:   # SERVER.RACE: another process's step came first
+                log.info("race_lost", game=game_id, attempt=attempt)
+                self.catch_up(held)
                 if attempt == 2:
-                    raise
+                    raise ConcurrencyConflict(
+                        "other steps were made at the same moment through another server "
+                        "process; the game has moved on and this command was not applied "
+                        "(nothing changed): look at the new position and send it again"
+                    ) from None
 
     def update(self, game_id: str) -> list[tuple[Watcher, dict[str, Any]]]:
         """What each connection to the game has not been told yet, with the game's pending
@@ -188,6 +242,8 @@ class Hub:
         """The dice seed, once the game is over (never before: DICE.SECRET)."""
         if not game.state.over:
             return None
+        if isinstance(game.dice, SeededDice):   # the game rolls with it: no query needed
+            return game.dice.seed.hex()
         seed = self.store.get_secret(game.game_id)
         return seed.hex() if seed else None
 
@@ -196,3 +252,12 @@ class Hub:
         return {"id": game.game_id, "preset": game.preset.name, "records": game.version,
                 "state": game.state.summary(), "over": game.state.over,
                 **self.snapshot(game)}
+
+
+def _seat(seats: dict[str, str], digest: str) -> str | None:
+    """The role whose token hash is ``digest``: every seat compared, in constant time."""
+    found = None
+    for role, h in seats.items():
+        if secrets.compare_digest(h, digest):
+            found = role
+    return found

@@ -15,6 +15,12 @@ spectators' token only reads. Tokens are kept hashed. The dice are seeded on the
 their seed is revealed when the game is over (DICE.SECRET), so that anyone can then check every
 roll with ``verify --seed``. Every message after a step carries a receipt, the step's head
 signed with the server's Ed25519 key (``tools.signing``).
+
+What a client can hold or spend is bounded (SERVER.LIMITS): request headers must arrive within
+10 s and a scenario's body within 10 s (``guard``); every frame a connection sends, text or
+binary, counts against one rate; a client address may make a few games a minute; games
+nobody watches are dropped from memory; a database that cannot be reached is answered 503 (a
+WebSocket: an error message), with nothing changed, until it is back (STORE.OUTAGE).
 """
 
 from __future__ import annotations
@@ -29,14 +35,16 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from regiment.core.errors import BadRequest, RegimentError
+from regiment.core.errors import BadRequest, RegimentError, StoreUnavailable
 from regiment.core.log import get_logger
+from regiment.store.base import CAUGHT_UP
 
+from .guard import BODY_TIMEOUT, HEADER_TIMEOUT, CreateLimit
 from .hub import MAX_SCENARIO, Held, Hub, Watcher
 from .serve import event_json
 from .signing import ServerKey
@@ -48,6 +56,7 @@ RATE = 20.0                    # messages a second a connection may send, on ave
 BURST = 40.0                   # ...and at once
 FLOOD = 200                    # refused for rate in a row: the connection is closed
 OUTBOX = 1000                  # messages waiting for a client that does not read
+SWEEP = 30.0                   # seconds between sweeps of games nobody watches
 
 
 class Bucket:
@@ -67,24 +76,42 @@ class Bucket:
 
 
 def error(exc: RegimentError, status: int = 400) -> JSONResponse:
+    if isinstance(exc, StoreUnavailable):   # the client may try again: nothing was done
+        return JSONResponse({"error": exc.to_dict()}, status_code=503,
+                            headers={"Retry-After": "2"})
     return JSONResponse({"error": exc.to_dict()}, status_code=status)
 
 
-def make_app(store: Any, key: ServerKey) -> Starlette:
+def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
+             body_timeout: float = BODY_TIMEOUT) -> Starlette:
     hub = Hub(store, key)
+    limit = CreateLimit(games_per_minute)
 
     async def create(request: Request) -> Response:
+        client = request.client.host if request.client else "?"
+        if not limit.take(client):
+            return error(BadRequest(f"at most {limit.per_minute:g} games a minute from one "
+                                    "address (SERVER.LIMITS): nothing was made; try again in "
+                                    "a minute"), 429)
         body = b""
-        async for chunk in request.stream():   # read no more than a scenario may be
-            body += chunk
-            if len(body) > MAX_SCENARIO:
-                return error(BadRequest(f"a scenario is at most {MAX_SCENARIO} bytes; this "
-                                        "one is longer (nothing was made)"), 413)
         try:
-            made = hub.create(body)
+            async with asyncio.timeout(body_timeout):
+                async for chunk in request.stream():   # no more than a scenario may be
+                    body += chunk
+                    if len(body) > MAX_SCENARIO:
+                        return error(BadRequest(f"a scenario is at most {MAX_SCENARIO} bytes; "
+                                                "this one is longer (nothing was made)"), 413)
+        except TimeoutError:
+            return error(BadRequest(f"the scenario did not arrive within {body_timeout:g} s "
+                                    "(SERVER.LIMITS): nothing was made"), 408)
+        except ClientDisconnect:   # gone before its body was sent: nobody to answer
+            log.info("create_abandoned", client=client, received=len(body))
+            return Response(status_code=400)
+        try:
+            made = hub.create(body, request.query_params.get("undo"))
         except RegimentError as exc:
             return error(exc)
-        log.info("game_created", game=made["id"])
+        log.info("game_created", game=made["id"], undo=made["undo"])
         return JSONResponse(made, status_code=201)
 
     def seated(handler: Callable[[Held, str], Response]) -> Callable[[Request], Any]:
@@ -117,6 +144,11 @@ def make_app(store: Any, key: ServerKey) -> Starlette:
         records = list(held.game.records)
         live = LIVE.replace("__AFTER__", str(len(records)))
         return HTMLResponse(page(records).replace("</body>", live + "</body>"))
+
+    async def status(request: Request) -> Response:
+        """How much this process holds: games in memory and connections watching them."""
+        return JSONResponse({"games_held": len(hub.held),
+                             "connections": sum(len(h.watchers) for h in hub.held.values())})
 
     async def public_key(request: Request) -> Response:
         return JSONResponse({"key": key.public, "algorithm": "Ed25519",
@@ -151,12 +183,7 @@ def make_app(store: Any, key: ServerKey) -> Starlette:
                 frame = await ws.receive()
                 if frame["type"] == "websocket.disconnect":
                     raise WebSocketDisconnect(frame.get("code", 1000))
-                text = frame.get("text")
-                if text is None:   # a binary frame: the protocol is JSON text
-                    watcher.send(error_message(BadRequest(
-                        "a message is JSON text, not binary data (nothing changed)"), game_id))
-                    continue
-                if not bucket.take():
+                if not bucket.take():   # every frame counts, text or binary (SERVER.LIMITS)
                     refused += 1
                     if refused >= FLOOD:
                         await ws.close(code=1008, reason="too many messages")
@@ -166,6 +193,11 @@ def make_app(store: Any, key: ServerKey) -> Starlette:
                         "dropped; nothing changed)"), game_id))
                     continue
                 refused = 0
+                text = frame.get("text")
+                if text is None:   # a binary frame: the protocol is JSON text
+                    watcher.send(error_message(BadRequest(
+                        "a message is JSON text, not binary data (nothing changed)"), game_id))
+                    continue
                 handle(watcher, game_id, seat, text)
         except WebSocketDisconnect:
             pass
@@ -201,29 +233,37 @@ def make_app(store: Any, key: ServerKey) -> Starlette:
                 raise BadRequest(f"malformed JSON: {exc}") from None
             hub.command(game_id, seat, request)
         except RegimentError as exc:
+            tell(game_id)   # a race lost: the steps that won it, to every watcher
             watcher.send(error_message(exc, game_id))
             return
         tell(game_id)
 
     def error_message(exc: RegimentError, game_id: str) -> str:
-        try:
-            return dumps({"error": exc.to_dict(), **hub.snapshot(hub.get(game_id).game)})
-        except RegimentError:
+        held = hub.held.get(game_id)   # as this process holds it: no query to answer a refusal
+        if held is None:
             return dumps({"error": exc.to_dict()})
+        return dumps({"error": exc.to_dict(), **hub.snapshot(held.game)})
 
     def tell(game_id: str) -> None:
-        for watcher, message in hub.update(game_id):
+        try:
+            told = hub.update(game_id)
+        except RegimentError as exc:   # told once the store answers again (``moved``)
+            log.warning("tell_failed", game=game_id, why=str(exc))
+            return
+        for watcher, message in told:
             watcher.send(dumps(message))
 
     async def moved(game_id: str) -> None:
-        """Another process appended to a game this one shows: catch up, and tell."""
-        if game_id in hub.held and hub.held[game_id].watchers:
-            try:
-                hub.get(game_id)
-            except RegimentError as exc:
-                log.warning("catch_up_failed", game=game_id, why=str(exc))
-                return
-            tell(game_id)
+        """Another process appended to a game this one shows: catch up, and tell. ``*``: the
+        listener (re)connected, and any game may have moved while nobody listened."""
+        for gid in list(hub.held) if game_id == CAUGHT_UP else [game_id]:
+            if gid in hub.held and hub.held[gid].watchers:
+                try:
+                    hub.get(gid)
+                except RegimentError as exc:
+                    log.warning("catch_up_failed", game=gid, why=str(exc))
+                    continue
+                tell(gid)
 
     def listen(loop: asyncio.AbstractEventLoop) -> None:
         while True:
@@ -232,7 +272,13 @@ def make_app(store: Any, key: ServerKey) -> Starlette:
                     asyncio.run_coroutine_threadsafe(moved(game_id), loop)
             except Exception as exc:   # the database went away: try again shortly
                 log.warning("listen_failed", why=str(exc))
-                time.sleep(1.0)
+                time.sleep(0.5)
+
+    async def sweeper() -> None:
+        while True:
+            await asyncio.sleep(SWEEP)
+            if dropped := hub.sweep():
+                log.info("idle_games_dropped", games=dropped)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -240,10 +286,13 @@ def make_app(store: Any, key: ServerKey) -> Starlette:
             loop = asyncio.get_running_loop()
             threading.Thread(target=listen, args=(loop,), daemon=True,
                              name="regiment-listen").start()
+        sweeping = asyncio.create_task(sweeper())
         yield
+        sweeping.cancel()
 
     return Starlette(routes=[
         Route("/key", public_key),
+        Route("/status", status),
         Route("/games", create, methods=["POST"]),
         Route("/games/{game_id}", seated(state)),
         Route("/games/{game_id}/log", seated(export)),
@@ -277,13 +326,19 @@ LIVE = """<script>
 """
 
 
-def run_server(store: Any, key_path: Path, host: str, port: int) -> int:
+def run_server(store: Any, key_path: Path, host: str, port: int,
+               games_per_minute: float = 20.0, header_timeout: float = HEADER_TIMEOUT,
+               body_timeout: float = BODY_TIMEOUT) -> int:
     import uvicorn
 
+    from .guard import KEEP_ALIVE, guarded
+
     key = ServerKey.load_or_create(key_path)
-    app = make_app(store, key)
+    app = make_app(store, key, games_per_minute, body_timeout)
     print(f"regiment server: http://{host}:{port} (key {key.public[:16]}..., "
           f"{key_path})", flush=True)
+    log.info("server_started", host=host, port=port, header_timeout=header_timeout,
+             body_timeout=body_timeout, games_per_minute=games_per_minute)
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1024 * 1024,
-                lifespan="on")
+                lifespan="on", http=guarded(header_timeout), timeout_keep_alive=KEEP_ALIVE)
     return 0
