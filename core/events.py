@@ -29,14 +29,24 @@ class Event:
     v: ClassVar[int]
     rules: ClassVar[tuple[str, ...]] = ()
     schema: ClassVar[Schema]
+    # Fields added to an event after logs of it were written, left out of the data while they
+    # hold their default: a step played again (a record imported, a log re-derived) then
+    # writes the very bytes an earlier engine wrote, and hashes the same.
+    sparse: ClassVar[dict[str, Any]] = {}
 
     def to_data(self) -> dict[str, Any]:
-        return to_plain(self)
+        data = to_plain(self)
+        for name, default in self.sparse.items():
+            if data.get(name) == default:
+                del data[name]
+        return data
 
 
 @dataclass_transform(frozen_default=True, kw_only_default=True)
-def event(name: str, v: int = 1, rules: tuple[str, ...] = ()) -> Callable[[type[E]], type[E]]:
-    """Make a class a frozen, keyword-only event dataclass and register it under ``name``."""
+def event(name: str, v: int = 1, rules: tuple[str, ...] = (), sparse: tuple[str, ...] = ()
+          ) -> Callable[[type[E]], type[E]]:
+    """Make a class a frozen, keyword-only event dataclass and register it under ``name``;
+    ``sparse`` names the fields left out of its data at their default (``Event.sparse``)."""
 
     def wrap(cls: type[E]) -> type[E]:
         if name in EVENTS and EVENTS[name].__qualname__ != cls.__qualname__:
@@ -45,6 +55,8 @@ def event(name: str, v: int = 1, rules: tuple[str, ...] = ()) -> Callable[[type[
         dc.type = name
         dc.v = v
         dc.rules = rules
+        fields = {f.name: f for f in dataclasses.fields(dc)}  # type: ignore[arg-type]  # (a dataclass now)
+        dc.sparse = {n: fields[n].default for n in sparse}
         dc.schema = Schema(dc)
         EVENTS[name] = dc
         return dc

@@ -66,6 +66,19 @@ def game(units: list[dict[str, Any]], **top: Any) -> Game:
     return Game.new(sc, store=MemoryStore(), dice=dice)
 
 
+def old_game(units: list[dict[str, Any]], engine: str = "0.8.0", **top: Any) -> Game:
+    """A game as an earlier engine began it: played under that engine's rulings
+    (LOG.RULINGS), as verify re-derives its log."""
+    from regiment.core.events import GameStarted
+
+    sc = scenario(units, **top)
+    dice = ManualDice()
+    started = GameStarted(game_id="old", scenario=sc, preset=sc["preset"],
+                          engine_version=engine, dice_commitment=dice.commitment(),
+                          dice=dice.kind, undo=sc.get("undo", "free"))
+    return Game.new(sc, store=MemoryStore(), dice=dice, started=started)
+
+
 def answer(g: Game, script: dict[str, Iterable[tuple[int, ...]]] | None = None,
            default: int | None = None, stop: str | None = None) -> list[Event]:
     """Make every pending roll, taking faces for each purpose from ``script`` in order (or

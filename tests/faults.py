@@ -354,8 +354,11 @@ def _torn_wal(work: Path, step_bytes: int) -> Tally:
     original = db.read_bytes()
     before_last = [r for r in records if r.step < records[-1].step]
     frame = 4096 + 24
-    # the last transaction's frames: from the end back to the step before it
-    start = max(32, len(wal) - 4 * frame)
+    # the last transaction's frames: those after the commit frame before the last (a frame
+    # header's second word is the database's size after a commit, 0 in other frames)
+    commits = [at for at in range(32, len(wal) - frame + 1, frame)
+               if int.from_bytes(wal[at + 4:at + 8], "big")]
+    start = commits[-2] + frame if len(commits) > 1 else 32
     for cut in range(start, len(wal), step_bytes):
         trial = work / f"cut{cut}"
         trial.mkdir()

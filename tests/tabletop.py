@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import tomllib
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from regiment.core import measure
@@ -18,7 +19,7 @@ from regiment.tools.bot import choose
 from .conftest import EXAMPLES
 
 ONLY_AT_THE_TABLE = {"MeasurementRequested", "Measured", "ContactMeasured"}
-WHERE = ("position", "facing", "distance", "point")   # what only geometry can say
+WHERE = ("position", "facing", "distance", "point", "stopped")   # what only geometry says
 
 
 def at_the_table(raw: dict[str, Any]) -> dict[str, Any]:
@@ -102,22 +103,50 @@ def lockstep(raw: dict[str, Any], limit: int = 2000) -> Played:
     return played
 
 
-def _answer(played: Played, answers: dict[str, str]) -> None:
+def until_asked(raw: dict[str, Any], wanted: Callable[[Any], bool], limit: int = 2000
+                ) -> Played | None:
+    """``lockstep``, stopped as soon as the table-mode game asks a question ``wanted`` picks
+    (its pending measurement waits there, unanswered); None if it never asks one."""
+    clock = lambda: "2026-01-01T00:00:00.000000Z"  # noqa: E731
+    known = Game.new(parse_scenario(raw), store=MemoryStore(), game_id="geometry", clock=clock)
+    measured = Game.new(at_the_table(raw), store=MemoryStore(), game_id="table", clock=clock)
+    answers: dict[str, str] = {}
+    played = Played(known, measured, [], set())
+    measure.heard.append(lambda key, value: answers.__setitem__(key, value))
+    hear = measure.heard[-1]
+    try:
+        for _ in range(limit):
+            if known.pending.kind == "over":
+                return None
+            command = choose(known)
+            known.submit(command)
+            measured.submit(command)
+            if _answer(played, answers, wanted):
+                return played
+    finally:
+        measure.heard.remove(hear)
+    return None
+
+
+def _answer(played: Played, answers: dict[str, str],
+            stop: Callable[[Any], bool] | None = None) -> bool:
     """Take the measurements the table-mode game asks, as geometry gave them, and decline the
     choices geometry did not offer, until it waits where the geometry game does."""
     known, measured = played.known, played.measured
     while True:
         p: Any = measured.pending
+        if p.kind == "measurement" and stop is not None and stop(p):
+            return True
         if p.kind == "measurement":
             assert p.question in answers, f"geometry never answered {p.question}"
             played.asked.append((p.question, p.rule, answers[p.question]))
             measured.submit(Measure(by=p.player, value=answers[p.question]))
             continue
         if p.kind != "decision" or _subject(known.pending) == _subject(p):
-            return
+            return False
         command = declined(p, measured.state)
         if command is None:
-            return
+            return False
         played.extra.add(len(measured.timeline.steps))
         measured.submit(command)
 

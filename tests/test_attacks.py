@@ -110,7 +110,7 @@ def test_atk_casualties_wounds_stay_on_one_model():
 
 
 def test_atk_to_wound_with_great_weapons_and_halberds_and_armour_with_a_shield():
-    from regiment.phases.fantasy.combat import group, shield_bonus
+    from regiment.phases.fantasy.combat import Guard, group, shield_bonus
     from regiment.phases.fantasy.state import UnitState
     from regiment.phases.fantasy.units import strength
 
@@ -123,8 +123,9 @@ def test_atk_to_wound_with_great_weapons_and_halberds_and_armour_with_a_shield()
     shielded = u(equipment=["hand_weapon", "shield"], armour=5)
     assert shield_bonus(shielded) == 1
     assert shield_bonus(u(equipment=["spear", "shield"], armour=5)) == 0
-    g = group(u(equipment=["great_weapon"]), shielded, 1)
+    g = group(u(equipment=["great_weapon"]), shielded, 1, shield=Guard(old=True))
     # S5 against T3: 2+; armour 5+ worsened by 2 for S5, bettered by 1 for the shield: 6+
+    # (a game begun before 0.9.0: now the shield parries instead, tests/test_parry.py)
     assert (g["wound"], g["armour"]) == (2, 6)
 
 

@@ -247,29 +247,50 @@ def test_ch_react_stand_and_shoot_is_resolved_at_once_at_minus_one():
     assert game.state.phase.endswith("declaration")
 
 
-def test_ch_redirect_a_pass_declares_at_a_new_target_which_reacts():
+def test_ch_redirect_the_test_comes_first_and_a_pass_declares_at_a_new_target():
+    """Seed 003: "пройдите тест на Лидерство ... Если же тест успешно пройден, то нападающее
+    подразделение может немедленно снова объявить нападение": the test, then the target."""
     game = b.game([b.unit("a", "red", 30, 10, 0, profile={"Ld": 8}),
                    b.unit("x", "blue", 30, 20, 180), b.unit("y", "blue", 42, 20, 180)])
     b.declare(game, "a", "x", "flee", (3, 3))
     assert game.pending.decision == "redirect"
     assert {(c.name, getattr(c, "target", None)) for c in game.pending.legal} == \
+        {("redirect", ""), ("decline_redirect", None)}
+    with pytest.raises(IllegalCommand, match="Leadership test first") as info:
+        game.submit({"cmd": "redirect", "by": "red", "unit": "a", "target": "y"})
+    assert info.value.rule == "CH.REDIRECT"
+    game.submit({"cmd": "redirect", "by": "red", "unit": "a"})
+    tested = b.one(b.answer(game, {"redirect": [(4, 4)]}), "RedirectTested")
+    assert tested.passed and tested.target == "x" and tested.faces == (4, 4)
+    assert game.pending.decision == "redirect_target"
+    assert {(c.name, getattr(c, "target", None)) for c in game.pending.legal} == \
         {("redirect", "y"), ("decline_redirect", None)}
-    game.submit({"cmd": "redirect", "by": "red", "unit": "a", "target": "y"})
-    events = b.answer(game, {"redirect": [(4, 4)]})
+    events = game.submit({"cmd": "redirect", "by": "red", "unit": "a", "target": "y"})
     redirected = b.one(events, "ChargeRedirected")
     assert redirected.passed and redirected.to_data()["from"] == "x"
     assert game.pending.decision == "react" and game.pending.player == "blue"
     assert game.state.units["a"].declared == "y"
 
 
+def test_ch_redirect_a_pass_may_still_keep_after_the_first_target():
+    game = b.game([b.unit("a", "red", 30, 10, 0, profile={"Ld": 8}),
+                   b.unit("x", "blue", 30, 20, 180), b.unit("y", "blue", 42, 20, 180)])
+    b.declare(game, "a", "x", "flee", (3, 3))
+    game.submit({"cmd": "redirect", "by": "red", "unit": "a"})
+    b.answer(game, {"redirect": [(1, 2)]})
+    game.submit({"cmd": "decline_redirect", "by": "red", "unit": "a"})
+    assert game.state.units["a"].declared == "x"
+    assert game.state.phase.endswith("declaration")
+
+
 def test_ch_redirect_a_fail_keeps_the_first_target_and_it_is_once_a_turn():
     game = b.game([b.unit("a", "red", 30, 10, 0, profile={"Ld": 6}),
                    b.unit("x", "blue", 30, 20, 180), b.unit("y", "blue", 42, 20, 180)])
     b.declare(game, "a", "x", "flee", (3, 3))
-    game.submit({"cmd": "redirect", "by": "red", "unit": "a", "target": "y"})
+    game.submit({"cmd": "redirect", "by": "red", "unit": "a"})
     events = b.answer(game, {"redirect": [(4, 4)]})
-    assert not b.one(events, "ChargeRedirected").passed
-    assert game.state.units["a"].declared == "x"
+    assert not b.one(events, "RedirectTested").passed
+    assert game.state.units["a"].declared == "x" and game.state.units["a"].redirected
     assert game.state.phase.endswith("declaration")
 
 
@@ -277,12 +298,26 @@ def test_ch_redirect_when_both_targets_fled_the_charger_chooses():
     game = b.game([b.unit("a", "red", 30, 10, 0, profile={"Ld": 8}),
                    b.unit("x", "blue", 30, 20, 180), b.unit("y", "blue", 42, 20, 180)])
     b.declare(game, "a", "x", "flee", (1, 1))
-    game.submit({"cmd": "redirect", "by": "red", "unit": "a", "target": "y"})
+    game.submit({"cmd": "redirect", "by": "red", "unit": "a"})
     b.answer(game, {"redirect": [(2, 2)]})
+    game.submit({"cmd": "redirect", "by": "red", "unit": "a", "target": "y"})
     game.submit({"cmd": "react", "by": "blue", "unit": "y", "reaction": "flee"})
     b.answer(game, {"flee": [(6, 6)]})
     game.submit({"cmd": "end_charges", "by": "red"})
     assert {c.target for c in game.pending.legal} == {"x", "y"}
+
+
+def test_ch_redirect_games_begun_before_0_9_0_name_the_target_with_the_attempt():
+    """LOG.RULINGS: a 0.8.0 game re-derives its redirects as they were played."""
+    game = b.old_game([b.unit("a", "red", 30, 10, 0, profile={"Ld": 8}),
+                       b.unit("x", "blue", 30, 20, 180), b.unit("y", "blue", 42, 20, 180)])
+    b.declare(game, "a", "x", "flee", (3, 3))
+    assert {(c.name, getattr(c, "target", None)) for c in game.pending.legal} == \
+        {("redirect", "y"), ("decline_redirect", None)}
+    game.submit({"cmd": "redirect", "by": "red", "unit": "a", "target": "y"})
+    redirected = b.one(b.answer(game, {"redirect": [(4, 4)]}), "ChargeRedirected")
+    assert redirected.passed and redirected.faces == (4, 4)
+    assert game.pending.decision == "react"
 
 
 def charge_at(side_x: float = 30, **a: object) -> Game:
@@ -344,13 +379,32 @@ def test_ch_catch_fleeing_a_charge_that_reaches_the_fled_unit_destroys_it():
     assert not b.of(events, "CombatBegan")
 
 
-def test_ch_range_a_side_split_evenly_is_drawn_by_a_die():
+def corner_charge() -> list[dict[str, object]]:
     target = b.unit("x", "blue", 36, 30, 0, models=16, files=4)   # 4 x 4 of 20 mm: a square
     w = 4 * 20 / 25.4
     # a charger square to the corner: its front centred on the front-right diagonal
-    charger = b.unit("a", "red", 36 + w / 2 + 3, 30 + 3, 225, models=4, files=4)
-    game = b.game([charger, target])
-    game.submit({"cmd": "declare_charge", "by": "red", "unit": "a", "target": "x"})
-    assert game.pending.purpose == "random_side"
-    declared = b.one(b.answer(game, {"random_side": [(5,)]}), "ChargeDeclared")
-    assert declared.side in ("front", "right")
+    return [b.unit("a", "red", 36 + w / 2 + 3, 30 + 3, 225, models=4, files=4), target]
+
+
+def test_ch_charge_move_a_side_split_evenly_is_drawn_before_any_charge_is_declared():
+    """Seed 003: "Если модели равномерно расположены по двум секторам, то вы должны случайным
+    образом выбрать ту сторону ... до объявления всех нападений": the die comes before the
+    first declaration, and the declaration then rolls nothing."""
+    game = b.game(corner_charge())
+    assert game.pending.kind == "roll" and game.pending.purpose == "random_side"
+    assert game.state.phase.endswith("declaration") and not game.state.context.targets
+    drawn = b.one(b.answer(game, {"random_side": [(5,)]}), "SideDrawn")
+    assert (drawn.unit, drawn.target, drawn.side) == ("a", "x", "right")
+    assert game.pending.decision == "declare_charge"
+    events = game.submit({"cmd": "declare_charge", "by": "red", "unit": "a", "target": "x"})
+    assert b.one(events, "ChargeDeclared").side == "right"
+    assert not b.of(events, "RollRequested")
+
+
+def test_ch_charge_move_games_begun_before_0_9_0_roll_the_side_at_the_declaration():
+    old = b.old_game(corner_charge())
+    assert old.pending.decision == "declare_charge"
+    old.submit({"cmd": "declare_charge", "by": "red", "unit": "a", "target": "x"})
+    assert old.pending.purpose == "random_side"
+    declared = b.one(b.answer(old, {"random_side": [(5,)]}), "ChargeDeclared")
+    assert declared.side == "right"

@@ -137,7 +137,7 @@ def test_play_a_charge_with_real_dice_undo_explain_and_resume(term, tmp_path):
     assert records(db, game_id) == before                            # the store untouched
     t.expect(r"Roll 2D6 for Orc Boyz's charge")
     t.type("6 5")
-    t.expect(r"charge range 6\+5 \+ M = 15\" .*the charge reaches")
+    t.expect(r"charge range 6\+5 \+ M 4 = 15\" .*the charge reaches")
     t.expect(r"red \(Enter: 1\)> ")
     t.type("explain")
     t.expect(r"Step \d+: red: roll faces=6,5")

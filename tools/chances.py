@@ -190,7 +190,7 @@ def _attacks(args: argparse.Namespace, console: Console) -> int:
     from regiment.phases.fantasy.combat import group
 
     needs = {"hit": 4, "wound": 4, "armour": 0, "ward": 0, "reroll": False}
-    who = "attacks"
+    who, parry = "attacks", False
     if bool(args.attacker) != bool(args.target):
         given, missing = (("--attacker", "--target") if args.attacker else
                           ("--target", "--attacker"))
@@ -199,8 +199,9 @@ def _attacks(args: argparse.Namespace, console: Console) -> int:
         a, t = _profile(args.attacker, "a"), _profile(args.target, "t")
         if args.charging:
             a = a.evolve(charged=True)
-        g = group(a, t, args.attacks)
+        g = group(a, t, args.attacks)   # from the front: the current rules (ATK.PARRY)
         needs = {k: g[k] for k in needs}
+        parry = bool(g.get("parry"))
         who = f"{a.name} attacks at {t.name}"
     for k in ("hit", "wound", "armour", "ward"):
         if getattr(args, k) is not None:
@@ -208,10 +209,13 @@ def _attacks(args: argparse.Namespace, console: Console) -> int:
     reroll = bool(needs["reroll"]) or args.reroll_misses
     dist = odds.attack_odds(args.attacks, int(needs["hit"]), int(needs["wound"]),
                             int(needs["armour"]), int(needs["ward"]), reroll)
-    saves = ", ".join(f"{k} {needs[k]}+" for k in ("armour", "ward") if needs[k]) or "no save"
+    if args.ward is not None:
+        parry = False   # a ward given by hand is a ward
+    saves = ", ".join(f"{'parry' if k == 'ward' and parry else k} {needs[k]}+"
+                      for k in ("armour", "ward") if needs[k]) or "no save"
     table = Table(title=f"{args.attacks} {who}: hit {needs['hit']}+"
                   f"{' re-rolling misses' if reroll else ''}, wound {needs['wound']}+, "
-                  f"{saves} (ATK.SEQUENCE)")
+                  f"{saves} (ATK.SEQUENCE{', ATK.PARRY' if parry else ''})")
     table.add_column("unsaved wounds", justify="right")
     table.add_column("exactly", justify="right")
     table.add_column("at least", justify="right")

@@ -265,7 +265,10 @@ class Session:
         return f"{names(self.game).get(option, option)} ({option})"
 
     def explain(self) -> None:
-        """The last outcome: the live step's sentences, and the rules they cite."""
+        """The last outcome: the live step's sentences, the rules they cite, and the special
+        rules of the units in it that act in those rules (Swiftstride in a flee roll)."""
+        from rich.markup import escape
+
         g = self.game
         status = g.timeline.status()
         live = [b for b in steps(list(g.records)) if status.get(b[0].step) == "live"
@@ -290,6 +293,12 @@ class Session:
         for rule in cited:
             if rule in reference:
                 self.console.print(f"  [dim]{rule}: {reference[rule]}[/]", highlight=False)
+        specials = getattr(g.preset, "specials_cited", None)   # what changed the outcome
+        if specials is not None:
+            units = [v for r in batch for k, v in r.data.items()
+                     if k in ("unit", "target", "charger", "by") and isinstance(v, str)]
+            for line in specials(g.state, units, cited):
+                self.console.print(f"  [dim]{escape(line)}[/]", highlight=False)
 
     def winner(self) -> str:
         w = self.game.state.winner

@@ -77,8 +77,22 @@ def charge_reacted(s: State, e: ev.ChargeReacted) -> State:
     return _unit(s.evolve(context=ctx), e.unit, reaction=e.reaction)
 
 
+def side_drawn(s: State, e: ev.SideDrawn) -> State:
+    return _ctx(s, drawn={**s.context.drawn, f"{e.unit}>{e.target}": e.side})
+
+
+def redirect_tested(s: State, e: ev.RedirectTested) -> State:
+    """A failed test spends the unit's one redirect of the turn; a pass leaves it to name its
+    new target."""
+    if e.passed:
+        return _ctx(s, redirecting=e.unit)
+    return _unit(s, e.unit, redirected=True)
+
+
 def charge_redirected(s: State, e: ev.ChargeRedirected) -> State:
     s = _unit(s, e.unit, redirected=True)
+    if s.context.redirecting is not None:
+        s = _ctx(s, redirecting=None)
     if not e.passed:
         return s
     targets = {**s.context.targets, e.unit: (e.from_, e.to)}
@@ -423,6 +437,8 @@ APPLIERS: dict[str, Any] = {
     "ChargeDeclared": charge_declared,
     "ChargeReacted": charge_reacted,
     "ChargeRedirected": charge_redirected,
+    "RedirectTested": redirect_tested,
+    "SideDrawn": side_drawn,
     "UnitFled": unit_fled,
     "UnitMoved": unit_moved,
     "ChargeRolled": charge_rolled,

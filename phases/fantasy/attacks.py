@@ -42,6 +42,7 @@ class Group(NamedTuple):
     shooting: bool = False
     special: str = ""        # "impact:D3", "stomp:1": special hits, no to-hit roll (ATK.SPECIAL)
     mount: str = ""          # the mount whose attacks these are (CC.MOUNT)
+    parry: bool = False      # its ward need is the target's parry save (ATK.PARRY)
     rolls: Mapping[str, tuple[int, ...]] = NO_ROLLS
 
     @classmethod
@@ -53,7 +54,7 @@ class Group(NamedTuple):
                           data["hit2"], data["wound"], data["armour"], data["ward"],
                           bool(data.get("reroll")), bool(data.get("challenge")),
                           bool(data.get("shooting")), data.get("special", ""),
-                          data.get("mount", ""),
+                          data.get("mount", ""), bool(data.get("parry")),
                           {k: tuple(v) for k, v in rolls.items()} if rolls else NO_ROLLS))
 
 

@@ -17,6 +17,7 @@ from .state import State
 
 PREFERRED = {
     "redirect": ("redirect", "decline_redirect"),
+    "redirect_target": ("redirect", "decline_redirect"),
     "challenge": ("challenge", "decline_challenge"),
     "answer_challenge": ("accept_challenge", "refuse_challenge"),
     "pursue": ("pursue", "overrun", "restrain"),

@@ -8,7 +8,7 @@ a unit's depth.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from regiment.core.geometry import EPS, MM_PER_INCH, Box, axes, contact
 from regiment.core.i18n import tr
@@ -16,6 +16,7 @@ from regiment.core.i18n import tr
 from . import attacks
 from .rulings import ruled
 from .specials import (
+    ADDITIONAL_HAND_WEAPON,
     ALWAYS_STRIKES_FIRST,
     ALWAYS_STRIKES_LAST,
     GREAT_WEAPON,
@@ -197,19 +198,18 @@ def mount_strikes(state: State, combat: Combat, u: UnitState) -> list[dict[str, 
     for foes in touched_models(state, combat, u).values():
         first = min(foes, key=order.__getitem__)
         count[first] = count.get(first, 0) + 1
-    return [mount_group(u, state.units[eid], count[eid])
+    return [mount_group(u, state.units[eid], count[eid], guard(state, state.units[eid], u))
             for eid in sorted(count, key=order.__getitem__)]
 
 
-def mount_group(u: UnitState, e: UnitState, models: int) -> dict[str, Any]:
+def mount_group(u: UnitState, e: UnitState, models: int, shield: Guard) -> dict[str, Any]:
     """CC.MOUNT: the attacks of ``models`` of ``u``'s mounts at ``e``."""
     assert u.mount is not None
     m = u.mount
     return {"unit": u.id, "target": e.id, "attacks": models * m["A"], "challenge": False,
             "hit": attacks.to_hit(m["WS"], e.profile["WS"]), "hit2": 0, "reroll": False,
             "wound": attacks.to_wound(m["S"], e.profile["T"]),
-            "armour": attacks.armour_need(e.armour, m["S"], shield_bonus(e)),
-            "ward": attacks.ward_need(e.ward), "mount": m["name"], "rolls": {}}
+            **saves(e, m["S"], shield), "mount": m["name"], "rolls": {}}
 
 
 def touched_models(state: State, combat: Combat, u: UnitState
@@ -277,31 +277,82 @@ def describe_step(label: str) -> str:
 
 
 def shield_bonus(u: UnitState) -> int:
-    """ATK.ARMOUR: hand weapon and shield, on foot: +1 to the armour save in close combat."""
+    """Games begun before engine 0.9.0 (LOG.RULINGS): hand weapon and shield, on foot, +1 to
+    the armour save in close combat, from any side (the previous edition's rule)."""
     other = any(carries(u, w) for w in (GREAT_WEAPON, HALBERD, SPEAR))
     return 1 if carries(u, SHIELD) and not other and u.troop in ON_FOOT else 0
 
 
-def group(u: UnitState, e: UnitState, attacks_n: int, challenge: bool = False
-          ) -> dict[str, Any]:
-    """One group of close combat attacks from ``u`` at ``e``, with every need worked out."""
+def can_parry(u: UnitState) -> bool:
+    """ATK.PARRY: a model on foot fighting with a hand weapon and a shield, and no other
+    weapon (a spear, a halberd, a great weapon or an additional hand weapon)."""
+    other = any(carries(u, w) for w in (GREAT_WEAPON, HALBERD, SPEAR, ADDITIONAL_HAND_WEAPON))
+    return carries(u, SHIELD) and not other and u.troop in ON_FOOT
+
+
+PARRY = 6   # ATK.PARRY: the parry save's need
+
+
+class Guard(NamedTuple):
+    """What a defender's shield does against one group of close combat attacks: ``parry``,
+    the 6+ parry save of ATK.PARRY (games from engine 0.9.0), or ``old``, the +1 armour of the
+    previous edition (games begun before)."""
+
+    parry: bool = False
+    old: bool = False
+
+
+FROM_THE_FRONT = Guard(parry=True)   # the current rules, attacked in the front (odds)
+NO_SHIELD = Guard()
+
+
+def guard(state: State, e: UnitState, by: UnitState) -> Guard:
+    """ATK.PARRY: whether ``e`` parries the close combat attacks of ``by`` (a character's
+    place is its unit's): only those from enemies in its front arc, that is, touching its
+    front."""
+    if not ruled(state, "parry_ward"):
+        return Guard(old=True)
+    if not can_parry(e):
+        return Guard()
+    d = state.units[e.joined] if e.joined else e
+    a = state.units[by.joined] if by.joined else by
+    return Guard(parry=positions(d, a)[0] == "front")
+
+
+def saves(e: UnitState, s: int, g: Guard) -> dict[str, Any]:
+    """ATK.ARMOUR, ATK.WARD, ATK.PARRY: the armour and ward needs of ``e`` against a hit of
+    Strength ``s``; a parry does not add to another ward save, the better is taken."""
+    ward = attacks.ward_need(e.ward)
+    out: dict[str, Any] = {"armour": attacks.armour_need(e.armour, s,
+                                                         shield_bonus(e) if g.old else 0)}
+    if g.parry:
+        out["ward"], out["parry"] = min(ward or 7, PARRY), True
+    else:
+        out["ward"] = ward
+    return out
+
+
+def group(u: UnitState, e: UnitState, attacks_n: int, challenge: bool = False,
+          shield: Guard = FROM_THE_FRONT) -> dict[str, Any]:
+    """One group of close combat attacks from ``u`` at ``e``, with every need worked out
+    (``shield``: what ``e``'s shield does, from ``guard``; by default the current rules, from
+    the front)."""
     s = strength(u)
     reroll = has(u, ALWAYS_STRIKES_FIRST) and u.profile["I"] >= e.profile["I"]
     return {"unit": u.id, "target": e.id, "attacks": attacks_n, "challenge": challenge,
             "hit": attacks.to_hit(u.profile["WS"], e.profile["WS"]), "hit2": 0,
             "reroll": reroll, "wound": attacks.to_wound(s, e.profile["T"]),
-            "armour": attacks.armour_need(e.armour, s, shield_bonus(e)),
-            "ward": attacks.ward_need(e.ward), "rolls": {}}
+            **saves(e, s, shield if can_parry(e) or shield.old else Guard()), "rolls": {}}
 
 
-def special_group(u: UnitState, e: UnitState, models: int, special: str) -> dict[str, Any]:
+def special_group(u: UnitState, e: UnitState, models: int, special: str,
+                  shield: Guard = NO_SHIELD) -> dict[str, Any]:
     """ATK.SPECIAL, ATK.IMPACT, ATK.STOMP: special hits from ``models`` of ``u`` at ``e``: no
-    roll to hit, the model's own Strength (no weapon's bonus), saves as usual."""
+    roll to hit, the model's own Strength (no weapon's bonus), saves as usual (no parry)."""
     s = u.profile["S"]
     return {"unit": u.id, "target": e.id, "attacks": models, "challenge": False,
             "hit": 0, "hit2": 0, "reroll": False, "wound": attacks.to_wound(s, e.profile["T"]),
-            "armour": attacks.armour_need(e.armour, s, shield_bonus(e)),
-            "ward": attacks.ward_need(e.ward), "special": special, "rolls": {}}
+            **saves(e, s, Guard(old=shield.old)), "special": special, "rolls": {}}
 
 
 def positions(u: UnitState, e: UnitState) -> tuple[str, list[int]]:
@@ -480,7 +531,8 @@ def strikes(state: State, combat: Combat, step: str, fight: Fight
             kind, value = ("impact", u.impact_hits) if step == IMPACT_STEP else \
                 ("stomp", u.stomp)
             for e, models in (impacts if step == IMPACT_STEP else stomps)(state, combat, u):
-                out.append(special_group(u, e, models, f"{kind}:{value}"))
+                out.append(special_group(u, e, models, f"{kind}:{value}",
+                                         Guard(old=not ruled(state, "parry_ward"))))
         return out
     for uid in combat.units:
         u = state.units[uid]
@@ -489,14 +541,16 @@ def strikes(state: State, combat: Combat, step: str, fight: Fight
         if u.status == "engaged" and u.characters:   # CHAR.IN_UNIT: with their own attacks
             for c, foe in fighting_characters(state, combat, u):
                 if c.mount and mount_step(c) == step and c.id not in duel:
-                    out.append(mount_group(c, state.units[foe], 1))   # CC.MOUNT
+                    out.append(mount_group(c, state.units[foe], 1,   # CC.MOUNT
+                                           guard(state, state.units[foe], c)))
                 if step_label(c) != step or c.id in fight.stood_back:
                     continue
                 if c.id in duel:   # CC.CHALLENGE: it fights the foe it challenged, alone
-                    out.append(group(c, state.units[duel[c.id]], attacks_of(c),
-                                     challenge=True))
+                    rival = state.units[duel[c.id]]
+                    out.append(group(c, rival, attacks_of(c), True, guard(state, rival, c)))
                 else:
-                    out.append(group(c, state.units[foe], attacks_of(c)))
+                    e = state.units[foe]
+                    out.append(group(c, e, attacks_of(c), shield=guard(state, e, c)))
         if u.status != "engaged" or step_label(u) != step:
             continue
         shares = attack_shares(state, combat, uid, fight)
@@ -506,11 +560,12 @@ def strikes(state: State, combat: Combat, step: str, fight: Fight
                 at[eid] = at.get(eid, 0) + n
         for eid, n in at.items():
             if n > 0:
-                out.append(group(u, state.units[eid], n))
+                e = state.units[eid]
+                out.append(group(u, e, n, shield=guard(state, e, u)))
         if uid in duel:
             rival = state.units[duel[uid]]
             out.append(group(u, rival, attacks_of(u) + (1 if has_champion(u) else 0),
-                             challenge=True))
+                             True, guard(state, rival, u)))
     return out
 
 

@@ -30,9 +30,12 @@ class React(Command):
 
 @command("redirect")
 class Redirect(Command):
+    """CH.REDIRECT: try to redirect (``target`` empty: the Leadership test, games from engine
+    0.9.0), then name the new target once it passed (before 0.9.0: both at once)."""
+
     by: str
     unit: str
-    target: str
+    target: str = ""
 
 
 @command("decline_redirect")

@@ -4,7 +4,8 @@ Geometry reads it off the table each time it is needed. In table mode units have
 positions: when a charger lands, the players count the models in base contact (TABLE.ASK) and
 ``ContactMeasured`` keeps the counts on each unit (``UnitState.touch``). Casualties then take
 models from the rear rank (ATK.SEQUENCE) and a side keeps its count while it has that
-many.
+many; a side that grows shorter (a flank as ranks go) has the enemies on it counted again
+(``recount``), as geometry would find fewer of them touching it.
 """
 
 from __future__ import annotations
@@ -111,3 +112,53 @@ def _tell(state: State, unit: UnitState, enemies: list[str], sides: bool) -> Non
             for cid in u.characters if side == "front" else ():
                 measure.tell(f"character:{cid}:{other.id}",
                              "yes" if place_in_front(u, cid) in at else "no")
+
+
+def recount(before: State, after: State, cid: str) -> list[Event]:
+    """CC.WHO_FIGHTS in table mode: casualties shorten a unit's sides (its flanks as its ranks
+    go, its front once a rank is short of its files), and an enemy on a side that grew
+    shorter may touch it with fewer models now: the players count them again (never more
+    than before). On a mapped table geometry reads it off, and tells the listener."""
+    cmb = after.combats.get(cid)
+    if cmb is None:
+        return []
+    out: list[Event] = []
+    measured = table.measured(after)
+    for uid in cmb.units:
+        old, new = before.units.get(uid), after.units[uid]
+        if old is None or new.status != "engaged":
+            continue
+        for eid, side in _sides_touched(after, new, cmb.units):
+            if along(new, side) >= along(old, side):
+                continue
+            e = after.units[eid]
+            key = f"models:{eid}:{uid}:{new.models}"
+            if not measured:
+                if measure.heard:
+                    measure.tell(key, str(models_in_contact(e, new)[0]))
+                continue
+            mine = touched_at_table(e, new)
+            if mine is None:
+                continue
+            e_side, at = mine
+            n = measure.count(after, question(after, "count", key, "CC.WHO_FIGHTS", e, uid,
+                                              (e_side,), most=float(len(at))))
+            if n != len(at):
+                out.append(ContactMeasured(unit=eid, enemy=uid, side=e_side, models=n,
+                                           first=at[0] if at else 0))
+    return out
+
+
+def _sides_touched(state: State, u: UnitState, units: tuple[str, ...]
+                   ) -> list[tuple[str, str]]:
+    """(enemy, side of ``u`` it touches) for the enemies in ``units`` touching ``u``."""
+    if table.measured(state):
+        return [(e, side) for e, side, _, _ in u.touch if e in units]
+    out = []
+    for eid in units:
+        e = state.units[eid]
+        if e.player != u.player and e.status == "engaged":
+            side, at = positions(u, e)
+            if side and at:
+                out.append((eid, side))
+    return out

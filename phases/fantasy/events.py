@@ -24,6 +24,28 @@ class ChargeReacted(Event):
     charger: str = ""
 
 
+@event("SideDrawn", rules=("CH.CHARGE_MOVE",))
+class SideDrawn(Event):
+    """Before any charge is declared (games from engine 0.9.0), the die for a charger whose
+    front is split evenly between two of a target's sides: the side it would charge."""
+
+    unit: str
+    target: str
+    side: str
+
+
+@event("RedirectTested", rules=("CH.REDIRECT",))
+class RedirectTested(Event):
+    """The charger's Leadership test to redirect (games from engine 0.9.0): on a pass it may
+    declare a charge at another target at once; on a fail it keeps after its first."""
+
+    unit: str
+    target: str          # the target that fled
+    passed: bool
+    faces: tuple[int, ...]
+    leadership: int
+
+
 @event("ChargeRedirected", rules=("CH.REDIRECT",))
 class ChargeRedirected(Event):
     """The charger's Leadership test to redirect from a fleeing target to another."""
@@ -36,7 +58,7 @@ class ChargeRedirected(Event):
     leadership: int = 0
 
 
-@event("ChargeRolled", rules=("CH.RANGE",))
+@event("ChargeRolled", rules=("CH.RANGE",), sparse=("dropped",))
 class ChargeRolled(Event):
     """The charge range against the distance; ``dice`` are the faces counted (CH.RANGE)."""
 
@@ -47,6 +69,7 @@ class ChargeRolled(Event):
     distance: float
     success: bool
     why: str = ""           # why it failed when the range was enough (no room, the wheel)
+    dropped: tuple[int, ...] = ()   # the die Swiftstride dropped (games from engine 0.9.0)
 
 
 @event("UnitFled", rules=("CH.REACT", "FP.FLEE_ROLL"))
@@ -58,7 +81,7 @@ class UnitFled(Event):
     away_from: str = ""
 
 
-@event("UnitMoved", rules=("GEO.MOVE",))
+@event("UnitMoved", rules=("GEO.MOVE",), sparse=("stopped",))
 class UnitMoved(Event):
     """Every move, with where the unit ends: ``position`` is its front centre (DESIGN)."""
 
@@ -67,6 +90,7 @@ class UnitMoved(Event):
     position: tuple[float, float] | None   # None in table mode: the players moved it
     facing: float | None
     distance: float = 0.0
+    stopped: str = ""   # the unit that stopped it short, 1" away (games from engine 0.9.0)
 
 
 @event("UnitCaught", rules=("FP.CAUGHT", "CH.CATCH_FLEEING"))
@@ -235,13 +259,14 @@ class PursuitDeclared(Event):
     kind: str
 
 
-@event("PursuitRolled", rules=("FP.PURSUE_ROLL", "FP.CAUGHT"))
+@event("PursuitRolled", sparse=("dropped",), rules=("FP.PURSUE_ROLL", "FP.CAUGHT"))
 class PursuitRolled(Event):
     unit: str
     target: str
     dice: tuple[int, ...]
     distance: int
     caught: bool
+    dropped: tuple[int, ...] = ()   # the die Swiftstride dropped (games from engine 0.9.0)
 
 
 @event("PanicCaused", rules=("PANIC.TRIGGERS",))

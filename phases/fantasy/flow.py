@@ -50,6 +50,7 @@ def _one_side_left(s: State) -> bool:
 GUARDS: dict[str, Guard] = {
     "may_redirect": _may_redirect,
     "redirect_passed": lambda s: s.context.declaring is not None,
+    "redirect_test_passed": lambda s: s.context.redirecting is not None,
     "no_chargers_left": lambda s: not any(s.units[u].status == "ready" for u in to_move(s)),
     "no_combats_left": lambda s: all(c in s.context.fought for c in s.combats),
     "challenges_done": lambda s: fight_of(s).challenge == "done",

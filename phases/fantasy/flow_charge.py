@@ -33,6 +33,8 @@ from .events import (
     InitiativeStepBegan,
     LeadershipTested,
     PanicCaused,
+    RedirectTested,
+    SideDrawn,
     UnitCaught,
     UnitDestroyed,
     UnitFled,
@@ -40,6 +42,7 @@ from .events import (
     UnitRallied,
     UnitReturned,
 )
+from .faces import dropped
 from .flow import Flow
 from .result import ld_test
 from .rolls import FleeRoll, SideRoll, Toward, ask, read
@@ -58,6 +61,9 @@ def moved(uid: str, b: geo.Box | None, reason: str, dist: float = 0.0) -> UnitMo
                          distance=round(dist, 4))
     return UnitMoved(unit=uid, reason=reason, position=(b.x, b.y), facing=b.facing,
                      distance=round(dist, 4))
+
+
+DRAW = "draw"   # a side roll made before any declaration (CH.CHARGE_MOVE)
 
 
 class Caught(NamedTuple):
@@ -86,7 +92,14 @@ class ChargeFlow:
     def drives(self) -> dict[str, Any]:
         # FP.OFF_TABLE: fantasy8 brings pursuers back in the remaining moves, as ambushers;
         # fantasy-classic at the start of the movement phase, as reinforcements
-        return {"rally": self._drive_rally, self.flow.variant.returns_in: self._drive_returns}
+        drives: dict[str, Any] = {"rally": self._drive_rally, "declaration": self._drive_sides}
+        returns_in = self.flow.variant.returns_in
+        if returns_in in drives:   # both in one leaf: the pursuers come back, then the dice
+            first = drives[returns_in]
+            drives[returns_in] = lambda s: self._drive_returns(s) or first(s)
+        else:
+            drives[returns_in] = self._drive_returns
+        return drives
 
     # --- declarations and reactions (CH.DECLARE, CH.REACT, CH.REDIRECT) ---------------------
 
@@ -102,6 +115,9 @@ class ChargeFlow:
     def _declared(self, state: State, unit: UnitState, target: UnitState, trigger: str
                   ) -> list[Event]:
         sides = table.charge_sides(state, unit, target)
+        drawn = state.context.drawn.get(f"{unit.id}>{target.id}")
+        if len(sides) > 1 and drawn in sides:   # CH.CHARGE_MOVE: drawn before declaring
+            sides = (drawn,)
         if len(sides) > 1:  # CH.CHARGE_MOVE: an even split is settled by a die first
             return [ask("random_side", unit.id, unit.player, 1,
                         SideRoll(target.id, trigger, (sides[0], sides[1])))]
@@ -112,8 +128,34 @@ class ChargeFlow:
                      ) -> list[Event]:
         roll = read(SideRoll, aw)
         side = roll.sides[0] if faces[0] <= 3 else roll.sides[1]
+        if roll.trigger == DRAW:   # before any declaration: kept for when it is declared
+            return self.flow._finish(state, [SideDrawn(unit=aw.unit or "", target=roll.target,
+                                                       side=side)])
         return self.flow._then(state, [ChargeDeclared(unit=aw.unit or "", target=roll.target,
                                                  side=side)], roll.trigger)
+
+    def _drive_sides(self, state: State) -> list[Event]:
+        """CH.CHARGE_MOVE (seed 003, games from engine 0.9.0): "если модели равномерно
+        расположены по двум секторам, то вы должны случайным образом выбрать ту сторону ...
+        до объявления всех нападений": before the active player declares any charge, a die
+        for every unit that may charge a target with its front split evenly between two of
+        that target's sides. (At a table the players see the split when they declare: the
+        die is rolled then.)"""
+        if not ruled(state, "sides_drawn_first") or table.measured(state) or \
+                state.context.targets:   # a charge is declared already: too late to draw
+            return []
+        drawn = state.context.drawn
+        for unit in state.units.values():
+            if charge.why_cannot_charge(state, unit):
+                continue
+            for t in state.units.values():
+                if f"{unit.id}>{t.id}" in drawn or charge.eligible_target(state, unit, t):
+                    continue
+                sides = table.charge_sides(state, unit, t)
+                if len(sides) > 1:
+                    return [ask("random_side", unit.id, unit.player, 1,
+                                SideRoll(t.id, DRAW, (sides[0], sides[1])))]
+        return []
 
     def _react(self, state: State, cmd: React) -> list[Event]:
         charger_id, target_id = _declaring(state)
@@ -165,15 +207,33 @@ class ChargeFlow:
                 "ward": attacks.ward_need(charger.ward), "rolls": {}}
 
     def _redirect(self, state: State, cmd: Redirect) -> list[Event]:
-        self.flow._offered(state, cmd, "CH.REDIRECT")
+        """CH.REDIRECT: from engine 0.9.0 (seed 003) the charger takes its Leadership test
+        first (``redirect`` with no target) and names the new target only once it passed;
+        before, the target was named with the attempt."""
+        if not ruled(state, "redirect_test_first") or state.phase.endswith(".redirect"):
+            if ruled(state, "redirect_test_first") and cmd.target:
+                raise self.flow._illegal(state, cmd, tr(
+                    "{unit} takes its Leadership test first; it names its new target once it "
+                    "passes", unit=state.units[cmd.unit].name), "CH.REDIRECT")
+            self.flow._offered(state, cmd, "CH.REDIRECT")
+            unit = state.units[cmd.unit]
+            return [ask("redirect", unit.id, unit.player, 2, Toward(cmd.target))]
+        self.flow._offered(state, cmd, "CH.REDIRECT")   # the target, after a pass
         unit = state.units[cmd.unit]
-        return [ask("redirect", unit.id, unit.player, 2, Toward(cmd.target))]
+        return self.flow._then(state, [ChargeRedirected(
+            unit=unit.id, from_=unit.declared or "", to=cmd.target, passed=True,
+            leadership=unit_leadership(state, unit))], "redirect")
 
     def _redirect_rolled(self, state: State, aw: Awaiting, faces: tuple[int, ...]
                          ) -> list[Event]:
-        """CH.REDIRECT: a Leadership test; on a pass the new target reacts at once."""
+        """CH.REDIRECT: a Leadership test; on a pass the charger may declare again at once
+        (engine 0.9.0 on), or (before) turns on the target it named, which reacts at once."""
         unit = state.units[aw.unit or ""]
         passed, _, _ = ld_test(unit_leadership(state, unit), 0, faces)
+        if ruled(state, "redirect_test_first"):
+            tested = RedirectTested(unit=unit.id, target=unit.declared or "", passed=passed,
+                                    faces=faces, leadership=unit_leadership(state, unit))
+            return self.flow._then(state, [tested], "redirect")
         event = ChargeRedirected(unit=unit.id, from_=unit.declared or "",
                                  to=read(Toward, aw).unit,
                                  passed=passed, faces=faces,
@@ -259,6 +319,8 @@ class ChargeFlow:
         dice = charge.counted(faces)
         base: dict[str, Any] = {"unit": unit.id, "target": target.id, "dice": dice,
                                 "range": reach, "distance": dist}
+        if ruled(state, "story_told_whole") and len(faces) > len(dice):
+            base["dropped"] = dropped(faces)   # Swiftstride: told as dropped
         if gone:
             events: list[Event] = [ChargeRolled(**base, success=False,
                                                 why=f"{target.name} is gone")]
@@ -418,7 +480,8 @@ class ChargeFlow:
     def asks(self) -> dict[str, Callable[[State], Decision | None]]:
         """What the game asks in each leaf of the charge sub-phase."""
         return {"declaration": self._ask_declaration, "reactions": self._ask_reaction,
-                "redirect": self._ask_redirect, "charge_moves": self._ask_charge_move}
+                "redirect": self._ask_redirect, "redirect_target": self._ask_redirect_target,
+                "charge_moves": self._ask_charge_move}
 
     def _ask_declaration(self, state: State) -> Decision:
         """CH.DECLARE: every charge the active player may declare, or no more."""
@@ -442,13 +505,26 @@ class ChargeFlow:
                                         state, target, state.units[charger_id])))
 
     def _ask_redirect(self, state: State) -> Decision:
-        """CH.REDIRECT: the charger of a unit that fled may try another target."""
+        """CH.REDIRECT: the charger of a unit that fled may try to redirect (from engine 0.9.0
+        a Leadership test first; before, at a target named with the attempt)."""
         p = state.player
         unit = state.units[_last(state)[0]]
-        options: list[Command] = [Redirect(by=p, unit=unit.id, target=t.id)
-                                  for t in charge.redirect_targets(state, unit)]
+        options: list[Command] = [Redirect(by=p, unit=unit.id)] \
+            if ruled(state, "redirect_test_first") else \
+            [Redirect(by=p, unit=unit.id, target=t.id)
+             for t in charge.redirect_targets(state, unit)]
         return Decision(player=p, decision="redirect",
                         legal=(*options, DeclineRedirect(by=p, unit=unit.id)))
+
+    def _ask_redirect_target(self, state: State) -> Decision:
+        """CH.REDIRECT: a charger that passed its test declares a charge at once at another
+        eligible target, or keeps after its first."""
+        p = state.player
+        unit = state.units[state.context.redirecting or _last(state)[0]]
+        return Decision(player=p, decision="redirect_target", legal=(
+            *(Redirect(by=p, unit=unit.id, target=t.id)
+              for t in charge.redirect_targets(state, unit)),
+            DeclineRedirect(by=p, unit=unit.id)))
 
     def _ask_charge_move(self, state: State) -> Decision:
         """CH.MOVE_ORDER: the active player picks the next charger (and, CH.REDIRECT, which of

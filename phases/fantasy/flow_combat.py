@@ -4,6 +4,7 @@ tests, flee and pursuit, combat reform. Outcomes come from ``combat``, ``result`
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -64,6 +65,7 @@ from .events import (
     UnitLeftTable,
     UnitReformed,
 )
+from .faces import dropped
 from .flow import Flow, fight_of
 from .flow_charge import hill_regions, moved
 from .result import break_penalty, decide, ld_test, side_parts
@@ -254,6 +256,8 @@ class CombatFlow:
                 needs["special"] = g.special   # ATK.SPECIAL: what the hits came from
             if g.mount:
                 needs["mount"] = g.mount       # CC.MOUNT: the mounts' own attacks
+            if g.parry:
+                needs["parry"] = True          # ATK.PARRY: the ward save was a parry
             e = AttacksResolved(combat=batch.combat, step=batch.step, unit=g.unit,
                                 target=g.target, attacks=t["attacks"], hits=t["hits"],
                                 wounds=t["wounds"], saved=t["saved"], unsaved=t["unsaved"],
@@ -275,6 +279,8 @@ class CombatFlow:
         cur = fold(cur, events[len(batch.groups):], self.flow.fold_table)
         if batch.combat is not None:
             closing = close_ups(state, cur, batch.combat)
+            closing += contacts.recount(state, fold(cur, closing, self.flow.fold_table),
+                                        batch.combat)   # at the table, counted again
             cur = fold(cur, closing, self.flow.fold_table)
             events += closing
         events += self.flow.charges.panic_after(cur, dead, "was destroyed")
@@ -575,9 +581,11 @@ class CombatFlow:
         fled = fight_of(state).fled
         target = read(Toward, aw).unit
         caught = bool(target) and target in fled and dist >= fled[target]
+        told = ruled(state, "story_told_whole")   # Swiftstride's dropped die, in the log
         return self.flow._finish(state, [PursuitRolled(unit=aw.unit or "", target=target,
                                                   dice=charge.counted(faces), distance=dist,
-                                                  caught=caught)])
+                                                  caught=caught,
+                                                  dropped=dropped(faces) if told else ())])
 
     def _pursuer_moves(self, state: State, u: UnitState, kind: str, target: str,
                        dist: int) -> list[Event]:
@@ -589,8 +597,16 @@ class CombatFlow:
             return pursuit.pursue_move(state, u, heading, dist, kind == "pursue")
 
         end, off, edge, fresh, run = table.pursue(state, u, dist, move)
-        events: list[Event] = [moved(u.id, end, "pursuit" if kind == "pursue" else "overrun",
-                                     run)]
+        step = moved(u.id, end, "pursuit" if kind == "pursue" else "overrun", run)
+        if end is not None and not off and fresh is None and run < dist - 1e-6 and \
+                ruled(state, "story_told_whole"):   # FP.PURSUE_MOVE: say what stopped it
+            heading = u.facing
+            if kind == "pursue" and target in state.units:
+                heading = geo.bearing(geo.centre(box(u)), geo.centre(box(state.units[target])))
+            by = pursuit.stopper(state, u, heading, dist, kind == "pursue", run)
+            if by:
+                step = dataclasses.replace(step, stopped=by)
+        events: list[Event] = [step]
         if off:   # in table mode the players saw where (no point is made up)
             events.append(UnitLeftTable(unit=u.id, point=edge))
         elif fresh is not None:  # FP.FRESH_ENEMY: a charge; fought next close combat phase

@@ -30,7 +30,7 @@ STATES: list[Any] = [
         "start",
         {"name": "movement", "initial": "charge", "children": [
             {"name": "charge", "initial": "declaration", "children": [
-                "declaration", "reactions", "redirect", "charge_moves",
+                "declaration", "reactions", "redirect", "redirect_target", "charge_moves",
             ]},
             "rally", "compulsory", "remaining",
         ]},
@@ -60,10 +60,18 @@ TRANSITIONS: list[dict[str, Any]] = [
     {"trigger": "react", "source": f"{CHARGE}.reactions", "dest": f"{CHARGE}.redirect",
      "conditions": ["may_redirect"]},
     {"trigger": "react", "source": f"{CHARGE}.reactions", "dest": f"{CHARGE}.declaration"},
+    # CH.REDIRECT, games from engine 0.9.0 (seed 003): the test first, then the new target
+    {"trigger": "redirect", "source": f"{CHARGE}.redirect",
+     "dest": f"{CHARGE}.redirect_target", "conditions": ["redirect_test_passed"]},
+    # (games begun before: the target named with the test, which reacts on a pass)
     {"trigger": "redirect", "source": f"{CHARGE}.redirect", "dest": f"{CHARGE}.reactions",
      "conditions": ["redirect_passed"]},
     {"trigger": "redirect", "source": f"{CHARGE}.redirect", "dest": f"{CHARGE}.declaration"},
     {"trigger": "decline_redirect", "source": f"{CHARGE}.redirect",
+     "dest": f"{CHARGE}.declaration"},
+    {"trigger": "redirect", "source": f"{CHARGE}.redirect_target",
+     "dest": f"{CHARGE}.reactions"},
+    {"trigger": "decline_redirect", "source": f"{CHARGE}.redirect_target",
      "dest": f"{CHARGE}.declaration"},
     {"trigger": "end_charges", "source": f"{CHARGE}.declaration", "dest": f"{CHARGE}.charge_moves"},
     # CH.MOVE_ORDER

@@ -65,9 +65,31 @@ def _why(*rules: str) -> str:
     return f" ({cite(*rules)})"
 
 
-def _plus(faces: Any) -> str:
-    faces = list(faces)
-    return f"{'+'.join(map(str, faces))} = {sum(faces)}" if len(faces) > 1 else str(faces[0])
+def _plus(faces: Any, dropped: Any = ()) -> str:
+    """Dice as a sum: ``4+5 = 9``; a die that does not count is shown in brackets and left
+    out of the total (``4+5+(3) = 9``)."""
+    faces, dropped = list(faces), list(dropped)
+    shown = "+".join([*map(str, faces), *(f"({f})" for f in dropped)])
+    return f"{shown} = {sum(faces)}" if len(faces) + len(dropped) > 1 else shown
+
+
+def _rolled_sum(faces: tuple[int, ...]) -> str:
+    """Dice in the order rolled, the lowest of three (Swiftstride) in brackets and left out
+    of the total: ``(3)+4+5 = 9``."""
+    if len(faces) <= 2:
+        return _plus(faces)
+    low = faces.index(min(faces))
+    shown = "+".join(f"({f})" if i == low else str(f) for i, f in enumerate(faces))
+    return f"{shown} = {sum(faces) - faces[low]}"
+
+
+def _swift(dropped: Any, apart: bool = False) -> str:
+    """CH.RANGE, FP.FLEE_ROLL, FP.PURSUE_ROLL: the rule that dropped a die (``apart``: in
+    brackets of its own)."""
+    if not dropped:
+        return ""
+    return tr(" (Swiftstride: the lowest of three dropped)") if apart else \
+        tr(", Swiftstride: the lowest of three dropped")
 
 
 def _f(value: Any, spec: str) -> str:
@@ -80,7 +102,8 @@ REFORM = mark("reform")
 PHASES = {
     "start": mark("start"), "movement": mark("movement"), "charge": mark("charge"),
     "declaration": mark("declaration"), "reactions": mark("reactions"),
-    "redirect": mark("redirect"), "charge_moves": mark("charge_moves"), "rally": mark("rally"),
+    "redirect": mark("redirect"), "redirect_target": mark("redirect_target"),
+    "charge_moves": mark("charge_moves"), "rally": mark("rally"),
     "compulsory": mark("compulsory"), "remaining": mark("remaining"), "magic": mark("magic"),
     "shooting": mark("shooting"), "close_combat": mark("close_combat"),
     "choose_combat": mark("choose_combat"), "combat": mark("combat"),
@@ -95,15 +118,19 @@ def _phase(d: D, s: State | None) -> str:
 
 
 def _charge_rolled(d: D, s: State | None) -> str:
-    fields = {"unit": _name(s, d["unit"]), "dice": "+".join(map(str, d["dice"])),
+    dropped = d.get("dropped") or ()
+    dice = "+".join([*map(str, d["dice"]), *(f"({f})" for f in dropped)])
+    m = _f(d["range"] - sum(d["dice"]), "g")   # the range is the dice that count and M
+    fields = {"unit": _name(s, d["unit"]), "dice": dice, "m": m,
               "range": _f(d["range"], "g"), "distance": _f(d["distance"], ".1f"),
-              "target": _name(s, d["target"])}
+              "target": _name(s, d["target"]), "swift": _swift(dropped, apart=True)}
     if d["success"]:
-        return tr("{unit} charge range {dice} + M = {range}\" against {distance}\" to "
-                  "{target}: the charge reaches", **fields) + _why("CH.RANGE")
+        return tr("{unit} charge range {dice}{swift} + M {m} = {range}\" against {distance}\" "
+                  "to {target}: the charge reaches", **fields) + _why("CH.RANGE")
     why = retell(d.get("why") or SHORT, CHARGE_WHY)
-    return tr("{unit} charge range {dice} + M = {range}\" against {distance}\" to {target}: "
-              "the charge fails, {why}", why=why, **fields) + _why("CH.RANGE", "CH.FAILED")
+    return tr("{unit} charge range {dice}{swift} + M {m} = {range}\" against {distance}\" to "
+              "{target}: the charge fails, {why}", why=why, **fields) \
+        + _why("CH.RANGE", "CH.FAILED")
 
 
 SHORT = mark("short")
@@ -130,7 +157,9 @@ CHARGE_WHY: list[Reading] = [
 
 def _saves(n: Mapping[str, Any]) -> str:
     saves = [tr("armour {need}+", need=n["armour"])] if n.get("armour") else []
-    if n.get("ward"):
+    if n.get("parry"):
+        saves.append(tr("parry {need}+", need=n["ward"]))
+    elif n.get("ward"):
         saves.append(tr("ward {need}+", need=n["ward"]))
     return ", ".join(saves) or tr("no save")
 
@@ -174,7 +203,8 @@ def _attacks(d: D, s: State | None) -> str:
             rules.insert(1, "CC.MOUNT")
         if d.get("challenge"):
             rules.append("CC.CHALLENGE")
-    rules += [r for r, k in (("ATK.ARMOUR", "armour"), ("ATK.WARD", "ward")) if n.get(k)]
+    rules += [r for r, k in (("ATK.ARMOUR", "armour"),
+                             ("ATK.PARRY" if n.get("parry") else "ATK.WARD", "ward")) if n.get(k)]
     hit = f"{n['hit']}+"
     if n.get("hit2") and not n.get("reroll"):
         hit += tr(" then {need}+", need=n["hit2"])
@@ -322,10 +352,14 @@ def _moved(d: D, s: State | None) -> str:
                    "{unit} turn to face the enemy ({facing}).", k, unit=unit, facing=facing) \
             + _why(rule)
     what = d["reason"].replace("_", " ")
-    return ntr("{unit} moves {distance}\" ({what}) to ({x}, {y}) facing {facing}.",
-               "{unit} move {distance}\" ({what}) to ({x}, {y}) facing {facing}.", k,
+    text = ntr("{unit} moves {distance}\" ({what}) to ({x}, {y}) facing {facing}",
+               "{unit} move {distance}\" ({what}) to ({x}, {y}) facing {facing}", k,
                unit=unit, distance=distance, what=tr(MOVES[what]) if what in MOVES else what,
-               x=_f(x, ".1f"), y=_f(y, ".1f"), facing=facing) + _why(rule)
+               x=_f(x, ".1f"), y=_f(y, ".1f"), facing=facing)
+    if d.get("stopped"):   # FP.PURSUE_MOVE: held short, 1" from a friend or a fleeing unit
+        return text + tr(", stopped 1\" short of {unit}.", unit=_name(s, d["stopped"])) \
+            + _why(rule, "GEO.NO_OVERLAP")
+    return text + "." + _why(rule)
 
 
 def _moved_at_table(d: D, s: State | None, unit: str, k: int, distance: str) -> str:
@@ -369,9 +403,13 @@ def _withdrawn(d: D, s: State | None) -> str:
 
 
 def _redirected(d: D, s: State | None) -> str:
+    k = _k(s, d["unit"])
+    if not d.get("faces"):   # engine 0.9.0 on: the test was told already (RedirectTested)
+        return ntr("{unit} redirects its charge to {target}.",
+                   "{unit} redirect their charge to {target}.", k, unit=_name(s, d["unit"]),
+                   target=_name(s, d["to"])) + _why("CH.REDIRECT")
     fields = {"unit": _name(s, d["unit"]), "ld": d.get("leadership"),
               "rolled": _plus(d["faces"])}
-    k = _k(s, d["unit"])
     if d["passed"]:
         return ntr("{unit} tries to redirect: Ld {ld} rolled {rolled}: passes and turns on "
                    "{target}.", "{unit} try to redirect: Ld {ld} rolled {rolled}: passes and "
@@ -382,27 +420,46 @@ def _redirected(d: D, s: State | None) -> str:
                "after {target}.", k, target=_name(s, d["from"]), **fields) + _why("CH.REDIRECT")
 
 
+def _redirect_tested(d: D, s: State | None) -> str:
+    """CH.REDIRECT (seed 003): the test first; on a pass the charger may declare again."""
+    fields = {"unit": _name(s, d["unit"]), "ld": d["leadership"], "rolled": _plus(d["faces"])}
+    k = _k(s, d["unit"])
+    if d["passed"]:
+        return ntr("{unit} tries to redirect: Ld {ld} rolled {rolled}: passes, and may declare "
+                   "a charge at another target.", "{unit} try to redirect: Ld {ld} rolled "
+                   "{rolled}: pass, and may declare a charge at another target.", k,
+                   **fields) + _why("CH.REDIRECT")
+    return ntr("{unit} tries to redirect: Ld {ld} rolled {rolled}: fails and keeps after "
+               "{target}.", "{unit} try to redirect: Ld {ld} rolled {rolled}: fails and keeps "
+               "after {target}.", k, target=_name(s, d["target"]), **fields) \
+        + _why("CH.REDIRECT")
+
+
 def _fled(d: D, s: State | None) -> str:
     rule = {"charge_reaction": "CH.REACT", "panic": "PANIC.TRIGGERS", "rally": "RALLY.TEST",
             "broke": "FP.FLEE_ROLL"}.get(d.get("reason", ""), "FP.FLEE_ROLL")
-    dice = f" ({_plus(d['dice'])})" if d.get("dice") else ""
+    faces = tuple(d.get("dice") or ())   # all it rolled: with Swiftstride the lowest drops
+    dice = f" ({_rolled_sum(faces)}{_swift(len(faces) > 2)})" if faces else ""
     return ntr("{unit} flees {distance}\"{dice}.", "{unit} flee {distance}\"{dice}.",
                _k(s, d["unit"]), unit=_name(s, d["unit"]), distance=d["distance"],
                dice=dice) + _why(rule)
 
 
 def _pursuit(d: D, s: State | None) -> str:
-    unit, k, distance = _name(s, d["unit"]), _k(s, d["unit"]), d["distance"]
+    unit, k = _name(s, d["unit"]), _k(s, d["unit"])
+    dropped = d.get("dropped") or ()
+    distance = f"{d['distance']}\" ({_plus(d['dice'], dropped)}{_swift(dropped)})" \
+        if d.get("dice") else f"{d['distance']}\""
     if not d["target"]:
-        text = ntr("{unit} overruns {distance}\"", "{unit} overrun {distance}\"", k,
+        text = ntr("{unit} overruns {distance}", "{unit} overrun {distance}", k,
                    unit=unit, distance=distance)
     elif d["caught"]:
-        text = ntr("{unit} pursues {distance}\" after {target}: caught",
-                   "{unit} pursue {distance}\" after {target}: caught", k, unit=unit,
+        text = ntr("{unit} pursues {distance} after {target}: caught",
+                   "{unit} pursue {distance} after {target}: caught", k, unit=unit,
                    distance=distance, target=_name(s, d["target"]))
     else:
-        text = ntr("{unit} pursues {distance}\" after {target}: {escape}",
-                   "{unit} pursue {distance}\" after {target}: {escape}", k, unit=unit,
+        text = ntr("{unit} pursues {distance} after {target}: {escape}",
+                   "{unit} pursue {distance} after {target}: {escape}", k, unit=unit,
                    distance=distance, target=_name(s, d["target"]),
                    escape=ntr("it escapes", "they escape", _k(s, d["target"])))
     return text + "." + _why("FP.PURSUE_ROLL", "FP.CAUGHT")
@@ -574,6 +631,13 @@ TEMPLATES: dict[str, Callable[[D, State | None], str | None]] = {
     + _why("CH.DECLARE"),
     "ChargeReacted": _reacted,
     "ChargeRedirected": _redirected,
+    "RedirectTested": _redirect_tested,
+    "SideDrawn": lambda d, s: ntr(
+        "Before any charge is declared, a die decides which side of {target} {unit} would "
+        "charge, its front split evenly: its {side}.", "Before any charge is declared, a die "
+        "decides which side of {target} {unit} would charge, their front split evenly: its "
+        "{side}.", _k(s, d["unit"]), unit=_name(s, d["unit"]), target=_name(s, d["target"]),
+        side=side_word(d["side"])) + _why("CH.CHARGE_MOVE"),
     "DiceRolled": _rolled,
     "ChargeRolled": _charge_rolled,
     "UnitFled": _fled,

@@ -5,8 +5,9 @@ outcome, so the prompt and the outcome never disagree."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
-from regiment.core.i18n import tr
+from regiment.core.i18n import mark, tr
 from regiment.core.state import Awaiting
 
 from . import attacks, charge, table
@@ -109,10 +110,23 @@ def _tie(state: State, aw: Awaiting) -> str:
     return tr("it flees from {names}{rest} (FP.FLEE_DIRECTION)", names=names, rest=rest)
 
 
+def _distance(plain: str, swift: str) -> Callable[[State, Awaiting], str]:
+    """FP.FLEE_ROLL, FP.PURSUE_ROLL: the dice are the distance (Swiftstride: the highest two
+    of three)."""
+    def need(state: State, aw: Awaiting) -> str:
+        u = state.units.get(aw.unit or "")
+        return tr(swift) if u is not None and has(u, SWIFTSTRIDE) else tr(plain)
+    return need
+
+
 OTHER = {
     "charge_range": _charge_need,
-    "flee": lambda s, aw: tr("the total is the distance it flees (FP.FLEE_ROLL)"),
-    "pursuit": lambda s, aw: tr("the total is the distance it pursues (FP.PURSUE_ROLL)"),
+    "flee": _distance(mark("the total is the distance it flees (FP.FLEE_ROLL)"),
+                      mark("the highest two are the distance it flees (Swiftstride, "
+                           "FP.FLEE_ROLL)")),
+    "pursuit": _distance(mark("the total is the distance it pursues (FP.PURSUE_ROLL)"),
+                         mark("the highest two are the distance it pursues (Swiftstride, "
+                              "FP.PURSUE_ROLL)")),
     "dangerous_terrain": lambda s, aw: tr("each 1 loses a model (FP.FLEE_THROUGH)"),
     "random_side": _side,
     "random_choice": _tie,

@@ -28,6 +28,7 @@ from .flow_characters import CharacterFlow
 from .flow_charge import ChargeFlow
 from .flow_combat import CombatFlow
 from .machine import Compiled, turn_table
+from .specials import SPECIALS
 from .state import State, Turn, UnitState
 from .units import box
 from .variants import VARIANTS
@@ -144,6 +145,21 @@ class FantasyPreset(Flow):
 
     def sentence(self, event_type: str, data: Mapping[str, Any], state: State) -> str | None:
         return narrate.sentence(event_type, data, state)
+
+    def specials_cited(self, state: State, units: list[str], cited: list[str]) -> list[str]:
+        """``explain``: the special rules and equipment of ``units`` that act in the rules
+        cited (SPECIAL.REGISTRY: each declaration says where it acts), as lines."""
+        out: list[str] = []
+        for uid in dict.fromkeys(units):
+            u = state.units.get(uid)
+            if u is None:
+                continue
+            for name in (*u.rules, *u.equipment):
+                sp = SPECIALS.get(name)
+                acts = [r for r in sp.rules if r in cited] if sp is not None else []
+                if sp is not None and acts:
+                    out.append(f"{tr(sp.told)} ({u.name}; {', '.join(acts)}): {sp.changes}")
+        return out
 
 
 def _scenario_phase(state: State) -> str:

@@ -14,7 +14,7 @@ from .combat import (
 )
 from .rulings import ruled
 from .state import State, UnitState
-from .units import ALIVE, box, model_centres, rank_sizes
+from .units import ALIVE, box, model_centres, rank_sizes, touched_at_table
 
 
 def flee_from(state: State, unit: UnitState, foes: list[UnitState]) -> list[UnitState]:
@@ -80,6 +80,28 @@ def pursue_move(state: State, unit: UnitState, heading: float, dist: float, pivo
     return geo.rounded(geo.moved(start, run, heading)), None, None, run
 
 
+def stopper(state: State, unit: UnitState, heading: float, dist: float, pivot: bool,
+            run: float) -> str:
+    """FP.PURSUE_MOVE, GEO.NO_OVERLAP: the unit that held a pursuer ``run`` inches short of
+    ``dist`` (1" away from it, or in its way as it turned), "" if none did (the table's
+    edge or an enemy it charged ends a pursuit for reasons of their own)."""
+    if run >= dist - 1e-6:
+        return ""
+    start = geo.pivoted(box(unit), heading) if pivot else box(unit)
+    best, at = "", dist
+    for o in state.units.values():
+        if o.id == unit.id or o.status not in ALIVE or (
+                o.player != unit.player and o.status in ("ready", "engaged")):
+            continue
+        b = box(o)
+        if pivot and run == 0.0 and geo.overlaps(start, b):
+            return o.id
+        t = geo.free_run(start, heading, dist, [b], 1.0)
+        if t < at - 1e-9:
+            best, at = o.id, t
+    return best if abs(at - run) < 1e-3 else ""
+
+
 Reform = tuple[int, str, int, geo.Box | None]   # files, foe to face, turn, where (geometry)
 
 
@@ -101,7 +123,8 @@ def reform_checks(state: State, combat: Combat, u: UnitState
         return []
     side = foes[0][1]
     if u.position is None:   # table mode: the players say whether it fits (table.reform_room)
-        return [(r, ("", "")) for r in _reforms_in_combat(u, foes, side)]
+        return [(r, _contact_kept_at_table(u, foes, r)) for r in _reforms_in_combat(u, foes,
+                                                                                   side)]
     before = {e.id: (models_in_contact(u, e)[0], models_in_contact(e, u)[0]) for e, _ in foes}
     candidates: list[tuple[int, str, UnitState]] = []
     if side != "front":
@@ -171,6 +194,21 @@ def _reforms_in_combat(u: UnitState, foes: list[tuple[UnitState, str]], side: st
     return [(files, "", 0, None) for files in range(max(1, u.files - 2),
                                                     min(u.models, u.files + 2) + 1)
             if files != u.files]
+
+
+def _contact_kept_at_table(u: UnitState, foes: list[tuple[UnitState, str]], r: Reform
+                           ) -> tuple[str, str]:
+    """REF.CONTACT in table mode, against what the players counted: a unit fought in front
+    keeps at least as many models in contact, so its new front is at least as wide as the
+    models it has touching its enemies now (the rest the players confirm: REF.PLACEMENT)."""
+    files, face, _, _ = r
+    if face:
+        return "", ""
+    touching = sum(len(t[1]) for e, _ in foes if (t := touched_at_table(u, e)) is not None)
+    if files < touching:
+        return ("REF.CONTACT", f"{u.name} has {touching} models in contact; {files} wide it "
+                f"would have at most {files}")
+    return "", ""
 
 
 def free_reform_options(state: State, u: UnitState) -> list[Reform]:

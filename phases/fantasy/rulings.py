@@ -37,6 +37,19 @@ RULINGS: dict[str, Version] = {
     # REF.PLACEMENT: no model moves more than twice its Movement in a reform (before: not
     # measured)
     "reform_within_twice_m": (0, 5, 0),
+    # ATK.PARRY: hand weapon and shield give a 6+ parry ward save against close combat attacks
+    # from the front (before: +1 armour in close combat, from any side: the 7th edition's)
+    "parry_ward": (0, 9, 0),
+    # CH.RANGE, FP.PURSUE_ROLL, FP.PURSUE_MOVE: the log keeps the die Swiftstride dropped and
+    # the unit a pursuer stopped 1" short of, so that the story can tell them (before: not
+    # kept)
+    "story_told_whole": (0, 9, 0),
+    # CH.REDIRECT (seed 003): the charger takes its Leadership test first, and only on a pass
+    # declares the new target (before: the target was named with the attempt)
+    "redirect_test_first": (0, 9, 0),
+    # CH.CHARGE_MOVE (seed 003): the die for a front split evenly between two of a target's
+    # sides is rolled before any charge is declared (before: when that charge was declared)
+    "sides_drawn_first": (0, 9, 0),
 }
 
 

@@ -91,12 +91,13 @@ CHARACTER = special(
 # --- equipment ------------------------------------------------------------------------------------
 
 HAND_WEAPON = special(
-    "hand_weapon", ("ATK.ARMOUR",), "[G]",
-    "with a shield, +1 to its armour save in close combat", "hand weapon",
-    kind="equipment")
+    "hand_weapon", ("ATK.PARRY",), "[G]",
+    "with a shield, on foot, a 6+ parry save against close combat attacks from the front",
+    "hand weapon", kind="equipment")
 SHIELD = special(
-    "shield", ("ATK.ARMOUR",), "[G]",
-    "with a hand weapon, +1 to its armour save in close combat", "shield", kind="equipment")
+    "shield", ("ATK.PARRY", "ATK.ARMOUR"), "[G]",
+    "with a hand weapon, on foot, a 6+ parry save against close combat attacks from the front "
+    "(its +1 armour is in the roster's save)", "shield", kind="equipment")
 SPEAR = special(
     "spear", ("CC.WHO_FIGHTS", "ATK.TO_WOUND"), "[G]",
     "on foot, one more rank fights; mounted, +1 Strength in a turn it charged", "spears",
@@ -110,7 +111,8 @@ LANCE = special(
     "lance", ("ATK.TO_WOUND",), "[G]", "+2 Strength in a turn the unit charged", "lances",
     kind="equipment")
 ADDITIONAL_HAND_WEAPON = special(
-    "additional_hand_weapon", ("CC.WHO_FIGHTS",), "[G]", "one more Attack a model",
+    "additional_hand_weapon", ("CC.WHO_FIGHTS", "ATK.PARRY"), "[G]",
+    "one more Attack a model (a model fighting with it does not parry)",
     "additional hand weapons", kind="equipment")
 BOW = special(
     "bow", ("CH.REACT",), "[G]", "stand and shoot at 24\"", "bows", kind="equipment")

@@ -178,9 +178,11 @@ class Turn(Value):
     start_phase: str = "start"                        # where the first turn starts
     declaring: tuple[str, str] | None = None          # charger, target: awaiting a reaction
     last: tuple[str, str, str] | None = None          # charger, target, reaction (CH.REDIRECT)
+    redirecting: str | None = None                    # a charger that passed its redirect test
     to_move: tuple[str, ...] = ()                      # chargers still to move (CH.MOVE_ORDER)
     targets: Mapping[str, tuple[str, ...]] = EMPTY  # declared, redirected
     sides: Mapping[str, str] = EMPTY  # the side each charger meets
+    drawn: Mapping[str, str] = EMPTY  # "charger>target": its side, drawn before declaring
     volleys: tuple[str, ...] = ()                      # units that stood and shot (CH.REACT)
     returned: tuple[str, ...] = ()                     # pursuers back on the table (FP.OFF_TABLE)
     fought: tuple[str, ...] = ()                       # combats fought this phase (CC.ORDER)

@@ -144,8 +144,10 @@ def flee(state: State, unit: UnitState, away: UnitState | None, dist: float,
          move: Callable[[], tuple[geo.Box, geo.Point | None, list[str]]]) -> Flee:
     """FP.OFF_TABLE, FP.FLEE_THROUGH: does the flee move reach the table edge, and which enemy
     does it pass through (the first, if several)?"""
+    # FP.FLEE_DIRECTION: it flees straight away from ``away``, so it cannot pass through it
     foes = tuple(u.id for u in state.units.values()
-                 if u.player != unit.player and u.status in ALIVE)
+                 if u.player != unit.player and u.status in ALIVE
+                 and (away is None or u.id != away.id))
     if measured(state):
         off, hit = _edge_or_enemy(state, unit, dist, foes, "flee_edge", "flee_through",
                                   "FP.FLEE_THROUGH")

@@ -226,7 +226,10 @@ def charge_rolled(state: S, faces: tuple[int, ...]) -> list[Event]:
     melee = state.melee_of(p.id)
     locked_before = melee is not None and melee.since < state.round
     slowed = terrain_penalty(difficult, locked_before)
-    others = [t for t in enemies(state, s) if t.id != p.id]
+    # SK.CHARGE_MOVE (seed 004): the models move "к первичной и вторичной целям", to the
+    # primary and secondary targets only: no other squad can be touched by the charge
+    others = [t for t in enemies(state, s) if t.id != p.id and sec is not None
+              and t.id == sec.id]
     also = set(table.touched(state, s, p.id, others, lambda: [
         t.id for t in others if any(in_base_contact(m, t.models) for m in moved or ())]))
     foes = [t for t in enemies(state, s) if t.id == p.id or t.id in also]

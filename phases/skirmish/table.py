@@ -73,14 +73,18 @@ def pools(state: S, squad: Squad, foes: list[str],
     keys = [f"engaged:{squad.id}:{f}" for f in foes]
     both = f"engaged:{squad.id}:" + "+".join(foes)
     if measured(state):
-        n = float(len(squad.models))
+        # each model fights one foe, or splits among them all: the counts together are at
+        # most the squad's models, so each question allows only what the earlier left over
+        n = len(squad.models)
         out: dict[Any, int] = {}
-        for f, key in zip(foes, keys, strict=True):
-            q = _q(state, "number", key, "SK.ENGAGED", squad, f, most=n)
-            out[f] = measure.count(state, q)
+        asked: list[tuple[Any, str, str, str]] = [
+            (f, key, "SK.ENGAGED", f) for f, key in zip(foes, keys, strict=True)]
         if len(foes) > 1:
-            q = _q(state, "number", both, "SK.ALLOCATE", squad, "+".join(foes), most=n)
-            out[frozenset(foes)] = measure.count(state, q)
+            asked.append((frozenset(foes), both, "SK.ALLOCATE", "+".join(foes)))
+        for pool, key, rule, other in asked:
+            left = n - sum(out.values())
+            out[pool] = measure.count(state, _q(state, "number", key, rule, squad, other,
+                                                most=float(left))) if left else 0
         return {k: v for k, v in out.items() if v}
     answer = geometric()
     if measure.heard:
