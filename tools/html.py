@@ -123,7 +123,8 @@ def page(records: Sequence[Record], title: str = "") -> str:
             "close": [round(v, 3) for v in close],
             "table": {"width": width, "depth": depth,
                       "hills": scenario["table"].get("hills", []),
-                      "difficult": scenario["table"].get("difficult", [])},
+                      "difficult": scenario["table"].get("difficult", []),
+                      "blocking": scenario["table"].get("blocking", [])},
             "players": [p["id"] for p in scenario["players"]],
             "colours": colours(scenario["players"]),
             "measured": bool(scenario.get("table", {}).get("measured")),
@@ -346,6 +347,10 @@ function draw(f) {
   for (const hill of D.table.hills)
     svg.appendChild(el("polygon", {points: hill.map(pt).join(" "), fill: "#a8b97a",
                                    stroke: "#6b7a45", "stroke-width": 0.15}));
+  for (const wall of D.table.blocking || [])   // terrain that blocks sight and movement
+    svg.appendChild(el("polygon", {points: wall.map(pt).join(" "), fill: "#5b5650",
+                                   stroke: "#2a2117", "stroke-width": 0.2,
+                                   "class": "blocking"}));
   $("legend").replaceChildren();
   f.units.forEach((u, i) => {
     svg.appendChild(u.circles ? drawSquad(u, i + 1) : drawUnit(u, i + 1));

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from regiment.core import geometry as geo
 from regiment.core.i18n import tr
+from regiment.phases.common import sight
 
 from . import table
 from .faces import counted
@@ -83,7 +84,18 @@ def why_hidden(state: State, unit: UnitState, target: UnitState) -> str | None:
         return None
     if not geo.sees(box(unit), box(target)):
         return tr("{target} is not in {unit}'s front arc", target=target.name, unit=unit.name)
+    if not in_sight(state, unit, target):
+        return tr("{unit} cannot see {target}: terrain blocks the sight", unit=unit.name,
+                  target=target.name)
     return None
+
+
+def in_sight(state: State, unit: UnitState, target: UnitState) -> bool:
+    """CH.DECLARE, GEO.SIGHT [G]: no sight-blocking terrain stands between the charger's front
+    and the target; at a table with such terrain the players say (asked as it declares)."""
+    return sight.sees(state, f"sight:{unit.id}:{target.id}", "CH.DECLARE", unit, target.id,
+                      lambda: geo.clear_sight(box(unit), box(target),
+                                              geo.walls_of(sight.walls(state))))
 
 
 def eligible_target(state: State, unit: UnitState, target: UnitState) -> str | None:

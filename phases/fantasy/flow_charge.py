@@ -108,6 +108,8 @@ class ChargeFlow:
         unit = self.flow._unit(state, cmd, cmd.unit, "CH.DECLARE")
         target = self.flow._unit(state, cmd, cmd.target, "CH.DECLARE")
         why = charge.why_cannot_charge(state, unit) or charge.eligible_target(state, unit, target)
+        if not why and table.measured(state) and not charge.in_sight(state, unit, target):
+            why = tr("{unit} cannot see {target}", unit=unit.name, target=target.name)
         if why:
             raise self.flow._illegal(state, cmd, why, "CH.DECLARE")
         return self._declared(state, unit, target, "declare_charge")
@@ -220,6 +222,11 @@ class ChargeFlow:
             return [ask("redirect", unit.id, unit.player, 2, Toward(cmd.target))]
         self.flow._offered(state, cmd, "CH.REDIRECT")   # the target, after a pass
         unit = state.units[cmd.unit]
+        if table.measured(state) and not charge.in_sight(state, unit, state.units[cmd.target]):
+            raise self.flow._illegal(state, cmd, tr("{unit} cannot see {target}",
+                                                    unit=unit.name,
+                                                    target=state.units[cmd.target].name),
+                                     "CH.DECLARE")
         return self.flow._then(state, [ChargeRedirected(
             unit=unit.id, from_=unit.declared or "", to=cmd.target, passed=True,
             leadership=unit_leadership(state, unit))], "redirect")

@@ -14,6 +14,7 @@ from typing import Any
 
 from regiment.core.geometry import Box, bounds, stands_on, unit_size
 from regiment.core.scenario import ID, Reader
+from regiment.phases.common.sight import parse_blocking
 
 from .characters import JOINS
 from .combat import positions
@@ -127,7 +128,7 @@ def _placed(r: Reader, units: list[dict[str, Any]], table: dict[str, Any]) -> No
 
 def _table(r: Reader, data: Any) -> dict[str, Any]:
     t = r.table(data, "table")
-    r.known(t, "table", ("width", "depth", "hills", "measured"))
+    r.known(t, "table", ("width", "depth", "hills", "blocking", "measured"))
     measured = r.get(t, "measured", "table", bool, False)
     if measured and t.get("hills") is True:   # table mode: a table with hills, unmapped
         t = {k: v for k, v in t.items() if k != "hills"}
@@ -143,6 +144,7 @@ def _table(r: Reader, data: Any) -> dict[str, Any]:
         "depth": r.number(t, "depth", "table", 48.0, 6, 1000),
         "hills": hills,
     }
+    parse_blocking(r, t, out, measured)   # GEO.SIGHT: walls, buildings
     if measured:   # TABLE.POSITIONS: table mode, on the players' own table
         out["measured"] = True
         if hills:   # where they are is the players' to see: the rules ask (TABLE.ASK)

@@ -11,6 +11,7 @@ from regiment.core.commands import Command, EndPhase
 from regiment.core.events import Event, RollRequested
 from regiment.core.i18n import tr
 from regiment.core.pending import Decision
+from regiment.phases.common import sight
 
 from . import assault as rules
 from . import table
@@ -96,14 +97,30 @@ def distances(state: S, squad: Squad, asked: tuple[str, ...] = ()) -> dict[str, 
     return far
 
 
+def in_sight(state: S, squad: Squad, target: Squad, rule: str) -> bool:
+    """SK.DECLARE, SK.OVERWATCH, GEO.SIGHT (seed 004: "не может заявлять своей целью
+    вражеский отряд, который он не видит"): at least one model of ``squad`` sees a model of
+    ``target`` past the sight-blocking terrain; at a table with such terrain, the players
+    say."""
+    def geometric() -> bool:
+        walls = geo.walls_of(sight.walls(state))
+        return any(geo.clear_line((m[0], m[1]), (t[0], t[1]), walls)
+                   for m in squad.models for t in target.models)
+    return sight.sees(state, f"sight:{squad.id}:{target.id}", rule, squad, target.id,
+                      geometric)
+
+
 def may_assault(state: S) -> list[Command]:
     """SK.DECLARE: every charge open to the active player's squads that are not locked and
-    have not declared, a primary target and no secondary or one."""
+    have not declared, a primary target and no secondary or one, each a squad it can see."""
     out: list[Command] = []
     for s in state.squads.values():
         if s.player != state.player or s.status != "ready" or s.declared:
             continue
         far = distances(state, s)
+        if not table.measured(state):   # at a table, asked of the players as it declares
+            far = {t: d for t, d in far.items() if in_sight(state, s, state.squads[t],
+                                                            "SK.DECLARE")}
         for p in far:
             for sec in ("", *far):
                 if sec != p and not rules.declare_problem(s.id, p, sec or None, s.shot_at,
@@ -123,6 +140,8 @@ def may_overwatch(state: S, target: Squad, charger: Squad) -> bool:
     locked, not falling back) and its gun reaches the charger."""
     if target.status != "ready" or target.overwatched or not target.guns:
         return False
+    if not in_sight(state, target, charger, "SK.OVERWATCH"):   # it must see its charger
+        return False
     # at a table: can its gun reach? (how many of its models fire: asked when it fires)
     return table.yes_no(state, f"reaches:{target.id}:{charger.id}", "SK.OVERWATCH", target,
                         charger.id, lambda: shots(state, target, charger, "SK.OVERWATCH") > 0)
@@ -141,6 +160,11 @@ def declare(engine: SkirmishPreset, state: S, cmd: DeclareAssault) -> list[Event
             raise engine._illegal(state, cmd, tr("{unit} is not an enemy squad on the table",
                                                  unit=t), "SK.DECLARE")
     why = rules.declare_problem(s.id, cmd.primary, cmd.secondary or None, s.shot_at, far)
+    hidden = next((t for t in (cmd.primary, cmd.secondary)
+                   if t and not in_sight(state, s, state.squads[t], "SK.DECLARE")), None)
+    if not why and hidden is not None:
+        why = tr("{unit} cannot see {target}: terrain blocks the sight", unit=s.name,
+                 target=state.squads[hidden].name)
     if why:
         raise engine._illegal(state, cmd, why, "SK.DECLARE")
     targets = tuple(t for t in (cmd.primary, cmd.secondary) if t)

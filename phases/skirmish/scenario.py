@@ -17,6 +17,7 @@ from typing import Any
 
 from regiment.core import geometry as geo
 from regiment.core.scenario import ID, Reader
+from regiment.phases.common.sight import parse_blocking
 
 from .models import in_base_contact
 
@@ -30,13 +31,14 @@ MAX_MODELS = 400
 def parse_skirmish(r: Reader, top: dict[str, Any], out: dict[str, Any]) -> dict[str, Any]:
     """The skirmish part of a scenario: the table and the units of models."""
     t = r.table(top.get("table", {}), "table")
-    r.known(t, "table", ("width", "depth", "difficult", "measured"))
+    r.known(t, "table", ("width", "depth", "difficult", "blocking", "measured"))
     measured = r.get(t, "measured", "table", bool, False)
     if measured and t.get("difficult") is True:   # table mode: terrain the players see
         t = {**t, "difficult": [[[0, 0], [1, 0], [0, 1]]]}
     out["table"] = {"width": r.number(t, "width", "table", 72.0, 6, 1000),
                     "depth": r.number(t, "depth", "table", 48.0, 6, 1000),
                     "difficult": _areas(r, t)}
+    parse_blocking(r, t, out["table"], measured)   # GEO.SIGHT: walls, buildings
     if measured:   # TABLE.POSITIONS: on the players' own table; its terrain is theirs to see
         out["table"]["measured"] = True
         if out["table"]["difficult"]:

@@ -1,0 +1,59 @@
+"""Terrain that blocks sight and movement (walls, buildings), for both games: its place in the
+scenario (``table.blocking``) and the one question the rules ask of it, GEO.SIGHT: can one
+piece see another?
+
+On a mapped table the answer is geometry's: some straight line from the viewer to the target
+crosses no blocking polygon (``core.geometry.clear_sight``). At a table (table mode) the
+players look: the rules ask (TABLE.ASK), and only where the scenario says its table has such
+terrain (``blocking_at_table``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from regiment.core.scenario import Reader
+
+from .table import measured, yes_no
+
+Polygons = list[list[list[float]]]
+
+
+def parse_blocking(r: Reader, t: dict[str, Any], out: dict[str, Any], at_table: bool) -> None:
+    """``table.blocking``: polygons of 3 to 64 [x, y] corners (in table mode ``true``: the
+    table has some, and the players see where); into ``out``, the parsed table."""
+    value = t.get("blocking", [])
+    if at_table and value is True:
+        out["blocking_at_table"] = True
+        return
+    polygons: Polygons = []
+    for i, poly in enumerate(r.get(t, "blocking", "table", list, [])):
+        where = f"table.blocking[{i}]"
+        if not isinstance(poly, list) or not 3 <= len(poly) <= 64:
+            raise r.fail(where, "expected a polygon: a list of 3 to 64 [x, y] corners")
+        polygons.append([r.point(p, f"{where}[{j}]") for j, p in enumerate(poly)])
+    if at_table:   # TABLE.POSITIONS: where it stands is on the players' table
+        if polygons:
+            out["blocking_at_table"] = True
+        return
+    if polygons:
+        out["blocking"] = polygons
+
+
+def walls(state: Any) -> Polygons:
+    """The table's sight-blocking polygons (none in table mode)."""
+    return state.table.get("blocking") or []
+
+
+def sees(state: Any, key: str, rule: str, viewer: Any, target: str,
+         geometric: Callable[[], bool]) -> bool:
+    """GEO.SIGHT: whether ``viewer`` can see ``target``: geometry on a mapped table (always
+    on an open one), the players' word at a table that has sight-blocking terrain."""
+    if measured(state):
+        if not state.table.get("blocking_at_table"):
+            return True
+        return yes_no(state, key, rule, viewer, target, lambda: True)
+    if not walls(state):
+        return True
+    return yes_no(state, key, rule, viewer, target, geometric)
