@@ -272,34 +272,32 @@ def test_ch_redirect_the_test_comes_first_and_a_pass_declares_at_a_new_target():
     assert game.state.units["a"].declared == "y"
 
 
-def test_ch_redirect_a_pass_may_still_keep_after_the_first_target():
-    game = b.game([b.unit("a", "red", 30, 10, 0, profile={"Ld": 8}),
+def tried_redirect(ld: int, flee: tuple[int, int], test: tuple[int, int]
+                   ) -> tuple[Game, list]:
+    """A charges x, x flees (``flee``), and A tries to redirect (y is there to turn on)."""
+    game = b.game([b.unit("a", "red", 30, 10, 0, profile={"Ld": ld}),
                    b.unit("x", "blue", 30, 20, 180), b.unit("y", "blue", 42, 20, 180)])
-    b.declare(game, "a", "x", "flee", (3, 3))
+    b.declare(game, "a", "x", "flee", flee)
     game.submit({"cmd": "redirect", "by": "red", "unit": "a"})
-    b.answer(game, {"redirect": [(1, 2)]})
+    return game, b.answer(game, {"redirect": [test]})
+
+
+def test_ch_redirect_a_pass_may_still_keep_after_the_first_target():
+    game, _ = tried_redirect(8, (3, 3), (1, 2))
     game.submit({"cmd": "decline_redirect", "by": "red", "unit": "a"})
     assert game.state.units["a"].declared == "x"
     assert game.state.phase.endswith("declaration")
 
 
 def test_ch_redirect_a_fail_keeps_the_first_target_and_it_is_once_a_turn():
-    game = b.game([b.unit("a", "red", 30, 10, 0, profile={"Ld": 6}),
-                   b.unit("x", "blue", 30, 20, 180), b.unit("y", "blue", 42, 20, 180)])
-    b.declare(game, "a", "x", "flee", (3, 3))
-    game.submit({"cmd": "redirect", "by": "red", "unit": "a"})
-    events = b.answer(game, {"redirect": [(4, 4)]})
+    game, events = tried_redirect(6, (3, 3), (4, 4))
     assert not b.one(events, "RedirectTested").passed
     assert game.state.units["a"].declared == "x" and game.state.units["a"].redirected
     assert game.state.phase.endswith("declaration")
 
 
 def test_ch_redirect_when_both_targets_fled_the_charger_chooses():
-    game = b.game([b.unit("a", "red", 30, 10, 0, profile={"Ld": 8}),
-                   b.unit("x", "blue", 30, 20, 180), b.unit("y", "blue", 42, 20, 180)])
-    b.declare(game, "a", "x", "flee", (1, 1))
-    game.submit({"cmd": "redirect", "by": "red", "unit": "a"})
-    b.answer(game, {"redirect": [(2, 2)]})
+    game, _ = tried_redirect(8, (1, 1), (2, 2))
     game.submit({"cmd": "redirect", "by": "red", "unit": "a", "target": "y"})
     game.submit({"cmd": "react", "by": "blue", "unit": "y", "reaction": "flee"})
     b.answer(game, {"flee": [(6, 6)]})
