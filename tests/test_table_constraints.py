@@ -100,3 +100,118 @@ def test_fp_flee_through_a_unit_never_passes_through_the_one_it_flees_from():
     q = asked.value.question
     assert q.key == f"flee_through:{spears.id}" and q.rule == "FP.FLEE_THROUGH"
     assert "boyz" not in q.options and "wolves" in q.options and "none" in q.options
+
+
+# --- a property: no answers within their ranges make a state a mapped game could not reach ---
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from .tabletop import example  # noqa: E402
+
+SETTINGS = settings(max_examples=15, deadline=None,
+                    suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+def steps_of(game: Game) -> dict[int, list]:
+    out: dict[int, list] = {}
+    for r in game.records:
+        out.setdefault(r.step, []).append(r)
+    return out
+
+
+_FIGHT: list = []
+
+
+def two_foe_fight() -> Game:
+    """A fresh copy of the table-mode two_targets game where a squad fighting two foes is
+    about to be counted (found once, by playing it beside geometry)."""
+    from regiment.core.record import Draft
+
+    if not _FIGHT:
+        played = until_asked(raw("two_targets"), lambda p: p.question.startswith("engaged:"))
+        assert played is not None
+        g = played.measured
+        _FIGHT.append((list(g.records), g.store.get_secret(g.game_id), g.game_id))
+    records, seed, gid = _FIGHT[0]
+    store = MemoryStore()
+    store.append(gid, [Draft(seq=r.seq, step=r.step, type=r.type, v=r.v, data=r.data, at=r.at)
+                       for r in records], 0)
+    if seed:
+        store.put_secret(gid, seed)
+    return Game.load(gid, store)
+
+
+@SETTINGS
+@given(shares=st.lists(st.floats(0, 1), min_size=4, max_size=8))
+def test_table_measure_random_answers_never_count_more_models_than_a_squad_has(shares):
+    """Any answers within each question's own range, from the moment a squad fighting two
+    foes is counted: the models counted fighting each foe and splitting never add up to more
+    than the squad has (before 0.9.0's check, 4 + 2 + 3 of 6 Assault Marines did)."""
+    game = two_foe_fight()
+    unit = game.pending.unit
+    models = len(game.state.squads[unit].models)
+    counted: dict[str, int] = {}
+    for share in shares:
+        p = game.pending
+        if p.kind != "measurement" or not p.question.startswith(f"engaged:{unit}:"):
+            break
+        value = int(share * p.most)
+        counted[p.question] = value
+        game.submit({"cmd": "measure", "by": p.player, "value": value})
+    assert counted and sum(counted.values()) <= models, counted
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**32), steps=st.integers(20, 200))
+def test_table_measure_random_play_never_locks_in_an_undeclared_squad(seed, steps):
+    """Random legal play at a table, every measurement a random answer in its own range: no
+    charge locks in a squad it did not declare (or that was not fighting already)."""
+    import random
+
+    from .conftest import random_play
+
+    raw_ = example("two_targets")
+    raw_["dice"] = "manual"
+    game = Game.new(at_the_table(raw_), store=MemoryStore())
+    random_play(game, random.Random(seed), steps, undo_rate=0.0)
+    fighting: set[str] = set()
+    for batch in steps_of(game).values():
+        declared: set[str] = set()
+        for r in batch:
+            if r.type == "AssaultDeclared":
+                declared = {r.data["unit"], r.data["primary"], r.data.get("secondary") or ""}
+            if r.type == "MeleeJoined" and declared:
+                assert set(r.data["units"]) <= declared | fighting, r.data
+            if r.type == "MeleeJoined":
+                fighting |= set(r.data["units"])
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**32), steps=st.integers(20, 200),
+       preset=st.sampled_from(["fantasy8", "fantasy-classic"]))
+def test_table_measure_random_answers_never_make_an_unreachable_fantasy_game(seed, steps,
+                                                                             preset):
+    """The same in the fantasy game: no reform leaves fewer of its models in contact."""
+    import random
+
+    from regiment.phases.fantasy.units import touched_at_table
+
+    from .conftest import random_play
+
+    raw = example("ford_clash", preset)
+    raw["dice"] = "manual"
+    game = Game.new(at_the_table(raw), store=MemoryStore())
+    rng = random.Random(seed)
+    for _ in range(steps):
+        before = game.state
+        random_play(game, rng, 1, undo_rate=0.0)
+        state = game.state
+        for uid, u in state.units.items():
+            old = before.units[uid]
+            if u.files != old.files and u.status == "engaged" and old.touch:
+                had = sum(len(t[1]) for e, s, _, _ in old.touch if s == "front"
+                          and (t := touched_at_table(old, state.units[e])) is not None)
+                assert u.files >= had, f"{uid} reformed {u.files} wide with {had} in contact"
+        if game.pending.kind == "over":
+            break
