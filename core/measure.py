@@ -139,6 +139,11 @@ def read(question: Question, value: Any) -> str:
         if value < 0:
             raise ValueError(tr("a distance cannot be negative ({value}\")",
                                 value=format(value, "g")))
+        if value > question.most and question.extra and question.most == question.extra:
+            raise ValueError(tr("{value}\" is beyond the {most}\" of the move, which then does "
+                                "not reach {other}: undo to answer again what it meets",
+                                value=format(value, "g"), most=format(question.most, "g"),
+                                other=question.other))
         if value > question.most:
             raise ValueError(tr("{value}\" is farther than two points of this table can be "
                                 "({most}\")", value=format(value, "g"),

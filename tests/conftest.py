@@ -237,7 +237,8 @@ def random_play(game: Game, rng: random.Random, steps: int, undo_rate: float = 0
                           faces=tuple(k or rng.randint(1, 6) for k in known))]
         if pending.kind == "measurement" and not plain:   # a distance, or units near
             from regiment.core.commands import Measure
-            value: Any = round(rng.uniform(0, 20), 1) if pending.measure == "distance" else \
+            value: Any = int(rng.uniform(0, min(20.0, pending.most)) * 10) / 10 \
+                if pending.measure == "distance" else \
                 [o for o in pending.options if rng.random() < 0.5]
             plain = [Measure(by=pending.player, value=value)]
         pool = meta if (meta and (rng.random() < undo_rate or not plain)) else plain

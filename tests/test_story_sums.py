@@ -105,3 +105,20 @@ def test_the_checker_catches_the_audits_contradiction():
     line = ("Результат боя: a 4 (CR.WOUNDS X +1, CR.RANKS X +3); b 7 (CR.WOUNDS Y +7): "
             "побеждает b с перевесом 3.")
     assert not check(line) and check(line.replace("перевесом 3", "перевесом 2"))
+
+
+def test_explain_names_the_special_rules_that_acted_in_a_step():
+    """`explain` after a Swiftstride flee, or an Always Strikes First blow, names the special
+    rule with what it changes (SPECIAL.REGISTRY: each declaration says where it acts)."""
+    from regiment.core.game import Game, find_preset
+    from regiment.core.scenario import load_scenario
+    from regiment.store import MemoryStore
+
+    from .conftest import EXAMPLES
+
+    game = Game.new(load_scenario(EXAMPLES / "ford_clash.toml"), store=MemoryStore())
+    preset = find_preset("fantasy8")
+    lines = preset.specials_cited(game.state, ["wolves"], ["FP.FLEE_ROLL"])
+    assert lines and lines[0].startswith("Swiftstride (Goblin Wolf Riders; FP.FLEE_ROLL)")
+    assert not preset.specials_cited(game.state, ["wolves"], ["ATK.TO_HIT"])
+    assert preset.specials_cited(game.state, ["boyz", "spears"], ["CH.RANGE"]) == []

@@ -215,3 +215,26 @@ def test_table_measure_random_answers_never_make_an_unreachable_fantasy_game(see
                 assert u.files >= had, f"{uid} reformed {u.files} wide with {had} in contact"
         if game.pending.kind == "over":
             break
+
+
+def test_fp_fresh_enemy_a_unit_a_pursuit_meets_is_measured_within_the_pursuit():
+    """A pursuit of 2" into a unit more than 20" away was taken as said: the unit it meets is
+    measured now, and a distance beyond the move is refused (the players undo and say again
+    what it meets). The same for a flee through a unit (FP.FLEE_THROUGH)."""
+    from regiment.core import measure
+    from regiment.phases.fantasy import table
+
+    game = Game.new(at_the_table(raw("ford_clash")), store=MemoryStore())
+    boyz = game.state.units["boyz"]
+    state = game.state.evolve(answers=((f"pursue_edge:{boyz.id}", "no"),
+                                       (f"pursue_into:{boyz.id}", "swords")))
+    with pytest.raises(measure.Need) as asked:
+        table.pursue(state, boyz, 2.0, lambda: pytest.fail("geometry at a table"))
+    q = asked.value.question
+    assert (q.key, q.kind, q.rule, q.other, q.most) == (
+        "pursue_into_gap:boyz", "distance", "FP.FRESH_ENEMY", "swords", 2.0)
+    with pytest.raises(ValueError, match="beyond the 2\" of the move"):
+        measure.read(q, 20.5)
+    assert measure.read(q, 1.5) == "1.5"
+    done = state.evolve(answers=(*state.answers, ("pursue_into_gap:boyz", "1.5")))
+    assert table.pursue(done, boyz, 2.0, lambda: pytest.fail("geometry")).fresh == "swords"

@@ -50,6 +50,9 @@ RULINGS: dict[str, Version] = {
     # CH.CHARGE_MOVE (seed 003): the die for a front split evenly between two of a target's
     # sides is rolled before any charge is declared (before: when that charge was declared)
     "sides_drawn_first": (0, 9, 0),
+    # FP.FLEE_THROUGH, FP.FRESH_ENEMY at a table: the unit a flee or pursuit is said to meet is
+    # measured, and must be within the move (before: taken as said, however far)
+    "meet_measured": (0, 9, 0),
 }
 
 

@@ -21,6 +21,7 @@ from regiment.core.measure import tell as _tell
 from regiment.phases.common.table import measured, yes_no
 from regiment.phases.common.table import question as _q
 
+from .rulings import ruled
 from .state import State, UnitState
 from .units import ALIVE, box
 
@@ -153,7 +154,7 @@ def flee(state: State, unit: UnitState, away: UnitState | None, dist: float,
                                   "FP.FLEE_THROUGH")
         return Flee(None, off, [] if hit is None else [hit])
     end, edge, through = move()
-    _told_edge_or_enemy(unit, edge, foes, next((u for u in through if u in foes), None),
+    _told_edge_or_enemy(state, unit, edge, foes, next((u for u in through if u in foes), None),
                         "flee_edge", "flee_through")
     return Flee(end, edge is not None, through)
 
@@ -169,16 +170,24 @@ def _edge_or_enemy(state: State, unit: UnitState, dist: float, foes: tuple[str, 
         return False, None
     q = _q(state, "unit", f"{enemy}:{unit.id}", rule, unit, options=(*foes, NONE), extra=dist)
     hit = measure.ask(state, q)
-    return False, None if hit == NONE else hit
+    if hit == NONE:
+        return False, None
+    if ruled(state, "meet_measured"):   # it must be within the move (games from 0.9.0)
+        measure.distance(state, _q(state, "distance", f"{enemy}_gap:{unit.id}", rule, unit,
+                                   hit, most=dist, extra=dist))
+    return False, hit
 
 
-def _told_edge_or_enemy(unit: UnitState, point: geo.Point | None, foes: tuple[str, ...],
-                        hit: str | None, edge: str, enemy: str) -> None:
+def _told_edge_or_enemy(state: State, unit: UnitState, point: geo.Point | None,
+                        foes: tuple[str, ...], hit: str | None, edge: str, enemy: str) -> None:
     """Geometry's answers to ``_edge_or_enemy``, told (for ``core.measure.heard``)."""
     if heard:
         _tell(f"{edge}:{unit.id}", "yes" if point is not None else "no")
         if point is None and foes:
             _tell(f"{enemy}:{unit.id}", hit or NONE)
+        if point is None and hit is not None and hit in state.units:
+            gap = geo.gap(box(unit), box(state.units[hit]))
+            _tell(f"{enemy}_gap:{unit.id}", format(round(gap, 4), "g"))
 
 
 # --- pursuits and reforms -------------------------------------------------------------------
@@ -207,7 +216,7 @@ def pursue(state: State, unit: UnitState, dist: float,
                                   "FP.FRESH_ENEMY")
         return Pursuit(None, off, None, hit, dist)
     end, edge, fresh, run = move()
-    _told_edge_or_enemy(unit, edge, foes, fresh, "pursue_edge", "pursue_into")
+    _told_edge_or_enemy(state, unit, edge, foes, fresh, "pursue_edge", "pursue_into")
     return Pursuit(end, edge is not None, edge, fresh, run)
 
 
