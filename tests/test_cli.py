@@ -77,11 +77,12 @@ def test_errors_are_one_clear_line_and_exit_2(tmp_path, capsys):
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"seq": 0}\n')
     assert main(["verify", str(bad)]) == 2
-    assert "CorruptLog" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "bad.jsonl line 1: not a record" in err and "CorruptLog" not in err
     garbage = tmp_path / "garbage.db"
     garbage.write_bytes(b"\x00not sqlite at all" * 100)
     assert main(["inspect", str(garbage)]) == 2
-    assert "CorruptLog" in capsys.readouterr().err
+    assert "garbage.db" in capsys.readouterr().err
 
 
 def test_every_rule_event_is_told_with_its_rules_or_is_bookkeeping():
@@ -169,3 +170,78 @@ def test_user_errors_exit_2_and_say_what(tmp_path, capsys):
                        (["play", "no_such_battle"], "no bundled scenario of that name")):
         assert main(argv) == 2, argv
         assert said in capsys.readouterr().err, argv
+
+
+# --- the command line as people type it (issue 26) -------------------------------------------
+
+
+def test_every_reading_command_takes_the_store_as_a_path_or_as_store(tmp_path, capsys):
+    db, _, _ = run_demo(tmp_path, capsys)
+    for command in (["games"], ["replay"], ["inspect"], ["export"], ["verify"],
+                    ["record", "export"]):
+        assert main([*command, str(db)]) == 0, command
+        by_path = capsys.readouterr().out
+        assert main([*command, "--store", str(db)]) == 0, command
+        assert capsys.readouterr().out == by_path, command
+    try:
+        main(["replay", str(db), "--store", str(tmp_path / "other.db")])
+    except SystemExit as exc:
+        assert exc.code == 2
+    assert "name the store once" in capsys.readouterr().err
+
+
+def test_options_may_follow_the_command(tmp_path, capsys):
+    db, _, _ = run_demo(tmp_path, capsys)
+    assert main(["replay", str(db), "--lang", "ru"]) == 0
+    assert "шаг 0" in capsys.readouterr().out
+    assert main(["--lang", "ru", "replay", "--store", str(db)]) == 0
+    assert "шаг 0" in capsys.readouterr().out
+
+
+def test_a_mistyped_name_is_answered_with_the_nearest(tmp_path, capsys):
+    import pytest
+
+    with pytest.raises(SystemExit) as done:
+        main(["replpay"])
+    assert done.value.code == 2 and "did you mean 'replay'?" in capsys.readouterr().err
+    from regiment.tools.listings import scenario_path
+
+    assert scenario_path("mill-race").name == "mill_race.toml"      # - for _
+    assert scenario_path("mill_r").name == "mill_race.toml"         # a unique prefix
+    assert main(["play", "mil_race", "--store", str(tmp_path / "x.db")]) == 2
+    err = capsys.readouterr().err
+    assert "did you mean 'mill_race'?" in err and "InvalidScenario" not in err
+    from .conftest import EXAMPLES
+
+    bad = tmp_path / "bad.toml"
+    bad.write_text((EXAMPLES / "orcs_vs_empire.toml").read_text(encoding="utf-8").replace(
+        'catalogue = "orc_boyz"', 'catalogue = "orc_boy"'), encoding="utf-8")
+    assert main(["play", str(bad), "--store", str(tmp_path / "y.db")]) == 2
+    assert "did you mean 'orc_boyz'?" in capsys.readouterr().err
+
+
+def test_a_game_id_may_be_shortened_to_a_unique_prefix(tmp_path, capsys):
+    db, game_id, _ = run_demo(tmp_path, capsys)
+    assert main(["verify", str(db), "--game", game_id[:6]]) == 0
+    assert f"game {game_id}: OK" in capsys.readouterr().out
+    assert main(["verify", str(db), "--game", "zzzz"]) == 2
+    err = capsys.readouterr().err
+    assert "has no game 'zzzz'" in err and "BadRequest" not in err
+
+
+def test_errors_say_what_went_wrong_without_class_names(tmp_path, capsys):
+    assert main(["verify", str(tmp_path / "none.db")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("regiment verify: no store at") and "Request" not in err
+
+
+def test_a_printed_command_is_the_one_the_user_ran(tmp_path, monkeypatch):
+    import sys
+
+    from regiment.tools.names import command_name
+
+    monkeypatch.setattr(sys, "argv", [".venv/bin/regiment", "play"])
+    monkeypatch.setenv("PATH", str(tmp_path))   # not on the PATH
+    assert command_name() == ".venv/bin/regiment"
+    monkeypatch.setattr(sys, "argv", ["pytest"])
+    assert command_name() == "regiment"

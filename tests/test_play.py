@@ -187,7 +187,7 @@ def test_play_with_seeded_dice_to_a_decision_and_bad_starts(term, tmp_path):
     typo = tmp_path / "typo.toml"
     typo.write_text((EXAMPLES / "ford_clash.toml").read_text().replace("models =", "modles =", 1))
     t = term("play", str(typo), "--store", str(db))
-    t.expect(r"InvalidScenario: .*typo\.toml at units\[0\].*modles")
+    t.expect(r"regiment play: .*typo\.toml at units\[0\].*modles")
     assert t.close() == 2
     assert len(open_store(db).games()) == 1          # only the first game was ever stored
 

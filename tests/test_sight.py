@@ -118,3 +118,19 @@ def test_geo_sight_the_replay_page_draws_the_walls(tmp_path):
     html = page(list(game.records))
     assert '"blocking": [[[26.0, 14.0]' in html or '"blocking":[[[26.0,14.0]' in html
     assert 'class": "blocking"' in html or "\"class\": \"blocking\"" in html
+
+
+def test_geo_sight_walls_block_a_charge_move_too():
+    """A wall between a charger and a target it can see past the wall's end: the charge
+    is declared, but its move would cross the wall, so it fails for want of room."""
+    from regiment.phases.fantasy.charge import plan_charge
+
+    wall = [[28.0, 14.0], [40.0, 14.0], [40.0, 15.0], [28.0, 15.0]]   # covers x 28-40
+    units = [b.unit("a", "red", 30, 10, 0), b.unit("x", "blue", 30, 20, 180)]
+    game = b.game(units, table={"width": 72, "depth": 48, "blocking": [wall]})
+    s = game.state
+    end, why = plan_charge(s, s.units["a"], s.units["x"], "front")
+    assert end is None and why == "impassable terrain is in the way"
+    open_game = b.game(units)
+    assert plan_charge(open_game.state, open_game.state.units["a"],
+                       open_game.state.units["x"], "front")[0] is not None

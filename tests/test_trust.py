@@ -351,7 +351,7 @@ def test_store_one_writer_a_second_process_is_refused_and_a_killed_one_frees_the
         with open_store(path) as store, pytest.raises(ConcurrencyConflict):
             Game.load("g", store).store.claim("g")  # type: ignore[attr-defined]
         code, _, err = cli(capsys, "play", "--resume", "g", "--store", str(path))
-        assert code == 2 and "ConcurrencyConflict" in err
+        assert code == 2 and ("another process" in err or "another writer" in err), err
         code, out, _ = cli(capsys, "verify", str(path))     # reading needs no lock
         assert code == 0 and "OK" in out
     finally:
@@ -436,14 +436,14 @@ def test_hostile_a_damaged_sqlite_page_is_corrupt_never_a_shorter_game(tmp_path,
     con.commit()
     con.close()
     code, _, err = cli(capsys, "verify", str(db))
-    assert code == 2 and "CorruptLog" in err and "games row says" in err
+    assert code == 2 and " record " in err and "games row says" in err
     # a damaged page: SQLite's own check refuses the file
     data = bytearray(db.read_bytes())
     page = 4096
     data[2 * page + 8] ^= 0xFF
     db.write_bytes(bytes(data))
     code, _, err = cli(capsys, "verify", str(db))
-    assert code == 2 and "CorruptLog" in err and "Traceback" not in err
+    assert code == 2 and str(db) in err and "Traceback" not in err
 
 
 @pytest.fixture

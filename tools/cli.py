@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import errno
 import json
 import os
@@ -10,13 +11,14 @@ import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from regiment.core.errors import BadRequest, RegimentError, StoreError, TamperedLog
 from regiment.core.scenario import HEX
 from regiment.core.version import ENGINE_VERSION
 
 from . import logs
+from .names import command_name
 from .receipts import Receipt, parse_receipt
 
 if TYPE_CHECKING:
@@ -30,6 +32,13 @@ DEFAULT_STORE = "regiment.db"
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if hasattr(args, "store_path"):   # a positional path or --store: one way, said once
+        if args.path is not None and args.store_path is not None and \
+                args.path != args.store_path:
+            parser.error(f"{args.command}: name the store once ({args.path} or --store "
+                         f"{args.store_path})")
+        given = args.path if args.path is not None else args.store_path
+        args.path = given if given is not None else DEFAULT_STORE
     logs.configure(args.verbose, args.log_json)
     try:
         if args.lang != "en":
@@ -38,8 +47,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             with language(args.lang):   # for this command only (main may be called again)
                 return _run(args)
         return _run(args)
-    except RegimentError as exc:
-        print(f"regiment {args.command}: {type(exc).__name__}: {exc}", file=sys.stderr)
+    except RegimentError as exc:   # what went wrong, in words: no class names
+        print(f"regiment {args.command}: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
@@ -87,15 +96,57 @@ def _run(args: argparse.Namespace) -> int:
     return int(args.run(args) or 0)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="regiment", description="A turn engine for rank-and-file "
-                                "fantasy wargames: every roll logged, undo, replay, verify.")
-    p.add_argument("--version", action="version", version=f"regiment {ENGINE_VERSION}")
-    p.add_argument("-v", "--verbose", action="count", default=0, help="log more (to stderr)")
-    p.add_argument("--log-json", action="store_true", help="log as JSON lines")
-    p.add_argument("--lang", choices=("en", "ru"), default="en",
+class Parser(argparse.ArgumentParser):
+    """argparse, with "did you mean" for a mistyped command or choice (argparse has it from
+    Python 3.14 only), and the options every command takes (``-v``, ``--lang``...) accepted
+    after the command's name as well as before it."""
+
+    def error(self, message: str) -> NoReturn:
+        m = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if m:
+            choices = re.findall(r"'?([\w-]+)'?", m.group(2))
+            near = difflib.get_close_matches(m.group(1), choices, n=1, cutoff=0.6)
+            if near:
+                message += f"; did you mean {near[0]!r}?"
+        super().error(message)
+
+    def add_subparsers(self, **kwargs: Any) -> Any:
+        action = super().add_subparsers(**kwargs)
+        add = action.add_parser
+
+        def add_parser(name: str, **kw: Any) -> argparse.ArgumentParser:
+            sub = add(name, **kw)
+            common(sub, argparse.SUPPRESS)   # (SUPPRESS: not to undo what came before)
+            return sub
+        # every subcommand gets the common options (argparse has no hook for it)
+        action.add_parser = add_parser  # type: ignore[method-assign]
+        return action
+
+
+def common(p: argparse.ArgumentParser, default: Any = None) -> None:
+    """The options of every command."""
+    top = default is None
+    p.add_argument("-v", "--verbose", action="count", default=0 if top else default,
+                   help="log more (to stderr)")
+    p.add_argument("--log-json", action="store_true", default=False if top else default,
+                   help="log as JSON lines")
+    p.add_argument("--lang", choices=("en", "ru"), default="en" if top else default,
                    help="the language the engine tells the game in (en, or ru: Russian, the "
                    "language of the rule pages); rule IDs and citations are the same in both")
+
+
+def store_or_path(s: argparse.ArgumentParser, what: str) -> None:
+    """A store named by a positional path or by ``--store``, as every command takes one."""
+    s.add_argument("path", nargs="?", default=None, help=f"{what} (default {DEFAULT_STORE})")
+    s.add_argument("--store", dest="store_path", metavar="PATH",
+                   help="the same, as an option (as play and serve take it)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = Parser(prog="regiment", description="A turn engine for rank-and-file "
+               "fantasy wargames: every roll logged, undo, replay, verify.")
+    p.add_argument("--version", action="version", version=f"regiment {ENGINE_VERSION}")
+    common(p)
     sub = p.add_subparsers(dest="command", required=True)
 
     s = sub.add_parser("demo", help="play the bundled battle with two bots and show the log")
@@ -156,8 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_parsers(sub)
 
     s = sub.add_parser("games", help="list the games a store holds, and where each stands")
-    s.add_argument("path", nargs="?", default=DEFAULT_STORE,
-                   help="a store (default %(default)s)")
+    store_or_path(s, "a store")
     s.set_defaults(run=lambda a: _listing("list_games", a.path))
     s = sub.add_parser("scenarios", help="list the bundled scenarios (play or serve one by "
                        "its name)")
@@ -168,8 +218,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("record", help="a game as a record of its moves, to mail and import")
     rec = s.add_subparsers(dest="action", required=True)
     r = rec.add_parser("export", help="write a game's record (JSON lines: header, moves, end)")
-    r.add_argument("path", nargs="?", default=DEFAULT_STORE,
-                   help="a store or an exported .jsonl log (default %(default)s)")
+    store_or_path(r, "a store or an exported .jsonl log")
     r.add_argument("--game", help="game id (default: the store's most recent game)")
     r.add_argument("-o", "--output", help="file to write (default: stdout)")
     r.add_argument("--reveal-seed", action="store_true",
@@ -190,9 +239,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("verify", "check a log's hash chain, outcomes and (with --seed) dice", _verify),
     ):
         s = sub.add_parser(name, help=helptext)
-        s.add_argument("path", nargs="?", default=DEFAULT_STORE,
-                       help="a store (.db/.sqlite or log directory) or an exported .jsonl file "
-                       "(default %(default)s)")
+        store_or_path(s, "a store (.db/.sqlite or log directory) or an exported .jsonl file")
         s.add_argument("--game", help="game id (default: the store's most recent game)")
         s.set_defaults(run=run)
         if name == "export":
@@ -236,8 +283,8 @@ def _repair(args: argparse.Namespace) -> int:
     print(f"game {args.game}: the damage begins at {done.why}; the new log keeps {done.kept} "
           f"records ({done.steps} whole steps) of the {done.found} that could be read; the "
           f"damaged file is kept as {done.damaged}")
-    print(f"check it against your receipts: regiment verify {args.path} --game {args.game} "
-          "--head STEP:CODE")
+    print(f"check it against your receipts: {command_name()} verify {args.path} --game "
+          f"{args.game} --head STEP:CODE")
     return 0
 
 
@@ -275,7 +322,7 @@ def _play(args: argparse.Namespace) -> int:
 
     from . import listings
     from .play import Session
-    from .source import published_note
+    from .source import game_named, published_note
 
     if bool(args.scenario) == bool(args.resume):
         print("regiment play: name a scenario to start a game, or --resume GAME to take one "
@@ -289,11 +336,9 @@ def _play(args: argparse.Namespace) -> int:
         if not Path(args.store).exists():
             raise BadRequest(f"no store at {args.store}")
         store = open_store(args.store)
-        if args.resume not in store.games():
-            raise BadRequest(f"{args.store} has no game {args.resume!r}; it holds: "
-                             f"{', '.join(store.games()[-5:]) or 'none'}")
-        store.claim(args.resume)   # STORE.ONE_WRITER: refused now, not at the first move
-        game = Game.load(args.resume, store)
+        resume = game_named(store, args.store, args.resume)   # a unique prefix will do
+        store.claim(resume)   # STORE.ONE_WRITER: refused now, not at the first move
+        game = Game.load(resume, store)
         warn("play", [n for n in (published_note(game.records[:1]),) if n])
     else:
         scenario = load_scenario(listings.scenario_path(args.scenario), measured=args.table)
@@ -425,7 +470,7 @@ def _record_import(args: argparse.Namespace) -> int:
                              args.head)
     print(f"imported game {game.game_id}: {len(game.records)} records, the same log and hashes "
           f"as the record says; phase {game.state.phase}")
-    print(f"  regiment replay {args.store} --game {game.game_id}")
+    print(f"  {command_name()} replay {args.store} --game {game.game_id}")
     return 0
 
 

@@ -18,6 +18,7 @@ from regiment.phases.fantasy.scenario import catalogue
 from regiment.phases.skirmish.scenario import catalogue as squads
 from regiment.store import open_store
 
+from .names import meant, resolve
 from .receipts import short
 
 # where bundled scenarios live, as installed packages: the example battles, and the demo's
@@ -45,10 +46,12 @@ def scenario_path(text: str) -> str | Path:
     if Path(text).exists() or text.endswith(".toml") or "/" in text:
         return text
     known = bundled()
-    if text not in known:
-        raise InvalidScenario(f"no file {text!r}, and no bundled scenario of that name; "
-                              f"bundled: {', '.join(known)} (regiment scenarios)")
-    return Path(str(known[text]))
+    name, near = resolve(text, known)
+    if name is None:
+        raise InvalidScenario(f"no file {text!r}, and no bundled scenario of that name"
+                              f"{meant(near)} (bundled: {', '.join(known)}; regiment "
+                              "scenarios)")
+    return Path(str(known[name]))
 
 
 def list_scenarios(console: Console) -> int:

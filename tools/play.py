@@ -26,6 +26,7 @@ from regiment.core.pending import Decision, Measurement
 from regiment.core.pending import Roll as RollPending
 from regiment.core.protocols import view_of
 
+from .names import command_name
 from .receipts import short
 from .replay import QUIET, command_text, narrate, steps
 from .words import ARG_WORDS, COLUMNS, COMMAND_WORDS, PURPOSES, REACTIONS, SIDES
@@ -69,7 +70,8 @@ class Session:
             prompt = self.prompt(pending)
             try:
                 text = self.ask(prompt)
-            except EOFError:
+            except (EOFError, KeyboardInterrupt):   # Ctrl-D, Ctrl-C: saved, and how to go on
+                self.console.print()   # off the prompt's line
                 text = "quit"
             if not self.answer(text.strip(), pending):
                 return 0
@@ -78,9 +80,9 @@ class Session:
         """Handle one line; False when the player quits."""
         word = text.lower()
         if word in ("quit", "q", "exit"):
-            self.console.print(tr("Saved. Take it up again with: regiment play --resume {game} "
-                                  "--store {store}", game=self.game.game_id,
-                                  store=self.store_path))
+            self.console.print(tr("Saved. Take it up again with: {regiment} play --resume "
+                                  "{game} --store {store}", game=self.game.game_id,
+                                  store=self.store_path, regiment=command_name()))
             return False
         if word in ("help", "h", "?"):
             self.console.print(tr(HELP), markup=False, highlight=False)
@@ -196,9 +198,9 @@ class Session:
         code = short(g.head)
         self.console.print("[bold]" + tr("{what}: head code {step}:{code}", what=what,
                                          step=step, code=code) + "[/] " + tr(
-            "(note it on your scoresheet; `regiment verify {store} --game {game} --head "
+            "(note it on your scoresheet; `{regiment} verify {store} --game {game} --head "
             "{step}:{code}` checks a log against it)", store=self.store_path, game=g.game_id,
-            step=step, code=code), highlight=False)
+            step=step, code=code, regiment=command_name()), highlight=False)
 
     def tell_units(self) -> None:
         """The pieces on the table, as the rulebook's view lists them, when they changed."""

@@ -16,6 +16,8 @@ from regiment.store.base import check_game_id
 from regiment.store.codec import MAX_FRAME, record_from_map
 from regiment.store.memory import MemoryStore
 
+from .names import meant, resolve
+
 MAX_LINES = 5_000_000
 
 
@@ -179,7 +181,8 @@ def open_records(path: str | Path, game: str | None, notes: list[str] | None = N
         if not Path(path).exists():
             raise BadRequest(f"no store at {path}")
         store = open_store(path, readonly=True)
-        game_id = check_game_id(game) if game is not None else latest_game(store, path)
+        game_id = game_named(store, path, game) if game is not None else \
+            latest_game(store, path)
         records = list(store.read(game_id))
         if not records:
             raise BadRequest(f"{path} has no game {game_id!r}")
@@ -201,7 +204,7 @@ def open_game(path: str | Path, game: str | None, notes: list[str] | None = None
         _, records, store = open_records(path, game, notes)
         return Game.from_records(records, store=store)
     store = open_store(path, readonly=True)
-    game_id = check_game_id(game) if game is not None else latest_game(store, path)
+    game_id = game_named(store, path, game) if game is not None else latest_game(store, path)
     if not store.version(game_id):
         raise BadRequest(f"{path} has no game {game_id!r}")
     loaded = Game.load(game_id, store)
@@ -213,6 +216,20 @@ def open_game(path: str | Path, game: str | None, notes: list[str] | None = None
     if note and notes is not None:
         notes.append(note)
     return loaded
+
+
+def game_named(store: Any, path: str | Path, text: str) -> str:
+    """The game ``--game`` names: its whole id, or a prefix only one game's id has."""
+    check_game_id(text)
+    games = [str(g) for g in store.games()]
+    name, near = resolve(text, games)
+    if name is not None:
+        return name
+    if near and all(g.startswith(text) for g in near):
+        raise BadRequest(f"{path}: {len(near)} or more games begin with {text!r} "
+                         f"({', '.join(near)}): give more of the id")
+    raise BadRequest(f"{path} has no game {text!r}{meant(near)} ({len(games)} games: "
+                     f"regiment games {path})")
 
 
 def latest_game(store: Any, path: str | Path) -> str:

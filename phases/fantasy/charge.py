@@ -154,10 +154,10 @@ def others(state: State, *skip: str) -> list[geo.Box]:
 def plan_charge(state: State, unit: UnitState, target: UnitState, side: str
                 ) -> tuple[geo.Box | None, str]:
     """CH.CHARGE_MOVE: where the charger lands, or why it cannot get there: one wheel of at
-    most 90 degrees, room on the table, and no other unit in the way. Units already fighting
-    the target stay where they are; the charger lands beside them, and may touch them and any
-    other unit already fighting (whose combat it then links to its target's), but no other
-    unit."""
+    most 90 degrees, room on the table, no wall (GEO.SIGHT) and no other unit in the way.
+    Units already fighting the target stay where they are; the charger lands beside them, and
+    may touch them and any other unit already fighting (whose combat it then links to its
+    target's), but no other unit."""
     start = box(unit)
     around = {u.id: box(u) for u in state.units.values()
               if u.id not in (unit.id, target.id) and u.status in ALIVE}
@@ -169,6 +169,11 @@ def plan_charge(state: State, unit: UnitState, target: UnitState, side: str
     table = state.table
     if not geo.on_table(end, table["width"], table["depth"]):
         return None, "there is no room on the table"
+    walls = geo.walls_of(sight.walls(state))   # GEO.SIGHT: they block movement too
+    if walls:
+        path = geo.polygon(start).union(geo.polygon(end)).convex_hull
+        if any(path.intersection(w).area > 1e-6 for w in walls):
+            return None, "impassable terrain is in the way"
     if around:
         swept = geo.polygon(start).union(geo.polygon(end)).convex_hull
         for uid, b in around.items():

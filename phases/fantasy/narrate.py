@@ -150,6 +150,8 @@ CHARGE_WHY: list[Reading] = [
     (re.compile(r"there is no room to reach (?P<target>.+)'s (?P<side>\w+)"),
      lambda g: tr("there is no room to reach {target}'s {side}", target=g["target"],
                   side=side_word(g["side"]))),
+    (re.compile(r"impassable terrain is in the way"),
+     lambda g: tr("impassable terrain is in the way")),
     (re.compile(r"(?P<unit>.+) is in the way"),
      lambda g: tr("{unit} is in the way", unit=g["unit"])),
 ]

@@ -7,6 +7,7 @@ the registry's (``phases.specials``): an unknown name is refused with the known 
 
 from __future__ import annotations
 
+import difflib
 import tomllib
 from functools import cache
 from importlib.resources import files
@@ -168,8 +169,10 @@ def _from_catalogue(r: Reader, u: dict[str, Any], path: str) -> dict[str, Any]:
         return u
     known = catalogue()
     if name not in known:
+        near = difflib.get_close_matches(str(name), list(known), n=1, cutoff=0.6)
         raise r.fail(f"{path}.catalogue",
-                     f"expected one of {', '.join(sorted(known))}, got {name!r}")
+                     f"expected one of {', '.join(sorted(known))}, got {name!r}"
+                     + (f"; did you mean {near[0]!r}?" if near else ""))
     merged = {**known[name], **{k: v for k, v in u.items() if k != "catalogue"}}
     if isinstance(u.get("profile"), dict):
         merged["profile"] = {**known[name].get("profile", {}), **u["profile"]}

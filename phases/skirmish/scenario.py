@@ -11,6 +11,7 @@ field, as the fantasy scenarios' do.
 
 from __future__ import annotations
 
+import difflib
 import tomllib
 from importlib.resources import files
 from typing import Any
@@ -117,8 +118,10 @@ def _unit(r: Reader, data: Any, path: str, players: tuple[str, ...],
     if name is not None:
         known = catalogue()
         if name not in known:
+            near = difflib.get_close_matches(str(name), list(known), n=1, cutoff=0.6)
             raise r.fail(f"{path}.catalogue",
-                         f"expected one of {', '.join(sorted(known))}, got {name!r}")
+                         f"expected one of {', '.join(sorted(known))}, got {name!r}"
+                         + (f"; did you mean {near[0]!r}?" if near else ""))
         u = {**known[name], **{k: v for k, v in u.items() if k != "catalogue"}}
     r.known(u, path, ("id", "player", "name", "base", "profile", "weapons", "models",
                       "formation", "count", "touching"))
