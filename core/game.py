@@ -46,7 +46,7 @@ from .history import Timeline
 from .i18n import current, language, tr
 from .pending import Decision, Measurement, Over, Pending
 from .pending import Roll as RollPending
-from .protocols import PRESETS, EventStore, Preset
+from .protocols import PRESETS, EventStore, Preset, view_of
 from .record import Draft, Record, RecordLog
 from .state import Awaiting, GameState
 from .upcast import decode_event
@@ -341,10 +341,11 @@ class Game:
             known = self._partly_known(state.dice_pos, aw.dice) or ()
             if any(k is not None and k != f for k, f in zip(known, command.faces, strict=False)):
                 shown = " ".join("?" if k is None else str(k) for k in known)
-                raise self._illegal(command, tr("these dice were already rolled: {shown} (?: "
-                                                "not rolled yet); an undo never re-rolls dice",
-                                                shown=shown),
-                                    "DICE.NO_REROLL")
+                why = tr("these dice were already rolled: {shown} (?: not rolled yet); an undo "
+                         "never re-rolls dice", shown=shown) if None in known else \
+                    tr("these dice were already rolled: {shown}; an undo never re-rolls dice",
+                       shown=shown)
+                raise self._illegal(command, why, "DICE.NO_REROLL")
             events = self._roll(state, aw, command.faces)
         elif aw is not None:
             raise self._illegal(command, tr("a {purpose} roll must be made first",
@@ -373,7 +374,14 @@ class Game:
                                             player=q.player), q.rule)
         try:
             value = measure.read(q, command.value)
-        except ValueError as exc:
+        except ValueError:   # said with the pieces' names, as the players see them
+            view = view_of(self.preset)
+            named = q.make(**{**q.__dict__, **{k: view.names(state).get(v, v) for k, v in (
+                ("unit", q.unit), ("other", q.other))}}) if view is not None else q
+            try:
+                measure.read(named, command.value)
+            except ValueError as told:
+                exc = told
             raise self._illegal(command, str(exc), q.rule) from None
         given = Measured(key=q.key, kind=q.kind, rule=q.rule, value=value)
         after = self.table["Measured"](state, given)

@@ -46,8 +46,8 @@ KERNEL_SENTENCES: dict[str, Callable[[Data], str]] = {
     "StepUndone": _undone,
     "StepRedone": lambda d: tr("{player} redoes step {step} (the same dice).", player=d["by"],
                                step=d["step"]),
-    "UndoRequested": lambda d: tr("{player} asks to undo step {step}, which rolled dice.",
-                                  player=d["by"], step=d["step"]),
+    "UndoRequested": lambda d: tr("{player} asks the other seat's consent to undo step "
+                                  "{step} (UNDO.CONSENT).", player=d["by"], step=d["step"]),
     "UndoRefused": lambda d: tr("{player} refuses to undo step {step}.", player=d["by"],
                                 step=d["step"]),
     "GameEnded": _ended,

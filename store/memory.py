@@ -69,6 +69,11 @@ class MemoryStore(Reading):
     def get_seats(self, game_id: str) -> dict[str, str]:
         return dict(self._seats.get(game_id, {}))
 
+    def seated(self, token_hash: str) -> list[tuple[str, str]]:
+        """(game id, role) of every seat whose token hashes to ``token_hash``."""
+        return [(g, role) for g, seats in self._seats.items() for role, h in seats.items()
+                if h == token_hash]
+
     def put_secret(self, game_id: str, seed: bytes) -> None:
         self._secrets[game_id] = bytes(seed)
 

@@ -284,6 +284,12 @@ class PostgresStore(Reading):
 
         self._call("keep the seats", put)
 
+    def seated(self, token_hash: str) -> list[tuple[str, str]]:
+        """(game id, role) of every seat whose token hashes to ``token_hash``."""
+        return [(r[0], r[1]) for r in self._all(
+            "SELECT game_id, role FROM seats WHERE token_hash = %s ORDER BY game_id",
+            (token_hash,))]
+
     def get_seats(self, game_id: str) -> dict[str, str]:
         return {role: h for role, h in self._all(
             "SELECT role, token_hash FROM seats WHERE game_id = %s", (game_id,))}

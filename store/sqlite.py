@@ -383,6 +383,15 @@ class SqliteStore(Reading):
         except FAILURES as exc:
             raise self._failure(exc, "keep the seats") from None
 
+    def seated(self, token_hash: str) -> list[tuple[str, str]]:
+        """(game id, role) of every seat whose token hashes to ``token_hash``, oldest first."""
+        try:
+            rows = self._query("SELECT game_id, role FROM seats WHERE token_hash = ? "
+                               "ORDER BY rowid", (token_hash,))
+        except StoreError:   # a store older than the server has no seats table
+            return []
+        return [(r[0], r[1]) for r in rows if isinstance(r[0], str) and isinstance(r[1], str)]
+
     def get_seats(self, game_id: str) -> dict[str, str]:
         try:
             rows = self._query("SELECT role, token_hash FROM seats WHERE game_id = ?",

@@ -245,3 +245,76 @@ def test_a_printed_command_is_the_one_the_user_ran(tmp_path, monkeypatch):
     assert command_name() == ".venv/bin/regiment"
     monkeypatch.setattr(sys, "argv", ["pytest"])
     assert command_name() == "regiment"
+
+
+def test_log_receipt_a_miscopied_head_code_is_shown_beside_the_logs_own(tmp_path, capsys):
+    db, game_id, _ = run_demo(tmp_path, capsys)
+    from regiment.core.record import step_heads
+    from regiment.store import open_store
+
+    heads = step_heads(list(open_store(db).read(game_id)))
+    step = sorted(heads)[len(heads) // 2]
+    code = heads[step].hex()[:10]
+    wrong = code[:-1] + ("0" if code[-1] != "0" else "1")
+    assert main(["verify", str(db), "--head", f"{step}:{wrong}"]) == 1
+    err = capsys.readouterr()
+    said = err.out + err.err
+    assert f"its head at step {step} is {code}" in said and "miscopied" in said
+
+
+def session_on(scenario: str = "ford_clash", **kw):
+    import io
+
+    from rich.console import Console
+
+    from regiment.core.game import Game
+    from regiment.core.scenario import load_scenario
+    from regiment.store import MemoryStore
+    from regiment.tools.play import Session
+
+    from .conftest import EXAMPLES
+
+    sc = load_scenario(EXAMPLES / f"{scenario}.toml")
+    sc["dice"] = "manual"
+    game = Game.new(sc, store=MemoryStore())
+    out = io.StringIO()
+    return Session(game, Console(file=out, width=200), lambda p: "quit", "x.db", **kw), out
+
+
+def test_play_options_by_their_words_and_dice_by_counts(tmp_path):
+    s, out = session_on()
+    g = s.game
+    assert s.answer("declare charge orc boyz empire spearmen", g.pending)
+    assert g.state.units["boyz"].declared == "spears"
+    s.answer("hold", g.pending)                       # blue: one word picks "react ... hold"
+    assert g.state.units["spears"].reaction == "hold"
+    s.answer("end charges", g.pending)
+    s.answer("move", g.pending)                       # the only charger: a unique beginning
+    assert g.pending.kind == "roll" and g.pending.dice == 2
+    s.answer("1x6 1x5", g.pending)                    # by counts of each face
+    rolled = [r for r in g.records if r.type == "DiceRolled"][-1]
+    assert sorted(rolled.data["faces"]) == [5, 6]
+    s.answer("udno", g.pending)                       # a typo of a word: "did you mean"
+    assert "did you mean 'undo'?" in out.getvalue()
+
+
+def test_play_words_in_the_players_language_and_by_their_beginning():
+    from regiment.core.i18n import language
+
+    s, _ = session_on()
+    assert s.word("expl") == "explain" and s.word("UNDO") == "undo" and s.word("2") == "2"
+    with language("ru"):
+        assert s.word("помощь") == "help"
+
+
+def test_play_auto_skip_passes_phases_where_nothing_can_be_done():
+    s, out = session_on(auto_skip=True)
+    g = s.game
+    s.answer("end charges", g.pending)
+    answers = iter(["quit"])
+    s.ask = lambda prompt: next(answers)
+    s.run()
+    told = out.getvalue()
+    assert "Nothing can be done in" in told and "passed" in told
+    assert g.state.phase.startswith("turn.close_combat") or g.pending.kind != "decision" or \
+        g.pending.legal[0].name != "end_phase"

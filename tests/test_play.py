@@ -133,7 +133,7 @@ def test_play_a_charge_with_real_dice_undo_explain_and_resume(term, tmp_path):
              r"Spearmen, 10\.0\" away with M 4\): ")
     before = records(db, game_id)
     t.type("7 7")                                                    # not a die
-    t.expect(r"'7 7' is not an answer here: type the 2 faces you rolled.*Nothing was changed")
+    t.expect(r"(?s)'7 7' is not an answer here: type the 2 faces you rolled.*?Nothing was changed")
     assert records(db, game_id) == before                            # the store untouched
     t.expect(r"Roll 2D6 for Orc Boyz's charge")
     t.type("6 5")

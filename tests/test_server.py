@@ -276,7 +276,8 @@ def test_the_replay_page_is_served_with_its_live_script(server):
 
 
 def test_the_replay_page_follows_the_game_live_in_chromium(server):
-    """A spectator's page at the newest step moves to each new step as it is played."""
+    """A spectator's page at the newest step moves to each new step as it is played, and
+    says whose turn it is and what the game waits for."""
     from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
@@ -294,6 +295,9 @@ def test_the_replay_page_follows_the_game_live_in_chromium(server):
             recv(blue)
             driver.get(f"{server.http}{made['spectate']}")
             assert driver.find_element(By.ID, "where").text.startswith("Step 0 of 0")
+            WebDriverWait(driver, 20, ignored_exceptions=reloading).until(   # whose turn
+                lambda d: d.find_element(By.ID, "waiting").text.startswith(
+                    f"Waiting for {message['pending']['player']}: "))
             for step in (1, 2, 3):
                 command = first_legal(message)
                 assert command is not None
@@ -304,6 +308,11 @@ def test_the_replay_page_follows_the_game_live_in_chromium(server):
                 WebDriverWait(driver, 20, ignored_exceptions=reloading).until(
                     lambda d, s=step: d.find_element(By.ID, "where").text.startswith(
                         f"Step {s} of {s}"))
+                p = message["pending"]   # and says what the game waits for now
+                said = (f"Waiting for {p['player']}" if p["kind"] != "over"
+                        else "The game is over")
+                WebDriverWait(driver, 20, ignored_exceptions=reloading).until(
+                    lambda d, w=said: d.find_element(By.ID, "waiting").text.startswith(w))
     finally:
         driver.quit()
 
@@ -346,3 +355,19 @@ def test_a_game_at_the_table_is_played_over_the_server_with_measurements(server)
         red.send(dumps({"cmd": "measure", "by": "red", "value": "front"}))
         done = recv(red)
         assert done["pending"]["decision"] == "react" and done["receipt"]["head"] == done["head"]
+
+
+def test_server_a_bundled_battle_by_name_and_the_games_a_token_holds(server):
+    """`POST /games?battle=NAME` starts a bundled battle (a unique beginning of its name will
+    do); `GET /games?token=T` lists the games that token holds a seat in, with its seat and
+    what the game waits for; a token holding none lists none."""
+    r = httpx.post(f"{server.http}/games?battle=ford", content=b"")
+    assert r.status_code == 201, r.text
+    made = r.json()
+    listed = httpx.get(f"{server.http}/games", params={"token": made["seats"]["red"]}).json()
+    assert [(g["id"], g["seat"]) for g in listed["games"]] == [(made["id"], "red")]
+    assert listed["games"][0]["pending"]["kind"] == "decision"
+    assert httpx.get(f"{server.http}/games", params={"token": "x" * 32}).json() == \
+        {"games": []}
+    r = httpx.post(f"{server.http}/games?battle=no_such_battle", content=b"")
+    assert r.status_code == 400 and "no bundled scenario" in r.json()["error"]["message"]

@@ -210,8 +210,9 @@ def test_table_measure_random_answers_never_make_an_unreachable_fantasy_game(see
         for uid, u in state.units.items():
             old = before.units[uid]
             if u.files != old.files and u.status == "engaged" and old.touch:
-                had = sum(len(t[1]) for e, s, _, _ in old.touch if s == "front"
-                          and (t := touched_at_table(old, state.units[e])) is not None)
+                had = len({m for e, s, _, _ in old.touch if s == "front"   # each model once
+                           and (t := touched_at_table(old, state.units[e])) is not None
+                           for m in t[1]})
                 assert u.files >= had, f"{uid} reformed {u.files} wide with {had} in contact"
         if game.pending.kind == "over":
             break
@@ -238,3 +239,15 @@ def test_fp_fresh_enemy_a_unit_a_pursuit_meets_is_measured_within_the_pursuit():
     assert measure.read(q, 1.5) == "1.5"
     done = state.evolve(answers=(*state.answers, ("pursue_into_gap:boyz", "1.5")))
     assert table.pursue(done, boyz, 2.0, lambda: pytest.fail("geometry")).fresh == "swords"
+
+
+def test_table_measure_a_refusal_names_the_pieces_as_the_players_see_them():
+    """"boyz has 1 to 5 models" was the id: a refusal says "Orc Boyz"."""
+    played = until_asked(raw("ford_clash"), lambda p: p.measure == "count")
+    assert played is not None
+    game = played.measured
+    p = game.pending
+    with pytest.raises(IllegalCommand) as refused:
+        answer(game, int(p.most) + 1)
+    name = game.state.units[p.unit].name
+    assert f"{name} has 1 to {int(p.most)} models" in str(refused.value)

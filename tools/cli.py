@@ -152,7 +152,8 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("demo", help="play the bundled battle with two bots and show the log")
     s.add_argument("--store", default=DEFAULT_STORE, help="store path (default %(default)s)")
     s.add_argument("--seed", type=hex_seed, default=None,
-                   help="hex seed for the dice (random if absent)")
+                   help="hex seed for the dice (default: the demo's own, so that every demo "
+                   "tells the same battle)")
     s.set_defaults(run=_demo)
 
     s = sub.add_parser("play", help="run the turn for players at a table: decisions, real "
@@ -169,6 +170,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--table", action="store_true", help="table mode: the units stand on "
                    "your table, not at the scenario's positions; the game asks you to measure "
                    "(distances, sides, models in contact) where the rules need it")
+    s.add_argument("--auto-skip", action="store_true", help="pass by itself every phase "
+                   "where nothing can be done (magic, shooting, no one to move)")
     s.set_defaults(run=_play)
 
     s = sub.add_parser("serve", help="speak the JSON-lines protocol on stdin/stdout")
@@ -348,7 +351,7 @@ def _play(args: argparse.Namespace) -> int:
             scenario["seed"] = args.seed
         game = Game.new(scenario, store=open_store(args.store))
     con = Console(soft_wrap=False, highlight=False)
-    return Session(game, con, con.input, args.store).run()
+    return Session(game, con, con.input, args.store, args.auto_skip).run()
 
 
 def _inspect(args: argparse.Namespace) -> int:
@@ -512,6 +515,8 @@ def _verify(args: argparse.Namespace) -> int:
         seed_note = {"given": "every die matches the revealed seed",
                      "published": "every die matches the seed published in the log",
                      "": "dice not checked against a seed (pass --seed)"}[report.seed]
+        if records[0].data.get("dice") == "manual":   # real dice: no seed to reveal
+            seed_note = "dice rolled by hand (there is no seed to check them against)"
         held = (f"; {report.receipts} receipt{'s' if report.receipts > 1 else ''} held"
                 if report.receipts else "; no receipt given (--head), so a cut tail or a "
                 "fork would not show")

@@ -88,7 +88,16 @@ def losses(game: Game, console: Console) -> None:
     for col in (mark("unit"), mark("player"), mark("models"), mark("left"), mark("status")):
         table.add_column(tr(col))
     view = view_of(game.preset)
+    # why each unit was destroyed, from the log: one that fled off the table kept its models
+    # but is gone all the same (FP.OFF_TABLE), and is not told as slain
+    why = {r.data["unit"]: r.data["reason"] for r in game.history if r.type == "UnitDestroyed"}
+    by_name = {u: n for u, n in (view.names(game.state) if view else {}).items()}
+    fled = {by_name.get(u, u) for u, reason in why.items() if "table" in reason}
     for name, player, start, left, status in view.losses(game.state) if view else ():
+        if status == "destroyed" and name in fled:
+            table.add_row(name, player, str(start), tr("0 ({n} fled)", n=left),
+                          tr("fled off the table"))
+            continue
         table.add_row(name, player, str(start), str(left), status_words.get(status, status))
     console.print(table)
 

@@ -10,6 +10,7 @@ game: it says what is expected, and asks again.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -26,12 +27,18 @@ from regiment.core.pending import Decision, Measurement
 from regiment.core.pending import Roll as RollPending
 from regiment.core.protocols import view_of
 
-from .names import command_name
+from .names import command_name, resolve
 from .receipts import short
 from .replay import QUIET, command_text, narrate, steps
 from .words import ARG_WORDS, COLUMNS, COMMAND_WORDS, PURPOSES, REACTIONS, SIDES
 
 WORDS = ("undo", "redo", "explain", "log", "head", "help", "quit")
+# dice kinds and undo policies as the header tells them
+KINDS = {"manual": mark("manual"), "seeded": mark("seeded"), "scripted": mark("scripted"),
+         "free": mark("free"), "consent": mark("consent"), "off": mark("off")}
+# the same words as players of another language type them (tools/locale)
+SPOKEN = {"undo": mark("undo"), "redo": mark("redo"), "explain": mark("explain"),
+          "log": mark("log"), "head": mark("head"), "help": mark("help"), "quit": mark("quit")}
 HELP = mark("""Type the number of an option to choose it (with manual dice: the faces you rolled,
 such as "3 5" or "35"). Or one of:
   undo     take back the last step (the dice it rolled come out again when it is redone)
@@ -48,11 +55,12 @@ class Session:
     """One player's terminal (or two players sharing it) on one game."""
 
     def __init__(self, game: Game, console: Console, ask: Callable[[str], str],
-                 store_path: str) -> None:
+                 store_path: str, auto_skip: bool = False) -> None:
         self.game = game
         self.console = console
         self.ask = ask
         self.store_path = store_path
+        self.auto_skip = auto_skip   # pass the phases where nothing can be done
         self.shown = len(game.records)   # records already told
         self.table_key: Any = None
 
@@ -67,6 +75,13 @@ class Session:
                 self.console.print("[bold]" + tr("The game is over: {winner}.",
                                                  winner=self.winner())
                                    + "[/] " + tr("Type log, explain, undo or quit."))
+            if self.auto_skip and isinstance(pending, Decision) and \
+                    self.nothing_to_do(pending):
+                self.console.print("[dim]" + tr("Nothing can be done in {phase}: passed.",
+                                                phase=phase_name(self.game.state.phase)) + "[/]",
+                                   highlight=False)
+                self.submit(pending.legal[0])
+                continue
             prompt = self.prompt(pending)
             try:
                 text = self.ask(prompt)
@@ -78,7 +93,7 @@ class Session:
 
     def answer(self, text: str, pending: Any) -> bool:
         """Handle one line; False when the player quits."""
-        word = text.lower()
+        word = self.word(text)
         if word in ("quit", "q", "exit"):
             self.console.print(tr("Saved. Take it up again with: {regiment} play --resume "
                                   "{game} --store {store}", game=self.game.game_id,
@@ -108,25 +123,70 @@ class Session:
         self.refuse(text, tr("the game is over: type log, explain, undo or quit"))
         return True
 
+    @staticmethod
+    def nothing_to_do(pending: Any) -> bool:
+        """A decision whose only choice is to end the phase (magic, shooting, remaining
+        moves with nothing to move)."""
+        return pending.kind == "decision" and len(pending.legal) == 1 and \
+            pending.legal[0].name == "end_phase"
+
+    def word(self, text: str) -> str:
+        """One of the prompt's words (``WORDS``) as typed: whole, a unique beginning, or in the
+        players' language (``помощь``); anything else as it came, lowered."""
+        typed = text.strip().lower()
+        if not typed or typed in ("q", "h", "?") or typed.isdigit():
+            return typed
+        spoken = {tr(SPOKEN[w]).lower(): w for w in WORDS} | {w: w for w in WORDS}
+        name, _ = resolve(typed, spoken)
+        return spoken[name] if name is not None and len(typed) >= 2 else typed
+
     def choose(self, text: str, pending: Decision) -> bool:
         n = len(pending.legal)
         if not text and n == 1:   # Enter takes the only option
             return self.submit(pending.legal[0])
-        if not text.isdigit() or not 1 <= int(text) <= n:
-            self.refuse(text, tr("type a number from 1 to {n}, or one of: {words}", n=n,
-                                 words=", ".join(WORDS)))
-            return True
-        return self.submit(pending.legal[int(text) - 1])
+        if text.isdigit() and 1 <= int(text) <= n:
+            return self.submit(pending.legal[int(text) - 1])
+        picked = self.by_words(text, pending)
+        if picked is not None:
+            return self.submit(picked)
+        labels = [describe(c, self.game) for c in pending.legal]
+        near = difflib.get_close_matches(text.lower(), [x.lower() for x in labels], n=1,
+                                         cutoff=0.5)
+        hint = tr("; did you mean {what}?", what=repr(near[0])) if near else \
+            self.meant_word(text)
+        self.refuse(text, tr("type a number from 1 to {n}, an option by its words, or one of: "
+                             "{words}", n=n, words=", ".join(WORDS)) + hint)
+        return True
+
+    def meant_word(self, text: str) -> str:
+        """"; did you mean 'undo'?" for a mistyped prompt word ("udno"), else ""."""
+        near = difflib.get_close_matches(text.strip().lower(), WORDS, n=1, cutoff=0.6)
+        return tr("; did you mean {what}?", what=repr(near[0])) if near else ""
+
+    def by_words(self, text: str, pending: Decision) -> Command | None:
+        """The one option whose words, as shown, hold every word typed ("end phase", "pursue
+        goblins", "second squad"), or None."""
+        typed = [w for w in re.split(r"[\s,:]+", text.lower()) if w]
+        if not typed:
+            return None
+        found = [c for c in pending.legal
+                 if all(w in re.split(r"[\s,:]+", describe(c, self.game).lower()) or any(
+                     part.startswith(w) for part in re.split(r"[\s,:]+",
+                                                             describe(c, self.game).lower()))
+                        for w in typed)]
+        return found[0] if len(found) == 1 else None
 
     def roll(self, text: str, pending: RollPending) -> bool:
-        digits = re.findall(r"[1-6]", text)
-        if not digits or re.search(r"[^1-6\s,]", text) or len(digits) != pending.dice:
+        digits = faces_typed(text)
+        if not digits or len(digits) != pending.dice:
             self.refuse(text, ntr("type the {n} face you rolled, each 1 to 6 (such as "
                                   "{example}), or one of: undo, explain, log, help, quit",
                                   "type the {n} faces you rolled, each 1 to 6 (such as "
-                                  "{example}), or one of: undo, explain, log, help, quit",
+                                  "{example}, or by how many of each face: 3x6 2x1), or one "
+                                  "of: undo, explain, log, help, quit",
                                   pending.dice,
-                                  example=" ".join(["3", "5", "2", "6"][:min(pending.dice, 4)])))
+                                  example=" ".join(["3", "5", "2", "6"][:min(pending.dice, 4)]))
+                        + self.meant_word(text))
             return True
         return self.submit(Roll(by=pending.player, faces=tuple(int(d) for d in digits)))
 
@@ -168,8 +228,9 @@ class Session:
         name = started["scenario"].get("name") or tr("a game")
         self.console.print(f"[bold]{name}[/] - " + tr(
             "game {game}, {preset}, {dice} dice, undo {undo}. Type help for help.",
-            game=g.game_id, preset=started["preset"], dice=started["dice"],
-            undo=started["undo"]))
+            game=g.game_id, preset=started["preset"],
+            dice=tr(KINDS.get(started["dice"], started["dice"])),
+            undo=tr(KINDS.get(started["undo"], started["undo"]))))
         if len(g.records) > self.shown or len(g.timeline.steps) > 1:
             self.console.print(tr("(taken up again at step {step})",
                                   step=len(g.timeline.steps) - 1))
@@ -292,9 +353,13 @@ class Session:
                 cited += [x for x in re.findall(r"\b[A-Z]{2,6}\.[A-Z][A-Z_]+\b", text)
                           if x not in cited]
         reference = rules_text()
+        stated: dict[str, list[str]] = {}   # one statement once, with every rule it states
         for rule in cited:
             if rule in reference:
-                self.console.print(f"  [dim]{rule}: {reference[rule]}[/]", highlight=False)
+                stated.setdefault(reference[rule], []).append(rule)
+        for statement, rules in stated.items():
+            self.console.print(f"  [dim]{', '.join(rules)}: {escape(statement)}[/]",
+                               highlight=False)
         specials = getattr(g.preset, "specials_cited", None)   # what changed the outcome
         if specials is not None:
             units = [v for r in batch for k, v in r.data.items()
@@ -314,6 +379,22 @@ class Session:
             if step is not None and g.timeline.info[step].by:
                 return g.timeline.info[step].by
         return g.state.player or g.state.players[0]
+
+
+def faces_typed(text: str) -> list[str]:
+    """Dice as typed: face by face (``3 5 2``), or by counts of each face for a big pool
+    (``3x6 2x1``: three sixes and two ones; the order of the dice does not matter to any
+    roll); [] for anything else."""
+    faces: list[str] = []
+    for part in re.split(r"[\s,]+", text.strip()):
+        counted = re.fullmatch(r"(\d{1,3})[x*\u0445\u00d7]([1-6])", part.lower())
+        if counted:
+            faces += [counted.group(2)] * int(counted.group(1))
+        elif re.fullmatch(r"[1-6]+", part):
+            faces += list(part)
+        elif part:
+            return []
+    return faces
 
 
 def describe(c: Command, game: Game) -> str:
@@ -355,7 +436,7 @@ def rules_text() -> dict[str, str]:
         m = re.match(r"- ((?:\*\*[A-Z]{2,6}\.[A-Z][A-Z_]+\*\*(?:, )?)+) \([a-z]+\)"
                      r"(?: `[^`]*`)?\. (.*)", bullet, re.S)
         if m:   # a bullet may state several rules at once: each gets its first sentence
-            body = " ".join(m.group(2).split())
+            body = " ".join(m.group(2).split()).replace("`", "")   # Markdown: not for a terminal
             for rule in re.findall(r"[A-Z]{2,6}\.[A-Z][A-Z_]+", m.group(1)):
                 out[rule] = body.split(". ")[0].rstrip(".") + "."
     return out

@@ -63,6 +63,16 @@ def check_receipts(records: Sequence[Record], receipts: Sequence[Receipt]) -> No
                                   f"in the middle of step {inside.step}, not a step's head")
             end = (f"this log ends at step {last.step} (head {short(last.hash)})"
                    if last is not None else "this log is empty")
+            by_step = {s: h for h, s in heads.items()}
+            if receipt.step is not None and receipt.step in by_step:
+                own = by_step[receipt.step][:len(receipt.code)]
+                typo = sum(a != b for a, b in zip(own, receipt.code, strict=True)) <= 2
+                raise TamperedLog(
+                    f"the receipt {receipt.code} (step {receipt.step}) is not in this log: its "
+                    f"head at step {receipt.step} is {own}; compare it with the sheet"
+                    + (" (a digit or two apart: miscopied?)" if typo else
+                       ": if the sheet is right, the game was changed (forked) before that "
+                       "step"))
             raise TamperedLog(f"the receipt {receipt.code}{said} is not in this log: {end}; "
                               "the game was cut short or changed (forked) before that head")
         step = found[0][1]

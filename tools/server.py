@@ -45,8 +45,8 @@ from regiment.core.log import get_logger
 from regiment.store.base import CAUGHT_UP
 
 from .guard import BODY_TIMEOUT, HEADER_TIMEOUT, CreateLimit
-from .hub import MAX_SCENARIO, Held, Hub, Watcher
-from .serve import event_json
+from .hub import MAX_SCENARIO, Held, Hub, Watcher, token_hash
+from .serve import event_json, pending_json
 from .signing import ServerKey
 
 log = get_logger("regiment.server")
@@ -87,6 +87,31 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
     hub = Hub(store, key)
     limit = CreateLimit(games_per_minute)
 
+    async def mine(request: Request) -> Response:
+        """The games a seat token holds (a player keeps one token a game; a client may
+        present the same token it was given to find its games again): each with its seat
+        and where it stands. A token that holds nothing lists nothing."""
+        token = request.query_params.get("token") or ""
+        try:
+            seats = store.seated(token_hash(token)) if token else []
+            out = []
+            for game_id, role in seats[:100]:
+                state = store_state(game_id)
+                out.append({"id": game_id, "seat": role, **state})
+        except RegimentError as exc:
+            return error(exc)
+        return JSONResponse({"games": out})
+
+    def store_state(game_id: str) -> dict[str, Any]:
+        held = hub.held.get(game_id)
+        game = held.game if held is not None else None
+        if game is None:
+            from regiment.core.game import Game
+
+            game = Game.load(game_id, store)
+        return {"records": game.version, "over": game.state.over,
+                "pending": pending_json(game)}
+
     async def create(request: Request) -> Response:
         client = request.client.host if request.client else "?"
         if not limit.take(client):
@@ -107,6 +132,14 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
         except ClientDisconnect:   # gone before its body was sent: nobody to answer
             log.info("create_abandoned", client=client, received=len(body))
             return Response(status_code=400)
+        battle = request.query_params.get("battle")
+        if battle is not None and not body.strip():   # a bundled battle by its name
+            from .listings import scenario_path
+
+            try:
+                body = Path(scenario_path(battle)).read_bytes()
+            except RegimentError as exc:
+                return error(exc)
         try:
             made = hub.create(body, request.query_params.get("undo"))
         except RegimentError as exc:
@@ -294,6 +327,7 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
         Route("/key", public_key),
         Route("/status", status),
         Route("/games", create, methods=["POST"]),
+        Route("/games", mine, methods=["GET"]),
         Route("/games/{game_id}", seated(state)),
         Route("/games/{game_id}/log", seated(export)),
         Route("/games/{game_id}/replay", seated(replay)),
@@ -313,8 +347,28 @@ LIVE = """<script>
   const path = location.pathname.replace(/\\/replay$/, "/ws");
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}` +
     `${path}?token=${encodeURIComponent(q.get("token") || "")}&after=__AFTER__`);
+  // whose turn it is and what the game waits for, from every message's pending decision
+  const waiting = document.createElement("div");
+  waiting.id = "waiting";
+  waiting.setAttribute("style", "position:sticky;top:0;z-index:9;padding:6px 10px;" +
+    "background:#2a2117;color:#f4ecd8;font:600 15px system-ui,sans-serif");
+  waiting.textContent = "Connecting to the game...";
+  document.body.prepend(waiting);
+  const words = (s) => String(s || "").replace(/_/g, " ");
+  const tellPending = (p) => {
+    if (!p) return;
+    if (p.kind === "decision")
+      waiting.textContent = `Waiting for ${p.player}: ${words(p.decision)}`;
+    else if (p.kind === "roll") waiting.textContent =
+      `Waiting for ${p.player} to roll ${p.dice}D6 (${words(p.purpose)})`;
+    else if (p.kind === "measurement") waiting.textContent =
+      `Waiting for ${p.player} to measure at the table (${p.rule})`;
+    else if (p.kind === "over") waiting.textContent =
+      `The game is over${p.winner ? `: ${p.winner} won` : ""}`;
+  };
   ws.onmessage = (m) => {
     const d = JSON.parse(m.data);
+    tellPending(d.pending);
     if (!d.events || !d.events.length) return;
     const newest = at === F.length - 1;
     const step = newest ? d.events[d.events.length - 1].step : F[at].step;

@@ -204,7 +204,8 @@ def _contact_kept_at_table(u: UnitState, foes: list[tuple[UnitState, str]], r: R
     files, face, _, _ = r
     if face:
         return "", ""
-    touching = sum(len(t[1]) for e, _ in foes if (t := touched_at_table(u, e)) is not None)
+    touching = len({m for e, _ in foes if (t := touched_at_table(u, e)) is not None
+                    and t[0] == "front" for m in t[1]})   # each model once (a corner: two)
     if files < touching:
         return ("REF.CONTACT", f"{u.name} has {touching} models in contact; {files} wide it "
                 f"would have at most {files}")
