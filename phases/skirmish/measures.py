@@ -18,14 +18,14 @@ ASKS = {
     "reaches": mark("Does a model of {unit} have {other} within its gun's range (yes or no)"),
     "distance": mark("Measure the distance from {unit} to {other}, in inches (from the "
                      "nearest model of each, base edge to base edge)"),
-    "room": mark("Is there room for {unit}'s models to reach {other}: a free spot in base "
-                 "contact for its first model within the roll (yes or no)"),
-    "touches": mark("Which other enemy squads does {unit}'s charge touch besides {other} "
+    "room": mark("Is there room for the models of {unit} to reach {other}: a free spot in "
+                 "base contact for its first model within the roll (yes or no)"),
+    "touches": mark("Which other enemy squads does the charge of {unit} touch besides {other} "
                     "(their ids, separated by commas, or none)"),
     "engaged": mark("How many models of {unit} fight {other}: in base contact with it, or "
                     "within 2\" of a friend that is (only those that can attack nothing else)"),
-    "difficult": mark("Did {unit}'s charge go through difficult terrain (yes or no)"),
-    "fall_back_edge": mark("Does {unit}'s fall back of {extra}\" reach the table edge (yes "
+    "difficult": mark("Did the charge of {unit} go through difficult terrain (yes or no)"),
+    "fall_back_edge": mark("Does the fall back of {unit}, {extra}\", reach the table edge (yes "
                            "or no)"),
 }
 
@@ -34,10 +34,10 @@ TELLS = {
     "reaches": mark("{other} within range of a model of {unit}: {value}"),
     "distance": mark("{unit} is {value}\" from {other}"),
     "room": mark("room for {unit} to reach {other}: {value}"),
-    "touches": mark("other squads {unit}'s charge touches: {value}"),
+    "touches": mark("other squads the charge of {unit} touches: {value}"),
     "engaged": mark("models of {unit} fighting {other}: {value}"),
-    "difficult": mark("{unit}'s charge went through difficult terrain: {value}"),
-    "fall_back_edge": mark("{unit}'s fall back reaches the table edge: {value}"),
+    "difficult": mark("the charge of {unit} went through difficult terrain: {value}"),
+    "fall_back_edge": mark("the fall back of {unit} reaches the table edge: {value}"),
 }
 
 
