@@ -120,10 +120,10 @@ def recount(before: State, after: State, cid: str) -> list[Event]:
     shorter may touch it with fewer models now: the players count them again (never more
     than before). On a mapped table geometry reads it off, and tells the listener."""
     cmb = after.combats.get(cid)
-    if cmb is None:
+    measured = table.measured(after)
+    if cmb is None or not (measured or measure.heard):   # geometry reads contacts itself
         return []
     out: list[Event] = []
-    measured = table.measured(after)
     for uid in cmb.units:
         old, new = before.units.get(uid), after.units[uid]
         if old is None or new.status != "engaged":
