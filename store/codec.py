@@ -239,7 +239,7 @@ def decode_record(payload: bytes, where: str = "") -> Record:
 # By event type: (its version, its class's decoder, how many fields it has, whether all of
 # them are required, their names). A type not known yet (its rulebook not loaded) is not
 # kept as missing.
-_Plan = tuple[int, Callable[[Any], Event], int, bool, frozenset[str]]
+_Plan = tuple[int, Callable[[Any], Event], int, bool, frozenset[str], int, frozenset[str]]
 _PLANS: dict[str, _Plan] = {}
 _DATA_KEYS = msgspec.msgpack.Decoder(dict[str, msgspec.Raw]).decode   # a map's keys, values skipped
 
@@ -264,8 +264,11 @@ def _plan(type_: str) -> _Plan | None:
     if cls is None or cls.schema.aliases:   # (msgspec knows fields by name, not wire name)
         return None
     schema = cls.schema
+    # a sparse field (core.events.Event.sparse) is left out at its default: a map without
+    # them is the usual shape, read as fast as a whole one
+    lean = schema.keys - frozenset(cls.sparse)
     plan = _PLANS[type_] = (cls.v, msgspec.msgpack.Decoder(cls).decode, schema.n,
-                            len(schema.required) == schema.n, schema.keys)
+                            len(schema.required) == schema.n, schema.keys, len(lean), lean)
     return plan
 
 
@@ -285,11 +288,13 @@ def decode_fast(payload: bytes) -> tuple[int, int, Event]:
     if e is not None and e.step <= e.seq and len(payload) <= MAX_FRAME:
         plan = _PLANS.get(e.type) or _plan(e.type)
         if plan is not None and plan[0] == e.v:
-            _, decode, n, exact, keys = plan
+            _, decode, n, exact, keys, n_lean, lean = plan
             data = e.data
-            if _map_size(data) == n:
+            size = _map_size(data)
+            if size == n or (size == n_lean and n_lean < n):
                 try:
-                    if exact or _DATA_KEYS(data).keys() == keys:
+                    if (exact and size == n) or _DATA_KEYS(data).keys() == (
+                            keys if size == n else lean):
                         return e.seq, e.step, decode(data)
                 except _FAILURES:
                     pass

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import difflib
 import errno
 import json
 import os
@@ -104,6 +103,8 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         m = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
         if m:
+            import difflib
+
             choices = re.findall(r"'?([\w-]+)'?", m.group(2))
             near = difflib.get_close_matches(m.group(1), choices, n=1, cutoff=0.6)
             if near:

@@ -4,7 +4,6 @@ nearest ones ("did you mean"), found by difflib (the standard library's)."""
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 
@@ -22,6 +21,8 @@ def resolve(text: str, names: Iterable[str]) -> tuple[str | None, list[str]]:
         return prefixed[0], []
     if len(prefixed) > 1:
         return None, prefixed[:6]
+    import difflib  # only for a name that matched nothing (start-up stays quick)
+
     return None, difflib.get_close_matches(folded, known, n=3, cutoff=0.6)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from regiment.core import geometry as geo
 from regiment.core.i18n import tr
+from regiment.core.state import memo
 from regiment.phases.common import sight
 
 from . import table
@@ -102,7 +103,11 @@ def eligible_target(state: State, unit: UnitState, target: UnitState) -> str | N
     """CH.DECLARE: why ``target`` cannot be charged by ``unit`` (None: it can). A unit already
     fighting, or already charged by another unit, may be charged too: the charger joins its
     combat (a multiple combat)."""
-    return why_not_target(state, unit, target) or why_hidden(state, unit, target)
+    answers = memo(state)   # the declarations' ask and the sides' drive read the same state
+    key = ("eligible", unit.id, target.id)
+    if key not in answers:
+        answers[key] = why_not_target(state, unit, target) or why_hidden(state, unit, target)
+    return answers[key]  # type: ignore[no-any-return]
 
 
 def stand_and_shoot(state: State, target: UnitState, charger: UnitState,

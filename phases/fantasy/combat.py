@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 
 from regiment.core.geometry import EPS, MM_PER_INCH, Box, axes, contact
 from regiment.core.i18n import tr
+from regiment.core.state import memo
 
 from . import attacks
 from .rulings import ruled
@@ -314,9 +315,13 @@ def guard(state: State, e: UnitState, by: UnitState) -> Guard:
         return Guard(old=True)
     if not can_parry(e):
         return Guard()
-    d = state.units[e.joined] if e.joined else e
-    a = state.units[by.joined] if by.joined else by
-    return Guard(parry=positions(d, a)[0] == "front")
+    answers = memo(state)   # each step's groups ask it again of the same state
+    key = ("front", e.id, by.id)
+    if key not in answers:
+        d = state.units[e.joined] if e.joined else e
+        a = state.units[by.joined] if by.joined else by
+        answers[key] = positions(d, a)[0] == "front"
+    return FROM_THE_FRONT if answers[key] else NO_SHIELD
 
 
 def saves(e: UnitState, s: int, g: Guard) -> dict[str, Any]:
