@@ -35,12 +35,11 @@ def spectate_token(made: dict[str, Any]) -> str:
 
 
 class Conn:
-    """A connection and what it has been told: records, the last head, every message."""
+    """A connection and what it has been told: records, the last head, the last pending."""
 
     def __init__(self, name: str, ws: Any) -> None:
         self.name, self.ws = name, ws
         self.records, self.head, self.last = 0, "", {}
-        self.answers = 0   # messages that answer a command: a step, or an error
 
     def take(self, timeout: float) -> bool:
         try:

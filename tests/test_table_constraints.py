@@ -65,23 +65,18 @@ def test_sk_charge_move_a_charge_touches_only_its_primary_and_secondary_targets(
 def test_ref_contact_a_reform_keeps_at_least_as_many_models_in_contact_at_the_table():
     """30 steadfast spearmen with 5 models in contact reformed 3 wide: a reform narrower than
     the models in contact is not offered, and is refused with REF.CONTACT."""
-    from regiment.phases.fantasy.pursuit import _contact_kept_at_table
+    from regiment.phases.fantasy.pursuit import contact_kept_at_table
     from regiment.phases.fantasy.state import UnitState
 
     from . import battle as b
 
     spears = UnitState.from_scenario(b.scenario([b.unit("s", "blue", models=30, files=5),
                                                  b.unit("o", "red", 10, 40)])["units"][0])
-    spears = spears.evolve(position=None)
-    touching = type(spears).touch
-    try:
-        type(spears).touch = (("o", "front", 5, 0),)   # what the players counted
-        orcs = spears.evolve(id="o")
-        rule, why = _contact_kept_at_table(spears, [(orcs, "front")], (3, "", 0, None))
-        assert rule == "REF.CONTACT" and "5 models in contact" in why
-        assert _contact_kept_at_table(spears, [(orcs, "front")], (6, "", 0, None)) == ("", "")
-    finally:
-        type(spears).touch = touching
+    spears = spears.evolve(position=None, touch=(("o", "front", 5, 0),))   # as counted
+    orcs = spears.evolve(id="o", touch=())
+    rule, why = contact_kept_at_table(spears, [(orcs, "front")], (3, "", 0, None))
+    assert rule == "REF.CONTACT" and "5 models in contact" in why
+    assert contact_kept_at_table(spears, [(orcs, "front")], (6, "", 0, None)) == ("", "")
 
 
 def test_fp_flee_through_a_unit_never_passes_through_the_one_it_flees_from():

@@ -103,12 +103,10 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         m = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
         if m:
-            import difflib
+            from .names import meant, resolve
 
-            choices = re.findall(r"'?([\w-]+)'?", m.group(2))
-            near = difflib.get_close_matches(m.group(1), choices, n=1, cutoff=0.6)
-            if near:
-                message += f"; did you mean {near[0]!r}?"
+            _, near = resolve(m.group(1), re.findall(r"'?([\w-]+)'?", m.group(2)))
+            message += meant(near[:1])
         super().error(message)
 
     def add_subparsers(self, **kwargs: Any) -> Any:

@@ -34,7 +34,7 @@ from regiment.core.errors import (
 )
 from regiment.core.game import Game
 from regiment.core.log import get_logger
-from regiment.core.scenario import parse_scenario
+from regiment.core.scenario import UNDO, parse_scenario
 
 from .serve import event_json, pending_json
 from .signing import ServerKey
@@ -42,7 +42,6 @@ from .signing import ServerKey
 log = get_logger("regiment.server")
 SPECTATE = "spectate"
 MAX_SCENARIO = 256 * 1024
-UNDO_POLICIES = ("free", "consent", "off")
 # Compared against when a game has no seats, so that a missing game costs what a wrong token
 # for an existing one does (two seats and the spectators').
 NO_SEATS = {"": "0" * 64, " ": "1" * 64, "  ": "2" * 64}
@@ -95,8 +94,8 @@ class Hub:
         held: it is loaded when a seat joins it."""
         if len(body) > MAX_SCENARIO:
             raise BadRequest(f"a scenario of {len(body)} bytes is larger than {MAX_SCENARIO}")
-        if undo is not None and undo not in UNDO_POLICIES:
-            raise BadRequest(f"undo={undo!r}: one of {', '.join(UNDO_POLICIES)}")
+        if undo is not None and undo not in UNDO:
+            raise BadRequest(f"undo={undo!r}: one of {', '.join(UNDO)}")
         try:
             raw = tomllib.loads(body.decode("utf-8"))
         except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:

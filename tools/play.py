@@ -149,9 +149,8 @@ class Session:
         picked = self.by_words(text, pending)
         if picked is not None:
             return self.submit(picked)
-        labels = [describe(c, self.game) for c in pending.legal]
-        near = difflib.get_close_matches(text.lower(), [x.lower() for x in labels], n=1,
-                                         cutoff=0.5)
+        labels = [describe(c, self.game).lower() for c in pending.legal]
+        near = difflib.get_close_matches(text.lower(), labels, n=1, cutoff=0.5)
         hint = tr("; did you mean {what}?", what=repr(near[0])) if near else \
             self.meant_word(text)
         self.refuse(text, tr("type a number from 1 to {n}, an option by its words, or one of: "
@@ -166,14 +165,15 @@ class Session:
     def by_words(self, text: str, pending: Decision) -> Command | None:
         """The one option whose words, as shown, hold every word typed ("end phase", "pursue
         goblins", "second squad"), or None."""
-        typed = [w for w in re.split(r"[\s,:]+", text.lower()) if w]
+        def words(line: str) -> list[str]:
+            return [w for w in re.split(r"[\s,:]+", line.lower()) if w]
+
+        typed = words(text)
         if not typed:
             return None
-        found = [c for c in pending.legal
-                 if all(w in re.split(r"[\s,:]+", describe(c, self.game).lower()) or any(
-                     part.startswith(w) for part in re.split(r"[\s,:]+",
-                                                             describe(c, self.game).lower()))
-                        for w in typed)]
+        shown = [(c, words(describe(c, self.game))) for c in pending.legal]
+        found = [c for c, parts in shown   # each word typed begins one of the option's words
+                 if all(any(p.startswith(w) for p in parts) for w in typed)]
         return found[0] if len(found) == 1 else None
 
     def roll(self, text: str, pending: RollPending) -> bool:

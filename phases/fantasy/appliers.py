@@ -73,12 +73,12 @@ def charge_reacted(s: State, e: ev.ChargeReacted) -> State:
     if e.reaction == "stand_and_shoot":
         volleys = (*volleys, e.unit)
     ctx = s.context.evolve(declaring=None, last=(e.charger, e.unit, e.reaction),
-                           volleys=volleys)
+                           volleys=volleys, redirecting=None)
     return _unit(s.evolve(context=ctx), e.unit, reaction=e.reaction)
 
 
 def side_drawn(s: State, e: ev.SideDrawn) -> State:
-    return _ctx(s, drawn={**s.context.drawn, f"{e.unit}>{e.target}": e.side})
+    return _ctx(s, drawn={**s.context.drawn, (e.unit, e.target): e.side})
 
 
 def redirect_tested(s: State, e: ev.RedirectTested) -> State:

@@ -8,7 +8,7 @@ a unit's depth.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 from regiment.core.geometry import EPS, MM_PER_INCH, Box, axes, contact
 from regiment.core.i18n import tr
@@ -16,13 +16,11 @@ from regiment.core.state import memo
 
 from . import attacks
 from .rulings import ruled
+from .shields import FROM_THE_FRONT, NO_SHIELD, Guard, can_parry, saves
 from .specials import (
-    ADDITIONAL_HAND_WEAPON,
     ALWAYS_STRIKES_FIRST,
     ALWAYS_STRIKES_LAST,
     GREAT_WEAPON,
-    HALBERD,
-    SHIELD,
     SPEAR,
     carries,
     has,
@@ -277,36 +275,6 @@ def describe_step(label: str) -> str:
     return tr("Initiative {i}", i=i)
 
 
-def shield_bonus(u: UnitState) -> int:
-    """Games begun before engine 0.9.0 (LOG.RULINGS): hand weapon and shield, on foot, +1 to
-    the armour save in close combat, from any side (the previous edition's rule)."""
-    other = any(carries(u, w) for w in (GREAT_WEAPON, HALBERD, SPEAR))
-    return 1 if carries(u, SHIELD) and not other and u.troop in ON_FOOT else 0
-
-
-def can_parry(u: UnitState) -> bool:
-    """ATK.PARRY: a model on foot fighting with a hand weapon and a shield, and no other
-    weapon (a spear, a halberd, a great weapon or an additional hand weapon)."""
-    other = any(carries(u, w) for w in (GREAT_WEAPON, HALBERD, SPEAR, ADDITIONAL_HAND_WEAPON))
-    return carries(u, SHIELD) and not other and u.troop in ON_FOOT
-
-
-PARRY = 6   # ATK.PARRY: the parry save's need
-
-
-class Guard(NamedTuple):
-    """What a defender's shield does against one group of close combat attacks: ``parry``,
-    the 6+ parry save of ATK.PARRY (games from engine 0.9.0), or ``old``, the +1 armour of the
-    previous edition (games begun before)."""
-
-    parry: bool = False
-    old: bool = False
-
-
-FROM_THE_FRONT = Guard(parry=True)   # the current rules, attacked in the front (odds)
-NO_SHIELD = Guard()
-
-
 def guard(state: State, e: UnitState, by: UnitState) -> Guard:
     """ATK.PARRY: whether ``e`` parries the close combat attacks of ``by`` (a character's
     place is its unit's): only those from enemies in its front arc, that is, touching its
@@ -322,19 +290,6 @@ def guard(state: State, e: UnitState, by: UnitState) -> Guard:
         a = state.units[by.joined] if by.joined else by
         answers[key] = positions(d, a)[0] == "front"
     return FROM_THE_FRONT if answers[key] else NO_SHIELD
-
-
-def saves(e: UnitState, s: int, g: Guard) -> dict[str, Any]:
-    """ATK.ARMOUR, ATK.WARD, ATK.PARRY: the armour and ward needs of ``e`` against a hit of
-    Strength ``s``; a parry does not add to another ward save, the better is taken."""
-    ward = attacks.ward_need(e.ward)
-    out: dict[str, Any] = {"armour": attacks.armour_need(e.armour, s,
-                                                         shield_bonus(e) if g.old else 0)}
-    if g.parry:
-        out["ward"], out["parry"] = min(ward or 7, PARRY), True
-    else:
-        out["ward"] = ward
-    return out
 
 
 def group(u: UnitState, e: UnitState, attacks_n: int, challenge: bool = False,

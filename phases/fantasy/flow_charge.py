@@ -117,7 +117,7 @@ class ChargeFlow:
     def _declared(self, state: State, unit: UnitState, target: UnitState, trigger: str
                   ) -> list[Event]:
         sides = table.charge_sides(state, unit, target)
-        drawn = state.context.drawn.get(f"{unit.id}>{target.id}")
+        drawn = state.context.drawn.get((unit.id, target.id))
         if len(sides) > 1 and drawn in sides:   # CH.CHARGE_MOVE: drawn before declaring
             sides = (drawn,)
         if len(sides) > 1:  # CH.CHARGE_MOVE: an even split is settled by a die first
@@ -151,7 +151,7 @@ class ChargeFlow:
             if charge.why_cannot_charge(state, unit):
                 continue
             for t in state.units.values():
-                if f"{unit.id}>{t.id}" in drawn or charge.eligible_target(state, unit, t):
+                if (unit.id, t.id) in drawn or charge.eligible_target(state, unit, t):
                     continue
                 sides = table.charge_sides(state, unit, t)
                 if len(sides) > 1:
@@ -212,7 +212,7 @@ class ChargeFlow:
         """CH.REDIRECT: from engine 0.9.0 (seed 003) the charger takes its Leadership test
         first (``redirect`` with no target) and names the new target only once it passed;
         before, the target was named with the attempt."""
-        if not ruled(state, "redirect_test_first") or state.phase.endswith(".redirect"):
+        if state.context.redirecting != cmd.unit:   # no test passed yet: this is the attempt
             if ruled(state, "redirect_test_first") and cmd.target:
                 raise self.flow._illegal(state, cmd, tr(
                     "{unit} takes its Leadership test first; it names its new target once it "

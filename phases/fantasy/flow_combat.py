@@ -589,21 +589,19 @@ class CombatFlow:
 
     def _pursuer_moves(self, state: State, u: UnitState, kind: str, target: str,
                        dist: int) -> list[Event]:
-        def move() -> tuple[geo.Box, geo.Point | None, str | None, float]:
-            heading = u.facing
+        def heading() -> float:   # (geometry only: at a table the unit has no place)
             if kind == "pursue" and target in state.units:
-                heading = geo.bearing(geo.centre(box(u)),
-                                      geo.centre(box(state.units[target])))
-            return pursuit.pursue_move(state, u, heading, dist, kind == "pursue")
+                return geo.bearing(geo.centre(box(u)), geo.centre(box(state.units[target])))
+            return u.facing
+
+        def move() -> tuple[geo.Box, geo.Point | None, str | None, float]:
+            return pursuit.pursue_move(state, u, heading(), dist, kind == "pursue")
 
         end, off, edge, fresh, run = table.pursue(state, u, dist, move)
         step = moved(u.id, end, "pursuit" if kind == "pursue" else "overrun", run)
         if end is not None and not off and fresh is None and run < dist - 1e-6 and \
                 ruled(state, "story_told_whole"):   # FP.PURSUE_MOVE: say what stopped it
-            heading = u.facing
-            if kind == "pursue" and target in state.units:
-                heading = geo.bearing(geo.centre(box(u)), geo.centre(box(state.units[target])))
-            by = pursuit.stopper(state, u, heading, dist, kind == "pursue", run)
+            by = pursuit.stopper(state, u, heading(), dist, kind == "pursue", run)
             if by:
                 step = dataclasses.replace(step, stopped=by)
         events: list[Event] = [step]

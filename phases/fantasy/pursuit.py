@@ -123,7 +123,7 @@ def reform_checks(state: State, combat: Combat, u: UnitState
         return []
     side = foes[0][1]
     if u.position is None:   # table mode: the players say whether it fits (table.reform_room)
-        return [(r, _contact_kept_at_table(u, foes, r)) for r in _reforms_in_combat(u, foes,
+        return [(r, contact_kept_at_table(u, foes, r)) for r in _reforms_in_combat(u, foes,
                                                                                    side)]
     before = {e.id: (models_in_contact(u, e)[0], models_in_contact(e, u)[0]) for e, _ in foes}
     candidates: list[tuple[int, str, UnitState]] = []
@@ -196,7 +196,7 @@ def _reforms_in_combat(u: UnitState, foes: list[tuple[UnitState, str]], side: st
             if files != u.files]
 
 
-def _contact_kept_at_table(u: UnitState, foes: list[tuple[UnitState, str]], r: Reform
+def contact_kept_at_table(u: UnitState, foes: list[tuple[UnitState, str]], r: Reform
                            ) -> tuple[str, str]:
     """REF.CONTACT in table mode, against what the players counted: a unit fought in front
     keeps at least as many models in contact, so its new front is at least as wide as the

@@ -182,7 +182,7 @@ class Turn(Value):
     to_move: tuple[str, ...] = ()                      # chargers still to move (CH.MOVE_ORDER)
     targets: Mapping[str, tuple[str, ...]] = EMPTY  # declared, redirected
     sides: Mapping[str, str] = EMPTY  # the side each charger meets
-    drawn: Mapping[str, str] = EMPTY  # "charger>target": its side, drawn before declaring
+    drawn: Mapping[tuple[str, str], str] = EMPTY  # (charger, target): its side, drawn first
     volleys: tuple[str, ...] = ()                      # units that stood and shot (CH.REACT)
     returned: tuple[str, ...] = ()                     # pursuers back on the table (FP.OFF_TABLE)
     fought: tuple[str, ...] = ()                       # combats fought this phase (CC.ORDER)

@@ -1,0 +1,56 @@
+"""What a defender's shield does in close combat: the 6+ parry save of the 8th edition
+(ATK.PARRY) for games begun under engine 0.9.0, the previous edition's +1 armour for games
+begun before (LOG.RULINGS), and the armour and ward needs that follow (ATK.ARMOUR, ATK.WARD).
+Which side an attacker stands on is ``combat.guard``'s to say."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from . import attacks
+from .specials import ADDITIONAL_HAND_WEAPON, GREAT_WEAPON, HALBERD, SHIELD, SPEAR, carries
+from .state import UnitState
+from .units import ON_FOOT
+
+
+def shield_bonus(u: UnitState) -> int:
+    """Games begun before engine 0.9.0 (LOG.RULINGS): hand weapon and shield, on foot, +1 to
+    the armour save in close combat, from any side (the previous edition's rule)."""
+    other = any(carries(u, w) for w in (GREAT_WEAPON, HALBERD, SPEAR))
+    return 1 if carries(u, SHIELD) and not other and u.troop in ON_FOOT else 0
+
+
+def can_parry(u: UnitState) -> bool:
+    """ATK.PARRY: a model on foot fighting with a hand weapon and a shield, and no other
+    weapon (a spear, a halberd, a great weapon or an additional hand weapon)."""
+    other = any(carries(u, w) for w in (GREAT_WEAPON, HALBERD, SPEAR, ADDITIONAL_HAND_WEAPON))
+    return carries(u, SHIELD) and not other and u.troop in ON_FOOT
+
+
+PARRY = 6   # ATK.PARRY: the parry save's need
+
+
+class Guard(NamedTuple):
+    """What a defender's shield does against one group of close combat attacks: ``parry``,
+    the 6+ parry save of ATK.PARRY (games from engine 0.9.0), or ``old``, the +1 armour of the
+    previous edition (games begun before)."""
+
+    parry: bool = False
+    old: bool = False
+
+
+FROM_THE_FRONT = Guard(parry=True)   # the current rules, attacked in the front (odds)
+NO_SHIELD = Guard()
+
+
+def saves(e: UnitState, s: int, g: Guard) -> dict[str, Any]:
+    """ATK.ARMOUR, ATK.WARD, ATK.PARRY: the armour and ward needs of ``e`` against a hit of
+    Strength ``s``; a parry does not add to another ward save, the better is taken."""
+    ward = attacks.ward_need(e.ward)
+    out: dict[str, Any] = {"armour": attacks.armour_need(e.armour, s,
+                                                         shield_bonus(e) if g.old else 0)}
+    if g.parry:
+        out["ward"], out["parry"] = min(ward or 7, PARRY), True
+    else:
+        out["ward"] = ward
+    return out
