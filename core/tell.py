@@ -22,6 +22,16 @@ def _undone(d: Data) -> str:
     return tr("{player} undoes step {step}.", player=d["by"], step=d["step"])
 
 
+# The words of a game's dice and undo settings (GameStarted.dice, .undo), told in the
+# players' language wherever the settings are shown.
+SETTINGS = {"manual": mark("manual"), "seeded": mark("seeded"), "scripted": mark("scripted"),
+            "free": mark("free"), "consent": mark("consent"), "off": mark("off")}
+
+
+def setting_word(word: str) -> str:
+    return tr(SETTINGS[word]) if word in SETTINGS else word
+
+
 # GameEnded's reason, as phases.common.engine writes it into the log (in English)
 # (a preset's pieces go by one word; each phrase is whole, as Russian declines the word)
 ONLY = {"units": mark("only {player} has units left"),

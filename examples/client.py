@@ -10,7 +10,9 @@ Needs the ``websockets`` package (``pip install 'regiment[server]'``).
 
 import contextlib
 import json
+import os
 import random
+import shutil
 import sys
 import urllib.request
 
@@ -38,8 +40,18 @@ def main(server: str, scenario: str) -> None:
         out.writelines(json.dumps(r) + "\n" for r in receipts)
     key = json.load(urllib.request.urlopen(f"{server}/key"))["key"]
     print(f"over after {len(receipts)} steps; check it with:")
-    print(f"regiment verify game.jsonl --seed {message['seed']} --receipts receipts.jsonl "
+    print(f"{regiment()} verify game.jsonl --seed {message['seed']} --receipts receipts.jsonl "
           f"--key {key}")
+
+
+def regiment() -> str:
+    """The regiment command as it can be typed here: the one beside this Python
+    (``.venv/bin/regiment`` after ``make demo``) unless it is the one on the PATH."""
+    beside = os.path.join(os.path.dirname(sys.executable), "regiment")
+    if not os.path.exists(beside) or shutil.which("regiment") == beside:
+        return "regiment"
+    near = os.path.relpath(beside)
+    return near if not near.startswith("..") else beside
 
 
 def play(seats: dict) -> tuple[dict, list]:

@@ -220,6 +220,33 @@ def test_a_mistyped_name_is_answered_with_the_nearest(tmp_path, capsys):
     assert "did you mean 'orc_boyz'?" in capsys.readouterr().err
 
 
+def test_commands_and_options_by_a_unique_beginning(tmp_path, capsys):
+    import pytest
+
+    assert main(["scen"]) == 0                                 # scenarios
+    assert "mill_race" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as done:                    # several begin so: all named
+        main(["re"])
+    err = capsys.readouterr().err
+    assert done.value.code == 2 and "did you mean 'record', 'replay' or 'repair'?" in err
+    db = tmp_path / "g.db"
+    assert main(["demo", "--store", str(db)]) == 0
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as done:                    # the command's own usage
+        main(["replay", str(db), "--gme", "x"])
+    err = capsys.readouterr().err
+    assert done.value.code == 2 and err.startswith("usage: regiment replay")
+    assert "unrecognized arguments: --gme x; did you mean '--game'?" in err
+    assert main(["--lang", "ru", "gam", str(db)]) == 0          # after an option's value
+    assert f"Games in {db}" in capsys.readouterr().out
+    assert main(["odds", "attacks", "10", "--attacker", "orc_boy", "--target",
+                 "empire_spear"]) == 0                        # catalogue names too
+    assert "Orc Boyz attacks at Empire Spearmen" in capsys.readouterr().out
+    assert main(["odds", "attacks", "10", "--attacker", "orcboyz", "--target",
+                 "empire_spearmen"]) == 2
+    assert "did you mean 'orc_boyz'?" in capsys.readouterr().err
+
+
 def test_a_game_id_may_be_shortened_to_a_unique_prefix(tmp_path, capsys):
     db, game_id, _ = run_demo(tmp_path, capsys)
     assert main(["verify", str(db), "--game", game_id[:6]]) == 0

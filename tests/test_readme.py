@@ -5,6 +5,7 @@ Each ``$ `` line of the tour's code blocks is a command; the lines under it are 
 prompt (``red> 1``, ``red (Enter: 1)>``, ``Roll 2D6 ...): 6 5``) is typed at that prompt: the
 test feeds what follows the prompt to the command, and checks the prompt was shown. Output is
 compared with runs of white space made one space (the terminal wraps lines where it likes).
+A command that ends ``# exits 2`` is a mistake shown on purpose: it must exit with that status.
 """
 
 from __future__ import annotations
@@ -66,10 +67,14 @@ def test_the_tour_is_parsed_as_the_reader_sees_it():
 @pytest.mark.parametrize("command,lines", tour(), ids=[c for c, _ in tour()])
 def test_the_readme_tour_runs_as_written(after_demo: Path, command: str, lines: list[str]):
     fragments, typed = expected(lines)
-    done = subprocess.run(shlex.split(command), cwd=after_demo, capture_output=True,
-                          text=True, timeout=300,
+    exits = re.search(r"#\s*exits (\d+)\s*$", command)
+    done = subprocess.run(shlex.split(command, comments=True), cwd=after_demo,
+                          capture_output=True, text=True, timeout=300,
                           input="\n".join(typed) + "\n" if typed else None)
-    assert done.returncode == 0, f"{command}: {done.stderr[-2000:]}"
+    assert done.returncode == (int(exits.group(1)) if exits else 0), \
+        f"{command}: {done.stderr[-2000:]}"
+    if exits:   # a mistake is told in words, never as a traceback
+        assert "Traceback" not in done.stderr and done.stderr.strip(), done.stderr
     shown = flat(done.stdout + "\n" + done.stderr)   # a terminal shows both
     at = 0
     for fragment in fragments:

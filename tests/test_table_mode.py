@@ -502,6 +502,9 @@ def test_table_ask_the_replay_page_of_a_game_at_the_table_in_chromium(tmp_path):
         assert not driver.find_element(By.ID, "table").is_displayed()
         assert "table mode" in driver.find_element(By.ID, "legend").text
         assert "boyz" in driver.find_element(By.ID, "roster").text
+        heads = driver.find_elements(By.CSS_SELECTOR, "#roster th")   # issue 26
+        assert [h.text for h in heads] == ["unit", "player", "models", "ranks", "status",
+                                           "combat"]
         for _ in range(len(game.timeline.steps)):
             driver.find_element(By.ID, "next").click()
         text = driver.find_element(By.TAG_NAME, "body").text

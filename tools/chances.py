@@ -173,11 +173,14 @@ def _profile(key: str, uid: str) -> UnitState:
     from regiment.phases.fantasy.scenario import catalogue
     from regiment.phases.fantasy.state import UnitState
 
+    from .names import meant, resolve
+
     cat = catalogue()
-    if key not in cat:
-        raise BadRequest(f"no unit {key!r} in the catalogue; known: {', '.join(sorted(cat))} "
-                         "(regiment catalogue)")
-    u = cat[key]
+    name, near = resolve(key, cat)   # orc_boy, orc-boyz: orc_boyz
+    if name is None:
+        raise BadRequest(f"no unit {key!r} in the catalogue{meant(near)} "
+                         "(regiment catalogue lists them)")
+    u = cat[name]
     return UnitState(id=uid, player=uid, name=u["name"], troop=u["troop"], models=10, files=5,
                      base=tuple(u["base"]), profile=dict(u["profile"]), position=(0.0, 0.0),
                      facing=0.0, armour=u.get("armour"), ward=u.get("ward"),

@@ -30,7 +30,7 @@ DEFAULT_STORE = "regiment.db"
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parse(parser, list(sys.argv[1:] if argv is None else argv))
     if hasattr(args, "store_path"):   # a positional path or --store: one way, said once
         if args.path is not None and args.store_path is not None and \
                 args.path != args.store_path:
@@ -95,18 +95,53 @@ def _run(args: argparse.Namespace) -> int:
     return int(args.run(args) or 0)
 
 
+# the options of every command that take a value (to find the command's name after them)
+VALUED = ("--lang",)
+
+
+def parse(parser: Parser, argv: list[str]) -> argparse.Namespace:
+    """The command line read as people type it: a command by a unique beginning of its name
+    (``scen``), and an option the command does not have answered with its usage and the
+    nearest options ("did you mean"), not with the usage of ``regiment`` itself."""
+    from .names import meant, resolve
+
+    at = 0
+    while at < len(argv) and argv[at].startswith("-"):
+        at += 2 if argv[at] in VALUED else 1
+    if at < len(argv) and argv[at] not in parser.commands:
+        name, _ = resolve(argv[at], parser.commands)
+        if name is not None:
+            argv = [*argv[:at], name, *argv[at + 1:]]
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        sub = parser.commands.get(getattr(args, "command", ""), parser)
+        options = {o.lstrip("-"): o for a in sub._actions    # (argparse has no public
+                   for o in a.option_strings if o.startswith("--")}   # list of them)
+        near = [options[n] for e in extra if e.startswith("--")
+                for n in resolve(e.split("=")[0].lstrip("-"), options)[1][:2]]
+        sub.error(f"unrecognized arguments: {' '.join(extra)}{meant(near)}")
+    return args
+
+
 class Parser(argparse.ArgumentParser):
     """argparse, with "did you mean" for a mistyped command or choice (argparse has it from
     Python 3.14 only), and the options every command takes (``-v``, ``--lang``...) accepted
     after the command's name as well as before it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.commands: dict[str, argparse.ArgumentParser] = {}
 
     def error(self, message: str) -> NoReturn:
         m = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
         if m:
             from .names import meant, resolve
 
-            _, near = resolve(m.group(1), re.findall(r"'?([\w-]+)'?", m.group(2)))
-            message += meant(near[:1])
+            names = re.findall(r"'?([\w-]+)'?", m.group(2))
+            _, near = resolve(m.group(1), names)
+            # the beginning of several names: all of them; a typo: the nearest one
+            several = sum(n.startswith(m.group(1)) for n in names) > 1
+            message += meant(near if several else near[:1])
         super().error(message)
 
     def add_subparsers(self, **kwargs: Any) -> Any:
@@ -116,6 +151,7 @@ class Parser(argparse.ArgumentParser):
         def add_parser(name: str, **kw: Any) -> argparse.ArgumentParser:
             sub = add(name, **kw)
             common(sub, argparse.SUPPRESS)   # (SUPPRESS: not to undo what came before)
+            self.commands[name] = sub
             return sub
         # every subcommand gets the common options (argparse has no hook for it)
         action.add_parser = add_parser  # type: ignore[method-assign]
@@ -141,7 +177,7 @@ def store_or_path(s: argparse.ArgumentParser, what: str) -> None:
                    help="the same, as an option (as play and serve take it)")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> Parser:
     p = Parser(prog="regiment", description="A turn engine for rank-and-file "
                "fantasy wargames: every roll logged, undo, replay, verify.")
     p.add_argument("--version", action="version", version=f"regiment {ENGINE_VERSION}")

@@ -26,6 +26,7 @@ from regiment.core.i18n import mark, ntr, tr
 from regiment.core.pending import Decision, Measurement
 from regiment.core.pending import Roll as RollPending
 from regiment.core.protocols import view_of
+from regiment.core.tell import setting_word
 
 from .names import command_name, resolve
 from .receipts import short
@@ -34,8 +35,6 @@ from .words import ARG_WORDS, COLUMNS, COMMAND_WORDS, PURPOSES, REACTIONS, SIDES
 
 WORDS = ("undo", "redo", "explain", "log", "head", "help", "quit")
 # dice kinds and undo policies as the header tells them
-KINDS = {"manual": mark("manual"), "seeded": mark("seeded"), "scripted": mark("scripted"),
-         "free": mark("free"), "consent": mark("consent"), "off": mark("off")}
 # the same words as players of another language type them (tools/locale)
 SPOKEN = {"undo": mark("undo"), "redo": mark("redo"), "explain": mark("explain"),
           "log": mark("log"), "head": mark("head"), "help": mark("help"), "quit": mark("quit")}
@@ -216,9 +215,11 @@ class Session:
         return True
 
     def refuse(self, text: str, what: str) -> None:
-        self.console.print("[yellow]" + tr("{text} is not an answer here: {what}.",
-                                           text=repr(text), what=what)
-                           + "[/] " + tr("Nothing was changed."), highlight=False)
+        said = tr("{text} is not an answer here: {what}.", text=repr(text), what=what)
+        if said.endswith("?."):   # "did you mean 'undo'?" ends the sentence itself
+            said = said[:-1]
+        self.console.print("[yellow]" + said + "[/] " + tr("Nothing was changed."),
+                           highlight=False)
 
     # --- what the players see ----------------------------------------------------------------
 
@@ -229,8 +230,7 @@ class Session:
         self.console.print(f"[bold]{name}[/] - " + tr(
             "game {game}, {preset}, {dice} dice, undo {undo}. Type help for help.",
             game=g.game_id, preset=started["preset"],
-            dice=tr(KINDS.get(started["dice"], started["dice"])),
-            undo=tr(KINDS.get(started["undo"], started["undo"]))))
+            dice=setting_word(started["dice"]), undo=setting_word(started["undo"])))
         if len(g.records) > self.shown or len(g.timeline.steps) > 1:
             self.console.print(tr("(taken up again at step {step})",
                                   step=len(g.timeline.steps) - 1))

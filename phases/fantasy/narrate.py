@@ -15,7 +15,7 @@ from typing import Any
 
 from regiment.core import i18n
 from regiment.core.i18n import mark, ntr, retell, tr
-from regiment.core.tell import kernel_sentence
+from regiment.core.tell import kernel_sentence, setting_word
 
 from . import measures
 from .combat import describe_step
@@ -620,8 +620,9 @@ TEMPLATES: dict[str, Callable[[D, State | None], str | None]] = {
     "OrderChosen": _order,
     "FleeDirectionChosen": _flee_direction,
     "GameStarted": lambda d, s: tr("Game {game} begins ({preset}, {dice} dice, undo {undo}).",
-                                   game=d["game_id"], preset=d["preset"], dice=d["dice"],
-                                   undo=d["undo"]),
+                                   game=d["game_id"], preset=d["preset"],
+                                   dice=setting_word(d["dice"]),
+                                   undo=setting_word(d.get("undo", "free"))),
     "TurnBegan": lambda d, s: tr("Game turn {turn}: {player} play.", turn=d["turn"],
                                  player=d["player"]) + _why("TURN.ORDER"),
     "PhaseChanged": _phase,

@@ -101,7 +101,8 @@ class FantasyView:
         return out
 
     def paths(self, before: Any, after: Any, batch: Sequence[Record]) -> list[dict[str, Any]]:
-        """The step's charge, flee and pursuit paths, centre to centre."""
+        """The step's charge, flee and pursuit paths, centre to centre, each with the unit
+        that moved and its player (whose colour the page draws it in)."""
         b, a = fantasy(before), fantasy(after)
         out: list[dict[str, Any]] = []
         if measured(a):   # table mode: no positions, no paths
@@ -110,7 +111,8 @@ class FantasyView:
             if r.type == "UnitMoved" and r.data["reason"] in MOVES:
                 uid = r.data["unit"]
                 if uid in b.units and uid in a.units:
-                    out.append({"reason": r.data["reason"],
+                    out.append({"reason": r.data["reason"], "unit": uid,
+                                "player": a.units[uid].player,
                                 "from": _point(geo.centre(box(b.units[uid]))),
                                 "to": _point(geo.centre(box(a.units[uid])))})
         return out

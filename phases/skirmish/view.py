@@ -95,7 +95,9 @@ class SkirmishView:
             if r.type == "ModelsMoved" and r.data["reason"] != "pile_in":
                 uid = r.data["unit"]
                 if b.squads[uid].models and a.squads[uid].models:
-                    out.append({"reason": r.data["reason"], "from": _centre(b.squads[uid].models),
+                    out.append({"reason": r.data["reason"], "unit": uid,
+                                "player": a.squads[uid].player,
+                                "from": _centre(b.squads[uid].models),
                                 "to": _centre(a.squads[uid].models)})
         return out
 
