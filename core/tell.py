@@ -49,7 +49,14 @@ ENDINGS = [
 
 
 def _ended(d: Data) -> str:
-    return tr("The game ends: {reason}.", reason=retell(d["reason"], ENDINGS))
+    """GAME.END: how the game ended, and what that made of its result."""
+    said = tr("The game ends: {reason}.", reason=retell(d["reason"], ENDINGS))
+    if d.get("winner"):
+        return said + " " + tr("{player} wins (GAME.END).", player=d["winner"])
+    if re.fullmatch(r"\d+ game turns played", d["reason"]):
+        return said + " " + tr("No side wins: both still have pieces on the table, and only "
+                               "a side that leaves the other none wins (GAME.END).")
+    return said + " " + tr("No side wins (GAME.END).")
 
 
 KERNEL_SENTENCES: dict[str, Callable[[Data], str]] = {

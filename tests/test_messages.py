@@ -73,12 +73,14 @@ def test_counts_take_the_three_russian_forms():
 
 def test_a_reason_the_log_holds_in_english_is_told_in_russian():
     with language("ru"):
-        assert kernel_sentence("GameEnded", {"reason": "4 game turns played"}) == \
-            "Игра окончена: сыграно 4 игровых хода."
-        assert kernel_sentence("GameEnded", {"reason": "only red has squads left"}) == \
-            "Игра окончена: отряды остались только у игрока red."
+        assert kernel_sentence("GameEnded", {"reason": "4 game turns played"}).startswith(
+            "Игра окончена: сыграно 4 игровых хода. Никто не побеждает")
+        assert kernel_sentence("GameEnded", {"reason": "only red has squads left",
+                                             "winner": "red"}) == \
+            "Игра окончена: отряды остались только у игрока red. Побеждает игрок red (GAME.END)."
     assert kernel_sentence("GameEnded", {"reason": "4 game turns played"}) == \
-        "The game ends: 4 game turns played."
+        "The game ends: 4 game turns played. No side wins: both still have pieces on the " \
+        "table, and only a side that leaves the other none wins (GAME.END)."
 
 
 @pytest.mark.parametrize("name", ["two_targets", "the_brood", "ford_clash", "mill_race",

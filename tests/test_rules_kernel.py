@@ -31,6 +31,26 @@ def test_game_player_only_the_two_players_may_send_commands():
     refused(game, {"cmd": "end_charges", "by": "umpire"}, "GAME.PLAYER")
 
 
+def test_game_end_the_turns_run_out_and_no_side_wins_a_side_left_alone_does():
+    from regiment.core.tell import kernel_sentence
+
+    game = Game.new(small_scenario(turns=1), store=MemoryStore())
+    while game.pending.kind != "over":
+        game.submit(game.pending.legal[-1])
+    ended = [r.data for r in game.records if r.type == "GameEnded"]
+    assert ended == [{"reason": "1 game turns played", "winner": None}]
+    assert "No side wins: both still have pieces on the table" in \
+        kernel_sentence("GameEnded", ended[0])
+    # the other ending: a side with no piece left loses, the other wins
+    alone = game.state.evolve(units={k: u.evolve(status="destroyed")
+                                     for k, u in game.state.units.items() if u.player == "blue"}
+                              | {k: u for k, u in game.state.units.items() if u.player == "red"})
+    won = game.preset._game_over(alone)   # the preset is its engine
+    assert (won.reason, won.winner) == ("only red has units left", "red")
+    told = kernel_sentence("GameEnded", {"reason": won.reason, "winner": won.winner})
+    assert told is not None and told.endswith("red wins (GAME.END).")
+
+
 def test_game_over_refuses_everything_but_undo_and_redo():
     game = Game.new(small_scenario(turns=1), store=MemoryStore())
     while game.pending.kind != "over":

@@ -110,8 +110,10 @@ def list_games(path: str, console: Console) -> int:
     for game_id in ids:
         game = Game.load(game_id, store)
         s = game.state
-        stands = (f"over: {s.winner} won" if s.over and s.winner else "over: a draw"
-                  if s.over else f"turn {s.turn}, {s.player}")
+        ended = next((r.data["reason"] for r in reversed(game.records)
+                      if r.type == "GameEnded"), "")
+        stands = (f"over: {s.winner} won ({ended})" if s.over and s.winner else
+                  f"over: no winner ({ended})" if s.over else f"turn {s.turn}, {s.player}")
         table.add_row(game_id, game.preset.name, str(len(game.timeline.steps)),
                       str(len(game.records)), stands, short(game.head))
     console.print(table)

@@ -111,7 +111,7 @@ class Engine:
     pieces = "units"               # what the game's end calls a side's pieces
 
     def _game_over(self, state: Any) -> GameEnded:
-        """The game ends: one side left wins; none left, or the turns run out, no one does."""
+        """GAME.END: one side left wins; none left, or the turns run out, no one does."""
         left = [p for p in state.players if self._has_pieces(state, p)]
         if len(left) == 1:
             return GameEnded(reason=f"only {left[0]} has {self.pieces} left", winner=left[0])
