@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 STORE ?= regiment.db
 
-.PHONY: test demo bench bench-ab lint golden clean browser postgres faults load messages
+.PHONY: test demo bench bench-ab lint golden clean browser postgres faults load messages diagrams
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "regiment needs Python 3.11 or newer")'
@@ -74,6 +74,10 @@ load: $(STAMP) postgres
 # are added untranslated, and what is left to translate or fix is listed.
 messages: $(STAMP)
 	$(BIN)/python -m regiment.tools.messages
+
+# docs/machine.md: each preset's turn as a Mermaid diagram, drawn from its live machine.
+diagrams: $(STAMP)
+	$(BIN)/python -m regiment.tools.machine
 
 # The long round of the fault suite (make test runs a short one): prints its figures.
 faults: $(STAMP)

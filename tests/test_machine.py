@@ -129,3 +129,36 @@ def test_each_leaf_says_in_one_place_what_it_asks_and_what_it_does():
     with pytest.raises(ValueError, match=r"no handler for .*'declare_charge'.* in leaf "
                                          r"'declaration'"):
         leaves(FantasyPreset().machine, {}, {}, {})
+
+
+def test_the_machine_diagram_in_docs_is_the_live_machines():
+    """docs/machine.md is what `make diagrams` draws from the machines the games run on; each
+    edge of the live fantasy machine is an arrow of its diagram, and `regiment machine`
+    prints the same diagram."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from regiment.tools.machine import diagram, document
+
+    docs = Path(__file__).resolve().parent.parent / "docs" / "machine.md"
+    assert docs.read_text(encoding="utf-8") == document(), "run make diagrams"
+    drawn = diagram("fantasy8")
+    live = m.build_machine()
+    arrows = 0
+    for trigger, event in live.events.items():
+        for source, ts in event.transitions.items():
+            for t in ts:
+                label = trigger + (f" [{', '.join(str(c.func) for c in t.conditions)}]"
+                                   if t.conditions else "")
+                dest = str(t.dest).replace(".", "__")
+                found = [line for line in drawn.splitlines() if "-->" in line and
+                         line.split(" --> ")[0].strip().startswith(source.replace(".", "__"))
+                         and f" : {label}" in line]
+                assert any(dest in line.split(" --> ")[1] for line in found), \
+                    (trigger, source, str(t.dest))
+                arrows += 1
+    assert arrows == len(m.TRANSITIONS)
+    shown = subprocess.run([sys.executable, "-m", "regiment.tools.cli", "machine", "skirm"],
+                           capture_output=True, text=True, timeout=60)
+    assert shown.returncode == 0 and shown.stdout == diagram("skirmish40k")

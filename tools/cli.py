@@ -177,6 +177,13 @@ def store_or_path(s: argparse.ArgumentParser, what: str) -> None:
                    help="the same, as an option (as play and serve take it)")
 
 
+def _machine(args: argparse.Namespace) -> int:
+    from .machine import diagram
+
+    print(diagram(args.preset), end="")
+    return 0
+
+
 def build_parser() -> Parser:
     p = Parser(prog="regiment", description="A turn engine for rank-and-file "
                "fantasy wargames: every roll logged, undo, replay, verify.")
@@ -252,6 +259,9 @@ def build_parser() -> Parser:
     s.set_defaults(run=lambda a: _listing("list_scenarios"))
     s = sub.add_parser("catalogue", help="list the units a scenario may name by catalogue")
     s.set_defaults(run=lambda a: _listing("list_catalogue"))
+    s = sub.add_parser("machine", help="print a preset's turn as a Mermaid state diagram")
+    s.add_argument("preset", help="fantasy8, fantasy-classic or skirmish40k")
+    s.set_defaults(run=_machine)
 
     s = sub.add_parser("record", help="a game as a record of its moves, to mail and import")
     rec = s.add_subparsers(dest="action", required=True)

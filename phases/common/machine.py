@@ -138,3 +138,41 @@ def leaves(machine: Compiled, handlers: dict[str, Callable[[Any, Any], list[Even
     if stray:
         raise ValueError(f"the flow names leaves the machine does not have: {sorted(stray)}")
     return table
+
+
+def mermaid(table: Compiled) -> str:
+    """The machine as a Mermaid state diagram (``regiment machine PRESET``, docs/machine.md):
+    the nesting read from the leaves' paths, and each leaf's edges as the engine takes them
+    (an edge a parent state holds is drawn from each leaf it applies to). A guard is shown in
+    brackets; an edge the engine takes by itself is marked ``auto``; a command that leaves
+    the game in the same leaf is drawn as a loop."""
+    def ident(path: str) -> str:
+        return path.replace(SEPARATOR, "__")
+
+    lines = ["stateDiagram-v2", f"  [*] --> {ident(table.initial)}"]
+    children: dict[str, list[str]] = {}
+    for leaf in table.leaves:
+        parts = leaf.split(SEPARATOR)
+        for depth in range(1, len(parts) + 1):
+            parent, child = SEPARATOR.join(parts[:depth - 1]), SEPARATOR.join(parts[:depth])
+            if child not in children.setdefault(parent, []):
+                children[parent].append(child)
+
+    def nest(path: str, indent: str) -> None:
+        name = path.rsplit(SEPARATOR, 1)[-1].replace("_", " ")
+        lines.append(f'{indent}state "{name}" as {ident(path)}')
+        if path in children:
+            lines.append(f"{indent}state {ident(path)} {{")
+            for child in children[path]:
+                nest(child, indent + "  ")
+            lines.append(f"{indent}}}")
+
+    for top in children[""]:
+        nest(top, "  ")
+    for leaf in table.leaves:
+        for trigger, edges in table.edges[leaf].items():
+            for e in edges:
+                label = trigger + (f" [{', '.join(e.conditions)}]" if e.conditions else "") + \
+                    (" (auto)" if e.auto else "")
+                lines.append(f"  {ident(leaf)} --> {ident(e.dest)} : {label}")
+    return "\n".join(lines) + "\n"
