@@ -229,12 +229,15 @@ class UndoRefused(Event):
     by: str
 
 
-@event("GameEnded")
+@event("GameEnded", sparse=("reason", "ending"))
 class GameEnded(Event):
-    """No more turns: the scenario's turn limit was reached or a side has no units left."""
+    """No more turns: the scenario's turns were played, or a side has no pieces left (GAME.END).
+    ``ending`` is how, as a code with its parameters (``core.endings``); a game begun before
+    engine 0.10.0 writes an English ``reason`` instead, as it did then."""
 
-    reason: str
+    reason: str = ""
     winner: str | None = None
+    ending: dict[str, Any] | None = None
 
 
 META_EVENTS = frozenset({"StepUndone", "StepRedone", "UndoRequested", "UndoRefused"})

@@ -3,13 +3,13 @@ narration falls back on these, so no rulebook writes them again."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from . import i18n
-from .i18n import mark, ntr, retell, tr
+from .endings import Ending, ending_of
+from .i18n import mark, ntr, tr
 
 Data = Mapping[str, Any]
 i18n.register(Path(__file__).with_name("locale"))
@@ -32,28 +32,27 @@ def setting_word(word: str) -> str:
     return tr(SETTINGS[word]) if word in SETTINGS else word
 
 
-# GameEnded's reason, as phases.common.engine writes it into the log (in English)
-# (a preset's pieces go by one word; each phrase is whole, as Russian declines the word)
-ONLY = {"units": mark("only {player} has units left"),
-        "squads": mark("only {player} has squads left")}
-NONE_LEFT = {"units": mark("no units are left on either side"),
-             "squads": mark("no squads are left on either side")}
-ENDINGS = [
-    (re.compile(r"only (?P<player>.+) has (?P<pieces>units|squads) left"),
-     lambda g: tr(ONLY[g["pieces"]], player=g["player"])),
-    (re.compile(r"no (?P<pieces>units|squads) are left on either side"),
-     lambda g: tr(NONE_LEFT[g["pieces"]])),
-    (re.compile(r"(?P<n>\d+) game turns played"),
-     lambda g: ntr("{n} game turn played", "{n} game turns played", int(g["n"]))),
-]
+# A game's end in the words of a rulebook that says none of its own (each rulebook names its
+# pieces in whole phrases, as Russian declines the word: kernel_sentence's ``endings``).
+ENDINGS: dict[Ending, str] = {Ending.SIDE_LEFT: mark("only {player} has pieces left"),
+                             Ending.NONE_LEFT: mark("no pieces are left on either side")}
 
 
-def _ended(d: Data) -> str:
-    """GAME.END: how the game ended, and what that made of its result."""
-    said = tr("The game ends: {reason}.", reason=retell(d["reason"], ENDINGS))
+def _ended(d: Data, endings: Mapping[Ending, str] | None = None) -> str:
+    """GAME.END: how the game ended (its code: ``core.endings``), and what that made of its
+    result."""
+    end = ending_of(d)
+    code = end["code"]
+    if code == Ending.TURNS_PLAYED:
+        how = ntr("{n} game turn played", "{n} game turns played", int(end["turns"]))
+    elif code in ENDINGS:
+        how = tr((endings or ENDINGS).get(Ending(code), ENDINGS[Ending(code)]), **end)
+    else:   # a reason no engine of ours wrote: as it is
+        how = str(end.get("text", code))
+    said = tr("The game ends: {reason}.", reason=how)
     if d.get("winner"):
         return said + " " + tr("{player} wins (GAME.END).", player=d["winner"])
-    if re.fullmatch(r"\d+ game turns played", d["reason"]):
+    if code == Ending.TURNS_PLAYED:
         return said + " " + tr("No side wins: both still have pieces on the table, and only "
                                "a side that leaves the other none wins (GAME.END).")
     return said + " " + tr("No side wins (GAME.END).")
@@ -67,14 +66,17 @@ KERNEL_SENTENCES: dict[str, Callable[[Data], str]] = {
                                   "{step} (UNDO.CONSENT).", player=d["by"], step=d["step"]),
     "UndoRefused": lambda d: tr("{player} refuses to undo step {step}.", player=d["by"],
                                 step=d["step"]),
-    "GameEnded": _ended,
     "CommandWithdrawn": lambda d: tr("{player}'s {command} is withdrawn: what was measured "
                                      "rules it out ({why}; {rule}).", player=d["by"],
                                      command=d["command"], why=d["why"], rule=d["rule"]),
 }
 
 
-def kernel_sentence(event_type: str, data: Data) -> str | None:
-    """A kernel event as a sentence, or None for any other event."""
+def kernel_sentence(event_type: str, data: Data,
+                    endings: Mapping[Ending, str] | None = None) -> str | None:
+    """A kernel event as a sentence, or None for any other event; ``endings``: the
+    rulebook's own phrases for how a game ends (by ``Ending`` code, marked in its catalogue)."""
+    if event_type == "GameEnded":
+        return _ended(data, endings)
     tell = KERNEL_SENTENCES.get(event_type)
     return None if tell is None else tell(data)

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from regiment.core.commands import Command, command
+from regiment.core.endings import Ending
+from regiment.core.endings import ending as ending_code
 from regiment.core.errors import IllegalCommand
 from regiment.core.events import (
     Event,
@@ -98,10 +100,11 @@ def ending(state: DuelState) -> list[Event]:
     """DUEL.END: no life left loses; after the last turn, a draw."""
     for player, life in state.life.items():
         if life <= 0:
-            return [GameEnded(reason=f"{player} has no life left",
-                              winner=state.opponent(player))]
+            winner = state.opponent(player)
+            return [GameEnded(winner=winner, ending=ending_code(Ending.SIDE_LEFT,
+                                                               player=winner))]
     if state.player != state.first and state.turn >= state.turns:
-        return [GameEnded(reason=f"{state.turns} turns played")]
+        return [GameEnded(ending=ending_code(Ending.TURNS_PLAYED, turns=state.turns))]
     return []
 
 

@@ -13,6 +13,7 @@ from regiment.core import measure
 from regiment.core.commands import Command, Measure
 from regiment.core.game import Game
 from regiment.core.scenario import parse_scenario
+from regiment.phases.fantasy.why import CHARGE_FAILED
 from regiment.store import MemoryStore
 from regiment.tools.bot import choose
 
@@ -48,7 +49,8 @@ def outcomes(game: Game, extra: set[int] = frozenset()  # type: ignore[assignmen
             data.pop("why")   # "no reform is open to it" is, at the table, the player's skip
         if r.type == "PhaseChanged" and ".charge." in data["phase"]:
             continue   # a redirect offered and declined puts the charge sub-phases later
-        if r.type == "ChargeRolled" and data.get("why", "").endswith(" is gone"):
+        if r.type == "ChargeRolled" and CHARGE_FAILED.read(data.get("why") or "")[
+                "code"] == "target_gone":
             data.pop("distance")   # geometry measures to where a destroyed unit stood
         if r.type == "ChargeRolled" and data.get("why"):
             data["why"] = "no room"   # geometry says what is in the way; the players know

@@ -37,7 +37,8 @@ def test_the_duel_imports_nothing_but_the_kernel():
     modules = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
     assert {m for m in modules if m and m.startswith("regiment.")} <= {
         "regiment.core.commands", "regiment.core.errors", "regiment.core.events",
-        "regiment.core.fold", "regiment.core.pending", "regiment.core.protocols",
+        "regiment.core.endings", "regiment.core.fold", "regiment.core.pending",
+        "regiment.core.protocols",
         "regiment.core.scenario", "regiment.core.state", "regiment.core.tell"}
 
 

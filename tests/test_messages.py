@@ -72,11 +72,14 @@ def test_counts_take_the_three_russian_forms():
 
 
 def test_a_reason_the_log_holds_in_english_is_told_in_russian():
+    """Logs written before 0.10.0 hold the game's end in English: told from its code."""
+    from regiment.phases.skirmish.narrate import ENDINGS as SQUADS
+
     with language("ru"):
         assert kernel_sentence("GameEnded", {"reason": "4 game turns played"}).startswith(
             "Игра окончена: сыграно 4 игровых хода. Никто не побеждает")
         assert kernel_sentence("GameEnded", {"reason": "only red has squads left",
-                                             "winner": "red"}) == \
+                                             "winner": "red"}, SQUADS) == \
             "Игра окончена: отряды остались только у игрока red. Побеждает игрок red (GAME.END)."
     assert kernel_sentence("GameEnded", {"reason": "4 game turns played"}) == \
         "The game ends: 4 game turns played. No side wins: both still have pieces on the " \

@@ -38,7 +38,7 @@ def test_game_end_the_turns_run_out_and_no_side_wins_a_side_left_alone_does():
     while game.pending.kind != "over":
         game.submit(game.pending.legal[-1])
     ended = [r.data for r in game.records if r.type == "GameEnded"]
-    assert ended == [{"reason": "1 game turns played", "winner": None}]
+    assert ended == [{"winner": None, "ending": {"code": "turns_played", "turns": 1}}]
     assert "No side wins: both still have pieces on the table" in \
         kernel_sentence("GameEnded", ended[0])
     # the other ending: a side with no piece left loses, the other wins
@@ -46,9 +46,13 @@ def test_game_end_the_turns_run_out_and_no_side_wins_a_side_left_alone_does():
                                      for k, u in game.state.units.items() if u.player == "blue"}
                               | {k: u for k, u in game.state.units.items() if u.player == "red"})
     won = game.preset._game_over(alone)   # the preset is its engine
-    assert (won.reason, won.winner) == ("only red has units left", "red")
-    told = kernel_sentence("GameEnded", {"reason": won.reason, "winner": won.winner})
-    assert told is not None and told.endswith("red wins (GAME.END).")
+    assert (won.ending, won.winner) == ({"code": "side_left", "player": "red"}, "red")
+    told = game.preset.sentence("GameEnded", won.to_data(), alone)
+    assert told == "The game ends: only red has units left. red wins (GAME.END)."
+    # a game begun before 0.10.0 writes its end as that engine did: in English
+    old = game.preset._game_over(alone.evolve(engine=(0, 9, 0)))
+    assert old.to_data() == {"reason": "only red has units left", "winner": "red"}
+    assert game.preset.sentence("GameEnded", old.to_data(), alone) == told
 
 
 def test_game_over_refuses_everything_but_undo_and_redo():

@@ -79,7 +79,8 @@ def test_sk_turn_shooting_then_assaults_then_the_fight_then_the_other_player():
                     ("blue", "shooting", "shoot"),
                     ("blue", "assault.declaration", "declare_assault"),
                     ("blue", "fight.choose_combat", "resolve_combat")]
-    assert events(game, "GameEnded") == [{"reason": "1 game turns played", "winner": None}]
+    assert events(game, "GameEnded") == [{"winner": None,
+                                          "ending": {"code": "turns_played", "turns": 1}}]
 
 
 def test_sk_turn_a_combat_left_with_both_sides_stays_locked_and_is_fought_next_turn():

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from regiment.core.errors import UnknownEventType
 from regiment.core.events import Event, event
@@ -132,3 +134,43 @@ def test_log_rulings_games_of_engine_0_8_0_played_again_hash_for_hash(path):
     _, records, _ = open_records(str(path), None, [])
     again = import_record(export_record(records), MemoryStore())
     assert [r.hash for r in again.records] == [r.hash for r in records]
+
+
+@given(st.sampled_from(["turns_played", "side_left", "none_left"]),
+       st.integers(min_value=1, max_value=99),
+       st.from_regex(r"[a-z][a-z0-9_-]{0,11}", fullmatch=True),   # a scenario's player id
+       st.sampled_from(["units", "squads"]))
+def test_a_game_end_written_in_english_before_0_10_0_reads_as_its_code(code, turns, player,
+                                                                       pieces):
+    """GAME.END: an ending, written as an engine before 0.10.0 wrote it, is read back as the
+    very code it stands for (old logs upcast on read)."""
+    from regiment.core.endings import Ending, ending, ending_of, legacy_reason
+
+    params = {"turns_played": {"turns": turns}, "side_left": {"player": player},
+              "none_left": {}}[code]
+    end = ending(Ending(code), **params)
+    assert ending_of({"reason": legacy_reason(end, pieces), "winner": None}) == end
+    assert ending_of({"ending": end, "winner": None}) == end
+
+
+@given(st.data())
+def test_a_reason_written_in_english_before_0_10_0_reads_as_its_code(data):
+    """Reasons as codes (core.reasons): each code of a field, written as an engine before
+    0.10.0 wrote it (pieces by name), is read back as that code with those names; a game
+    begun since writes the code itself, and a code or parameter not declared is refused."""
+    from regiment.phases.fantasy.why import CHARGE_FAILED
+
+    code = data.draw(st.sampled_from(sorted(CHARGE_FAILED.codes)))
+    names = {"a": "Orc Boyz", "b": "Empire Spearmen (rear)"}
+    params = {p: data.draw(st.sampled_from(["front", "left", "right", "rear"])) if p == "side"
+              else data.draw(st.sampled_from(sorted(names)))
+              for p in CHARGE_FAILED.codes[code].params}
+    english = CHARGE_FAILED.written(False, names, code, **params)
+    assert isinstance(english, str)
+    shown = {k: names[v] if k in CHARGE_FAILED.pieces else v for k, v in params.items()}
+    assert CHARGE_FAILED.read(english) == {"code": code, **shown}
+    assert CHARGE_FAILED.written(True, names, code, **params) == {"code": code, **params}
+    with pytest.raises(ValueError):
+        CHARGE_FAILED.make(code, **params, extra=1)
+    with pytest.raises(KeyError):
+        CHARGE_FAILED.make("no_such_code")

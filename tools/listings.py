@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from regiment.core.endings import ending_of, legacy_reason
 from regiment.core.errors import BadRequest, InvalidScenario
 from regiment.core.game import Game
 from regiment.phases.fantasy.scenario import catalogue
@@ -110,7 +111,7 @@ def list_games(path: str, console: Console) -> int:
     for game_id in ids:
         game = Game.load(game_id, store)
         s = game.state
-        ended = next((r.data["reason"] for r in reversed(game.records)
+        ended = next((legacy_reason(ending_of(r.data), "pieces") for r in reversed(game.records)
                       if r.type == "GameEnded"), "")
         stands = (f"over: {s.winner} won ({ended})" if s.over and s.winner else
                   f"over: no winner ({ended})" if s.over else f"turn {s.turn}, {s.player}")

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 from regiment.core import i18n
 from regiment.core.commands import Command, EndPhase
+from regiment.core.endings import REASONS_AS_CODES, Ending, ending, legacy_reason
 from regiment.core.errors import IllegalCommand
 from regiment.core.events import Event, GameEnded, PhaseChanged, TurnBegan
 from regiment.core.fold import Folded, fold
@@ -108,16 +109,20 @@ class Engine:
                     PhaseChanged(phase=dest, turn=turn, player=player)]
         return [PhaseChanged(phase=dest, turn=state.turn, player=state.player)]
 
-    pieces = "units"               # what the game's end calls a side's pieces
+    pieces = "units"   # a side's pieces, in the reason of a game begun before 0.10.0
 
     def _game_over(self, state: Any) -> GameEnded:
         """GAME.END: one side left wins; none left, or the turns run out, no one does."""
         left = [p for p in state.players if self._has_pieces(state, p)]
         if len(left) == 1:
-            return GameEnded(reason=f"only {left[0]} has {self.pieces} left", winner=left[0])
-        if not left:
-            return GameEnded(reason=f"no {self.pieces} are left on either side")
-        return GameEnded(reason=f"{state.turns} game turns played")
+            end, winner = ending(Ending.SIDE_LEFT, player=left[0]), left[0]
+        elif not left:
+            end, winner = ending(Ending.NONE_LEFT), None
+        else:
+            end, winner = ending(Ending.TURNS_PLAYED, turns=state.turns), None
+        if state.engine < REASONS_AS_CODES:   # as the engine that began the game wrote it
+            return GameEnded(reason=legacy_reason(end, self.pieces), winner=winner)
+        return GameEnded(winner=winner, ending=end)
 
     def _has_pieces(self, state: Any, player: str) -> bool:
         raise NotImplementedError

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from regiment.core import geometry as geo
 from regiment.core.i18n import tr
+from regiment.core.reasons import Reason
 from regiment.core.state import memo
 from regiment.phases.common import sight
 
@@ -18,6 +19,7 @@ from .rulings import ruled
 from .specials import IMMUNE_TO_PSYCHOLOGY, SWIFTSTRIDE, has
 from .state import State, UnitState
 from .units import ALIVE, box, missile, status_word
+from .why import CHARGE_FAILED, written
 
 MOVABLE = ("ready",)
 
@@ -157,7 +159,7 @@ def others(state: State, *skip: str) -> list[geo.Box]:
 
 
 def plan_charge(state: State, unit: UnitState, target: UnitState, side: str
-                ) -> tuple[geo.Box | None, str]:
+                ) -> tuple[geo.Box | None, Reason | str]:
     """CH.CHARGE_MOVE: where the charger lands, or why it cannot get there: one wheel of at
     most 90 degrees, room on the table, no wall (GEO.SIGHT) and no other unit in the way.
     Units already fighting the target stay where they are; the charger lands beside them, and
@@ -168,17 +170,18 @@ def plan_charge(state: State, unit: UnitState, target: UnitState, side: str
               if u.id not in (unit.id, target.id) and u.status in ALIVE}
     end = geo.flush_beside(start, box(target), side, list(around.values()))
     if end is None:
-        return None, f"there is no room left on {target.name}'s {side}"
+        return None, written(CHARGE_FAILED, state, "no_room_beside", target=target.id,
+                             side=side)
     if geo.turn_between(start.facing, end.facing) > 90.0 + 1e-6:
-        return None, f"it would have to wheel more than 90 degrees to reach its {side}"
+        return None, written(CHARGE_FAILED, state, "wheel_too_far", side=side)
     table = state.table
     if not geo.on_table(end, table["width"], table["depth"]):
-        return None, "there is no room on the table"
+        return None, written(CHARGE_FAILED, state, "off_table")
     walls = geo.walls_of(sight.walls(state))   # GEO.SIGHT: they block movement too
     if walls:
         path = geo.polygon(start).union(geo.polygon(end)).convex_hull
         if any(path.intersection(w).area > 1e-6 for w in walls):
-            return None, "impassable terrain is in the way"
+            return None, written(CHARGE_FAILED, state, "impassable")
     if around:
         swept = geo.polygon(start).union(geo.polygon(end)).convex_hull
         for uid, b in around.items():
@@ -188,7 +191,7 @@ def plan_charge(state: State, unit: UnitState, target: UnitState, side: str
             # which the charge then links), but pass through none and touch no other
             if state.units[uid].status != "engaged" or \
                     swept.intersection(geo.polygon(b)).area > 0.01:
-                return None, f"{state.units[uid].name} is in the way"
+                return None, written(CHARGE_FAILED, state, "in_the_way", unit=uid)
     return end, ""
 
 

@@ -68,7 +68,9 @@ class ChargeRolled(Event):
     range: float
     distance: float
     success: bool
-    why: str = ""           # why it failed when the range was enough (no room, the wheel)
+    # why it failed when the range was enough (no room, the wheel): a code of
+    # phases.fantasy.why.CHARGE_FAILED (English in games begun before 0.10.0)
+    why: str | dict[str, Any] = ""
     dropped: tuple[int, ...] = ()   # the die Swiftstride dropped (games from engine 0.9.0)
 
 

@@ -50,6 +50,7 @@ from .rulings import ruled
 from .specials import IMMUNE_TO_PSYCHOLOGY, has
 from .state import State, UnitState
 from .units import ALIVE, box, missile, stands_on_another, too_few_to_rally
+from .why import CHARGE_FAILED, written
 
 PANIC_RANGE = 6.0
 
@@ -329,8 +330,8 @@ class ChargeFlow:
         if ruled(state, "story_told_whole") and len(faces) > len(dice):
             base["dropped"] = dropped(faces)   # Swiftstride: told as dropped
         if gone:
-            events: list[Event] = [ChargeRolled(**base, success=False,
-                                                why=f"{target.name} is gone")]
+            why = written(CHARGE_FAILED, state, "target_gone", target=target.id)
+            events: list[Event] = [ChargeRolled(**base, success=False, why=why)]
             return self.flow._finish(state, events + self._failed(state, unit, target, faces))
         if target.status == "fleeing":  # CH.CATCH_FLEEING
             if reach < dist:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from regiment.core import i18n
+from regiment.core.endings import Ending
 from regiment.core.i18n import mark, ntr, retell, tr
 from regiment.core.tell import kernel_sentence, setting_word
 
@@ -22,6 +23,7 @@ from .combat import describe_step
 from .sources import cite
 from .state import State
 from .units import side_word
+from .why import CHARGE_FAILED
 
 i18n.register(Path(__file__).with_name("locale"))
 D = Mapping[str, Any]
@@ -127,34 +129,15 @@ def _charge_rolled(d: D, s: State | None) -> str:
     if d["success"]:
         return tr("{unit} charge range {dice}{swift} + M {m} = {range}\" against {distance}\" "
                   "to {target}: the charge reaches", **fields) + _why("CH.RANGE")
-    why = retell(d.get("why") or SHORT, CHARGE_WHY)
+    why = CHARGE_FAILED.tell(d["why"], tr, {"target": lambda t: _name(s, t),
+                                            "unit": lambda u: _name(s, u), "side": side_word}) \
+        if d.get("why") else tr(SHORT)
     return tr("{unit} charge range {dice}{swift} + M {m} = {range}\" against {distance}\" to "
               "{target}: the charge fails, {why}", why=why, **fields) \
         + _why("CH.RANGE", "CH.FAILED")
 
 
 SHORT = mark("short")
-# ChargeRolled's why, as phases.fantasy.charge.plan_charge and flow_charge write it (English)
-CHARGE_WHY: list[Reading] = [
-    (re.compile(r"(?P<target>.+) is gone"),
-     lambda g: tr("{target} is gone", target=g["target"])),
-    (re.compile(r"there is no room left on (?P<target>.+)'s (?P<side>\w+)"),
-     lambda g: tr("there is no room left on {target}'s {side}", target=g["target"],
-                  side=side_word(g["side"]))),
-    (re.compile(r"it would have to wheel more than 90 degrees to reach its (?P<side>\w+)"),
-     lambda g: tr("it would have to wheel more than 90 degrees to reach its {side}",
-                  side=side_word(g["side"]))),
-    (re.compile(r"there is no room on the table"),
-     lambda g: tr("there is no room on the table")),
-    # phases.fantasy.table.room: the players found no room (table mode)
-    (re.compile(r"there is no room to reach (?P<target>.+)'s (?P<side>\w+)"),
-     lambda g: tr("there is no room to reach {target}'s {side}", target=g["target"],
-                  side=side_word(g["side"]))),
-    (re.compile(r"impassable terrain is in the way"),
-     lambda g: tr("impassable terrain is in the way")),
-    (re.compile(r"(?P<unit>.+) is in the way"),
-     lambda g: tr("{unit} is in the way", unit=g["unit"])),
-]
 
 
 def _saves(n: Mapping[str, Any]) -> str:
@@ -709,7 +692,13 @@ PANICS: list[Reading] = [
 ]
 
 
+# GAME.END in this rulebook's words (the kernel tells the rest of a game's end)
+ENDINGS = {Ending.SIDE_LEFT: mark("only {player} has units left"),
+           Ending.NONE_LEFT: mark("no units are left on either side")}
+
+
 def sentence(type_: str, data: Mapping[str, Any], state: State | None = None) -> str | None:
     """The event as a sentence citing its rules, or None for bookkeeping events."""
     template = TEMPLATES.get(type_)
-    return kernel_sentence(type_, data) if template is None else template(data, state)
+    return kernel_sentence(type_, data, ENDINGS) if template is None else \
+        template(data, state)

@@ -18,12 +18,14 @@ from regiment.core import geometry as geo
 from regiment.core import measure
 from regiment.core.measure import NONE, heard
 from regiment.core.measure import tell as _tell
+from regiment.core.reasons import Reason
 from regiment.phases.common.table import measured, yes_no
 from regiment.phases.common.table import question as _q
 
 from .rulings import ruled
 from .state import State, UnitState
 from .units import ALIVE, box
+from .why import CHARGE_FAILED, written
 
 SIDE_OPTIONS = ("front", "right", "rear", "left",
                 "front/right", "right/rear", "rear/left", "front/left")
@@ -95,14 +97,16 @@ def charge_sides(state: State, unit: UnitState, target: UnitState) -> tuple[str,
 
 
 def room(state: State, unit: UnitState, target: UnitState, side: str,
-         plan: Callable[[], tuple[geo.Box | None, str]]) -> tuple[geo.Box | None, str]:
+         plan: Callable[[], tuple[geo.Box | None, Reason | str]]
+         ) -> tuple[geo.Box | None, Reason | str]:
     """CH.CHARGE_MOVE: where the charger lands (geometry's ``plan``), or why it cannot get
     there; in table mode only whether it can (no position)."""
     key = f"room:{unit.id}:{target.id}"
     if measured(state):
         q = _q(state, "yes_no", key, "CH.CHARGE_MOVE", unit, target.id)
-        return None, ("" if measure.yes(state, q)
-                      else f"there is no room to reach {target.name}'s {side}")
+        return None, ("" if measure.yes(state, q) else
+                      written(CHARGE_FAILED, state, "no_room_measured", target=target.id,
+                              side=side))
     end, why = plan()
     if heard:
         _tell(key, "yes" if end is not None else "no")

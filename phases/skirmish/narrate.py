@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from regiment.core import i18n
+from regiment.core.endings import Ending
 from regiment.core.i18n import mark, ntr, retell, tr
 from regiment.core.tell import kernel_sentence
 
@@ -267,6 +268,11 @@ SENTENCES: dict[str, Callable[[Data, S], str | None]] = {
 }
 
 
+# GAME.END in this rulebook's words (the kernel tells the rest of a game's end)
+ENDINGS = {Ending.SIDE_LEFT: mark("only {player} has squads left"),
+           Ending.NONE_LEFT: mark("no squads are left on either side")}
+
+
 def sentence(event_type: str, data: Data, state: S) -> str | None:
     if event_type == "Measured":   # TABLE.MEASURE: cited by measures, with its sources
         return measures.told(data, state)
@@ -276,7 +282,7 @@ def sentence(event_type: str, data: Data, state: S) -> str | None:
         return None if text is None else cite(text)
     if event_type in ("FightBegan", "ConsolidationRolled", "TurnBegan"):
         return None
-    return kernel_sentence(event_type, data)
+    return kernel_sentence(event_type, data, ENDINGS)
 
 
 def roll_need(state: S) -> str | None:

@@ -1,0 +1,69 @@
+"""How a game ended, as a typed code with its parameters (``GameEnded.ending``), as
+python-chess's ``Termination`` says how a chess game did: narration in every language is made
+from the code, and nothing reads an English sentence back (GAME.END).
+
+``GameEnded.ending`` is plain data, ``{"code": "turns_played", "turns": 4}``; games begun
+before engine 0.10.0 wrote an English ``reason`` instead, which ``ending_of`` reads as the
+code it stands for (old logs are upcast on read, never rewritten).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import Any
+
+from .reasons import REASONS_AS_CODES
+
+__all__ = ["REASONS_AS_CODES", "Ending", "ending", "ending_of", "legacy_reason"]
+
+
+class Ending(StrEnum):
+    TURNS_PLAYED = "turns_played"   # {"turns": n}: the scenario's turns were played
+    SIDE_LEFT = "side_left"         # {"player": p}: only p has pieces on the table
+    NONE_LEFT = "none_left"         # no side has a piece left on the table
+
+
+def ending(code: Ending, **params: Any) -> dict[str, Any]:
+    return {"code": code.value, **params}
+
+
+# The English an engine before 0.10.0 wrote for each ending (with the rulebook's word for its
+# pieces), kept to write a game begun then as it was written, and to read its logs.
+LEGACY = {Ending.TURNS_PLAYED: "{turns} game turns played",
+          Ending.SIDE_LEFT: "only {player} has {pieces} left",
+          Ending.NONE_LEFT: "no {pieces} are left on either side"}
+
+
+def legacy_reason(end: Mapping[str, Any], pieces: str) -> str:
+    """The ending in English, as an engine before 0.10.0 wrote it (a listing's short words)."""
+    if end["code"] not in LEGACY:
+        return str(end.get("text", end["code"]))
+    return LEGACY[Ending(end["code"])].format(pieces=pieces, **end)
+
+
+def _pattern(template: str) -> re.Pattern[str]:
+    parts = re.split(r"\{(\w+)\}", template)
+    return re.compile("".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)"
+                              for i, p in enumerate(parts)) + "$")
+
+
+_READ = [(code, _pattern(text)) for code, text in LEGACY.items()]
+
+
+def ending_of(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The ending of a ``GameEnded`` record's data: its code, or (a log written before 0.10.0)
+    the code its English reason stands for; a reason no engine wrote is ``{"code": "other",
+    "text": ...}``, told as it is."""
+    if data.get("ending"):
+        return dict(data["ending"])
+    text = str(data.get("reason", ""))
+    for code, pattern in _READ:
+        m = pattern.match(text)
+        if m:
+            params: dict[str, Any] = {k: v for k, v in m.groupdict().items() if k != "pieces"}
+            if "turns" in params:
+                params["turns"] = int(params["turns"])
+            return ending(code, **params)
+    return {"code": "other", "text": text}

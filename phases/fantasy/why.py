@@ -1,0 +1,51 @@
+"""Why things happened, as codes (``core.reasons``): each field's closed set of reasons, the
+English a game begun before engine 0.10.0 wrote for each, and how narration tells it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from regiment.core.i18n import mark
+from regiment.core.reasons import REASONS_AS_CODES, Code, Reason, Reasons
+
+from .state import State
+
+# ChargeRolled.why: why a charge that had the range did not reach (CH.CHARGE_MOVE, GEO.SIGHT)
+CHARGE_FAILED = Reasons(
+    Code("target_gone", "{target} is gone", mark("{target} is gone")),
+    Code("no_room_beside", "there is no room left on {target}'s {side}",
+         mark("there is no room left on {target}'s {side}")),
+    Code("wheel_too_far", "it would have to wheel more than 90 degrees to reach its {side}",
+         mark("it would have to wheel more than 90 degrees to reach its {side}")),
+    Code("off_table", "there is no room on the table", mark("there is no room on the table")),
+    # table mode: the players found no room (phases.fantasy.table.room)
+    Code("no_room_measured", "there is no room to reach {target}'s {side}",
+         mark("there is no room to reach {target}'s {side}")),
+    Code("impassable", "impassable terrain is in the way",
+         mark("impassable terrain is in the way")),
+    Code("in_the_way", "{unit} is in the way", mark("{unit} is in the way")),
+    pieces=("unit", "target"),
+)
+
+
+class _Names(Mapping[str, str]):
+    """The pieces' names, looked up only when an older game's English needs them."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+
+    def __getitem__(self, uid: str) -> str:
+        return self.state.units[uid].name
+
+    def __iter__(self) -> Any:
+        return iter(self.state.units)
+
+    def __len__(self) -> int:
+        return len(self.state.units)
+
+
+def written(reasons: Reasons, state: State, code: str, **params: Any) -> Reason | str:
+    """A reason as this game writes it: a code, or in a game begun before 0.10.0 the English
+    that engine wrote."""
+    return reasons.written(state.engine >= REASONS_AS_CODES, _Names(state), code, **params)
