@@ -88,11 +88,11 @@ def losses(game: Game, console: Console) -> None:
     for col in (mark("unit"), mark("player"), mark("models"), mark("left"), mark("status")):
         table.add_column(tr(col))
     view = view_of(game.preset)
-    # why each unit was destroyed, from the log: one that fled off the table kept its models
-    # but is gone all the same (FP.OFF_TABLE), and is not told as slain
-    why = {r.data["unit"]: r.data["reason"] for r in game.history if r.type == "UnitDestroyed"}
-    by_name = {u: n for u, n in (view.names(game.state) if view else {}).items()}
-    fled = {by_name.get(u, u) for u, reason in why.items() if "table" in reason}
+    # a unit that fled off the table kept its models but is gone all the same (FP.OFF_TABLE),
+    # and is not told as slain: as the rulebook's view says how each unit ended
+    by_name = view.names(game.state) if view else {}
+    fled = {by_name.get(u, u) for u, end in (view.ends(game.state) if view else {}).items()
+            if end == "off the table"}
     for name, player, start, left, status in view.losses(game.state) if view else ():
         if status == "destroyed" and name in fled:
             table.add_row(name, player, str(start), tr("0 ({n} fled)", n=left),

@@ -15,6 +15,7 @@ from . import attacks
 from . import events as ev
 from .combat import combat_holding, place_in_front
 from .state import NO_FIGHT, NO_RESULT, Combat, Fight, State, Turn, UnitState
+from .why import DESTROYED
 
 # New values are made from these by ``evolve`` (one dict copy), not by a frozen dataclass's
 # __init__, which sets every field one by one (5 us for a Fight: measured)
@@ -138,8 +139,8 @@ def unit_destroyed(s: State, e: ev.UnitDestroyed) -> State:
     """A unit destroyed takes the characters still in it along (CHAR.IN_UNIT: caught fleeing,
     fled off the table)."""
     u = s.units[e.unit]
-    s = _unit(s, e.unit, status="destroyed", models=0 if e.reason != "fled off the table"
-              else u.models)
+    fled = DESTROYED.read(e.reason)["code"] == "fled_off_table"   # its models kept, gone
+    s = _unit(s, e.unit, status="destroyed", models=u.models if fled else 0)
     for c in u.characters:
         s = _unit(s, c, status="destroyed", models=0)
     if u.joined is not None:   # a character slain in a challenge leaves its unit's ranks

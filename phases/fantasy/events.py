@@ -104,7 +104,7 @@ class UnitCaught(Event):
 @event("UnitDestroyed", rules=("ATK.CASUALTIES",))
 class UnitDestroyed(Event):
     unit: str
-    reason: str
+    reason: str | dict[str, Any]
 
 
 @event("UnitLeftTable", rules=("FP.OFF_TABLE",))
@@ -126,7 +126,7 @@ class UnitReformed(Event):
     files: int
     position: tuple[float, float] | None   # None in table mode: the players reformed it
     facing: float | None
-    how: str = ""
+    how: str | dict[str, Any] = ""
 
 
 @event("UnitRallied", rules=("RALLY.TEST",))
@@ -160,7 +160,7 @@ class ContactMeasured(Event):
 @event("CombatEnded", rules=("CR.NO_MORE_FOES",))
 class CombatEnded(Event):
     combat: str
-    reason: str
+    reason: str | dict[str, Any]
 
 
 @event("CombatRoundBegan", rules=("CC.ORDER", "CC.INITIATIVE"))
@@ -234,7 +234,7 @@ class BreakTestTaken(Event):
     passed: bool
     needs: int = 0
     insane: bool = False
-    why: str = ""
+    why: str | dict[str, Any] = ""
     result: tuple[int, ...] = ()    # its side's total and the enemy's
 
 
@@ -275,7 +275,7 @@ class PursuitRolled(Event):
 class PanicCaused(Event):
     units: tuple[str, ...]
     cause: str
-    reason: str
+    reason: str | dict[str, Any]
 
 
 @event("PursuitsCompleted", rules=("FP.PURSUE_MOVE",))
@@ -296,7 +296,7 @@ class ReformOrderChosen(Event):
 @event("ReformSkipped", rules=("REF.WHO",))
 class ReformSkipped(Event):
     unit: str
-    why: str = ""
+    why: str | dict[str, Any] = ""
 
 
 @event("CombatRoundEnded", rules=("CC.ORDER",))

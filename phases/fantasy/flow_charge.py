@@ -50,7 +50,7 @@ from .rulings import ruled
 from .specials import IMMUNE_TO_PSYCHOLOGY, has
 from .state import State, UnitState
 from .units import ALIVE, box, missile, stands_on_another, too_few_to_rally
-from .why import CHARGE_FAILED, written
+from .why import CHARGE_FAILED, DESTROYED, PANIC, written
 
 PANIC_RANGE = 6.0
 
@@ -277,7 +277,8 @@ class ChargeFlow:
             lambda: charge.flee_move(state, unit, geo.centre(box(away if away else unit)), dist))
         events: list[Event] = [moved(unit.id, end, "flee", dist)]
         if off:
-            events.append(UnitDestroyed(unit=unit.id, reason="fled off the table"))
+            events.append(UnitDestroyed(unit=unit.id,
+                                        reason=written(DESTROYED, state, "fled_off_table")))
             events += self.panic_after(fold(state, events, self.flow.fold_table), [unit.id],
                                        "was destroyed")
             return events
@@ -298,7 +299,8 @@ class ChargeFlow:
                                                       through=read(Toward, aw).unit,
                                                       lost=lost, slain=slain)]
         if slain >= u.models:
-            events.append(UnitDestroyed(unit=u.id, reason="dangerous terrain"))
+            events.append(UnitDestroyed(unit=u.id,
+                                        reason=written(DESTROYED, state, "dangerous_terrain")))
         return self.flow._finish(state, events)
 
     def _end_charges(self, state: State, cmd: EndCharges) -> list[Event]:
@@ -339,7 +341,8 @@ class ChargeFlow:
                 return self.flow._finish(state, events + self._failed(state, unit, target, faces))
             b = None if table.measured(state) else self._caught_at(state, unit, target, dist)
             events = [ChargeRolled(**base, success=True), UnitCaught(unit=target.id, by=unit.id),
-                      UnitDestroyed(unit=target.id, reason="caught fleeing"),
+                      UnitDestroyed(unit=target.id,
+                                    reason=written(DESTROYED, state, "caught_fleeing")),
                       moved(unit.id, b.box if b else None, "charge",
                             b.run if b else dist)]
             events += self.panic_after(fold(state, events, self.flow.fold_table), [target.id],
@@ -419,8 +422,9 @@ class ChargeFlow:
                 PANIC_RANGE, "PANIC.TRIGGERS")
             if near:
                 queued |= set(near)
+                code = "destroyed_near" if what == "was destroyed" else "broke_near"
                 out.append(PanicCaused(units=tuple(near), cause=cid,
-                                       reason=f"{cause.name} {what} within 6\""))
+                                       reason=written(PANIC, state, code, unit=cid)))
         return out
 
     def drive_panic(self, state: State) -> list[Event]:

@@ -74,6 +74,7 @@ from .rulings import ruled
 from .specials import IMMUNE_TO_PSYCHOLOGY, UNBREAKABLE, has
 from .state import NO_RESULT, Combat, State, UnitState
 from .units import ALIVE, box, has_champion, is_character
+from .why import COMBAT_ENDED, DESTROYED, PANIC, REFORM_SKIPPED, REFORMED, written
 
 
 def casualties(target: UnitState, unsaved: int, challenge: bool) -> tuple[int, int, int]:
@@ -275,7 +276,7 @@ class CombatFlow:
                                      facing=None if at_table else host.facing,
                                      reason="alone")
                        for c in host.characters]
-            events.append(UnitDestroyed(unit=uid, reason="slain"))
+            events.append(UnitDestroyed(unit=uid, reason=written(DESTROYED, state, "slain")))
         cur = fold(cur, events[len(batch.groups):], self.flow.fold_table)
         if batch.combat is not None:
             closing = close_ups(state, cur, batch.combat)
@@ -290,12 +291,12 @@ class CombatFlow:
                 u = cur.units[g.target]
                 if u.status == "ready" and 4 * (before - u.models) >= before and before and \
                         not has(u, IMMUNE_TO_PSYCHOLOGY):
-                    events.append(self._shot_panic(u))
+                    events.append(self._shot_panic(cur, u))
         return events
 
-    def _shot_panic(self, u: UnitState) -> Event:
-        return PanicCaused(units=(u.id,), cause=u.id, reason=f"{u.name} lost a quarter of its "
-                           "models to shooting")
+    def _shot_panic(self, state: State, u: UnitState) -> Event:
+        return PanicCaused(units=(u.id,), cause=u.id,
+                           reason=written(PANIC, state, "shot", unit=u.id))
 
     # --- the result and break tests (CR.*, BT.*) --------------------------------------------
 
@@ -504,7 +505,8 @@ class CombatFlow:
                   and rolled.get(p, 0) >= fled[b]]
             if by:
                 more: list[Event] = [UnitCaught(unit=b, by=by[0]),
-                                     UnitDestroyed(unit=b, reason="caught")]
+                                     UnitDestroyed(unit=b, reason=written(DESTROYED, state,
+                                                                          "caught"))]
                 more += self.flow.charges.panic_after(fold(cur, more, self.flow.fold_table),
                                                       [b], "was destroyed")
                 cur = fold(cur, more, self.flow.fold_table)
@@ -561,7 +563,7 @@ class CombatFlow:
         if not all(any(cur.units[o].status == "engaged" and cur.units[o].player == p
                        for o in cmb.units) for p in cur.players):
             events.append(CombatEnded(combat=cmb.id,
-                                      reason="one side has no unit left fighting"))
+                                      reason=written(COMBAT_ENDED, state, "no_foes")))
         return events
 
     def _restrain_rolled(self, state: State, aw: Awaiting, faces: tuple[int, ...]
@@ -679,7 +681,8 @@ class CombatFlow:
                 return []   # the active player says who reforms first
             u = left[0]
             if not self._reforms(state, u):
-                return [ReformSkipped(unit=u.id, why="no reform is open to it")]
+                return [ReformSkipped(unit=u.id, why=written(REFORM_SKIPPED, state,
+                                                             "none_open"))]
             return []
         return [CombatRoundEnded(combat=fight.combat, round=fight.round)]
 
@@ -695,7 +698,7 @@ class CombatFlow:
         u = state.units[cmd.unit]
         if not table.reform_room(state, u, f"{cmd.files}:{cmd.face}:{cmd.turn}"):
             return self.flow._finish(state, [ReformSkipped(
-                unit=u.id, why="there is no room for that reform")])
+                unit=u.id, why=written(REFORM_SKIPPED, state, "no_room"))])
         winner = fight.outcome.winner
         if winner is not None and winner != u.player:  # REF.TEST
             return [ask("reform", u.id, u.player, 2, ReformTo(cmd.files, cmd.face, cmd.turn))]
@@ -705,14 +708,15 @@ class CombatFlow:
                   ) -> list[Event]:
         for f, fc, t, b in self._reforms(state, u):
             if (f, fc, t) == (files, face, turn):
-                how = (f"turn to face {state.units[face].name}" if face else
-                       f"turn {t} degrees" if t else f"reform {files} wide")
+                how = (written(REFORMED, state, "face", unit=face) if face else
+                       written(REFORMED, state, "turn", degrees=t) if t else
+                       written(REFORMED, state, "files", files=files))
                 if b is None:   # table mode: the players reform it, keeping contact
                     return [UnitReformed(unit=u.id, files=files, position=None, facing=None,
                                          how=how), *contacts.faced(state, u, face)]
                 return [UnitReformed(unit=u.id, files=files, position=(b.x, b.y),
                                      facing=b.facing, how=how)]
-        return [ReformSkipped(unit=u.id, why="that reform is no longer open")]
+        return [ReformSkipped(unit=u.id, why=written(REFORM_SKIPPED, state, "no_longer_open"))]
 
     def _reform_rolled(self, state: State, aw: Awaiting, faces: tuple[int, ...]
                        ) -> list[Event]:
@@ -726,12 +730,13 @@ class CombatFlow:
                                                 insane=insane)]
         to = read(ReformTo, aw)
         events += (self._reformed(state, u, to.files, to.face, to.turn) if passed else
-                   [ReformSkipped(unit=u.id, why="it failed its reform test")])
+                   [ReformSkipped(unit=u.id, why=written(REFORM_SKIPPED, state, "test_failed"))])
         return self.flow._finish(state, events)
 
     def _skip_reform(self, state: State, cmd: SkipReform) -> list[Event]:
         self.flow._offered(state, cmd, "REF.WHO")
-        return self.flow._then(state, [ReformSkipped(unit=cmd.unit, why="its player chose not to")],
+        return self.flow._then(state, [ReformSkipped(unit=cmd.unit, why=written(
+            REFORM_SKIPPED, state, "declined"))],
                           "skip_reform")
 
     # --- what the close combat phase waits for -----------------------------------------

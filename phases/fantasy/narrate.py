@@ -7,7 +7,6 @@ start of a step) give None.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -16,6 +15,7 @@ from typing import Any
 from regiment.core import i18n
 from regiment.core.endings import Ending
 from regiment.core.i18n import mark, ntr, retell, tr
+from regiment.core.reasons import Reasons
 from regiment.core.tell import kernel_sentence, setting_word
 
 from . import measures
@@ -23,22 +23,21 @@ from .combat import describe_step
 from .sources import cite
 from .state import State
 from .units import side_word
-from .why import CHARGE_FAILED
+from .why import (
+    BREAK_TEST,
+    CHARGE_FAILED,
+    COMBAT_ENDED,
+    DESTROYED,
+    PANIC,
+    REFORM_SKIPPED,
+    REFORMED,
+)
 
 i18n.register(Path(__file__).with_name("locale"))
 D = Mapping[str, Any]
 
 
 Reading = tuple[re.Pattern[str], Callable[[dict[str, str]], str]]
-
-
-def _fixed(*messages: str) -> list[Reading]:
-    """Readings of reasons written whole (no parts): each told as its own message."""
-    return [(re.compile(re.escape(m)), functools.partial(_told, m)) for m in messages]
-
-
-def _told(message: str, parts: dict[str, str]) -> str:
-    return tr(message)
 
 
 def _name(state: State | None, uid: Any) -> str:
@@ -49,6 +48,14 @@ def _name(state: State | None, uid: Any) -> str:
 
 def _names(state: State | None, uids: Any, sep: str = ", ") -> str:
     return sep.join(_name(state, u) for u in uids)
+
+
+def _reason(reasons: Reasons, value: Any, state: State | None) -> str:
+    """A reason the log holds (a code, or an older log's English) in the players' words."""
+    def name(uid: Any) -> str:
+        return _name(state, uid)
+    return reasons.tell(value, tr, {"unit": name, "target": name, "enemy": name,
+                                    "side": side_word})
 
 
 def _one(state: State | None, uid: Any) -> bool:
@@ -129,9 +136,7 @@ def _charge_rolled(d: D, s: State | None) -> str:
     if d["success"]:
         return tr("{unit} charge range {dice}{swift} + M {m} = {range}\" against {distance}\" "
                   "to {target}: the charge reaches", **fields) + _why("CH.RANGE")
-    why = CHARGE_FAILED.tell(d["why"], tr, {"target": lambda t: _name(s, t),
-                                            "unit": lambda u: _name(s, u), "side": side_word}) \
-        if d.get("why") else tr(SHORT)
+    why = _reason(CHARGE_FAILED, d["why"], s) if d.get("why") else tr(SHORT)
     return tr("{unit} charge range {dice}{swift} + M {m} = {range}\" against {distance}\" to "
               "{target}: the charge fails, {why}", why=why, **fields) \
         + _why("CH.RANGE", "CH.FAILED")
@@ -259,11 +264,12 @@ def _break(d: D, s: State | None) -> str:
     how = tr("Ld {ld} - {penalty}", ld=d["leadership"], penalty=d["penalty"])
     if d["steadfast"]:
         how = tr("Ld {ld}, steadfast ({why}), no penalty", ld=d["leadership"],
-                 why=retell(str(d.get("why")), WHY))
+                 why=_reason(BREAK_TEST, d.get("why") or "", s))
         rules.append("BT.STEADFAST")
     elif d.get("why"):
-        how += f"; {retell(d['why'], WHY)}"
-        rules.append("BT.DISRUPTED" if "disrupted" in d["why"] else "BT.SPECIAL")
+        how += f"; {_reason(BREAK_TEST, d['why'], s)}"
+        rules.append("BT.DISRUPTED" if BREAK_TEST.read(d["why"])["code"] == "disrupted"
+                     else "BT.SPECIAL")
     verdict = (ntr("it holds", "they hold", k) if d["passed"]
                else ntr("it breaks", "they break", k))
     if d.get("insane"):
@@ -278,16 +284,6 @@ def _break(d: D, s: State | None) -> str:
               needs=d.get("needs", 0), rolled=_plus(d["faces"]), verdict=verdict)
 
 
-# BreakTestTaken's why, as phases.fantasy.result writes it into the log (in English)
-WHY: list[Reading] = [
-    (re.compile(r"disrupted by (?P<enemy>.+) in its (?P<side>\w+)"),
-     lambda g: tr("disrupted by {enemy} in its {side}", enemy=g["enemy"],
-                  side=side_word(g["side"]))),
-    (re.compile(r"(?P<mine>\d+) full ranks against (?P<theirs>\d+)"),
-     lambda g: tr("{mine} full ranks against {theirs}", **g)),
-    (re.compile(r"stubborn \((?P<rules>[^)]*)\)"),
-     lambda g: tr("stubborn ({rules})", **g)),
-]
 
 
 LD_PURPOSES = {"panic": mark("panic"), "rally": mark("rally"), "restrain": mark("restrain"),
@@ -556,32 +552,22 @@ def _rolled(d: D, s: State | None) -> str:
               unit=_name(s, d["unit"]), faces=" ".join(map(str, d["faces"])))
 
 
-DESTROYED = _fixed(mark("slain"), mark("fled off the table"), mark("dangerous terrain"),
-                   mark("caught"))
-
-
 def _destroyed(d: D, s: State | None) -> str | None:
-    if d["reason"].startswith("caught"):
+    code = DESTROYED.read(d["reason"])["code"]
+    if code in ("caught", "caught_fleeing"):   # told with the catch
         return None
     return ntr("{unit} is destroyed ({reason}){with_}.", "{unit} are destroyed ({reason}){with_}.",
                _k(s, d["unit"]), unit=_name(s, d["unit"]),
-               reason=retell(d["reason"], DESTROYED), with_=_with(s, d["unit"])) \
-        + _why("ATK.CASUALTIES" if d["reason"] == "slain" else
-               "FP.OFF_TABLE" if "table" in d["reason"] else "FP.CAUGHT")
+               reason=_reason(DESTROYED, d["reason"], s), with_=_with(s, d["unit"])) \
+        + _why({"slain": "ATK.CASUALTIES", "fled_off_table": "FP.OFF_TABLE"}.get(code,
+                                                                                "FP.CAUGHT"))
 
 
-# UnitReformed's how, as phases.fantasy.flow_combat writes it into the log (in English)
-REFORMS: list[Reading] = [
-    (re.compile(r"turn to face (?P<unit>.+)"),
-     lambda g: tr("turn to face {unit}", unit=g["unit"])),
-    (re.compile(r"turn (?P<degrees>-?\d+) degrees"),
-     lambda g: tr("turn {degrees} degrees", degrees=g["degrees"])),
-    (re.compile(r"reform (?P<files>\d+) wide"),
-     lambda g: tr("reform {files} wide", files=g["files"])),
-]
-SKIPS = _fixed(mark("no reform is open to it"), mark("that reform is no longer open"),
-               mark("it failed its reform test"), mark("its player chose not to"),
-               mark("there is no room for that reform"))
+
+
+def _reformed(d: D, s: State | None) -> str:
+    how = _reason(REFORMED, d["how"], s) if d.get("how") else tr(REFORM)
+    return f"{_name(s, d['unit'])} {how}." + _why("REF.PLACEMENT", "REF.CONTACT")
 
 
 def _combat_began(d: D, s: State | None) -> str:
@@ -592,9 +578,6 @@ def _combat_began(d: D, s: State | None) -> str:
     if d.get("reason") == "scenario":
         return text + tr(" (set up in contact)")
     return text + _why("CH.CHARGE_MOVE" if d.get("reason") == "charge" else "FP.FRESH_ENEMY")
-
-
-ENDED = _fixed(mark("one side has no unit left fighting"))
 
 
 TEMPLATES: dict[str, Callable[[D, State | None], str | None]] = {
@@ -640,15 +623,14 @@ TEMPLATES: dict[str, Callable[[D, State | None], str | None]] = {
     "UnitReturned": lambda d, s: ntr("{unit} returns to the table.",
                                      "{unit} return to the table.", _k(s, d["unit"]),
                                      unit=_name(s, d["unit"])) + _why("FP.OFF_TABLE"),
-    "UnitReformed": lambda d, s: f"{_name(s, d['unit'])} "
-                                 f"{retell(d.get('how') or REFORM, REFORMS)}."
-                                 + _why("REF.PLACEMENT", "REF.CONTACT"),
+    "UnitReformed": _reformed,
     "ReformOrderChosen": lambda d, s: tr("{player} reform first.", player=d["first"])
     + _why("REF.ORDER"),
     "ReformSkipped": lambda d, s: ntr("{unit} does not reform: {why}.",
                                       "{unit} do not reform: {why}.", _k(s, d["unit"]),
                                       unit=_name(s, d["unit"]),
-                                      why=retell(str(d.get("why")), SKIPS)) + _why("REF.WHO"),
+                                      why=_reason(REFORM_SKIPPED, d.get("why") or "", s))
+    + _why("REF.WHO"),
     "DangerousTerrainTested": lambda d, s: ntr(
         "{unit} flees through {through}: dangerous terrain, rolled {faces}: {slain} lost.",
         "{unit} flee through {through}: dangerous terrain, rolled {faces}: {slain} lost.",
@@ -663,7 +645,8 @@ TEMPLATES: dict[str, Callable[[D, State | None], str | None]] = {
                                     unit=_name(s, d["unit"])) + _why("RALLY.TEST"),
     "CombatBegan": _combat_began,
     "CombatEnded": lambda d, s: tr("Combat {combat} is over: {reason}.", combat=d["combat"],
-                                   reason=retell(d["reason"], ENDED)) + _why("CR.NO_MORE_FOES"),
+                                   reason=_reason(COMBAT_ENDED, d["reason"], s))
+    + _why("CR.NO_MORE_FOES"),
     "CombatRoundBegan": lambda d, s: tr("Combat {combat}, round {round}.", combat=d["combat"],
                                         round=d["round"]) + _why("CC.ORDER"),
     "ChallengeIssued": _challenge,
@@ -677,19 +660,11 @@ TEMPLATES: dict[str, Callable[[D, State | None], str | None]] = {
     "BreakTestTaken": _break,
     "LeadershipTested": _ld,
     "PanicCaused": lambda d, s: tr("Panic: {reason}; {units} must test.",
-                                   reason=retell(d["reason"], PANICS),
+                                   reason=_reason(PANIC, d["reason"], s),
                                    units=_names(s, d["units"])) + _why("PANIC.TRIGGERS"),
     "PursuitDeclared": _declared_pursuit,
     "PursuitRolled": _pursuit,
 }
-# PanicCaused's reason, as phases.fantasy.flow_charge and flow_combat write it
-PANICS: list[Reading] = [
-    (re.compile(r"(?P<unit>.+) (?P<what>was destroyed|broke) within 6\""),
-     lambda g: tr("{unit} was destroyed within 6\"", unit=g["unit"])
-     if g["what"] == "was destroyed" else tr("{unit} broke within 6\"", unit=g["unit"])),
-    (re.compile(r"(?P<unit>.+) lost a quarter of its models to shooting"),
-     lambda g: tr("{unit} lost a quarter of its models to shooting", unit=g["unit"])),
-]
 
 
 # GAME.END in this rulebook's words (the kernel tells the rest of a game's end)

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from regiment.core.geometry import area_share
+from regiment.core.reasons import Reason
 
 from . import table
 from .combat import Combat, side_fought, touching
@@ -17,6 +18,7 @@ from .specials import STUBBORN, has
 from .state import State, UnitState
 from .units import box, full_ranks
 from .variants import Variant
+from .why import BREAK_TEST, written
 
 Part = dict[str, Any]
 
@@ -130,7 +132,7 @@ def decide(totals: dict[str, int], musicians: dict[str, bool]
     return None, 0, None
 
 
-def steadfast(state: State, combat: Combat, uid: str) -> tuple[bool, str]:
+def steadfast(state: State, combat: Combat, uid: str) -> tuple[bool, Reason | str]:
     """BT.STEADFAST, BT.DISRUPTED: more full ranks than every enemy unit it faces, unless an
     enemy with two or more full ranks fights it in the flank or rear (the seed's reading:
     disrupted units cannot be steadfast)."""
@@ -140,15 +142,16 @@ def steadfast(state: State, combat: Combat, uid: str) -> tuple[bool, str]:
         return False, ""
     for e, side in foes:
         if side != "front" and full_ranks(e) >= 2:
-            return False, f"disrupted by {e.name} in its {side}"
+            return False, written(BREAK_TEST, state, "disrupted", enemy=e.id, side=side)
     mine = full_ranks(u)
     if all(mine > full_ranks(e) for e, _ in foes):
-        return True, f"{mine} full ranks against {max(full_ranks(e) for e, _ in foes)}"
+        return True, written(BREAK_TEST, state, "more_ranks", mine=mine,
+                             theirs=max(full_ranks(e) for e, _ in foes))
     return False, ""
 
 
 def break_penalty(state: State, combat: Combat, uid: str, margin: int
-                  ) -> tuple[int, bool, str]:
+                  ) -> tuple[int, bool, Reason | str]:
     """BT.TEST, BT.STEADFAST, BT.SPECIAL: the penalty (the margin), none if steadfast or
     stubborn. Returns (penalty, steadfast, why)."""
     u = state.units[uid]
@@ -156,6 +159,7 @@ def break_penalty(state: State, combat: Combat, uid: str, margin: int
     if firm:
         return 0, True, why
     if has(u, STUBBORN):
-        return 0, False, f"{STUBBORN.told} ({', '.join(STUBBORN.rules)})"
+        return 0, False, written(BREAK_TEST, state, "stubborn",
+                                 rules=", ".join(STUBBORN.rules))
     return margin, False, why
 

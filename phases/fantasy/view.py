@@ -32,6 +32,11 @@ def formation(models: int, files: int) -> str:
         (str(rest) if rest else "")
 
 
+def fled_off(u: Any) -> bool:
+    """FP.OFF_TABLE: a unit that fled off the table is destroyed with its models kept."""
+    return bool(u.status == "destroyed" and u.models > 0)
+
+
 def _point(p: tuple[float, float]) -> list[float]:
     return [round(p[0], 3), round(p[1], 3)]
 
@@ -67,9 +72,10 @@ class FantasyView:
 
     def ends(self, state: Any) -> dict[str, str]:
         """How each unit ended, as ``simulate`` counts it."""
-        return {uid: "destroyed" if u.status == "destroyed" else "off the table"
-                if u.status == "off_table" else "fleeing" if u.status == "fleeing"
-                else "standing" for uid, u in fantasy(state).units.items()}
+        return {uid: "off the table" if u.status == "off_table" or fled_off(u) else
+                "destroyed" if u.status == "destroyed" else "fleeing"
+                if u.status == "fleeing" else "standing"
+                for uid, u in fantasy(state).units.items()}
 
     def contacts(self, state: Any) -> Any:
         return contacts(fantasy(state))

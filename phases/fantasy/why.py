@@ -28,6 +28,62 @@ CHARGE_FAILED = Reasons(
     pieces=("unit", "target"),
 )
 
+# BreakTestTaken.why: why the test takes no penalty, or why a unit is not steadfast
+BREAK_TEST = Reasons(
+    Code("disrupted", "disrupted by {enemy} in its {side}",      # BT.DISRUPTED
+         mark("disrupted by {enemy} in its {side}")),
+    Code("more_ranks", "{mine} full ranks against {theirs}",     # BT.STEADFAST
+         mark("{mine} full ranks against {theirs}")),
+    Code("stubborn", "stubborn ({rules})", mark("stubborn ({rules})")),   # BT.SPECIAL
+    pieces=("enemy",),
+)
+
+# UnitDestroyed.reason
+DESTROYED = Reasons(
+    Code("slain", "slain", mark("slain")),                        # ATK.CASUALTIES
+    Code("caught", "caught", mark("caught")),                     # FP.CAUGHT
+    Code("caught_fleeing", "caught fleeing", mark("caught fleeing")),   # CH.CATCH_FLEEING
+    Code("fled_off_table", "fled off the table", mark("fled off the table")),  # FP.OFF_TABLE
+    Code("dangerous_terrain", "dangerous terrain", mark("dangerous terrain")),
+    pieces=(),
+)
+
+# UnitReformed.how (REF.WHO, REF.PLACEMENT)
+REFORMED = Reasons(
+    Code("face", "turn to face {unit}", mark("turn to face {unit}")),
+    Code("turn", "turn {degrees} degrees", mark("turn {degrees} degrees")),
+    Code("files", "reform {files} wide", mark("reform {files} wide")),
+    pieces=("unit",),
+)
+
+# ReformSkipped.why (REF.WHO, REF.TEST)
+REFORM_SKIPPED = Reasons(
+    Code("none_open", "no reform is open to it", mark("no reform is open to it")),
+    Code("no_longer_open", "that reform is no longer open",
+         mark("that reform is no longer open")),
+    Code("test_failed", "it failed its reform test", mark("it failed its reform test")),
+    Code("declined", "its player chose not to", mark("its player chose not to")),
+    Code("no_room", "there is no room for that reform", mark("there is no room for that reform")),
+    pieces=(),
+)
+
+# CombatEnded.reason (CR.NO_MORE_FOES)
+COMBAT_ENDED = Reasons(
+    Code("no_foes", "one side has no unit left fighting",
+         mark("one side has no unit left fighting")),
+    pieces=(),
+)
+
+# PanicCaused.reason (PANIC.TRIGGERS)
+PANIC = Reasons(
+    Code("destroyed_near", "{unit} was destroyed within 6\"",
+         mark("{unit} was destroyed within 6\"")),
+    Code("broke_near", "{unit} broke within 6\"", mark("{unit} broke within 6\"")),
+    Code("shot", "{unit} lost a quarter of its models to shooting",
+         mark("{unit} lost a quarter of its models to shooting")),
+    pieces=("unit",),
+)
+
 
 class _Names(Mapping[str, str]):
     """The pieces' names, looked up only when an older game's English needs them."""
