@@ -37,6 +37,8 @@ class IllegalCommand(RegimentError):
         legal: list[dict[str, Any]] | None = None,
     ) -> None:
         self.why = message
+        # the refusal as a code with its parameters, where the rule gave one (core.reasons.Said)
+        self.reason: dict[str, Any] | None = getattr(message, "reason", None)
         self.rule = rule
         self.command = command
         self.phase = phase
@@ -51,6 +53,7 @@ class IllegalCommand(RegimentError):
             "message": str(self),
             "rule": self.rule,
             "phase": self.phase,
+            **({"reason": self.reason} if self.reason is not None else {}),
         }
 
 

@@ -188,12 +188,14 @@ class Measured(Event):
 class CommandWithdrawn(Event):
     """Table mode: the measurement a command asked for rules the command out (a character
     beyond its Movement of the unit it would join): the command is withdrawn as if it had
-    not been given, and the log keeps what was measured. ``why`` is in English."""
+    not been given, and the log keeps what was measured. ``why`` is the refusal's reason code
+    (``core.reasons``), or English where the refusal has none or the game was begun before
+    engine 0.10.0."""
 
     command: str
     by: str
     rule: str
-    why: str
+    why: str | dict[str, Any]
 
 
 @event("StepUndone")

@@ -47,6 +47,7 @@ from .i18n import current, language, tr
 from .pending import Decision, Measurement, Over, Pending
 from .pending import Roll as RollPending
 from .protocols import PRESETS, EventStore, Preset, view_of
+from .reasons import REASONS_AS_CODES
 from .record import Draft, Record, RecordLog
 from .state import Awaiting, GameState
 from .upcast import decode_event
@@ -220,6 +221,7 @@ class Game:
                     out.append(fast(r))
                     continue
                 r = self.records[i]
+            # (a Record here: bytes were decoded above)
             out.append(decode_event(r.type, r.v, r.data, f"record {r.seq}"))  # type: ignore[union-attr]
         return out
 
@@ -270,7 +272,8 @@ class Game:
         pending = self.pending
         out: list[Command] = list(pending.legal) if isinstance(pending, Decision) else []
         if isinstance(pending, RollPending) and pending.known and None not in pending.known:
-            out.append(Roll(by=pending.player, faces=pending.known))  # type: ignore[arg-type]
+            out.append(Roll(by=pending.player,
+                            faces=tuple(f for f in pending.known if f is not None)))
         if isinstance(pending, Measurement):
             out += [Measure(by=pending.player, value=v) for v in measure.choices(pending)]
         if self.timeline.request is None and self.undo_policy != "off":
@@ -397,11 +400,15 @@ class Game:
 
     def _decide_or_withdraw(self, state: GameState, command: Command) -> list[Event]:
         """TABLE.MEASURE: a command decided again with what was measured; if that rules it
-        out, it is withdrawn, and the state is as before it (the log keeps the measurement)."""
+        out, it is withdrawn, and the state is as before it (the log keeps the measurement:
+        the refusal's reason code, or its English where it has none)."""
         try:
             return self._decide(state, command)
         except IllegalCommand as refused:
             why = refused
+        if why.reason is not None and self.engine >= REASONS_AS_CODES:
+            return [CommandWithdrawn(command=command.name, by=command.by, rule=why.rule,
+                                     why=why.reason)]
         if current() != "en":   # the log keeps its reasons in English: decided again in it
             with language("en"):
                 try:
@@ -444,7 +451,9 @@ class Game:
     def _known(self, index: int, count: int) -> tuple[int, ...] | None:
         """Faces the log already holds for these positions of the dice stream, if all are."""
         known = self._partly_known(index, count)
-        return None if known is None or None in known else known  # type: ignore[return-value]
+        if known is None or None in known:
+            return None
+        return tuple(f for f in known if f is not None)
 
     def _partly_known(self, index: int, count: int) -> tuple[int | None, ...] | None:
         tape = self.timeline.tape

@@ -130,13 +130,13 @@ class Timeline:
         else:
             if head.type != "CommandIssued":
                 raise TamperedLog(f"step {step} does not open with CommandIssued", seq=first_seq)
-            command = head.command  # type: ignore[attr-defined]
+            command = head.command  # type: ignore[attr-defined]  # a CommandIssued, by its name
         for e in events:  # one pass: is it a meta step, and which dice did it roll
             kind = e.type
             if kind == "DiceRolled":
                 rolled = True
-                start = e.index  # type: ignore[attr-defined]
-                for i, face in enumerate(e.faces):  # type: ignore[attr-defined]
+                start = e.index  # type: ignore[attr-defined]  # a DiceRolled, by its name
+                for i, face in enumerate(e.faces):  # type: ignore[attr-defined]  # (the same)
                     self.tape[start + i] = face
             elif kind in META_EVENTS:
                 meta = True
@@ -165,7 +165,7 @@ class Timeline:
     def _meta_event(self, e: Event, seq: int) -> None:
         kind = e.type
         if kind == "StepUndone":
-            step = e.step  # type: ignore[attr-defined]
+            step = e.step  # type: ignore[attr-defined]  # a StepUndone, by its name
             if self.last_live() != step:
                 raise TamperedLog(f"undoes step {step}, which is not the last live step", seq=seq)
             self.live.pop()
@@ -174,14 +174,14 @@ class Timeline:
             self.redo.append(step)
             self.request = None
         elif kind == "StepRedone":
-            wanted = e.step  # type: ignore[attr-defined]
+            wanted = e.step  # type: ignore[attr-defined]  # a StepRedone, by its name
             if not self.redo or self.redo[-1] != wanted:
                 raise TamperedLog(f"redoes step {wanted}, which is not the next to redo", seq=seq)
             step = self.redo.pop()
             self._push(fold(self.state, self.events(step), self.table))
             self.live.append(step)
         elif kind == "UndoRequested":
-            self.request = (e.step, e.by)  # type: ignore[attr-defined]
+            self.request = (e.step, e.by)  # type: ignore[attr-defined]  # an UndoRequested
         elif kind == "UndoRefused":
             self.request = None
 

@@ -15,8 +15,7 @@ from __future__ import annotations
 import contextvars
 import gettext
 import io
-import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -106,20 +105,6 @@ def ntr(singular: str, plural: str, n: int, **fields: Any) -> str:
     """The form of ``singular``/``plural`` that ``n`` takes in the current language; ``{n}``
     and the other fields filled in."""
     return _translations().ngettext(singular, plural, n).format(n=n, **fields)
-
-
-def retell(text: str, readings: list[tuple[re.Pattern[str], Callable[[dict[str, str]], str]]]
-           ) -> str:
-    """A sentence a log holds in English (a reason written when the game was played), told
-    in the current language: the first reading whose pattern matches it tells it, from the
-    parts it found; a text none matches is told as a message of its own."""
-    if _LANG.get() == "en":
-        return text
-    for pattern, tell in readings:
-        m = pattern.fullmatch(text)
-        if m is not None:
-            return tell(m.groupdict())
-    return tr(text)
 
 
 def mark(message: str) -> str:

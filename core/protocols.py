@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from .registry import Registry
 from .state import GameState
@@ -134,7 +134,8 @@ PRESETS: Registry[Preset[Any]] = Registry()
 
 def register_preset(preset: Preset[Any] | Callable[[], Preset[Any]], name: str = "") -> None:
     """A preset, or (with its ``name``) a function that makes it when a game first needs it."""
-    if name:
-        PRESETS.later(name, preset)  # type: ignore[arg-type]
+    if name:   # with a name: the function that makes it
+        PRESETS.later(name, cast("Callable[[], Preset[Any]]", preset))
     else:
-        PRESETS[preset.name] = preset  # type: ignore[union-attr,assignment]
+        made = cast("Preset[Any]", preset)
+        PRESETS[made.name] = made

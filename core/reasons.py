@@ -34,7 +34,7 @@ class Code:
 
     @property
     def params(self) -> tuple[str, ...]:
-        return tuple(re.findall(r"\{(\w+)\}", self.legacy))
+        return tuple(re.findall(PARAM, self.legacy))
 
 
 class Reasons:
@@ -65,6 +65,13 @@ class Reasons:
         shown = {k: names.get(v, v) if k in self.pieces else v for k, v in params.items()}
         return self.codes[code].legacy.format(**shown)
 
+    def said(self, text: str, code: str, **params: Any) -> Said:
+        """A sentence told to a player (a refusal, in the players' language) that carries its
+        reason as a code: a client may tell it in its own words, and a log keep the code."""
+        out = Said(text)
+        out.reason = self.make(code, **params)
+        return out
+
     def read(self, value: Reason | str) -> Reason:
         """The reason a field holds: its code, or (an older log) the code its English stands
         for, pieces by name; an English no engine of ours wrote is ``{"code": "other",
@@ -89,7 +96,16 @@ class Reasons:
         return tr(code.told, **params)
 
 
+class Said(str):
+    """A sentence and the reason it tells (``Reasons.said``)."""
+
+    reason: Reason
+
+
+PARAM = r"\{(\w+)(?::[^}]*)?\}"   # a parameter of an English template, with its format
+
+
 def _pattern(template: str) -> re.Pattern[str]:
-    parts = re.split(r"\{(\w+)\}", template)
+    parts = re.split(PARAM, template)
     return re.compile("".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+)"
                               for i, p in enumerate(parts)) + "$")

@@ -88,7 +88,7 @@ class RecordLog(Sequence[Record]):
     def _get(self, i: int) -> Record:
         item = self._items[i]
         if type(item) is not bytes:
-            return item  # type: ignore[return-value]
+            return item  # type: ignore[return-value]  # not bytes: the Record decoded
         if i < 0:
             i += len(self._items)
         if 0 <= i - self._tail_at < len(self._tail):   # (a replay may append after it)
@@ -104,7 +104,7 @@ class RecordLog(Sequence[Record]):
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Sequence) and list(self) == list(other)
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # unhashable, as a list is
 
     def __repr__(self) -> str:
         return f"RecordLog(<{len(self._items)} records>)"

@@ -152,9 +152,10 @@ def register_schema(presets: tuple[str, ...], schema: Schema | Callable[[], Sche
         if measured:
             MEASURED.add(name)
         if later:
+            # (schema is the function that gives it; mypy types the lambda as schema itself)
             SCHEMAS.later(name, lambda make=schema: (make(), fields))  # type: ignore[misc]
         else:
-            SCHEMAS[name] = (schema, fields)  # type: ignore[assignment]
+            SCHEMAS[name] = (schema, fields)  # type: ignore[assignment]  # not later: a schema
 
 
 def parse_scenario(data: Any, *, source: str = "<scenario>", measured: bool = False

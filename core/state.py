@@ -95,7 +95,7 @@ def memo(state: GameState) -> dict[Any, Any]:
     that ``evolve`` does not copy, so they die with the state and a new state starts with
     none."""
     try:
-        return state._memo  # type: ignore[attr-defined, no-any-return]
+        return state._memo  # type: ignore[attr-defined, no-any-return]  # set beside the fields
     except AttributeError:
         answers: dict[Any, Any] = {}
         object.__setattr__(state, "_memo", answers)   # not a field: the state is unchanged

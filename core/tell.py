@@ -58,6 +58,15 @@ def _ended(d: Data, endings: Mapping[Ending, str] | None = None) -> str:
     return said + " " + tr("No side wins (GAME.END).")
 
 
+def plain(reason: Any) -> str:
+    """A reason a rulebook does not tell in words of its own: its English, or its code and
+    parameters as they are."""
+    if isinstance(reason, str):
+        return reason
+    params = ", ".join(f"{k} {v}" for k, v in reason.items() if k != "code")
+    return f"{reason['code']}" + (f": {params}" if params else "")
+
+
 KERNEL_SENTENCES: dict[str, Callable[[Data], str]] = {
     "StepUndone": _undone,
     "StepRedone": lambda d: tr("{player} redoes step {step} (the same dice).", player=d["by"],
@@ -68,7 +77,8 @@ KERNEL_SENTENCES: dict[str, Callable[[Data], str]] = {
                                 step=d["step"]),
     "CommandWithdrawn": lambda d: tr("{player}'s {command} is withdrawn: what was measured "
                                      "rules it out ({why}; {rule}).", player=d["by"],
-                                     command=d["command"], why=d["why"], rule=d["rule"]),
+                                     command=d["command"], why=plain(d["why"]),
+                                     rule=d["rule"]),
 }
 
 

@@ -34,7 +34,7 @@ def decode_event(type_name: str, v: int, data: Any, where: str = "") -> Event:
         cls = EVENTS.get(type_name)
     if cls is not None and v == cls.v:  # the replay's path: no upcasting
         try:
-            return cls.schema.build(data, type_name)  # type: ignore[no-any-return]
+            return cls.schema.build(data, type_name)  # type: ignore[no-any-return]  # a cls
         except SchemaError as exc:
             raise CorruptLog(str(exc), where=where) from None
     if cls is None:
@@ -50,6 +50,6 @@ def decode_event(type_name: str, v: int, data: Any, where: str = "") -> Event:
         raise UnknownEventType(f"{type_name} v{v} is newer than this engine's v{cls.v}",
                                where=where)
     try:
-        return cls.schema.build(data, type_name)  # type: ignore[no-any-return]
+        return cls.schema.build(data, type_name)  # type: ignore[no-any-return]  # a cls
     except SchemaError as exc:
         raise CorruptLog(str(exc), where=where) from None

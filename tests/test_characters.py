@@ -39,6 +39,21 @@ def test_char_join_a_character_within_its_movement_joins_a_unit_of_its_kind():
                              st).startswith("Cap joins Men, standing in its front rank.")
 
 
+def test_char_join_a_unit_too_far_is_refused_with_its_reason_as_a_code():
+    """A refusal a client may tell in its own words: the message, and its reason as a code
+    with its parameters (pieces by id) in what the protocol sends."""
+    from regiment.core.i18n import language
+
+    men = b.unit("men", "red", 36, 20, 0)
+    g = b.game([men, captain(36, 2), b.unit("far", "blue", 36, 44, 180)], phase="remaining")
+    for lang, words in (("en", "beyond its Movement"), ("ru", "Движения")):
+        with language(lang), pytest.raises(IllegalCommand) as refused:
+            g.submit({"cmd": "join_unit", "by": "red", "character": "cap", "unit": "men"})
+        sent = refused.value.to_dict()
+        assert sent["rule"] == "CHAR.JOIN" and words in sent["message"]
+        assert sent["reason"]["code"] == "beyond_movement" and sent["reason"]["unit"] == "men"
+
+
 def test_char_in_unit_fights_with_its_own_profile_and_lends_its_leadership():
     men = b.unit("men", "red", 36, 20, 0)
     foe = b.against(men, b.unit("foe", "blue", profile={"I": 1}))

@@ -139,3 +139,16 @@ def test_the_replay_command_tells_in_russian_and_english_again_after(tmp_path, c
     assert "тест на Разгром" in told and "(CH.DECLARE [G])" in told
     assert main(["replay", str(tmp_path / "g.db")]) == 0   # the language was this command's
     assert capsys.readouterr().out.startswith("step 0 [set-up] set-up\n")
+
+
+def test_narration_reads_no_english_back():
+    """Reasons are codes: no narration reads a sentence of the log back with a regular
+    expression (an older log's English is read as its code, in core.reasons and
+    core.endings, when it is read)."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    for path in ("core/tell.py", "core/i18n.py", "phases/fantasy/narrate.py",
+                 "phases/skirmish/narrate.py"):
+        text = (root / path).read_text(encoding="utf-8")
+        assert "import re\n" not in text and "re.compile" not in text, path

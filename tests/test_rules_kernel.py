@@ -45,12 +45,12 @@ def test_game_end_the_turns_run_out_and_no_side_wins_a_side_left_alone_does():
     alone = game.state.evolve(units={k: u.evolve(status="destroyed")
                                      for k, u in game.state.units.items() if u.player == "blue"}
                               | {k: u for k, u in game.state.units.items() if u.player == "red"})
-    won = game.preset._game_over(alone)   # the preset is its engine
+    won = game.preset.game_over(alone)   # the preset is its engine
     assert (won.ending, won.winner) == ({"code": "side_left", "player": "red"}, "red")
     told = game.preset.sentence("GameEnded", won.to_data(), alone)
     assert told == "The game ends: only red has units left. red wins (GAME.END)."
     # a game begun before 0.10.0 writes its end as that engine did: in English
-    old = game.preset._game_over(alone.evolve(engine=(0, 9, 0)))
+    old = game.preset.game_over(alone.evolve(engine=(0, 9, 0)))
     assert old.to_data() == {"reason": "only red has units left", "winner": "red"}
     assert game.preset.sentence("GameEnded", old.to_data(), alone) == told
 

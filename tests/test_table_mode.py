@@ -195,7 +195,8 @@ def test_char_join_at_the_table_is_measured_and_a_join_too_far_is_withdrawn():
     measure(game, 7)                              # the captain's Movement is 4
     withdrawn = [r for r in game.history if r.type == "CommandWithdrawn"]
     assert withdrawn and withdrawn[-1].data["rule"] == "CHAR.JOIN"
-    assert "beyond its Movement" in withdrawn[-1].data["why"]
+    assert withdrawn[-1].data["why"] == {"code": "beyond_movement", "unit": "spearmen",
+                                         "distance": "7.0", "m": 4}
     assert game.state.summary() == before and game.state.units["captain"].joined is None
     game.submit(join)
     measure(game, 3)
@@ -467,7 +468,7 @@ def test_table_measure_a_withdrawal_is_kept_in_english_and_told_in_russian():
         measure(game, 7)
         record = next(r for r in game.history if r.type == "CommandWithdrawn")
         told = game.preset.sentence(record.type, record.data, game.state)
-    assert record.data["why"].endswith("beyond its Movement (4\")")
+    assert record.data["why"]["code"] == "beyond_movement"   # a code, whatever the language
     assert "отменено" in told and "дальше его Движения (4\")" in told, told
 
 

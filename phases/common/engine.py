@@ -37,7 +37,7 @@ def per_state(method: Callable[[Any, Any], T]) -> Callable[[Any, Any], T]:
     def wrapper(self: Any, state: Any) -> T:
         answers = memo(state)
         if name in answers:
-            return answers[name]  # type: ignore[no-any-return]
+            return answers[name]  # type: ignore[no-any-return]  # what the guard memoized
         answer = answers[name] = method(self, state)
         return answer
 
@@ -47,8 +47,13 @@ def per_state(method: Callable[[Any, Any], T]) -> Callable[[Any, Any], T]:
 class Engine:
     """The flow of a rulebook's turn over its compiled machine. A rulebook gives its machine,
     its leaves (``at``), its appliers' table and its guards, and says what happens by itself
-    (``_drive``) and how a game ends (``_game_over``); commands go to their leaf's handler,
-    and the pending decision is the leaf's question."""
+    (``drive``) and whose pieces are left (``has_pieces``); commands go to their leaf's
+    handler, and the pending decision is the leaf's question.
+
+    Its public methods are what a rulebook's flow builds on: ``fire`` a trigger of the
+    machine, ``then`` (rule events, then the command's trigger), ``finish`` (rule events, then
+    what follows by itself), ``settle``, and the refusals ``illegal``, ``check_turn`` and
+    ``check_offered``."""
 
     machine: Compiled
     fold_table: dict[str, Any]
@@ -57,32 +62,32 @@ class Engine:
     start: str = "turn.start"      # the leaf a player's turn begins in
     turn_rule: str = "TURN.ORDER"  # the rule a command out of turn or phase breaks
 
-    def _move(self, state: Any, trigger: str) -> Folded:
+    def fire(self, state: Any, trigger: str) -> Folded:
         """Fire ``trigger`` on the compiled machine, then settle."""
         guards = self.guards
         for edge in self.machine.edges.get(state.phase, {}).get(trigger, ()):
             if all(guards[c](state) for c in edge.conditions):
-                return self._finish(state, self._enter(state, edge.dest))
+                return self.finish(state, self._enter(state, edge.dest))
         raise IllegalCommand(tr("{trigger} is not possible in {phase}", trigger=trigger,
                                 phase=state.phase), rule="TURN.ORDER",
                              phase=state.phase)
 
-    def _then(self, state: Any, events: list[Event], trigger: str) -> Folded:
+    def then(self, state: Any, events: list[Event], trigger: str) -> Folded:
         """Rule events, then the machine's move for the command that caused them."""
-        tail = self._move(fold(state, events, self.fold_table), trigger)
+        tail = self.fire(fold(state, events, self.fold_table), trigger)
         return Folded(events + tail, tail.state)
 
-    def _finish(self, state: Any, events: list[Event]) -> Folded:
+    def finish(self, state: Any, events: list[Event]) -> Folded:
         """Rule events, then whatever follows by itself."""
-        tail = self._settle(fold(state, events, self.fold_table))
+        tail = self.settle(fold(state, events, self.fold_table))
         return Folded(events + tail, tail.state)
 
-    def _settle(self, state: Any) -> Folded:
+    def settle(self, state: Any) -> Folded:
         """Do what needs no player: the phase's next automatic step, or an automatic edge.
         Returns the events with the state they lead to."""
         out: list[Event] = []
         while not state.over and state.awaiting is None:
-            events = self._drive(state) or self._auto_edge(state)
+            events = self.drive(state) or self._auto_edge(state)
             if not events:
                 break
             state = fold(state, events, self.fold_table)
@@ -96,12 +101,12 @@ class Engine:
                 return self._enter(state, edge.dest)
         return []
 
-    def _drive(self, state: Any) -> list[Event]:
+    def drive(self, state: Any) -> list[Event]:
         raise NotImplementedError
 
     def _enter(self, state: GameState, dest: str) -> list[Event]:
         if dest == "over":
-            return [self._game_over(state)]
+            return [self.game_over(state)]
         if dest == self.start:  # the other player; a new game turn after both
             player = state.opponent(state.player)
             turn = state.turn + (1 if player == state.first else 0)
@@ -111,9 +116,9 @@ class Engine:
 
     pieces = "units"   # a side's pieces, in the reason of a game begun before 0.10.0
 
-    def _game_over(self, state: Any) -> GameEnded:
+    def game_over(self, state: Any) -> GameEnded:
         """GAME.END: one side left wins; none left, or the turns run out, no one does."""
-        left = [p for p in state.players if self._has_pieces(state, p)]
+        left = [p for p in state.players if self.has_pieces(state, p)]
         if len(left) == 1:
             end, winner = ending(Ending.SIDE_LEFT, player=left[0]), left[0]
         elif not left:
@@ -124,7 +129,7 @@ class Engine:
             return GameEnded(reason=legacy_reason(end, self.pieces), winner=winner)
         return GameEnded(winner=winner, ending=end)
 
-    def _has_pieces(self, state: Any, player: str) -> bool:
+    def has_pieces(self, state: Any, player: str) -> bool:
         raise NotImplementedError
 
     def decide(self, state: Any, command: Command) -> list[Event]:
@@ -132,7 +137,7 @@ class Engine:
         leaf = self.at.get(state.phase)
         handle = leaf.handles.get(command.name) if leaf is not None else None
         if handle is None:
-            raise self._illegal(state, command, tr("{command} is not a command of {phase}",
+            raise self.illegal(state, command, tr("{command} is not a command of {phase}",
                                                    command=command.name,
                                                    phase=state.phase or tr("this game")),
                                 self.turn_rule)
@@ -154,20 +159,20 @@ class Engine:
         pending = self.pending(state)
         return list(pending.legal) if isinstance(pending, Decision) else []
 
-    def _illegal(self, state: GameState, command: Command, why: str, rule: str
+    def illegal(self, state: GameState, command: Command, why: str, rule: str
                  ) -> IllegalCommand:
         return IllegalCommand(why, rule=rule, command=command, phase=state.phase,
                               legal=[c.to_dict() for c in self.legal(state)])
 
-    def _active(self, state: GameState, command: Command, rule: str) -> None:
+    def check_turn(self, state: GameState, command: Command, rule: str) -> None:
         if command.by != state.player:
-            raise self._illegal(state, command, tr("it is {player}'s turn, not {other}'s",
+            raise self.illegal(state, command, tr("it is {player}'s turn, not {other}'s",
                                                    player=state.player, other=command.by),
                                 rule)
 
-    def _offered(self, state: GameState, command: Command, rule: str) -> None:
+    def check_offered(self, state: GameState, command: Command, rule: str) -> None:
         """The command must be one of the legal ones now (for choices read from the table)."""
         if command not in self.legal(state):
-            raise self._illegal(state, command, tr("{command} {args} is not one of the choices "
+            raise self.illegal(state, command, tr("{command} {args} is not one of the choices "
                                                    "open now", command=command.name,
                                                    args=command.args()), rule)

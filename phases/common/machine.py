@@ -27,7 +27,7 @@ class TurnState(NestedState):
     separator = SEPARATOR
 
 
-class TurnMachine(HierarchicalMachine):  # type: ignore[misc]
+class TurnMachine(HierarchicalMachine):
     state_cls = TurnState
 
 

@@ -260,7 +260,8 @@ def step_began(s: State, e: ev.InitiativeStepBegan) -> State:
 def dice_rolled(s: State, e: Any) -> State:
     batch = s.batch
     if batch is None or e.purpose not in BATCH_PURPOSES:
-        return KERNEL_APPLIERS["DiceRolled"](s, e)
+        kernel: State = KERNEL_APPLIERS["DiceRolled"](s, e)   # (a kernel applier: any state)
+        return kernel
     at = s.awaiting.about if s.awaiting is not None else ""
     groups = attacks.record(batch.groups, e.faces, at)
     # what the kernel's DiceRolled does, and the faces filed, in one new state

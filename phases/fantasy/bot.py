@@ -11,6 +11,7 @@ from regiment.core.commands import Command
 from regiment.core.pending import Decision
 
 from .charge import gap
+from .commands import DeclareCharge, LeaveUnit, React
 from .odds import charge_odds
 from .specials import SWIFTSTRIDE, has
 from .state import State
@@ -30,19 +31,20 @@ def choose(state: State, pending: Decision) -> Command:
     if pending.decision == "declare_charge":
         best, best_odds = legal[-1], 0.4
         for c in legal:
-            if c.name != "declare_charge":
+            if not isinstance(c, DeclareCharge):
                 continue
-            unit, target = state.units[c.unit], state.units[c.target]  # type: ignore[attr-defined]
+            unit, target = state.units[c.unit], state.units[c.target]
             need = int(-(-(gap(unit, target) - unit.profile["M"]) // 1))
             odds = float(charge_odds(need, has(unit, SWIFTSTRIDE)))
             if odds > best_odds:
                 best, best_odds = c, odds
         return best
     if pending.decision == "react":
-        target = state.units[legal[0].unit]  # type: ignore[attr-defined]
+        reactions = [c for c in legal if isinstance(c, React)]
+        target = state.units[reactions[0].unit]
         declaring = state.context.declaring
-        charger = state.units[declaring[0] if declaring else legal[0].unit]  # type: ignore[attr-defined]
-        by = {getattr(c, "reaction", ""): c for c in legal}
+        charger = state.units[declaring[0] if declaring else reactions[0].unit]
+        by = {getattr(c, "reaction", ""): c for c in legal}   # (any other option: "")
         if "flee" in by and (charger.models >= 2 * target.models or len(by) == 1):
             return by["flee"]
         return by.get("stand_and_shoot") or by.get("hold") or legal[0]
@@ -53,8 +55,8 @@ def choose(state: State, pending: Decision) -> Command:
             if c.name == "join_unit":
                 return c
         for c in legal:
-            if c.name == "leave_unit":
-                host = state.units[state.units[c.character].joined or ""]  # type: ignore[attr-defined]
+            if isinstance(c, LeaveUnit):
+                host = state.units[state.units[c.character].joined or ""]
                 if host.models < host.start_models:
                     return c
         return legal[-1]   # end the phase

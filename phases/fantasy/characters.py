@@ -21,6 +21,7 @@ from .combat import combat_holding
 from .specials import CHARACTER, has
 from .state import State, UnitState
 from .units import ALIVE, box, leadership, status_word
+from .why import WITHDRAWN
 
 JOINS = {"infantry": ("infantry",), "cavalry": ("cavalry",),
          "monstrous_infantry": ("monstrous_infantry",),
@@ -58,8 +59,10 @@ def join_problem(state: State, c: UnitState, host: UnitState, measure_now: bool 
     if measure_now and measure.heard:
         measure.tell(f"distance:{':'.join(sorted((c.id, host.id)))}", format(round(reach, 4), "g"))
     if reach > c.profile["M"] + 1e-9:
-        return tr("{unit} is {distance}\" away, beyond its Movement ({m}\")", unit=host.name,
-                  distance=format(reach, ".1f"), m=c.profile["M"])
+        distance, m = format(reach, ".1f"), c.profile["M"]
+        return WITHDRAWN.said(tr(WITHDRAWN.codes["beyond_movement"].told, unit=host.name,
+                                 distance=distance, m=m),
+                              "beyond_movement", unit=host.id, distance=distance, m=m)
     return ""
 
 

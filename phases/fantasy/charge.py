@@ -109,7 +109,7 @@ def eligible_target(state: State, unit: UnitState, target: UnitState) -> str | N
     key = ("eligible", unit.id, target.id)
     if key not in answers:
         answers[key] = why_not_target(state, unit, target) or why_hidden(state, unit, target)
-    return answers[key]  # type: ignore[no-any-return]
+    return answers[key]  # type: ignore[no-any-return]  # what this function memoized
 
 
 def stand_and_shoot(state: State, target: UnitState, charger: UnitState,

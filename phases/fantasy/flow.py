@@ -84,7 +84,7 @@ class Flow(Engine):
     combats: CombatFlow
     characters: CharacterFlow
 
-    def _drive(self, state: State) -> list[Event]:
+    def drive(self, state: State) -> list[Event]:
         if state.batch is not None:
             return self.combats.drive_batch(state)
         if state.context.panic:
@@ -92,13 +92,13 @@ class Flow(Engine):
         leaf = self.at.get(state.phase)
         return leaf.drives(state) if leaf is not None and leaf.drives is not None else []
 
-    def _has_pieces(self, state: State, player: str) -> bool:
+    def has_pieces(self, state: State, player: str) -> bool:
         return any(u.player == player and u.status in (*ALIVE, "off_table")
                    for u in state.units.values())
 
-    def _unit(self, state: State, command: Command, uid: str, rule: str) -> UnitState:
+    def unit_of(self, state: State, command: Command, uid: str, rule: str) -> UnitState:
         unit = state.units.get(uid)
         if unit is None:
-            raise self._illegal(state, command, tr("there is no unit {unit}", unit=repr(uid)),
+            raise self.illegal(state, command, tr("there is no unit {unit}", unit=repr(uid)),
                                 rule)
         return unit

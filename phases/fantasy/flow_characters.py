@@ -19,6 +19,7 @@ from .commands import JoinUnit, LeaveUnit
 from .events import CharacterJoined, CharacterLeft
 from .state import State
 from .units import box
+from .why import WITHDRAWN
 
 if TYPE_CHECKING:
     from .flow import Flow
@@ -64,42 +65,43 @@ class CharacterFlow:
                         legal=(*options, EndPhase(by=p)))
 
     def _join(self, state: State, cmd: JoinUnit) -> list[Event]:
-        self.flow._active(state, cmd, "CHAR.JOIN")
-        c = self.flow._unit(state, cmd, cmd.character, "CHAR.JOIN")
-        host = self.flow._unit(state, cmd, cmd.unit, "CHAR.JOIN")
+        self.flow.check_turn(state, cmd, "CHAR.JOIN")
+        c = self.flow.unit_of(state, cmd, cmd.character, "CHAR.JOIN")
+        host = self.flow.unit_of(state, cmd, cmd.unit, "CHAR.JOIN")
         why = chars.join_problem(state, c, host, measure_now=True)
         if why:
-            raise self.flow._illegal(state, cmd, why, "CHAR.JOIN")
-        return self.flow._then(state, [CharacterJoined(character=c.id, unit=host.id)],
+            raise self.flow.illegal(state, cmd, why, "CHAR.JOIN")
+        return self.flow.then(state, [CharacterJoined(character=c.id, unit=host.id)],
                                "join_unit")
 
     def _leave(self, state: State, cmd: LeaveUnit) -> list[Event]:
-        self.flow._active(state, cmd, "CHAR.LEAVE")
-        c = self.flow._unit(state, cmd, cmd.character, "CHAR.LEAVE")
+        self.flow.check_turn(state, cmd, "CHAR.LEAVE")
+        c = self.flow.unit_of(state, cmd, cmd.character, "CHAR.LEAVE")
         if c.joined is None:
-            raise self.flow._illegal(state, cmd, tr("{unit} is in no unit", unit=c.name),
+            raise self.flow.illegal(state, cmd, tr("{unit} is in no unit", unit=c.name),
                                      "CHAR.LEAVE")
         host = state.units[c.joined]
         if table.measured(state):   # where it stands is the players' (TABLE.ASK)
             why = chars.may_leave(state, c, host) or (
                 "" if chars.room_to_leave(state, c, host) else
-                tr("there is no room for {unit} to stand clear of {host}", unit=c.name,
-                   host=host.name))
+                WITHDRAWN.said(tr(WITHDRAWN.codes["no_room_to_leave"].told, unit=c.name,
+                                  host=host.name), "no_room_to_leave", unit=c.id,
+                               host=host.id))
             if why:
-                raise self.flow._illegal(state, cmd, why, "CHAR.LEAVE")
-            return self.flow._then(state, [CharacterLeft(character=c.id, unit=host.id,
+                raise self.flow.illegal(state, cmd, why, "CHAR.LEAVE")
+            return self.flow.then(state, [CharacterLeft(character=c.id, unit=host.id,
                                                          position=None, facing=None)],
                                    "leave_unit")
         if cmd.x is None or cmd.y is None:
-            raise self.flow._illegal(state, cmd, tr("say where {unit} stands (x, y)",
+            raise self.flow.illegal(state, cmd, tr("say where {unit} stands (x, y)",
                                                     unit=c.name), "CHAR.LEAVE")
         own = box(c)
         b = geo.rounded(geo.Box(cmd.x, cmd.y, cmd.facing % 360.0, own.width, own.depth))
         why = chars.leave_problem(state, c, host, b)
         if why:
-            raise self.flow._illegal(state, cmd, why, "CHAR.LEAVE")
+            raise self.flow.illegal(state, cmd, why, "CHAR.LEAVE")
         if measure.heard:
             measure.tell(f"leave:{c.id}", "yes")
-        return self.flow._then(state, [CharacterLeft(character=c.id, unit=host.id,
+        return self.flow.then(state, [CharacterLeft(character=c.id, unit=host.id,
                                                      position=(b.x, b.y), facing=b.facing)],
                                "leave_unit")

@@ -42,7 +42,7 @@ from .events import (
     UnitRallied,
     UnitReturned,
 )
-from .faces import dropped
+from .faces import counted, dropped
 from .flow import Flow
 from .result import ld_test
 from .rolls import FleeRoll, SideRoll, Toward, ask, read
@@ -105,14 +105,14 @@ class ChargeFlow:
     # --- declarations and reactions (CH.DECLARE, CH.REACT, CH.REDIRECT) ---------------------
 
     def _declare_charge(self, state: State, cmd: DeclareCharge) -> list[Event]:
-        self.flow._active(state, cmd, "CH.DECLARE")
-        unit = self.flow._unit(state, cmd, cmd.unit, "CH.DECLARE")
-        target = self.flow._unit(state, cmd, cmd.target, "CH.DECLARE")
+        self.flow.check_turn(state, cmd, "CH.DECLARE")
+        unit = self.flow.unit_of(state, cmd, cmd.unit, "CH.DECLARE")
+        target = self.flow.unit_of(state, cmd, cmd.target, "CH.DECLARE")
         why = charge.why_cannot_charge(state, unit) or charge.eligible_target(state, unit, target)
         if not why and table.measured(state) and not charge.in_sight(state, unit, target):
             why = tr("{unit} cannot see {target}", unit=unit.name, target=target.name)
         if why:
-            raise self.flow._illegal(state, cmd, why, "CH.DECLARE")
+            raise self.flow.illegal(state, cmd, why, "CH.DECLARE")
         return self._declared(state, unit, target, "declare_charge")
 
     def _declared(self, state: State, unit: UnitState, target: UnitState, trigger: str
@@ -124,7 +124,7 @@ class ChargeFlow:
         if len(sides) > 1:  # CH.CHARGE_MOVE: an even split is settled by a die first
             return [ask("random_side", unit.id, unit.player, 1,
                         SideRoll(target.id, trigger, (sides[0], sides[1])))]
-        return self.flow._then(state, [ChargeDeclared(unit=unit.id, target=target.id,
+        return self.flow.then(state, [ChargeDeclared(unit=unit.id, target=target.id,
                                                  side=sides[0])], trigger)
 
     def _side_rolled(self, state: State, aw: Awaiting, faces: tuple[int, ...]
@@ -132,9 +132,9 @@ class ChargeFlow:
         roll = read(SideRoll, aw)
         side = roll.sides[0] if faces[0] <= 3 else roll.sides[1]
         if roll.trigger == DRAW:   # before any declaration: kept for when it is declared
-            return self.flow._finish(state, [SideDrawn(unit=aw.unit or "", target=roll.target,
+            return self.flow.finish(state, [SideDrawn(unit=aw.unit or "", target=roll.target,
                                                        side=side)])
-        return self.flow._then(state, [ChargeDeclared(unit=aw.unit or "", target=roll.target,
+        return self.flow.then(state, [ChargeDeclared(unit=aw.unit or "", target=roll.target,
                                                  side=side)], roll.trigger)
 
     def _drive_sides(self, state: State) -> list[Event]:
@@ -164,10 +164,10 @@ class ChargeFlow:
         charger_id, target_id = _declaring(state)
         target, charger = state.units[target_id], state.units[charger_id]
         if cmd.unit != target_id:
-            raise self.flow._illegal(state, cmd, tr("{unit} must react first", unit=target.name),
+            raise self.flow.illegal(state, cmd, tr("{unit} must react first", unit=target.name),
                                      "CH.REACT")
         if cmd.by != target.player:
-            raise self.flow._illegal(state, cmd, tr("{unit} is {player}'s unit",
+            raise self.flow.illegal(state, cmd, tr("{unit} is {player}'s unit",
                                                     unit=target.name, player=target.player),
                                      "CH.REACT")
         options = charge.reaction_options(state, target, charger)
@@ -182,7 +182,7 @@ class ChargeFlow:
                    if cmd.reaction == "stand_and_shoot" else None)
             why = why or tr("{unit} may not {reaction}", unit=target.name,
                             reaction=cmd.reaction.replace("_", " "))
-            raise self.flow._illegal(state, cmd, why, "CH.REACT")
+            raise self.flow.illegal(state, cmd, why, "CH.REACT")
         events: list[Event] = [ChargeReacted(unit=target.id, reaction=cmd.reaction,
                                              charger=charger_id)]
         if cmd.reaction == "flee":
@@ -191,7 +191,7 @@ class ChargeFlow:
         elif cmd.reaction == "stand_and_shoot":
             events.append(InitiativeStepBegan(combat=None, step="stand_and_shoot",
                                               strikes=(self._volley(state, target, charger),)))
-        return self.flow._then(state, events, "react")
+        return self.flow.then(state, events, "react")
 
     def _volley(self, state: State, shooter: UnitState, charger: UnitState
                 ) -> dict[str, Any]:
@@ -215,20 +215,20 @@ class ChargeFlow:
         before, the target was named with the attempt."""
         if state.context.redirecting != cmd.unit:   # no test passed yet: this is the attempt
             if ruled(state, "redirect_test_first") and cmd.target:
-                raise self.flow._illegal(state, cmd, tr(
+                raise self.flow.illegal(state, cmd, tr(
                     "{unit} takes its Leadership test first; it names its new target once it "
                     "passes", unit=state.units[cmd.unit].name), "CH.REDIRECT")
-            self.flow._offered(state, cmd, "CH.REDIRECT")
+            self.flow.check_offered(state, cmd, "CH.REDIRECT")
             unit = state.units[cmd.unit]
             return [ask("redirect", unit.id, unit.player, 2, Toward(cmd.target))]
-        self.flow._offered(state, cmd, "CH.REDIRECT")   # the target, after a pass
+        self.flow.check_offered(state, cmd, "CH.REDIRECT")   # the target, after a pass
         unit = state.units[cmd.unit]
         if table.measured(state) and not charge.in_sight(state, unit, state.units[cmd.target]):
-            raise self.flow._illegal(state, cmd, tr("{unit} cannot see {target}",
+            raise self.flow.illegal(state, cmd, tr("{unit} cannot see {target}",
                                                     unit=unit.name,
                                                     target=state.units[cmd.target].name),
                                      "CH.DECLARE")
-        return self.flow._then(state, [ChargeRedirected(
+        return self.flow.then(state, [ChargeRedirected(
             unit=unit.id, from_=unit.declared or "", to=cmd.target, passed=True,
             leadership=unit_leadership(state, unit))], "redirect")
 
@@ -241,32 +241,32 @@ class ChargeFlow:
         if ruled(state, "redirect_test_first"):
             tested = RedirectTested(unit=unit.id, target=unit.declared or "", passed=passed,
                                     faces=faces, leadership=unit_leadership(state, unit))
-            return self.flow._then(state, [tested], "redirect")
+            return self.flow.then(state, [tested], "redirect")
         event = ChargeRedirected(unit=unit.id, from_=unit.declared or "",
                                  to=read(Toward, aw).unit,
                                  passed=passed, faces=faces,
                                  leadership=unit_leadership(state, unit))
-        return self.flow._then(state, [event], "redirect")
+        return self.flow.then(state, [event], "redirect")
 
     def _decline_redirect(self, state: State, cmd: DeclineRedirect) -> list[Event]:
-        self.flow._offered(state, cmd, "CH.REDIRECT")
-        return self.flow._move(state, "decline_redirect")
+        self.flow.check_offered(state, cmd, "CH.REDIRECT")
+        return self.flow.fire(state, "decline_redirect")
 
     def _flee_rolled(self, state: State, aw: Awaiting, faces: tuple[int, ...]
                      ) -> list[Event]:
         """CH.REACT, PANIC.TRIGGERS, RALLY.TEST, FP.FLEE_ROLL: a unit flees its roll."""
         unit = state.units[aw.unit or ""]
-        dist = sum(charge.counted(faces))
+        dist = sum(counted(faces))
         reason, source = (flee := read(FleeRoll, aw)).reason, flee.source
         if reason == "combat":  # flee moves after a combat wait for the pursuit rolls
-            return self.flow._finish(state, [UnitFled(unit=unit.id, distance=dist, reason="broke",
+            return self.flow.finish(state, [UnitFled(unit=unit.id, distance=dist, reason="broke",
                                                  dice=faces)])
         away = state.units.get(source) or table.nearest_enemy(state, unit, "FP.FLEE_DIRECTION")
         events: list[Event] = [UnitFled(unit=unit.id, distance=dist, reason=reason, dice=faces,
                                         away_from=away.id if away else "")]
         if away is not None:
             events += self.flee_events(state, unit, away, dist, reason)
-        return self.flow._finish(state, events)
+        return self.flow.finish(state, events)
 
     def flee_events(self, state: State, unit: UnitState, away: UnitState | None, dist: float,
                     reason: str) -> list[Event]:
@@ -301,18 +301,18 @@ class ChargeFlow:
         if slain >= u.models:
             events.append(UnitDestroyed(unit=u.id,
                                         reason=written(DESTROYED, state, "dangerous_terrain")))
-        return self.flow._finish(state, events)
+        return self.flow.finish(state, events)
 
     def _end_charges(self, state: State, cmd: EndCharges) -> list[Event]:
-        self.flow._active(state, cmd, "CH.DECLARE")
-        return self.flow._move(state, "end_charges")
+        self.flow.check_turn(state, cmd, "CH.DECLARE")
+        return self.flow.fire(state, "end_charges")
 
     # --- charge moves (CH.MOVE_ORDER, CH.RANGE, CH.CHARGE_MOVE, CH.FAILED) ---------------
 
     def _move_charger(self, state: State, cmd: MoveCharger) -> list[Event]:
         """CH.MOVE_ORDER: the active player picks the next charger; it rolls its range."""
-        self.flow._active(state, cmd, "CH.MOVE_ORDER")
-        self.flow._offered(state, cmd, "CH.MOVE_ORDER")
+        self.flow.check_turn(state, cmd, "CH.MOVE_ORDER")
+        self.flow.check_offered(state, cmd, "CH.MOVE_ORDER")
         unit = state.units[cmd.unit]
         return [ask("charge_range", unit.id, unit.player, charge.movement_dice(unit),
                     Toward(cmd.target or unit.declared or ""))]
@@ -326,7 +326,7 @@ class ChargeFlow:
         dist = 0.0 if gone and table.measured(state) else \
             table.gap(state, unit, target,
                       "CH.CATCH_FLEEING" if target.status == "fleeing" else "CH.RANGE")
-        dice = charge.counted(faces)
+        dice = counted(faces)
         base: dict[str, Any] = {"unit": unit.id, "target": target.id, "dice": dice,
                                 "range": reach, "distance": dist}
         if ruled(state, "story_told_whole") and len(faces) > len(dice):
@@ -334,11 +334,11 @@ class ChargeFlow:
         if gone:
             why = written(CHARGE_FAILED, state, "target_gone", target=target.id)
             events: list[Event] = [ChargeRolled(**base, success=False, why=why)]
-            return self.flow._finish(state, events + self._failed(state, unit, target, faces))
+            return self.flow.finish(state, events + self._failed(state, unit, target, faces))
         if target.status == "fleeing":  # CH.CATCH_FLEEING
             if reach < dist:
                 events = [ChargeRolled(**base, success=False)]
-                return self.flow._finish(state, events + self._failed(state, unit, target, faces))
+                return self.flow.finish(state, events + self._failed(state, unit, target, faces))
             b = None if table.measured(state) else self._caught_at(state, unit, target, dist)
             events = [ChargeRolled(**base, success=True), UnitCaught(unit=target.id, by=unit.id),
                       UnitDestroyed(unit=target.id,
@@ -347,23 +347,23 @@ class ChargeFlow:
                             b.run if b else dist)]
             events += self.panic_after(fold(state, events, self.flow.fold_table), [target.id],
                                        "was destroyed")
-            return self.flow._finish(state, events)
+            return self.flow.finish(state, events)
         side = state.context.sides.get(unit.id) or "front"
         if reach < dist:   # out of range: where it would have landed does not matter
             events = [ChargeRolled(**base, success=False)]
-            return self.flow._finish(state, events + self._failed(state, unit, target, faces))
+            return self.flow.finish(state, events + self._failed(state, unit, target, faces))
         end, why = table.room(state, unit, target, side,
                               lambda: charge.plan_charge(state, unit, target, side))
         if why:
             events = [ChargeRolled(**base, success=False, why=why)]
-            return self.flow._finish(state, events + self._failed(state, unit, target, faces))
+            return self.flow.finish(state, events + self._failed(state, unit, target, faces))
         hill = self._down_hill(state, unit, end)
         events = [ChargeRolled(**base, success=True), moved(unit.id, end, "charge", dist)]
         joined = self._joined(state, unit, target, end, hill)
         events.append(joined)
         events += contacts.charged(fold(state, events, self.flow.fold_table), unit, target, side,
                                    joined)
-        return self.flow._finish(state, events)
+        return self.flow.finish(state, events)
 
     def _caught_at(self, state: State, unit: UnitState, target: UnitState, dist: float
                    ) -> Caught:
@@ -461,7 +461,7 @@ class ChargeFlow:
         else:
             events.append(ask("flee", u.id, u.player, charge.movement_dice(u),
                               FleeRoll(purpose)))
-        return self.flow._finish(state, events)
+        return self.flow.finish(state, events)
 
     def _drive_rally(self, state: State) -> list[Event]:
         """RALLY.TEST: each fleeing unit of the active player tests, one after another."""

@@ -65,7 +65,7 @@ from .events import (
     UnitLeftTable,
     UnitReformed,
 )
-from .faces import dropped
+from .faces import counted, dropped
 from .flow import Flow, fight_of
 from .flow_charge import hill_regions, moved
 from .result import break_penalty, decide, ld_test, side_parts
@@ -129,13 +129,13 @@ class CombatFlow:
     # --- choosing a combat, challenges (CC.ORDER, CC.CHALLENGE) ------------------------------
 
     def _fight(self, state: State, cmd: Fight) -> list[Event]:
-        self.flow._active(state, cmd, "CC.ORDER")
-        self.flow._offered(state, cmd, "CC.ORDER")
+        self.flow.check_turn(state, cmd, "CC.ORDER")
+        self.flow.check_offered(state, cmd, "CC.ORDER")
         cmb = state.combats[cmd.combat]
         begun = CombatRoundBegan(combat=cmb.id, round=cmb.round,
                                  steps=tuple(combat.steps(state, cmb)),
                                  challenges=bool(self._challengers(state, state.player, cmb)))
-        return self.flow._then(state, [begun], "fight")
+        return self.flow.then(state, [begun], "fight")
 
     def _offerer(self, state: State) -> str | None:
         offers = fight_of(state).offers
@@ -163,20 +163,20 @@ class CombatFlow:
         return []
 
     def _challenge(self, state: State, cmd: Challenge) -> list[Event]:
-        self.flow._offered(state, cmd, "CC.CHALLENGE")
-        return self.flow._then(state, [ChallengeIssued(combat=fight_of(state).combat,
+        self.flow.check_offered(state, cmd, "CC.CHALLENGE")
+        return self.flow.then(state, [ChallengeIssued(combat=fight_of(state).combat,
                                                   unit=cmd.unit, player=cmd.by)], "challenge")
 
     def _decline_challenge(self, state: State, cmd: DeclineChallenge) -> list[Event]:
-        self.flow._offered(state, cmd, "CC.CHALLENGE")
-        return self.flow._then(state, [ChallengeIssued(combat=fight_of(state).combat, unit="",
+        self.flow.check_offered(state, cmd, "CC.CHALLENGE")
+        return self.flow.then(state, [ChallengeIssued(combat=fight_of(state).combat, unit="",
                                                   player=cmd.by)], cmd.name)
 
     def _answer(self, state: State, cmd: AcceptChallenge | RefuseChallenge) -> list[Event]:
-        self.flow._offered(state, cmd, "CC.CHALLENGE")
+        self.flow.check_offered(state, cmd, "CC.CHALLENGE")
         answer = ChallengeAnswered(combat=fight_of(state).combat, unit=cmd.unit,
                                    accepted=cmd.name == "accept_challenge")
-        return self.flow._then(state, [answer], cmd.name)
+        return self.flow.then(state, [answer], cmd.name)
 
     # --- initiative steps (CC.INITIATIVE, ATK.SEQUENCE) -------------------------------------
 
@@ -206,26 +206,26 @@ class CombatFlow:
         cmb = state.combats[fight_of(state).combat]
         left = self._to_allocate(state)
         if left is None or left[0] != cmd.unit:
-            self.flow._offered(state, cmd, "CC.ALLOCATE")
+            self.flow.check_offered(state, cmd, "CC.ALLOCATE")
         assert left is not None
         uid, foes, n = left
         if cmd.by != state.units[uid].player:
-            raise self.flow._illegal(state, cmd, tr("{unit} is {player}'s unit",
+            raise self.flow.illegal(state, cmd, tr("{unit} is {player}'s unit",
                                                     unit=state.units[uid].name,
                                                     player=state.units[uid].player),
                                      "CC.ALLOCATE")
         if set(cmd.attacks) != set(foes) or any(type(v) is not int or v < 0
                                                 for v in cmd.attacks.values()):
-            raise self.flow._illegal(state, cmd, tr("the attacks must be split among {foes}, "
+            raise self.flow.illegal(state, cmd, tr("the attacks must be split among {foes}, "
                                                     "none below 0", foes=", ".join(foes)),
                                      "CC.ALLOCATE")
         if sum(cmd.attacks.values()) != n:
-            raise self.flow._illegal(
+            raise self.flow.illegal(
                 state, cmd, tr("{unit} has {n} attacks to split; these add up to {sum}",
                                unit=state.units[uid].name, n=n,
                                sum=sum(cmd.attacks.values())), "CC.ALLOCATE")
         split = {f: cmd.attacks[f] for f in foes}
-        return self.flow._then(state, [AttacksAllocated(combat=cmb.id, unit=uid, attacks=split)],
+        return self.flow.then(state, [AttacksAllocated(combat=cmb.id, unit=uid, attacks=split)],
                           "allocate")
 
     def drive_batch(self, state: State) -> list[Event]:
@@ -358,9 +358,9 @@ class CombatFlow:
                ) -> list[Event]:
         """BT.WHO, FP.MULTI_ORDER: which of a player's units goes next."""
         rule = "BT.WHO" if cmd.name == "break_test_order" else "FP.MULTI_ORDER"
-        self.flow._offered(state, cmd, rule)
+        self.flow.check_offered(state, cmd, rule)
         what = cmd.name.removesuffix("_order")
-        return self.flow._then(state, [OrderChosen(combat=fight_of(state).combat, what=what,
+        return self.flow.then(state, [OrderChosen(combat=fight_of(state).combat, what=what,
                                               unit=cmd.unit)], cmd.name)
 
     def _break_rolled(self, state: State, aw: Awaiting, faces: tuple[int, ...]
@@ -381,7 +381,7 @@ class CombatFlow:
         if not passed:
             after = fold(state, events, self.flow.fold_table)
             events += self.flow.charges.panic_after(after, [u.id], "broke")
-        return self.flow._finish(state, events)
+        return self.flow.finish(state, events)
 
     # --- flee and pursuit (FP.*) -------------------------------------------------------------
 
@@ -421,17 +421,17 @@ class CombatFlow:
         options = self._candidates(state).get(cmd.unit)
         if isinstance(cmd, Pursue) and options and cmd.target not in options[1]:
             name, nobody = state.units[cmd.unit].name, tr("none")
-            raise self.flow._illegal(
+            raise self.flow.illegal(
                 state, cmd, tr("{unit} may only pursue a broken unit it touched: {units}",
                                unit=name, units=", ".join(options[1]) or nobody),
                 "FP.CHOOSE_PURSUIT")
-        self.flow._offered(state, cmd, "FP.CHOOSE_PURSUIT")
+        self.flow.check_offered(state, cmd, "FP.CHOOSE_PURSUIT")
         target = getattr(cmd, "target", "")
         if cmd.name == "restrain":
             _kind, targets = self._candidates(state)[cmd.unit]
             target = targets[0] if targets else ""
         declared = PursuitDeclared(unit=cmd.unit, target=target, kind=cmd.name)
-        return self.flow._then(state, [declared], cmd.name)
+        return self.flow.then(state, [declared], cmd.name)
 
     def _drive_pursuit(self, state: State) -> list[Event]:
         """FP.CHOOSE_PURSUIT, FP.FLEE_ROLL, FP.PURSUE_ROLL, FP.CAUGHT, then the moves: the
@@ -539,7 +539,7 @@ class CombatFlow:
         if faces[0] > n * (6 // n):
             return [ask("random_choice", aw.unit, aw.player, 1, tie)]
         pick = among[(faces[0] - 1) % n]
-        return self.flow._finish(state, [FleeDirectionChosen(unit=aw.unit or "", away_from=pick,
+        return self.flow.finish(state, [FleeDirectionChosen(unit=aw.unit or "", away_from=pick,
                                                         among=among, faces=faces)])
 
     def _pursuer_move(self, state: State, pursuers: list[str]) -> list[Event]:
@@ -570,7 +570,7 @@ class CombatFlow:
                          ) -> list[Event]:
         u = state.units[aw.unit or ""]
         passed, need, insane = ld_test(unit_leadership(state, u), 0, faces)
-        return self.flow._finish(state, [LeadershipTested(unit=u.id, purpose="restrain",
+        return self.flow.finish(state, [LeadershipTested(unit=u.id, purpose="restrain",
                                                      leadership=unit_leadership(state, u),
                                                      penalty=0,
                                                      faces=faces, passed=passed, needs=need,
@@ -579,13 +579,13 @@ class CombatFlow:
     def _pursuit_rolled(self, state: State, aw: Awaiting, faces: tuple[int, ...]
                         ) -> list[Event]:
         """FP.PURSUE_ROLL, FP.CAUGHT: caught if the pursuit equals or beats the flee roll."""
-        dist = sum(charge.counted(faces))
+        dist = sum(counted(faces))
         fled = fight_of(state).fled
         target = read(Toward, aw).unit
         caught = bool(target) and target in fled and dist >= fled[target]
         told = ruled(state, "story_told_whole")   # Swiftstride's dropped die, in the log
-        return self.flow._finish(state, [PursuitRolled(unit=aw.unit or "", target=target,
-                                                  dice=charge.counted(faces), distance=dist,
+        return self.flow.finish(state, [PursuitRolled(unit=aw.unit or "", target=target,
+                                                  dice=counted(faces), distance=dist,
                                                   caught=caught,
                                                   dropped=dropped(faces) if told else ())])
 
@@ -635,7 +635,7 @@ class CombatFlow:
             cmb = state.combats.get(fight_of(state).combat)
             answers[key] = (pursuit.reform_options(state, cmb, u) if cmb is not None
                             else pursuit.free_reform_options(state, u))
-        return answers[key]  # type: ignore[no-any-return]
+        return answers[key]  # type: ignore[no-any-return]  # what this function memoized
 
     def _order_open(self, state: State, left: list[UnitState]) -> bool:
         """REF.ORDER: both players have a reform open and no order was chosen yet."""
@@ -648,8 +648,8 @@ class CombatFlow:
         return len(players) == 2
 
     def _reform_order(self, state: State, cmd: ReformOrder) -> list[Event]:
-        self.flow._offered(state, cmd, "REF.ORDER")
-        return self.flow._then(state, [ReformOrderChosen(combat=fight_of(state).combat,
+        self.flow.check_offered(state, cmd, "REF.ORDER")
+        return self.flow.then(state, [ReformOrderChosen(combat=fight_of(state).combat,
                                                     first=cmd.first)], "reform_order")
 
     def _reformers(self, state: State) -> list[UnitState]:
@@ -692,17 +692,17 @@ class CombatFlow:
             for (f, fc, t, _), (rule, why) in pursuit.reform_checks(state, cmb,
                                                                     state.units[cmd.unit]):
                 if (f, fc, t) == (cmd.files, cmd.face, cmd.turn) and rule:
-                    raise self.flow._illegal(state, cmd, why, rule)
-        self.flow._offered(state, cmd, "REF.PLACEMENT")
+                    raise self.flow.illegal(state, cmd, why, rule)
+        self.flow.check_offered(state, cmd, "REF.PLACEMENT")
         fight = fight_of(state)
         u = state.units[cmd.unit]
         if not table.reform_room(state, u, f"{cmd.files}:{cmd.face}:{cmd.turn}"):
-            return self.flow._finish(state, [ReformSkipped(
+            return self.flow.finish(state, [ReformSkipped(
                 unit=u.id, why=written(REFORM_SKIPPED, state, "no_room"))])
         winner = fight.outcome.winner
         if winner is not None and winner != u.player:  # REF.TEST
             return [ask("reform", u.id, u.player, 2, ReformTo(cmd.files, cmd.face, cmd.turn))]
-        return self.flow._finish(state, self._reformed(state, u, cmd.files, cmd.face, cmd.turn))
+        return self.flow.finish(state, self._reformed(state, u, cmd.files, cmd.face, cmd.turn))
 
     def _reformed(self, state: State, u: UnitState, files: int, face: str, turn: int
                   ) -> list[Event]:
@@ -731,11 +731,11 @@ class CombatFlow:
         to = read(ReformTo, aw)
         events += (self._reformed(state, u, to.files, to.face, to.turn) if passed else
                    [ReformSkipped(unit=u.id, why=written(REFORM_SKIPPED, state, "test_failed"))])
-        return self.flow._finish(state, events)
+        return self.flow.finish(state, events)
 
     def _skip_reform(self, state: State, cmd: SkipReform) -> list[Event]:
-        self.flow._offered(state, cmd, "REF.WHO")
-        return self.flow._then(state, [ReformSkipped(unit=cmd.unit, why=written(
+        self.flow.check_offered(state, cmd, "REF.WHO")
+        return self.flow.then(state, [ReformSkipped(unit=cmd.unit, why=written(
             REFORM_SKIPPED, state, "declined"))],
                           "skip_reform")
 

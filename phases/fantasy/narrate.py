@@ -7,14 +7,13 @@ start of a step) give None.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from regiment.core import i18n
 from regiment.core.endings import Ending
-from regiment.core.i18n import mark, ntr, retell, tr
+from regiment.core.i18n import mark, ntr, tr
 from regiment.core.reasons import Reasons
 from regiment.core.tell import kernel_sentence, setting_word
 
@@ -31,13 +30,13 @@ from .why import (
     PANIC,
     REFORM_SKIPPED,
     REFORMED,
+    WITHDRAWN,
 )
 
 i18n.register(Path(__file__).with_name("locale"))
 D = Mapping[str, Any]
 
 
-Reading = tuple[re.Pattern[str], Callable[[dict[str, str]], str]]
 
 
 def _name(state: State | None, uid: Any) -> str:
@@ -55,7 +54,7 @@ def _reason(reasons: Reasons, value: Any, state: State | None) -> str:
     def name(uid: Any) -> str:
         return _name(state, uid)
     return reasons.tell(value, tr, {"unit": name, "target": name, "enemy": name,
-                                    "side": side_word})
+                                    "host": name, "side": side_word})
 
 
 def _one(state: State | None, uid: Any) -> bool:
@@ -365,22 +364,11 @@ def _off_table(d: D, s: State | None) -> str:
                y=_f(d["point"][1], ".1f")) + _why("FP.OFF_TABLE")
 
 
-# what rules a character's join or leave out once the players measured (CommandWithdrawn)
-NO_ROOM = mark("there is no room for {unit} to stand clear of {host}")
-WITHDRAWN: list[Reading] = [
-    (re.compile(r"(?P<unit>.+) is (?P<distance>[\d.]+)\" away, beyond its Movement "
-                r"\((?P<m>\d+)\"\)"),
-     lambda g: tr("{unit} is {distance}\" away, beyond its Movement ({m}\")", **g)),
-    (re.compile(r"there is no room for (?P<unit>.+) to stand clear of (?P<host>.+)"),
-     lambda g: tr(NO_ROOM, **g)),
-]
-
-
 def _withdrawn(d: D, s: State | None) -> str:
     """TABLE.MEASURE: a command the measurement it asked for ruled out."""
     return tr("{player}'s {command} is withdrawn: what was measured rules it out ({why}; "
               "{rule}).", player=d["by"], command=d["command"].replace("_", " "),
-              why=retell(d["why"], WITHDRAWN), rule=cite(d["rule"], "TABLE.MEASURE"))
+              why=_reason(WITHDRAWN, d["why"], s), rule=cite(d["rule"], "TABLE.MEASURE"))
 
 
 def _redirected(d: D, s: State | None) -> str:

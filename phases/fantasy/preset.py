@@ -83,7 +83,7 @@ class FantasyPreset(Flow):
         events += self._touching_at_start(fold(state, events, self.fold_table))
         phase = state_phase(self.machine, _scenario_phase(state))
         events.append(PhaseChanged(phase=phase, turn=1, player=state.first))
-        return events + self._settle(fold(state, events, self.fold_table))
+        return events + self.settle(fold(state, events, self.fold_table))
 
     def _touching_at_start(self, state: State) -> list[Event]:
         """Units touching an enemy form combats; units linked through the enemies they touch
@@ -121,17 +121,17 @@ class FantasyPreset(Flow):
     # --- commands --------------------------------------------------------------------------
 
     def _end_phase(self, state: State, cmd: Command) -> list[Event]:
-        self._active(state, cmd, "TURN.ORDER")
+        self.check_turn(state, cmd, "TURN.ORDER")
         if state.phase.endswith("choose_combat") and not GUARDS["no_combats_left"](state):
-            raise self._illegal(state, cmd, tr("every combat must be fought first"), "CC.ORDER")
-        return self._move(state, "end_phase")
+            raise self.illegal(state, cmd, tr("every combat must be fought first"), "CC.ORDER")
+        return self.fire(state, "end_phase")
 
     # --- dice ------------------------------------------------------------------------------
 
     def on_roll(self, state: State, roll: Awaiting, faces: tuple[int, ...]) -> list[Event]:
         handler = self.rolls.get(roll.purpose)
         if handler is None:
-            return self._settle(state)  # attack dice: the batch has filed them (appliers)
+            return self.settle(state)  # attack dice: the batch has filed them (appliers)
         return handler(state, roll, faces)
 
     # --- narration -------------------------------------------------------------------------

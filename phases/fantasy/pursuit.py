@@ -5,7 +5,6 @@ from __future__ import annotations
 from regiment.core import geometry as geo
 
 from .combat import (
-    Combat,
     fighting_characters,
     models_in_contact,
     place_in_front,
@@ -13,7 +12,7 @@ from .combat import (
     touching,
 )
 from .rulings import ruled
-from .state import State, UnitState
+from .state import Combat, State, UnitState
 from .units import ALIVE, box, model_centres, rank_sizes, touched_at_table
 
 

@@ -13,9 +13,9 @@ from regiment.core.geometry import area_share
 from regiment.core.reasons import Reason
 
 from . import table
-from .combat import Combat, side_fought, touching
+from .combat import side_fought, touching
 from .specials import STUBBORN, has
-from .state import State, UnitState
+from .state import Combat, State, UnitState
 from .units import box, full_ranks
 from .variants import Variant
 from .why import BREAK_TEST, written

@@ -159,4 +159,4 @@ def parsed(kind: Readable[C], text: str) -> C:
         if len(_PARSED) > 4096:
             _PARSED.clear()
         value = _PARSED[key] = kind.parse(text)
-    return value  # type: ignore[no-any-return]
+    return value

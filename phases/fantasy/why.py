@@ -84,6 +84,15 @@ PANIC = Reasons(
     pieces=("unit",),
 )
 
+# CommandWithdrawn.why: what a measurement at the table ruled out (CHAR.JOIN, CHAR.LEAVE)
+WITHDRAWN = Reasons(
+    Code("beyond_movement", "{unit} is {distance}\" away, beyond its Movement ({m}\")",
+         mark("{unit} is {distance}\" away, beyond its Movement ({m}\")")),
+    Code("no_room_to_leave", "there is no room for {unit} to stand clear of {host}",
+         mark("there is no room for {unit} to stand clear of {host}")),
+    pieces=("unit", "host"),
+)
+
 
 class _Names(Mapping[str, str]):
     """The pieces' names, looked up only when an older game's English needs them."""

@@ -8,7 +8,7 @@ from typing import Any
 from regiment.core import geometry as geo
 
 
-class Unplaced(tuple):  # type: ignore[type-arg]
+class Unplaced(tuple):  # type: ignore[type-arg]  # stands for any (x, y, r), and refuses
     """A model standing on the players' table: its base's radius, and no position."""
 
     __slots__ = ()
@@ -29,7 +29,9 @@ class Unplaced(tuple):  # type: ignore[type-arg]
 def place(u: dict[str, Any]) -> tuple[Any, ...]:
     """A squad's models as the scenario gives them: bases at their positions, or in table
     mode bases with none."""
-    radius = u["base"] / geo.MM_PER_INCH / 2
+    radius = float(u["base"]) / geo.MM_PER_INCH / 2
     if u.get("count"):
-        return (Unplaced(radius),) * u["count"]
-    return tuple((float(x), float(y), radius) for x, y in u["models"])
+        return (Unplaced(radius),) * int(u["count"])
+    placed: tuple[tuple[float, float, float], ...] = tuple(
+        (float(x), float(y), radius) for x, y in u["models"])
+    return placed

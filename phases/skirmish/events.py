@@ -94,7 +94,7 @@ class AssaultRolled(Event):
     reached: bool
     difficult: bool = False
     slowed: bool = False
-    reason: str = ""
+    reason: str | dict[str, Any] = ""   # why it ended unreached: phases.skirmish.why
 
 
 @event("ModelsMoved", rules=("SK.CHARGE_MOVE", "SK.CONSOLIDATE", "SK.FALL_BACK"))

@@ -29,6 +29,7 @@ from .models import in_base_contact, terrain_penalty
 from .moves import spots
 from .state import SkirmishState, Squad
 from .volleys import shooting_need, shots
+from .why import ASSAULT_ENDED, written
 
 if TYPE_CHECKING:
     from .preset import SkirmishPreset
@@ -68,7 +69,7 @@ def ask_shooting(state: S) -> Decision:
 
 
 def shoot(engine: SkirmishPreset, state: S, cmd: Shoot) -> list[Event]:
-    engine._offered(state, cmd, "SK.SHOOT")
+    engine.check_offered(state, cmd, "SK.SHOOT")
     s, t = state.squads[cmd.unit], state.squads[cmd.target]
     need = shooting_need(s.profile["BS"])
     gun = s.guns[0]
@@ -77,7 +78,7 @@ def shoot(engine: SkirmishPreset, state: S, cmd: Shoot) -> list[Event]:
     if n:   # at the table no model may be in range after all: no dice, its shot spent
         events.append(VolleyBegan(kind="shooting", unit=s.id, target=t.id, dice=n, need=need,
                                   S=gun.S, AP=gun.AP))
-    return engine._then(state, events, "shoot")
+    return engine.then(state, events, "shoot")
 
 
 # --- declarations ---------------------------------------------------------------------------
@@ -148,16 +149,16 @@ def may_overwatch(state: S, target: Squad, charger: Squad) -> bool:
 
 
 def declare(engine: SkirmishPreset, state: S, cmd: DeclareAssault) -> list[Event]:
-    engine._active(state, cmd, "SK.DECLARE")
+    engine.check_turn(state, cmd, "SK.DECLARE")
     s = state.squads.get(cmd.unit)
     if s is None or s.player != cmd.by or s.status != "ready" or s.declared:
-        raise engine._illegal(state, cmd, tr("{unit} may not declare an assault now: it must "
+        raise engine.illegal(state, cmd, tr("{unit} may not declare an assault now: it must "
                                              "be a squad of yours, free, that has not declared",
                                              unit=cmd.unit), "SK.DECLARE")
     far = distances(state, s, (cmd.primary, cmd.secondary))
     for t in (cmd.primary, cmd.secondary):
         if t and t not in far:
-            raise engine._illegal(state, cmd, tr("{unit} is not an enemy squad on the table",
+            raise engine.illegal(state, cmd, tr("{unit} is not an enemy squad on the table",
                                                  unit=t), "SK.DECLARE")
     why = rules.declare_problem(s.id, cmd.primary, cmd.secondary or None, s.shot_at, far)
     hidden = next((t for t in (cmd.primary, cmd.secondary)
@@ -166,13 +167,13 @@ def declare(engine: SkirmishPreset, state: S, cmd: DeclareAssault) -> list[Event
         why = tr("{unit} cannot see {target}: terrain blocks the sight", unit=s.name,
                  target=state.squads[hidden].name)
     if why:
-        raise engine._illegal(state, cmd, why, "SK.DECLARE")
+        raise engine.illegal(state, cmd, why, "SK.DECLARE")
     targets = tuple(t for t in (cmd.primary, cmd.secondary) if t)
     events: list[Event] = [AssaultDeclared(
         unit=s.id, primary=cmd.primary, secondary=cmd.secondary or None,
         disordered=rules.disordered(cmd.secondary or None),
         overwatch=tuple(t for t in targets if may_overwatch(state, state.squads[t], s)))]
-    return engine._then(state, events, "declare_assault")
+    return engine.then(state, events, "declare_assault")
 
 
 # --- overwatch ------------------------------------------------------------------------------
@@ -192,7 +193,7 @@ def ask_overwatch(state: S) -> Decision | None:
 
 def overwatch(engine: SkirmishPreset, state: S, cmd: FireOverwatch | HoldOverwatch
               ) -> list[Event]:
-    engine._offered(state, cmd, "SK.OVERWATCH")
+    engine.check_offered(state, cmd, "SK.OVERWATCH")
     a = state.assault
     assert a is not None
     t, charger = state.squads[cmd.unit], state.squads[a.unit]
@@ -203,7 +204,7 @@ def overwatch(engine: SkirmishPreset, state: S, cmd: FireOverwatch | HoldOverwat
         gun = t.guns[0]
         events.append(VolleyBegan(kind="overwatch", unit=t.id, target=charger.id, dice=n,
                                   need=rules.SNAP_SHOT, S=gun.S, AP=gun.AP))
-    return engine._then(state, events, cmd.name)
+    return engine.then(state, events, cmd.name)
 
 
 # --- the charge move ------------------------------------------------------------------------
@@ -216,7 +217,7 @@ def drive_charge(state: S) -> list[Event]:
         return []
     if not state.squads[a.unit].on_table:
         return [AssaultRolled(unit=a.unit, faces=(), first=-1, gap=0.0, reached=False,
-                              reason="no model of it is left after the overwatch")]
+                              reason=written(ASSAULT_ENDED, state, "none_left"))]
     return [RollRequested(purpose="charge", unit=a.unit, player=state.player, dice=2,
                           about=a.primary)]
 
@@ -234,8 +235,9 @@ def charge_rolled(state: S, faces: tuple[int, ...]) -> list[Event]:
                          lambda: min(geo.circle_gap(s.models[first], t) for t in p.models))
     if gap > reach + geo.EPS:
         return [AssaultRolled(unit=s.id, faces=faces, first=first, gap=round(gap, 4),
-                              reached=False, reason=f"its nearest model is {gap:.1f}\" from "
-                              f"{p.name}, beyond the {reach:g}\" rolled")]
+                              reached=False, reason=written(
+                                  ASSAULT_ENDED, state, "beyond_reach", gap=round(gap, 1),
+                                  target=p.id, reach=int(reach)))]
     moved = None if at_table else rules.charge_moves(
         s.models, p.models, sec.models if sec and sec.on_table else (), state.others(s.id),
         [c for o in state.squads.values() if o.player == s.player and o.on_table
@@ -243,8 +245,9 @@ def charge_rolled(state: S, faces: tuple[int, ...]) -> list[Event]:
     if not table.yes_no(state, f"room:{s.id}:{p.id}", "SK.CHARGE_MOVE", s, p.id,
                         lambda: moved is not None):   # in reach, but every spot is taken
         return [AssaultRolled(unit=s.id, faces=faces, first=first, gap=round(gap, 4),
-                              reached=False, reason=f"no spot touching {p.name} is free within "
-                              f"the {reach:g}\" rolled for its nearest model")]
+                              reached=False, reason=written(
+                                  ASSAULT_ENDED, state, "no_spot", target=p.id,
+                                  reach=int(reach)))]
     difficult = table.terrain(state, s, lambda: rules.through(
         list(zip(s.models, moved or (), strict=True)), state.table.get("difficult", ())))
     melee = state.melee_of(p.id)

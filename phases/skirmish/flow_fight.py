@@ -60,11 +60,11 @@ def ask_combat(state: S) -> Decision:
 
 
 def begin(engine: SkirmishPreset, state: S, cmd: ResolveCombat) -> list[Event]:
-    engine._offered(state, cmd, "SK.ENGAGED")
+    engine.check_offered(state, cmd, "SK.ENGAGED")
     melee = state.melees[cmd.combat]
     steps = tuple(sorted({state.squads[u].initiative for u in melee.units
                           if state.squads[u].on_table}, reverse=True))
-    return engine._then(state, [FightBegan(combat=cmd.combat, steps=steps)], "resolve_combat")
+    return engine.then(state, [FightBegan(combat=cmd.combat, steps=steps)], "resolve_combat")
 
 
 def _fight(state: S) -> Fight:
@@ -191,16 +191,16 @@ def split(engine: SkirmishPreset, state: S, cmd: SplitAttacks) -> list[Event]:
     f = _fight(state)
     pool = next((p for p in f.pools if p.unit == cmd.unit), None)
     if pool is None or state.squads[pool.unit].player != cmd.by:
-        raise engine._illegal(state, cmd, tr("{unit} has no attacks of yours to split now",
+        raise engine.illegal(state, cmd, tr("{unit} has no attacks of yours to split now",
                                              unit=cmd.unit), "SK.ALLOCATE")
     given = {u: cmd.split.get(u, 0) for u in pool.among}
     if set(cmd.split) - set(pool.among) or any(type(n) is not int or n < 0
                                                  for n in cmd.split.values()) \
             or sum(given.values()) != pool.attacks:
-        raise engine._illegal(state, cmd, tr("split all {n} attacks of {unit} among {among}, "
+        raise engine.illegal(state, cmd, tr("split all {n} attacks of {unit} among {among}, "
                                              "none below 0", n=pool.attacks, unit=cmd.unit,
                                              among=", ".join(pool.among)), "SK.ALLOCATE")
-    return engine._then(state, [AttacksSplit(unit=cmd.unit, split=given)], "split_attacks")
+    return engine.then(state, [AttacksSplit(unit=cmd.unit, split=given)], "split_attacks")
 
 
 # --- result, morale, sweeping advances --------------------------------------------------------
@@ -352,7 +352,7 @@ def ask_consolidate(state: S) -> Decision | None:
 
 
 def consolidate(engine: SkirmishPreset, state: S, cmd: Consolidate) -> list[Event]:
-    engine._offered(state, cmd, "SK.CONSOLIDATE")
+    engine.check_offered(state, cmd, "SK.CONSOLIDATE")
     f = _fight(state)
     assert f.consolidating is not None
     uid, distance = f.consolidating
@@ -367,7 +367,7 @@ def consolidate(engine: SkirmishPreset, state: S, cmd: Consolidate) -> list[Even
                                          state.squads[cmd.toward].models, distance)
         why = moves.consolidate_problem(s.models, after, others, enemy, distance)
         if why:   # the move above is built to pass; this is the rule's own check
-            raise engine._illegal(state, cmd, why, "SK.CONSOLIDATE")
+            raise engine.illegal(state, cmd, why, "SK.CONSOLIDATE")
         if spots(after) != spots(s.models):
             events.append(ModelsMoved(unit=uid, reason="consolidate", models=spots(after)))
-    return engine._then(state, events, "consolidate")
+    return engine.then(state, events, "consolidate")

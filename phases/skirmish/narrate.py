@@ -3,20 +3,20 @@ tools narrate every game through ``Preset.sentence``), and what an awaited roll 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from regiment.core import i18n
 from regiment.core.endings import Ending
-from regiment.core.i18n import mark, ntr, retell, tr
+from regiment.core.i18n import mark, ntr, tr
 from regiment.core.tell import kernel_sentence
 
 from . import measures
 from .attacks import save, to_wound
 from .sources import cite
 from .state import SkirmishState
+from .why import ASSAULT_ENDED
 
 S = SkirmishState
 Data = Mapping[str, Any]
@@ -115,24 +115,12 @@ def _wounds(d: Data, s: S) -> str:
     return text + "."
 
 
-# AssaultRolled's reason, as phases.skirmish.flow_assault writes it into the log (in English)
-NO_ROLL = [
-    (re.compile(r"no model of it is left after the overwatch"),
-     lambda g: tr("no model of it is left after the overwatch")),
-    (re.compile(r"its nearest model is (?P<gap>[\d.]+)\" from (?P<target>.+), beyond the "
-                r"(?P<reach>[\d.]+)\" rolled"),
-     lambda g: tr("its nearest model is {gap}\" from {target}, beyond the {reach}\" rolled",
-                  **g)),
-    (re.compile(r"no spot touching (?P<target>.+) is free within the (?P<reach>[\d.]+)\" "
-                r"rolled for its nearest model"),
-     lambda g: tr("no spot touching {target} is free within the {reach}\" rolled for its "
-                  "nearest model", **g)),
-]
 
 
 def _charge(d: Data, s: S) -> str:
     who = _name(s, d["unit"])
-    reason = retell(d["reason"], NO_ROLL)
+    reason = ASSAULT_ENDED.tell(d["reason"], tr, {"target": lambda t: _name(s, t)}) \
+        if d.get("reason") else ""
     if not d["faces"]:
         return tr("The assault of {unit} ends: {reason} (SK.CHARGE_MOVE).", unit=who,
                   reason=reason)

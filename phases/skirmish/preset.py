@@ -143,23 +143,23 @@ class SkirmishPreset(Engine):
                                       units=tuple(q.id for q in squads if q.id in group)))
         phase = leaf_named(self.machine, state.start_phase)
         events.append(PhaseChanged(phase=phase, turn=1, player=state.first))
-        return events + self._settle(fold(state, events, self.fold_table))
+        return events + self.settle(fold(state, events, self.fold_table))
 
     # --- commands --------------------------------------------------------------------------
 
     def _end_phase(self, state: S, cmd: Command) -> list[Event]:
-        self._active(state, cmd, "SK.TURN")
+        self.check_turn(state, cmd, "SK.TURN")
         if state.phase.endswith("choose_combat") and fight.fights_left(state):
-            raise self._illegal(state, cmd, tr("every combat must be fought first"), "SK.TURN")
-        return self._move(state, "end_phase")
+            raise self.illegal(state, cmd, tr("every combat must be fought first"), "SK.TURN")
+        return self.fire(state, "end_phase")
 
-    def _drive(self, state: S) -> list[Event]:
+    def drive(self, state: S) -> list[Event]:
         if state.volley is not None:
             return [volleys.roll_for(state, state.volley)]
         leaf = self.at.get(state.phase)
         return leaf.drives(state) if leaf is not None and leaf.drives is not None else []
 
-    def _has_pieces(self, state: S, player: str) -> bool:
+    def has_pieces(self, state: S, player: str) -> bool:
         return any(q.player == player and q.on_table for q in state.squads.values())
 
     # --- dice ------------------------------------------------------------------------------
@@ -169,7 +169,7 @@ class SkirmishPreset(Engine):
             events = volleys.rolled(state, state.volley, faces)
         else:
             events = self.rolls[roll.purpose](state, roll, faces)
-        return self._finish(state, events)
+        return self.finish(state, events)
 
     def roll_need(self, state: S) -> str | None:
         return narrate.roll_need(state)

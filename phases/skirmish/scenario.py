@@ -184,7 +184,7 @@ def _count(r: Reader, u: dict[str, Any], path: str) -> int:
         raise r.fail(f"{path}.count", "missing: how many models the squad has")
     if not 1 <= n <= MAX_MODELS:
         raise r.fail(f"{path}.count", f"expected 1 to {MAX_MODELS} models, got {n}")
-    return n
+    return int(n)
 
 
 def _weapon(r: Reader, data: Any, path: str) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from regiment.core.record import Record
 from regiment.phases.common.table import measured
 
 from .assault import gap
+from .commands import Consolidate, DeclareAssault, Shoot
 from .models import in_base_contact
 from .state import SkirmishState, Squad, skirmish
 
@@ -122,24 +123,25 @@ def choose(state: SkirmishState, pending: Decision) -> Command:
         return gaps[squad.id, target]
 
     if kind == "shoot":
-        shots = [c for c in legal if c.name == "shoot"]
-        return min(shots, key=lambda c: _near(state, state.squads[c.unit], c.target),  # type: ignore[attr-defined]
+        shots = [c for c in legal if isinstance(c, Shoot)]
+        return min(shots, key=lambda c: _near(state, state.squads[c.unit], c.target),
                    default=legal[-1])
     if kind == "declare_assault":
-        near = [c for c in legal if c.name == "declare_assault" and all(
-            _near(state, state.squads[c.unit], t) <= CHARGE_REACH  # type: ignore[attr-defined]
-            for t in (c.primary, c.secondary) if t)]  # type: ignore[attr-defined]
-        near.sort(key=lambda c: (not c.secondary,  # type: ignore[attr-defined]
-                                 _near(state, state.squads[c.unit], c.primary)))  # type: ignore[attr-defined]
+        near = [c for c in legal if isinstance(c, DeclareAssault) and all(
+            _near(state, state.squads[c.unit], t) <= CHARGE_REACH
+            for t in (c.primary, c.secondary) if t)]
+        near.sort(key=lambda c: (not c.secondary,
+                                 _near(state, state.squads[c.unit], c.primary)))
         return near[0] if near else legal[-1]
     if kind == "overwatch":
         return next(c for c in legal if c.name == "fire_overwatch")
     if kind == "split_attacks":
         return legal[len(legal) // 2]
     if kind == "consolidate":
-        uid = legal[0].unit  # type: ignore[attr-defined]
-        toward = [c for c in legal if c.toward]  # type: ignore[attr-defined]
-        return min(toward, key=lambda c: _near(state, state.squads[uid], c.toward),  # type: ignore[attr-defined]
+        moves = [c for c in legal if isinstance(c, Consolidate)]
+        uid = moves[0].unit
+        toward = [c for c in moves if c.toward]
+        return min(toward, key=lambda c: _near(state, state.squads[uid], c.toward or ""),
                    default=legal[0])
     return legal[0]
 
