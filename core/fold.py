@@ -7,7 +7,7 @@ read), so replay is a dict lookup and one call per event. Appliers are pure: sta
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from .events import (
     CommandIssued,
@@ -19,6 +19,7 @@ from .events import (
     MeasurementRequested,
     PhaseChanged,
     RollRequested,
+    event_class,
 )
 from .measure import Asking, Question
 from .protocols import Applier
@@ -64,27 +65,31 @@ def _measured(state: GameState, e: Measured) -> GameState:
     return state.evolve(asking=None, answers=(*state.answers, (e.key, e.value)))
 
 
-KERNEL_APPLIERS: dict[str, Applier] = {
-    "PhaseChanged": _phase_changed,
-    "RollRequested": _roll_requested,
-    "DiceRolled": _dice_rolled,
-    "GameEnded": _game_ended,
-    "CommandIssued": _command_issued,
-    "MeasurementRequested": _measurement_requested,
-    "Measured": _measured,
-    "CommandWithdrawn": _withdrawn,
+KERNEL_APPLIERS: dict[type[Event], Applier] = {
+    PhaseChanged: _phase_changed,
+    RollRequested: _roll_requested,
+    DiceRolled: _dice_rolled,
+    GameEnded: _game_ended,
+    CommandIssued: _command_issued,
+    MeasurementRequested: _measurement_requested,
+    Measured: _measured,
+    CommandWithdrawn: _withdrawn,
 }
 
 
-def appliers_for(preset_appliers: Mapping[str, Applier]) -> dict[str, Applier]:
+def appliers_for(preset_appliers: Mapping[Any, Applier]
+                 ) -> dict[type[Event], Applier]:
+    """The kernel's appliers and a rulebook's, by event class (a rulebook may still name an
+    event by its type name): the rulebook's replace the kernel's."""
     table = dict(KERNEL_APPLIERS)
-    table.update(preset_appliers)
+    for key, applier in preset_appliers.items():
+        table[event_class(key) if isinstance(key, str) else key] = applier
     return table
 
 
-def fold(state: S, events: Iterable[Event], table: Mapping[str, Applier]) -> S:
+def fold(state: S, events: Iterable[Event], table: Mapping[type[Event], Applier]) -> S:
     for e in events:
-        state = table[e.type](state, e)
+        state = table[type(e)](state, e)
     return state
 
 
@@ -103,7 +108,7 @@ class Folded(list[Event]):
         self.state = state
 
 
-def folded(state: S, events: list[Event], table: Mapping[str, Applier]) -> S:
+def folded(state: S, events: list[Event], table: Mapping[type[Event], Applier]) -> S:
     """The state ``events`` lead to from ``state``: the one they carry, or a fold."""
     if type(events) is Folded:
         return cast(S, events.state)   # a preset folds its own state type

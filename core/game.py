@@ -306,7 +306,7 @@ class Game:
             if state.over:
                 raise self._illegal(command, tr("the game is over"), "GAME.OVER")
             if state.answers:   # decided on the state a replay folds: after CommandIssued
-                state = self.table["CommandIssued"](state, issued)
+                state = self.table[CommandIssued](state, issued)
             events, after = self._run(state, command)
         events.insert(0, issued)
         self._commit(events, command.by, after)
@@ -387,7 +387,7 @@ class Game:
                 exc = told
             raise self._illegal(command, str(exc), q.rule) from None
         given = Measured(key=q.key, kind=q.kind, rule=q.rule, value=value)
-        after = self.table["Measured"](state, given)
+        after = self.table[Measured](state, given)
         resume = asking.resume
         if "command" in resume:
             events = self._decide_or_withdraw(after, parse_command(resume["command"]))
@@ -444,7 +444,7 @@ class Game:
         """A roll's faces and what the rules make of them, with the state they lead to."""
         rolled = DiceRolled(purpose=aw.purpose, unit=aw.unit, faces=tuple(faces),
                             index=state.dice_pos)
-        after = self.table["DiceRolled"](state, rolled)
+        after = self.table[DiceRolled](state, rolled)
         outcome = self._outcome(after, aw, tuple(faces))
         return Folded([rolled, *outcome], folded(after, outcome, self.table))
 

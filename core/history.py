@@ -60,7 +60,7 @@ class Steps(Sequence[list[Event]]):
 
 
 class Timeline:
-    def __init__(self, preset: Preset[Any], table: Mapping[str, Applier]) -> None:
+    def __init__(self, preset: Preset[Any], table: Mapping[type[Event], Applier]) -> None:
         self.preset = preset
         self.table = table
         self.loader: Callable[[int, int], list[Event]] | None = None  # (first seq, size)
@@ -156,7 +156,7 @@ class Timeline:
             state_after = self.state
             table = self.table
             for e in events:  # fold, inlined: this is the replay's inner loop
-                state_after = table[e.type](state_after, e)
+                state_after = table[type(e)](state_after, e)
         self.live.append(step)
         self._push(state_after)
         if self.redo:

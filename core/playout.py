@@ -74,7 +74,7 @@ class Playout:
             faces = self.dice.faces(state.dice_pos, aw.dice)
             rolled = DiceRolled(purpose=aw.purpose, unit=aw.unit, faces=faces,
                                 index=state.dice_pos)
-            after = self.table["DiceRolled"](state, rolled)
+            after = self.table[DiceRolled](state, rolled)
             outcome = self.preset.on_roll(after, aw, faces)
             state = folded(after, outcome, self.table)
             events.append(rolled)

@@ -45,14 +45,15 @@ class Reasons:
     def __init__(self, *codes: Code, pieces: tuple[str, ...]) -> None:
         self.codes = {c.code: c for c in codes}
         self.pieces = pieces
+        self._params = {c.code: frozenset(c.params) for c in codes}   # (made on rule paths)
         self._read = [(c, _pattern(c.legacy)) for c in codes]
 
     def make(self, code: str, **params: Any) -> Reason:
         """A reason of this set; a code it does not declare, or other parameters than its
         own, is a programming error, caught where it is made."""
-        declared = self.codes[code].params
-        if set(params) != set(declared):
-            raise ValueError(f"reason {code!r} takes {declared}, not {tuple(params)}")
+        if params.keys() != self._params[code]:
+            raise ValueError(f"reason {code!r} takes {sorted(self._params[code])}, "
+                             f"not {tuple(params)}")
         return {"code": code, **params}
 
     def written(self, codes: bool, names: Mapping[str, str], code: str, **params: Any

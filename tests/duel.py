@@ -85,7 +85,7 @@ def _guarded(state: DuelState, e: Guarded) -> DuelState:
     return state.evolve(guarding=e.by)
 
 
-APPLIERS = {"Struck": _struck, "Guarded": _guarded}
+APPLIERS = {Struck: _struck, Guarded: _guarded}   # by event class
 TABLE = appliers_for(APPLIERS)
 
 # --- rules: small pure functions with their reasons -------------------------------------------

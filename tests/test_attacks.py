@@ -144,7 +144,7 @@ def test_atk_sequence_filing_attack_dice_does_what_the_kernel_does_with_a_roll()
     assert state.awaiting is not None and state.batch is not None
     rolled = DiceRolled(purpose="to_hit", unit="a", faces=(4,) * 10, index=state.dice_pos)
     ours = appliers.dice_rolled(state, rolled)
-    theirs = KERNEL_APPLIERS["DiceRolled"](state, rolled)
+    theirs = KERNEL_APPLIERS[DiceRolled](state, rolled)
     assert {k: v for k, v in ours.__dict__.items() if k != "batch"} == \
         {k: v for k, v in theirs.__dict__.items() if k != "batch"}
     assert ours.batch.groups[0].rolls == {"hit": (4,) * 10}

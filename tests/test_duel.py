@@ -139,3 +139,14 @@ def test_the_duel_scenario_is_checked_by_the_kernel_and_the_rulebook(rules):
     with pytest.raises(InvalidScenario, match="at players: expected exactly two"):
         parse_scenario(duel.scenario(players=[{"id": "ann"}]))
     assert parse_scenario(duel.scenario())["life"] == 3
+
+
+def test_a_rulebook_may_still_key_its_appliers_by_type_name():
+    """Appliers are found by event class; a rulebook written against engine 0.9.0 named
+    its events by type name, and ``appliers_for`` takes that too."""
+    from regiment.core.fold import KERNEL_APPLIERS, appliers_for
+
+    by_name = appliers_for({"Struck": duel._struck})
+    assert by_name[duel.Struck] is duel._struck
+    assert appliers_for(duel.APPLIERS)[duel.Guarded] is duel._guarded
+    assert set(KERNEL_APPLIERS) <= set(by_name)

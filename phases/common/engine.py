@@ -56,7 +56,7 @@ class Engine:
     ``check_offered``."""
 
     machine: Compiled
-    fold_table: dict[str, Any]
+    fold_table: dict[type[Event], Any]
     guards: dict[str, Guard]
     at: dict[str, Leaf]            # the machine's leaves by path, which is what a phase is
     start: str = "turn.start"      # the leaf a player's turn begins in

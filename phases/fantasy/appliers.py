@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from regiment.core.events import DiceRolled, Event, TurnBegan
 from regiment.core.fold import KERNEL_APPLIERS
 from regiment.core.state import _new, _set
 
@@ -260,7 +261,7 @@ def step_began(s: State, e: ev.InitiativeStepBegan) -> State:
 def dice_rolled(s: State, e: Any) -> State:
     batch = s.batch
     if batch is None or e.purpose not in BATCH_PURPOSES:
-        kernel: State = KERNEL_APPLIERS["DiceRolled"](s, e)   # (a kernel applier: any state)
+        kernel: State = KERNEL_APPLIERS[DiceRolled](s, e)   # (a kernel applier: any state)
         return kernel
     at = s.awaiting.about if s.awaiting is not None else ""
     groups = attacks.record(batch.groups, e.faces, at)
@@ -432,47 +433,47 @@ def character_left(s: State, e: ev.CharacterLeft) -> State:
     return out
 
 
-APPLIERS: dict[str, Any] = {
-    "CharacterJoined": character_joined,
-    "CharacterLeft": character_left,
-    "TurnBegan": turn_began,
-    "ChargeDeclared": charge_declared,
-    "ChargeReacted": charge_reacted,
-    "ChargeRedirected": charge_redirected,
-    "RedirectTested": redirect_tested,
-    "SideDrawn": side_drawn,
-    "UnitFled": unit_fled,
-    "UnitMoved": unit_moved,
-    "ChargeRolled": charge_rolled,
-    "UnitCaught": lambda s, e: s,
-    "UnitDestroyed": unit_destroyed,
-    "UnitLeftTable": unit_left,
-    "UnitReturned": unit_returned,
-    "UnitReformed": unit_reformed,
-    "ReformSkipped": skip_reform,
-    "ReformOrderChosen": lambda s, e: _fight(s, reform_first=e.first),
-    "UnitRallied": unit_rallied,
-    "DangerousTerrainTested": dangerous_terrain,
-    "CombatBegan": combat_began,
-    "CombatEnded": combat_ended,
-    "ContactMeasured": contact_measured,
-    "CombatJoined": combat_joined,
-    "AttacksAllocated": allocated,
-    "OrderChosen": order_chosen,
-    "FleeDirectionChosen": lambda s, e: _fight(s, away={**_the_fight(s).away,
+APPLIERS: dict[type[Event], Any] = {
+    ev.CharacterJoined: character_joined,
+    ev.CharacterLeft: character_left,
+    TurnBegan: turn_began,
+    ev.ChargeDeclared: charge_declared,
+    ev.ChargeReacted: charge_reacted,
+    ev.ChargeRedirected: charge_redirected,
+    ev.RedirectTested: redirect_tested,
+    ev.SideDrawn: side_drawn,
+    ev.UnitFled: unit_fled,
+    ev.UnitMoved: unit_moved,
+    ev.ChargeRolled: charge_rolled,
+    ev.UnitCaught: lambda s, e: s,
+    ev.UnitDestroyed: unit_destroyed,
+    ev.UnitLeftTable: unit_left,
+    ev.UnitReturned: unit_returned,
+    ev.UnitReformed: unit_reformed,
+    ev.ReformSkipped: skip_reform,
+    ev.ReformOrderChosen: lambda s, e: _fight(s, reform_first=e.first),
+    ev.UnitRallied: unit_rallied,
+    ev.DangerousTerrainTested: dangerous_terrain,
+    ev.CombatBegan: combat_began,
+    ev.CombatEnded: combat_ended,
+    ev.ContactMeasured: contact_measured,
+    ev.CombatJoined: combat_joined,
+    ev.AttacksAllocated: allocated,
+    ev.OrderChosen: order_chosen,
+    ev.FleeDirectionChosen: lambda s, e: _fight(s, away={**_the_fight(s).away,
                                                          e.unit: e.away_from}),
-    "CombatRoundBegan": combat_round_began,
-    "CombatRoundEnded": round_ended,
-    "ChallengeIssued": challenge_issued,
-    "ChallengeAnswered": challenge_answered,
-    "InitiativeStepBegan": step_began,
-    "DiceRolled": dice_rolled,
-    "AttacksResolved": attacks_resolved,
-    "CombatResultDecided": result_decided,
-    "BreakTestTaken": break_test,
-    "LeadershipTested": leadership_tested,
-    "PanicCaused": panic_caused,
-    "PursuitDeclared": pursuit_declared,
-    "PursuitRolled": pursuit_rolled,
-    "PursuitsCompleted": pursuits_completed,
+    ev.CombatRoundBegan: combat_round_began,
+    ev.CombatRoundEnded: round_ended,
+    ev.ChallengeIssued: challenge_issued,
+    ev.ChallengeAnswered: challenge_answered,
+    ev.InitiativeStepBegan: step_began,
+    DiceRolled: dice_rolled,
+    ev.AttacksResolved: attacks_resolved,
+    ev.CombatResultDecided: result_decided,
+    ev.BreakTestTaken: break_test,
+    ev.LeadershipTested: leadership_tested,
+    ev.PanicCaused: panic_caused,
+    ev.PursuitDeclared: pursuit_declared,
+    ev.PursuitRolled: pursuit_rolled,
+    ev.PursuitsCompleted: pursuits_completed,
 }

@@ -76,7 +76,7 @@ class Flow(Engine):
     name: str
     variant: Variant
     machine: Compiled
-    fold_table: dict[str, Any]
+    fold_table: dict[type[Event], Any]
     guards = GUARDS
     leaves: dict[str, Leaf]
     at: dict[str, Leaf]     # the same leaves by their path, which is what a state's phase is

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from regiment.core.events import TurnBegan
+from regiment.core.events import Event, TurnBegan
 from regiment.core.protocols import Applier
 
 from . import events as ev
@@ -209,26 +209,26 @@ def fight_ended(state: S, e: ev.FightEnded) -> S:
                         fought=(*state.fought, e.combat))
 
 
-APPLIERS: dict[str, Applier] = {
-    "TurnBegan": turn_began,
-    "SquadShot": squad_shot,
-    "AssaultDeclared": assault_declared,
-    "OverwatchChosen": overwatch_chosen,
-    "VolleyBegan": volley_began,
-    "VolleyRolled": volley_rolled,
-    "WoundsTaken": wounds_taken,
-    "AssaultRolled": assault_rolled,
-    "ModelsMoved": models_moved,
-    "MeleeJoined": melee_joined,
-    "FightBegan": fight_began,
-    "StepStruck": step_struck,
-    "AttacksSplit": attacks_split,
-    "MeleeResult": melee_result,
-    "MoraleTested": morale_tested,
-    "SweepRolled": sweep_rolled,
-    "SweepResolved": sweep_resolved,
-    "FellBack": fell_back,
-    "ConsolidationRolled": consolidation_rolled,
-    "Consolidated": consolidated,
-    "FightEnded": fight_ended,
+APPLIERS: dict[type[Event], Applier] = {
+    TurnBegan: turn_began,
+    ev.SquadShot: squad_shot,
+    ev.AssaultDeclared: assault_declared,
+    ev.OverwatchChosen: overwatch_chosen,
+    ev.VolleyBegan: volley_began,
+    ev.VolleyRolled: volley_rolled,
+    ev.WoundsTaken: wounds_taken,
+    ev.AssaultRolled: assault_rolled,
+    ev.ModelsMoved: models_moved,
+    ev.MeleeJoined: melee_joined,
+    ev.FightBegan: fight_began,
+    ev.StepStruck: step_struck,
+    ev.AttacksSplit: attacks_split,
+    ev.MeleeResult: melee_result,
+    ev.MoraleTested: morale_tested,
+    ev.SweepRolled: sweep_rolled,
+    ev.SweepResolved: sweep_resolved,
+    ev.FellBack: fell_back,
+    ev.ConsolidationRolled: consolidation_rolled,
+    ev.Consolidated: consolidated,
+    ev.FightEnded: fight_ended,
 }
