@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from regiment.core.commands import COMMANDS, parse_command
@@ -93,6 +93,10 @@ commands = st.builds(
 @given(seed=st.integers(0, 2**32), steps=st.integers(0, 60), attempts=st.lists(commands,
                                                                                  max_size=15),
        scenario=scenarios)
+# found on a clean clone: a redirect naming a unit the game does not have, while a charge
+# could be redirected, was a KeyError instead of a refusal
+@example(seed=2225639, steps=43, scenario="small", attempts=[
+    {"cmd": "redirect", "by": "red", "unit": "ogres", "target": "boyz"}])
 def test_a_rejected_command_changes_neither_state_nor_store(seed, steps, attempts, scenario):
     store = MemoryStore()
     game = Game.new(SCENARIOS[scenario](), store=store, dice=ManualDice())

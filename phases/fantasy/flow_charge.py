@@ -215,9 +215,10 @@ class ChargeFlow:
         before, the target was named with the attempt."""
         if state.context.redirecting != cmd.unit:   # no test passed yet: this is the attempt
             if ruled(state, "redirect_test_first") and cmd.target:
+                unit = self.flow.unit_of(state, cmd, cmd.unit, "CH.REDIRECT")   # (any unit)
                 raise self.flow.illegal(state, cmd, tr(
                     "{unit} takes its Leadership test first; it names its new target once it "
-                    "passes", unit=state.units[cmd.unit].name), "CH.REDIRECT")
+                    "passes", unit=unit.name), "CH.REDIRECT")
             self.flow.check_offered(state, cmd, "CH.REDIRECT")
             unit = state.units[cmd.unit]
             return [ask("redirect", unit.id, unit.player, 2, Toward(cmd.target))]
