@@ -9,12 +9,11 @@ code it stands for (old logs are upcast on read, never rewritten).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
-from .reasons import REASONS_AS_CODES
+from .reasons import REASONS_AS_CODES, pattern
 
 __all__ = ["REASONS_AS_CODES", "Ending", "ending", "ending_of", "legacy_reason"]
 
@@ -43,13 +42,7 @@ def legacy_reason(end: Mapping[str, Any], pieces: str) -> str:
     return LEGACY[Ending(end["code"])].format(pieces=pieces, **end)
 
 
-def _pattern(template: str) -> re.Pattern[str]:
-    parts = re.split(r"\{(\w+)\}", template)
-    return re.compile("".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)"
-                              for i, p in enumerate(parts)) + "$")
-
-
-_READ = [(code, _pattern(text)) for code, text in LEGACY.items()]
+_READ = [(code, pattern(text)) for code, text in LEGACY.items()]
 
 
 def ending_of(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -59,8 +52,8 @@ def ending_of(data: Mapping[str, Any]) -> dict[str, Any]:
     if data.get("ending"):
         return dict(data["ending"])
     text = str(data.get("reason", ""))
-    for code, pattern in _READ:
-        m = pattern.match(text)
+    for code, english in _READ:
+        m = english.match(text)
         if m:
             params: dict[str, Any] = {k: v for k, v in m.groupdict().items() if k != "pieces"}
             if "turns" in params:

@@ -46,7 +46,7 @@ class Reasons:
         self.codes = {c.code: c for c in codes}
         self.pieces = pieces
         self._params = {c.code: frozenset(c.params) for c in codes}   # (made on rule paths)
-        self._read = [(c, _pattern(c.legacy)) for c in codes]
+        self._read = [(c, pattern(c.legacy)) for c in codes]
 
     def make(self, code: str, **params: Any) -> Reason:
         """A reason of this set; a code it does not declare, or other parameters than its
@@ -56,14 +56,14 @@ class Reasons:
                              f"not {tuple(params)}")
         return {"code": code, **params}
 
-    def written(self, codes: bool, names: Mapping[str, str], code: str, **params: Any
+    def written(self, codes: bool, name: Callable[[str], str], code: str, **params: Any
                 ) -> Reason | str:
         """What an event's field holds: the reason (a game begun under 0.10.0 or later), or
-        the English an earlier engine wrote for it, pieces by their names."""
+        the English an earlier engine wrote for it, pieces by their names (``name``)."""
         reason = self.make(code, **params)
         if codes:
             return reason
-        shown = {k: names.get(v, v) if k in self.pieces else v for k, v in params.items()}
+        shown = {k: name(v) if k in self.pieces else v for k, v in params.items()}
         return self.codes[code].legacy.format(**shown)
 
     def said(self, text: str, code: str, **params: Any) -> Said:
@@ -106,7 +106,9 @@ class Said(str):
 PARAM = r"\{(\w+)(?::[^}]*)?\}"   # a parameter of an English template, with its format
 
 
-def _pattern(template: str) -> re.Pattern[str]:
+def pattern(template: str) -> re.Pattern[str]:
+    """The regular expression an English template's sentences match, each parameter a
+    group (only to read the logs of engines before 0.10.0)."""
     parts = re.split(PARAM, template)
     return re.compile("".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+)"
                               for i, p in enumerate(parts)) + "$")

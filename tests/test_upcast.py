@@ -165,11 +165,12 @@ def test_a_reason_written_in_english_before_0_10_0_reads_as_its_code(data):
     params = {p: data.draw(st.sampled_from(["front", "left", "right", "rear"])) if p == "side"
               else data.draw(st.sampled_from(sorted(names)))
               for p in CHARGE_FAILED.codes[code].params}
-    english = CHARGE_FAILED.written(False, names, code, **params)
+    english = CHARGE_FAILED.written(False, names.__getitem__, code, **params)
     assert isinstance(english, str)
     shown = {k: names[v] if k in CHARGE_FAILED.pieces else v for k, v in params.items()}
     assert CHARGE_FAILED.read(english) == {"code": code, **shown}
-    assert CHARGE_FAILED.written(True, names, code, **params) == {"code": code, **params}
+    assert CHARGE_FAILED.written(True, names.__getitem__, code, **params) == \
+        {"code": code, **params}
     with pytest.raises(ValueError):
         CHARGE_FAILED.make(code, **params, extra=1)
     with pytest.raises(KeyError):

@@ -696,12 +696,13 @@ class CombatFlow:
         self.flow.check_offered(state, cmd, "REF.PLACEMENT")
         fight = fight_of(state)
         u = state.units[cmd.unit]
-        if not table.reform_room(state, u, f"{cmd.files}:{cmd.face}:{cmd.turn}"):
+        asked = ReformTo(cmd.files, cmd.face, cmd.turn)
+        if not table.reform_room(state, u, asked.text()):
             return self.flow.finish(state, [ReformSkipped(
                 unit=u.id, why=written(REFORM_SKIPPED, state, "no_room"))])
         winner = fight.outcome.winner
         if winner is not None and winner != u.player:  # REF.TEST
-            return [ask("reform", u.id, u.player, 2, ReformTo(cmd.files, cmd.face, cmd.turn))]
+            return [ask("reform", u.id, u.player, 2, asked)]
         return self.flow.finish(state, self._reformed(state, u, cmd.files, cmd.face, cmd.turn))
 
     def _reformed(self, state: State, u: UnitState, files: int, face: str, turn: int

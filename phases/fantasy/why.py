@@ -3,7 +3,6 @@ English a game begun before engine 0.10.0 wrote for each, and how narration tell
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from regiment.core.i18n import mark
@@ -94,23 +93,8 @@ WITHDRAWN = Reasons(
 )
 
 
-class _Names(Mapping[str, str]):
-    """The pieces' names, looked up only when an older game's English needs them."""
-
-    def __init__(self, state: State) -> None:
-        self.state = state
-
-    def __getitem__(self, uid: str) -> str:
-        return self.state.units[uid].name
-
-    def __iter__(self) -> Any:
-        return iter(self.state.units)
-
-    def __len__(self) -> int:
-        return len(self.state.units)
-
-
 def written(reasons: Reasons, state: State, code: str, **params: Any) -> Reason | str:
     """A reason as this game writes it: a code, or in a game begun before 0.10.0 the English
     that engine wrote."""
-    return reasons.written(state.engine >= REASONS_AS_CODES, _Names(state), code, **params)
+    return reasons.written(state.engine >= REASONS_AS_CODES,
+                           lambda uid: state.units[uid].name, code, **params)

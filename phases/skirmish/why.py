@@ -27,5 +27,5 @@ ASSAULT_ENDED = Reasons(
 def written(reasons: Reasons, state: SkirmishState, code: str, **params: Any) -> Reason | str:
     """A reason as this game writes it: a code, or in a game begun before 0.10.0 the English
     that engine wrote."""
-    names = {q.id: q.name for q in state.squads.values()}
-    return reasons.written(state.engine >= REASONS_AS_CODES, names, code, **params)
+    return reasons.written(state.engine >= REASONS_AS_CODES,
+                           lambda uid: state.squads[uid].name, code, **params)
