@@ -56,9 +56,50 @@ def test_compiled_table_matches_the_live_machine_for_every_leaf_trigger_and_guar
 
 def test_turn_order_state_names_keep_their_underscores():
     table = m.turn_table()
-    assert "turn.close_combat.combat.break_tests" in table.leaves
+    assert "turn.close_combat.combat.break_tests.test_order" in table.leaves
+    assert table.recorded["turn.close_combat.combat.break_tests.tests"] == \
+        "turn.close_combat.combat.break_tests"
     assert "turn.movement.charge.charge_moves" in table.leaves
     assert table.initial == "turn.start"
+
+
+def test_the_pursuit_is_its_steps_each_with_its_named_guard():
+    """FP.*: the pursuit's steps are states of the machine, in the order the rules give, each
+    left by the guard that says it is done; the log records the pursuit, not its steps."""
+    table = m.turn_table()
+    pursuit = "turn.close_combat.combat.pursuit"
+    steps = [leaf.rsplit(".", 1)[1] for leaf in table.leaves if leaf.startswith(pursuit + ".")]
+    assert steps == ["choose", "restraint", "flee_rolls", "pursuit_rolls", "caught",
+                     "flee_moves", "pursuer_moves"]
+    assert table.entry[pursuit] == f"{pursuit}.choose"
+    chain, leaf = [], f"{pursuit}.choose"
+    while table.steps[leaf]:
+        (edge,) = table.steps[leaf]
+        chain.append(edge.conditions)
+        leaf = edge.dest
+    assert chain == [("pursuers_chosen",), ("restraints_tested",), ("flights_rolled",),
+                     ("pursuits_rolled",), ("none_caught",), ("flights_moved",)]
+    assert all(table.recorded[f"{pursuit}.{s}"] == pursuit for s in steps)
+    holds = {"pursuers_chosen": True, "restraints_tested": True, "flights_rolled": False}
+    assert table.locate(pursuit, lambda c: holds.get(c, False)) == f"{pursuit}.flee_rolls"
+
+
+def test_no_step_loops_on_itself_but_for_a_queue_of_its_own():
+    """A command that leaves the game in its step is a step where several units (or players)
+    act in turn, each in the order the state keeps: the loops are exactly these."""
+    table = m.turn_table()
+    loops = {(leaf.rsplit(".", 1)[1], t) for leaf in table.leaves
+             for t, es in table.edges[leaf].items() for e in es if e.dest == leaf}
+    assert loops == {
+        ("charge_moves", "move_charger"),            # CH.MOVE_ORDER: each charger
+        ("remaining", "join_unit"), ("remaining", "leave_unit"),  # CHAR.*: any character
+        ("offers", "decline_challenge"),             # CC.CHALLENGE: each player in turn
+        ("answer", "accept_challenge"), ("answer", "refuse_challenge"),  # then it is done
+        ("allocation", "allocate"),                  # CC.ALLOCATE: each model's split
+        ("choose", "pursue"), ("choose", "overrun"), ("choose", "restrain"),  # each winner
+        ("flee_moves", "flee_order"), ("pursuer_moves", "pursuit_order"),  # FP.MULTI_ORDER
+        ("reforms", "reform"), ("reforms", "skip_reform"),  # REF.WHO: each unit
+    }
 
 
 def test_turn_order_every_leaf_is_reachable_and_the_turn_comes_round():
@@ -76,9 +117,10 @@ def test_turn_order_every_leaf_is_reachable_and_the_turn_comes_round():
 
 def test_every_guard_command_and_handler_in_the_table_exists():
     preset = FantasyPreset()
+    assert set(GUARDS) <= set(preset.guards)
     for row in m.TRANSITIONS:
         for guard in row.get("conditions", ()):
-            assert guard in GUARDS, guard
+            assert guard in preset.guards, guard
         if not row.get("auto"):
             assert row["trigger"] in COMMANDS, row["trigger"]
             assert row["trigger"] in preset.handlers, row["trigger"]
@@ -162,3 +204,50 @@ def test_the_machine_diagram_in_docs_is_the_live_machines():
     shown = subprocess.run([sys.executable, "-m", "regiment.tools.cli", "machine", "skirm"],
                            capture_output=True, text=True, timeout=60)
     assert shown.returncode == 0 and shown.stdout == diagram("skirmish40k")
+
+
+def _closure(table, leaf):
+    """The steps a game may be at once the phase is entered at ``leaf``: it and the steps
+    its step edges lead to."""
+    seen, todo = {leaf}, [leaf]
+    while todo:
+        for e in table.steps.get(todo.pop(), ()):
+            if e.dest not in seen:
+                seen.add(e.dest)
+                todo.append(e.dest)
+    return seen
+
+
+@pytest.mark.parametrize("name", ["orcs_vs_empire", "the_captain", "black_fire_ford",
+                                  "chariot_and_giant", "the_brood", "two_targets"])
+def test_every_move_of_a_played_game_is_an_edge_of_the_machine(name):
+    """The machine is the sequence: folding a whole battle event by event, each time the
+    step the game is at changes, the machine has the edge it took (a command's, an
+    automatic one, or the way to a next step). A step the flow reached another way, or a
+    guard that let the game skip back, fails here."""
+    from regiment.core.events import GameStarted
+    from regiment.core.fold import fold
+    from regiment.core.upcast import decode_event
+
+    from .test_golden import story
+
+    _, game = story(name)
+    preset, table = game.preset, game.preset.machine
+    events = [decode_event(r.type, r.v, r.data) for r in game.records]
+    started = events[0]
+    assert isinstance(started, GameStarted)
+    state = preset.initial_state(started)
+    moves, at = set(), None
+    for e in events[1:]:
+        state = fold(state, [e], game.table)
+        if not state.phase or state.over:
+            continue
+        now = preset.where(state)
+        if at is not None and now != at:
+            reach = _closure(table, at) | {
+                d for es in table.edges[at].values() for edge in es
+                for d in _closure(table, edge.dest)}
+            assert now in reach, (name, at, now, type(e).__name__)
+            moves.add((at, now))
+        at = now
+    assert len(moves) > 10

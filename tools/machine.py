@@ -27,8 +27,11 @@ def document() -> str:
     out = ["# The turn, as each preset's state machine", "",
            "Made by `make diagrams` from the machines the games run on (`regiment machine "
            "PRESET` prints one); `tests/test_machine.py` checks this file against them. Each "
-           "arrow is a command a player sends, or an edge the engine takes by itself "
-           "(`auto`), with its guards in brackets.", ""]
+           "arrow is a command a player sends, an edge the engine takes by itself "
+           "(`auto`), or the way from one step of a phase to the next (`step`), with its "
+           "guards in brackets. A phase drawn with steps inside is what the log records "
+           "(`PhaseChanged`); the step a game is at follows from its state: the phase's first "
+           "step, then each next one whose guard (the step before is done) holds.", ""]
     shown: dict[str, str] = {}
     for preset in PRESETS:
         text = diagram(preset)

@@ -19,7 +19,7 @@ from regiment.core.i18n import tr
 from regiment.core.pending import Decision, Over
 from regiment.core.state import GameState, memo
 
-from .machine import Compiled, Leaf
+from .machine import Compiled, Leaf, Rolled
 
 i18n.register(Path(__file__).with_name("locale"))
 Guard = Callable[[Any], bool]
@@ -62,10 +62,21 @@ class Engine:
     start: str = "turn.start"      # the leaf a player's turn begins in
     turn_rule: str = "TURN.ORDER"  # the rule a command out of turn or phase breaks
 
-    def fire(self, state: Any, trigger: str) -> Folded:
-        """Fire ``trigger`` on the compiled machine, then settle."""
+    @per_state
+    def where(self, state: Any) -> str:
+        """The step of the turn the game is at (``Compiled.locate``): the phase the log
+        recorded, or in a phase of steps the step its guards lead to."""
         guards = self.guards
-        for edge in self.machine.edges.get(state.phase, {}).get(trigger, ()):
+        return self.machine.locate(state.phase, lambda c: guards[c](state))
+
+    def step(self, state: Any) -> Leaf | None:
+        return self.at.get(self.where(state))
+
+    def fire(self, state: Any, trigger: str, at: str | None = None) -> Folded:
+        """Fire ``trigger`` on the compiled machine from the step ``at`` (the game's own step
+        unless given), then settle."""
+        guards = self.guards
+        for edge in self.machine.edges.get(at or self.where(state), {}).get(trigger, ()):
             if all(guards[c](state) for c in edge.conditions):
                 return self.finish(state, self._enter(state, edge.dest))
         raise IllegalCommand(tr("{trigger} is not possible in {phase}", trigger=trigger,
@@ -73,8 +84,9 @@ class Engine:
                              phase=state.phase)
 
     def then(self, state: Any, events: list[Event], trigger: str) -> Folded:
-        """Rule events, then the machine's move for the command that caused them."""
-        tail = self.fire(fold(state, events, self.fold_table), trigger)
+        """Rule events, then the machine's move for the command that caused them (from the
+        step that took the command)."""
+        tail = self.fire(fold(state, events, self.fold_table), trigger, self.where(state))
         return Folded(events + tail, tail.state)
 
     def finish(self, state: Any, events: list[Event]) -> Folded:
@@ -96,13 +108,24 @@ class Engine:
 
     def _auto_edge(self, state: Any) -> list[Event]:
         guards = self.guards
-        for edge in self.machine.autos.get(state.phase, ()):
+        for edge in self.machine.autos.get(self.where(state), ()):
             if all(guards[c](state) for c in edge.conditions):
                 return self._enter(state, edge.dest)
         return []
 
     def drive(self, state: Any) -> list[Event]:
         raise NotImplementedError
+
+    anywhere: dict[str, Rolled] = {}   # rolls a procedure of any step asks for (a panic test)
+
+    def rolled(self, state: Any, roll: Any, faces: tuple[int, ...]) -> list[Event] | None:
+        """What a roll leads to: the step that asked for it goes on with it (its ``rolls``),
+        or the procedure any step may run (``anywhere``); None if neither takes it."""
+        leaf = self.step(state)
+        handler = leaf.rolls.get(roll.purpose) if leaf is not None else None
+        if handler is None:
+            handler = self.anywhere.get(roll.purpose)
+        return handler(state, roll, faces) if handler is not None else None
 
     def _enter(self, state: GameState, dest: str) -> list[Event]:
         if dest == "over":
@@ -112,7 +135,9 @@ class Engine:
             turn = state.turn + (1 if player == state.first else 0)
             return [TurnBegan(turn=turn, player=player),
                     PhaseChanged(phase=dest, turn=turn, player=player)]
-        return [PhaseChanged(phase=dest, turn=state.turn, player=state.player)]
+        # a step's phase is what the log records (a command in a step records it again)
+        return [PhaseChanged(phase=self.machine.recorded.get(dest, dest), turn=state.turn,
+                             player=state.player)]
 
     pieces = "units"   # a side's pieces, in the reason of a game begun before 0.10.0
 
@@ -133,8 +158,8 @@ class Engine:
         raise NotImplementedError
 
     def decide(self, state: Any, command: Command) -> list[Event]:
-        """The events a command causes, from the handler its leaf has for it."""
-        leaf = self.at.get(state.phase)
+        """The events a command causes, from the handler its step has for it."""
+        leaf = self.step(state)
         handle = leaf.handles.get(command.name) if leaf is not None else None
         if handle is None:
             raise self.illegal(state, command, tr("{command} is not a command of {phase}",
@@ -145,10 +170,10 @@ class Engine:
 
     @per_state
     def pending(self, state: Any) -> Decision | Over:
-        """The leaf's question, if it has one open; else the host ends the phase."""
+        """The step's question, if it has one open; else the host ends the phase."""
         if state.over:
             return Over(winner=state.winner, reason="the game is over")
-        leaf = self.at.get(state.phase)
+        leaf = self.step(state)
         ask = leaf.asks(state) if leaf is not None and leaf.asks is not None else None
         if ask is not None:
             return ask

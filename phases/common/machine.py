@@ -11,8 +11,8 @@ table, and replay sets the phase from ``PhaseChanged`` events without firing a c
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from transitions.extensions.nesting import HierarchicalMachine, NestedState
@@ -21,6 +21,7 @@ from regiment.core.events import Event
 from regiment.core.pending import Decision
 
 SEPARATOR = "."
+STEPS = "steps"   # a state's key: its children are the steps of the one phase the log records
 
 
 class TurnState(NestedState):
@@ -37,6 +38,7 @@ class Edge:
     dest: str                     # always a leaf
     conditions: tuple[str, ...]
     auto: bool
+    step: bool = False            # from one step of a phase to the next: the log says nothing
 
 
 @dataclass(frozen=True)
@@ -47,15 +49,52 @@ class Compiled:
     edges: dict[str, dict[str, tuple[Edge, ...]]]   # leaf -> trigger -> edges, in order
     autos: dict[str, tuple[Edge, ...]]              # leaf -> edges the engine takes itself
     initial: str
+    recorded: dict[str, str]          # leaf -> the phase the log records while it is the step
+    entry: dict[str, str]             # a phase of steps -> its first step
+    steps: dict[str, tuple[Edge, ...]]  # leaf -> the edges to the next step of its phase
 
     def commands(self, leaf: str) -> tuple[str, ...]:
         """Triggers a player may send in ``leaf`` (guards aside)."""
         return tuple(t for t, es in self.edges.get(leaf, {}).items() if not es[0].auto)
 
+    def locate(self, phase: str, holds: Callable[[str], bool]) -> str:
+        """The step a game is at: in a phase of steps, its first step, then each next one
+        whose guard holds (the guard says the step before is done); any other phase is its
+        own step. The log records the phase; the step follows from the state, so logs of
+        every engine carry the same events and the machine still names every step."""
+        leaf = self.entry.get(phase)
+        if leaf is None:
+            return phase
+        while True:
+            for e in self.steps.get(leaf, ()):
+                if all(holds(c) for c in e.conditions):
+                    leaf = e.dest
+                    break
+            else:
+                return leaf
+
+
+def _plain(states: list[Any]) -> list[Any]:
+    """The states as ``transitions`` takes them (without the ``steps`` marks)."""
+    return [{k: (_plain(v) if k == "children" else v) for k, v in s.items() if k != STEPS}
+            if isinstance(s, dict) else s for s in states]
+
+
+def stepped(states: Sequence[Any], prefix: str = "") -> set[str]:
+    """The paths of the states marked ``steps``: phases whose children are its steps."""
+    out: set[str] = set()
+    for s in states:
+        if isinstance(s, dict):
+            path = prefix + s["name"]
+            if s.get(STEPS):
+                out.add(path)
+            out |= stepped(s.get("children", []), path + SEPARATOR)
+    return out
+
 
 def build_machine(states: list[Any], transitions: list[dict[str, Any]]) -> TurnMachine:
     rows = [{k: v for k, v in row.items() if k != "auto"} for row in transitions]
-    return TurnMachine(model=None, states=states, transitions=rows, initial="turn",
+    return TurnMachine(model=None, states=_plain(states), transitions=rows, initial="turn",
                        auto_transitions=False, send_event=False, queued=False)
 
 
@@ -67,10 +106,14 @@ def _leaf(machine: TurnMachine, name: str) -> str:
     return name
 
 
-def compile_machine(machine: TurnMachine, transitions: list[dict[str, Any]]) -> Compiled:
+def compile_machine(machine: TurnMachine, transitions: list[dict[str, Any]],
+                    states: Sequence[Any] = ()) -> Compiled:
     auto = {row["trigger"] for row in transitions if row.get("auto")}
     names = machine.get_nested_state_names()
     leaves = tuple(n for n in names if not machine.get_state(n).states)
+    phases = stepped(states)
+    recorded = {leaf: next((p for p in phases if leaf.startswith(p + SEPARATOR)), leaf)
+                for leaf in leaves}
     edges: dict[str, dict[str, tuple[Edge, ...]]] = {}
     for leaf in leaves:
         table: dict[str, tuple[Edge, ...]] = {}
@@ -81,49 +124,63 @@ def compile_machine(machine: TurnMachine, transitions: list[dict[str, Any]]) -> 
                 source = SEPARATOR.join(parts[:depth])
                 for t in event.transitions.get(source, ()):
                     conds = tuple(str(c.func) for c in t.conditions)  # guards are named
-                    found.append(Edge(trigger, _leaf(machine, str(t.dest)), conds,
-                                      trigger in auto))
+                    dest = _leaf(machine, str(t.dest))
+                    step = trigger in auto and recorded[leaf] == recorded[dest] != leaf
+                    found.append(Edge(trigger, dest, conds, trigger in auto, step))
                 if found:
                     break
             if found:
                 table[trigger] = tuple(found)
         edges[leaf] = table
-    autos = {leaf: tuple(e for es in t.values() for e in es if e.auto) for leaf, t in edges.items()}
-    return Compiled(leaves, edges, autos, _leaf(machine, "turn"))
+    autos = {leaf: tuple(e for es in t.values() for e in es if e.auto and not e.step)
+             for leaf, t in edges.items()}
+    steps = {leaf: tuple(e for es in t.values() for e in es if e.step)
+             for leaf, t in edges.items()}
+    entry = {p: _leaf(machine, p) for p in phases}
+    return Compiled(leaves, edges, autos, _leaf(machine, "turn"), recorded, entry, steps)
 
 
 def leaf_named(table: Compiled, name: str) -> str:
-    """The leaf a scenario's ``phase`` names: a full dotted path, or any state's own name."""
+    """The phase a scenario's ``phase`` names: a full dotted path, or any state's own name
+    (a step names the phase it is a step of)."""
     for leaf in table.leaves:
         if leaf == name or name in leaf.split(SEPARATOR):
-            return leaf
+            return table.recorded[leaf]
     raise ValueError(f"no phase {name!r} in the turn")
 
 
 @dataclass(frozen=True)
 class Leaf:
-    """One leaf state of the turn, in one place: the commands the machine takes there and
-    the function that decides each (``handles``), what the game asks a player there
-    (``asks``: the decision, or None when nothing is open), and what the engine does there by
-    itself (``drives``: the next automatic events)."""
+    """One step of the turn, in one place: the commands the machine takes there and the
+    function that decides each (``handles``), what the game asks a player there (``asks``:
+    the decision, or None when nothing is open), what the engine does there by itself
+    (``drives``: the next automatic events), and what the rolls it asks for lead to
+    (``rolls``: the step is the roll's continuation)."""
 
     name: str
     path: str
     handles: dict[str, Callable[[Any, Any], list[Event]]]
     asks: Callable[[Any], Decision | None] | None = None
     drives: Callable[[Any], list[Event]] | None = None
+    rolls: dict[str, Callable[[Any, Any, tuple[int, ...]], list[Event]]] = field(
+        default_factory=dict)
 
     @property
     def commands(self) -> tuple[str, ...]:
         return tuple(self.handles)
 
 
+Rolled = Callable[[Any, Any, tuple[int, ...]], list[Event]]
+
+
 def leaves(machine: Compiled, handlers: dict[str, Callable[[Any, Any], list[Event]]],
            asks: dict[str, Callable[[Any], Decision | None]],
-           drives: dict[str, Callable[[Any], list[Event]]]) -> dict[str, Leaf]:
-    """The table of leaves. A command of the machine with no handler, or a name in ``asks`` or
-    ``drives`` that is no leaf, is an error when it is built: the flow can never disagree with
-    the machine in silence."""
+           drives: dict[str, Callable[[Any], list[Event]]],
+           rolls: dict[str, dict[str, Rolled]] | None = None) -> dict[str, Leaf]:
+    """The table of steps. A command of the machine with no handler, or a name in ``asks``,
+    ``drives`` or ``rolls`` that is no step, is an error when it is built: the flow can never
+    disagree with the machine in silence."""
+    rolls = rolls or {}
     table = {}
     for path in machine.leaves:
         name = path.rsplit(SEPARATOR, 1)[-1]
@@ -133,8 +190,8 @@ def leaves(machine: Compiled, handlers: dict[str, Callable[[Any, Any], list[Even
         if missing:
             raise ValueError(f"no handler for {missing} in leaf {name!r}")
         table[name] = Leaf(name, path, {c: handlers[c] for c in machine.commands(path)},
-                           asks.get(name), drives.get(name))
-    stray = (set(asks) | set(drives)) - set(table)
+                           asks.get(name), drives.get(name), rolls.get(name, {}))
+    stray = (set(asks) | set(drives) | set(rolls)) - set(table)
     if stray:
         raise ValueError(f"the flow names leaves the machine does not have: {sorted(stray)}")
     return table
@@ -144,8 +201,9 @@ def mermaid(table: Compiled) -> str:
     """The machine as a Mermaid state diagram (``regiment machine PRESET``, docs/machine.md):
     the nesting read from the leaves' paths, and each leaf's edges as the engine takes them
     (an edge a parent state holds is drawn from each leaf it applies to). A guard is shown in
-    brackets; an edge the engine takes by itself is marked ``auto``; a command that leaves
-    the game in the same leaf is drawn as a loop."""
+    brackets; an edge the engine takes by itself is marked ``auto``, and the way to the next
+    step of a phase ``step``; a command that leaves the game in the same step (the next in its
+    queue acts) is drawn as a loop."""
     def ident(path: str) -> str:
         return path.replace(SEPARATOR, "__")
 
@@ -173,6 +231,6 @@ def mermaid(table: Compiled) -> str:
         for trigger, edges in table.edges[leaf].items():
             for e in edges:
                 label = trigger + (f" [{', '.join(e.conditions)}]" if e.conditions else "") + \
-                    (" (auto)" if e.auto else "")
+                    (" (step)" if e.step else " (auto)" if e.auto else "")
                 lines.append(f"  {ident(leaf)} --> {ident(e.dest)} : {label}")
     return "\n".join(lines) + "\n"

@@ -15,7 +15,17 @@ from regiment.core.state import _new, _set
 from . import attacks
 from . import events as ev
 from .combat import combat_holding, place_in_front
-from .state import NO_FIGHT, NO_RESULT, Combat, Fight, State, Turn, UnitState
+from .state import (
+    NO_FIGHT,
+    NO_RESULT,
+    ChallengeStatus,
+    Combat,
+    Fight,
+    Pursuit,
+    State,
+    Turn,
+    UnitState,
+)
 from .why import DESTROYED
 
 # New values are made from these by ``evolve`` (one dict copy), not by a frozen dataclass's
@@ -227,7 +237,8 @@ def combat_ended(s: State, e: ev.CombatEnded) -> State:
 def combat_round_began(s: State, e: ev.CombatRoundBegan) -> State:
     units = tuple(s.combats[e.combat].units) if e.combat in s.combats else ()
     fight = NO_FIGHT.evolve(combat=e.combat, round=e.round, steps=tuple(e.steps), units=units,
-                            challenge="open" if e.challenges else "done")
+                            challenge=ChallengeStatus.OPEN if e.challenges
+                            else ChallengeStatus.DONE)
     return s.evolve(fight=fight, context=s.context.evolve(fought=(*s.context.fought, e.combat)))
 
 
@@ -235,16 +246,17 @@ def challenge_issued(s: State, e: ev.ChallengeIssued) -> State:
     fight = _the_fight(s)
     if not e.unit:
         offers = (*fight.offers, e.player)
-        return _fight(s, offers=offers, challenge="done" if len(offers) >= 2 else "open")
-    return _fight(s, challenge="answer", challenger=e.unit)
+        return _fight(s, offers=offers, challenge=ChallengeStatus.DONE if len(offers) >= 2
+                      else ChallengeStatus.OPEN)
+    return _fight(s, challenge=ChallengeStatus.ANSWER, challenger=e.unit)
 
 
 def challenge_answered(s: State, e: ev.ChallengeAnswered) -> State:
     fight = _the_fight(s)
     if e.accepted:
         duel = {fight.challenger: e.unit, e.unit: fight.challenger}
-        return _fight(s, challenge="done", duel=duel)
-    return _fight(s, challenge="done", stood_back=(e.unit,))
+        return _fight(s, challenge=ChallengeStatus.DONE, duel=duel)
+    return _fight(s, challenge=ChallengeStatus.DONE, stood_back=(e.unit,))
 
 
 def step_began(s: State, e: ev.InitiativeStepBegan) -> State:
@@ -337,12 +349,9 @@ def leadership_tested(s: State, e: ev.LeadershipTested) -> State:
                     panicked=(*s.context.panicked, e.unit))
     if e.purpose == "rally":
         return _ctx(s, rallied=(*s.context.rallied, e.unit))
-    if e.purpose == "restrain":
+    if e.purpose == "restrain":   # what the unit does then is the rule's (state.intent)
         fight = _the_fight(s)
-        _kind, target = fight.decided[e.unit]
-        decided = {**fight.decided, e.unit: ("held" if e.passed else
-                                                 "overrun" if target == "" else "pursue", target)}
-        return _fight(s, decided=decided)
+        return _fight(s, restraint={**fight.restraint, e.unit: e.passed})
     if e.purpose == "reform":
         fight = _the_fight(s)
         return _fight(s, reform_tests={**fight.reform_tests, e.unit: e.passed})
@@ -355,7 +364,7 @@ def panic_caused(s: State, e: Any) -> State:
 
 def pursuit_declared(s: State, e: ev.PursuitDeclared) -> State:
     fight = _the_fight(s)
-    kind = "restraining" if e.kind == "restrain" else e.kind
+    kind = Pursuit.RESTRAINING if e.kind == "restrain" else Pursuit(e.kind)
     return _fight(s, decided={**fight.decided, e.unit: (kind, e.target)})
 
 

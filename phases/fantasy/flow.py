@@ -15,7 +15,7 @@ from regiment.phases.common.machine import Leaf
 from . import charge
 from .appliers import to_move
 from .machine import Compiled
-from .state import NO_FIGHT, Fight, State, UnitState
+from .state import NO_FIGHT, ChallengeStatus, Fight, State, UnitState
 from .units import ALIVE
 from .variants import Variant
 
@@ -53,7 +53,7 @@ GUARDS: dict[str, Guard] = {
     "redirect_test_passed": lambda s: s.context.redirecting is not None,
     "no_chargers_left": lambda s: not any(s.units[u].status == "ready" for u in to_move(s)),
     "no_combats_left": lambda s: all(c in s.context.fought for c in s.combats),
-    "challenges_done": lambda s: fight_of(s).challenge == "done",
+    "challenges_done": lambda s: fight_of(s).challenge == ChallengeStatus.DONE,
     "steps_done": lambda s: not fight_of(s).steps and s.batch is None,
     "result_decided": lambda s: fight_of(s).result is not None,
     "tests_done": lambda s: not fight_of(s).tests and not s.context.panic,
@@ -89,7 +89,7 @@ class Flow(Engine):
             return self.combats.drive_batch(state)
         if state.context.panic:
             return self.charges.drive_panic(state)
-        leaf = self.at.get(state.phase)
+        leaf = self.step(state)
         return leaf.drives(state) if leaf is not None and leaf.drives is not None else []
 
     def has_pieces(self, state: State, player: str) -> bool:

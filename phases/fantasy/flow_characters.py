@@ -34,7 +34,7 @@ class CharacterFlow:
     def handlers(self) -> dict[str, Any]:
         return {"join_unit": self._join, "leave_unit": self._leave}
 
-    def rolls(self) -> dict[str, Any]:
+    def rolls(self) -> dict[str, dict[str, Any]]:
         return {}
 
     def drives(self) -> dict[str, Any]:

@@ -84,10 +84,18 @@ class ChargeFlow:
                 "redirect": self._redirect, "decline_redirect": self._decline_redirect,
                 "end_charges": self._end_charges, "move_charger": self._move_charger}
 
-    def rolls(self) -> dict[str, Any]:
-        return {"random_side": self._side_rolled, "flee": self._flee_rolled,
-                "redirect": self._redirect_rolled, "charge_range": self._range_rolled,
-                "panic": self._panic_rolled, "rally": self._rally_rolled,
+    def rolls(self) -> dict[str, dict[str, Any]]:
+        """Each step's rolls, and what each leads to: the step that asked goes on."""
+        return {"declaration": {"random_side": self._side_rolled},
+                "reactions": {"flee": self.flee_rolled},
+                "redirect": {"redirect": self._redirect_rolled},
+                "charge_moves": {"charge_range": self._range_rolled},
+                "rally": {"rally": self._rally_rolled, "flee": self.flee_rolled}}
+
+    def anywhere(self) -> dict[str, Any]:
+        """Rolls of what may happen in any step: a panic test and the flight it may cause
+        (PANIC.TRIGGERS), a flight through the enemy (FP.FLEE_THROUGH)."""
+        return {"panic": self._panic_rolled, "flee": self.flee_rolled,
                 "dangerous_terrain": self._dangerous_rolled}
 
     def drives(self) -> dict[str, Any]:
@@ -253,15 +261,13 @@ class ChargeFlow:
         self.flow.check_offered(state, cmd, "CH.REDIRECT")
         return self.flow.fire(state, "decline_redirect")
 
-    def _flee_rolled(self, state: State, aw: Awaiting, faces: tuple[int, ...]
-                     ) -> list[Event]:
-        """CH.REACT, PANIC.TRIGGERS, RALLY.TEST, FP.FLEE_ROLL: a unit flees its roll."""
+    def flee_rolled(self, state: State, aw: Awaiting, faces: tuple[int, ...]
+                    ) -> list[Event]:
+        """CH.REACT, PANIC.TRIGGERS, RALLY.TEST: a unit flees its roll (a broken unit's
+        flight is the pursuit's step, ``flee_rolls``)."""
         unit = state.units[aw.unit or ""]
         dist = sum(counted(faces))
         reason, source = (flee := read(FleeRoll, aw)).reason, flee.source
-        if reason == "combat":  # flee moves after a combat wait for the pursuit rolls
-            return self.flow.finish(state, [UnitFled(unit=unit.id, distance=dist, reason="broke",
-                                                 dice=faces)])
         away = state.units.get(source) or table.nearest_enemy(state, unit, "FP.FLEE_DIRECTION")
         events: list[Event] = [UnitFled(unit=unit.id, distance=dist, reason=reason, dice=faces,
                                         away_from=away.id if away else "")]

@@ -62,6 +62,7 @@ from .events import (
     ReformSkipped,
     UnitCaught,
     UnitDestroyed,
+    UnitFled,
     UnitLeftTable,
     UnitReformed,
 )
@@ -72,9 +73,11 @@ from .result import break_penalty, decide, ld_test, side_parts
 from .rolls import AttackRoll, FleeRoll, FleeTie, ReformTo, Toward, ask, read
 from .rulings import ruled
 from .specials import IMMUNE_TO_PSYCHOLOGY, UNBREAKABLE, has
-from .state import NO_RESULT, Combat, State, UnitState
+from .state import NO_RESULT, ChallengeStatus, Combat, Pursuit, State, UnitState, intent
 from .units import ALIVE, box, has_champion, is_character
 from .why import COMBAT_ENDED, DESTROYED, PANIC, REFORM_SKIPPED, REFORMED, written
+
+MOVES_ON = (Pursuit.PURSUE, Pursuit.OVERRUN)   # the units that move after the broken
 
 
 def casualties(target: UnitState, unsaved: int, challenge: bool) -> tuple[int, int, int]:
@@ -116,15 +119,38 @@ class CombatFlow:
                 "break_test_order": self._order, "flee_order": self._order,
                 "pursuit_order": self._order}
 
-    def rolls(self) -> dict[str, Any]:
-        return {"break_test": self._break_rolled, "restrain": self._restrain_rolled,
-                "pursuit": self._pursuit_rolled, "overrun": self._pursuit_rolled,
-                "reform": self._reform_rolled, "random_choice": self._direction_rolled}
+    def rolls(self) -> dict[str, dict[str, Any]]:
+        """Each step's rolls, and what each leads to: the step that asked goes on."""
+        return {"tests": {"break_test": self._break_rolled},
+                "restraint": {"restrain": self._restrain_rolled},
+                "flee_rolls": {"flee": self._flight_rolled},
+                "pursuit_rolls": {"pursuit": self._pursuit_rolled,
+                                  "overrun": self._pursuit_rolled},
+                "flee_moves": {"random_choice": self._direction_rolled},
+                "reforms": {"reform": self._reform_rolled}}
 
     def drives(self) -> dict[str, Any]:
-        return {"challenge": self._drive_challenge, "initiative_steps": self._drive_steps,
-                "result": self._drive_result, "break_tests": self._drive_tests,
-                "pursuit": self._drive_pursuit, "reform": self._drive_reform}
+        return {"offers": self._drive_challenge, "strikes": self._drive_steps,
+                "result": self._drive_result, "tests": self._drive_tests,
+                "restraint": self._drive_restraint, "flee_rolls": self._drive_flee_rolls,
+                "pursuit_rolls": self._drive_pursuit_rolls, "caught": self._caught,
+                "flee_moves": self._drive_flee_moves, "pursuer_moves": self._drive_pursuer_moves,
+                "reforms": self._drive_reform}
+
+    def guards(self) -> dict[str, Callable[[State], bool]]:
+        """The named guards of the close combat steps: each says its step is done."""
+        return {
+            "challenge_issued": lambda s: fight_of(s).challenge != ChallengeStatus.OPEN,
+            "allocated": lambda s: self._to_allocate(s) is None,
+            "test_order_known": self._test_order_known,
+            "pursuers_chosen": lambda s: self._undecided(s) is None,
+            "restraints_tested": lambda s: not self._restraining(s),
+            "flights_rolled": lambda s: not self._unrolled_flights(s),
+            "pursuits_rolled": lambda s: not self._unrolled_pursuits(s),
+            "none_caught": lambda s: not self._caught(s),
+            "flights_moved": lambda s: not self._left(s, "flee"),
+            "reform_order_known": lambda s: not self._order_open(s, self._reformers(s)),
+        }
 
     # --- choosing a combat, challenges (CC.ORDER, CC.CHALLENGE) ------------------------------
 
@@ -153,7 +179,7 @@ class CombatFlow:
 
     def _drive_challenge(self, state: State) -> list[Event]:
         fight = fight_of(state)
-        if fight.challenge != "open":
+        if fight.challenge != ChallengeStatus.OPEN:
             return []
         player = self._offerer(state)
         if player is None:
@@ -413,6 +439,15 @@ class CombatFlow:
                 out[uid] = ("overrun", [])
         return out
 
+    @per_state
+    def _plans(self, state: State) -> dict[str, tuple[Pursuit, str]]:
+        """FP.CHOOSE_PURSUIT: what each unit that chose does, its restraint test taken into
+        account (``intent``), with the unit it goes after."""
+        fight = fight_of(state)
+        tests = fight.restraint
+        return {u: (intent(kind, target, tests.get(u)), target)
+                for u, (kind, target) in fight.decided.items()}
+
     def _undecided(self, state: State) -> str | None:
         decided = fight_of(state).decided
         return next((u for u in self._candidates(state) if u not in decided), None)
@@ -433,32 +468,59 @@ class CombatFlow:
         declared = PursuitDeclared(unit=cmd.unit, target=target, kind=cmd.name)
         return self.flow.then(state, [declared], cmd.name)
 
-    def _drive_pursuit(self, state: State) -> list[Event]:
-        """FP.CHOOSE_PURSUIT, FP.FLEE_ROLL, FP.PURSUE_ROLL, FP.CAUGHT, then the moves: the
-        broken units in their player's order, then the pursuers in theirs (FP.MULTI_ORDER)."""
+    # Each step of the pursuit has its queue: who is still to act in it, in order.
+
+    def _restraining(self, state: State) -> list[str]:
+        """FP.CHOOSE_PURSUIT: units that chose to stay and take their Leadership test."""
+        return [u for u, (kind, _) in self._plans(state).items()
+                if kind == Pursuit.RESTRAINING]
+
+    def _unrolled_flights(self, state: State) -> list[str]:
+        """FP.FLEE_ROLL: broken units still to roll how far they flee."""
         fight = fight_of(state)
-        if fight.pursued or self._undecided(state) is not None:
+        return [b for b in fight.broken if b not in fight.fled
+                and state.units[b].status == "fleeing"]
+
+    def _unrolled_pursuits(self, state: State) -> list[str]:
+        """FP.PURSUE_ROLL: pursuers and overrunning units still to roll."""
+        rolled = fight_of(state).rolled
+        return [u for u, (kind, _) in self._plans(state).items()
+                if kind in MOVES_ON and u not in rolled]
+
+    def _drive_restraint(self, state: State) -> list[Event]:
+        """FP.CHOOSE_PURSUIT: a Leadership test to stay."""
+        u = state.units[self._restraining(state)[0]]
+        return [RollRequested(purpose="restrain", unit=u.id, player=u.player, dice=2)]
+
+    def _drive_flee_rolls(self, state: State) -> list[Event]:
+        """FP.FLEE_ROLL: each broken unit rolls its flight."""
+        u = state.units[self._unrolled_flights(state)[0]]
+        return [ask("flee", u.id, u.player, charge.movement_dice(u), FleeRoll("combat"))]
+
+    def _flight_rolled(self, state: State, aw: Awaiting, faces: tuple[int, ...]
+                       ) -> list[Event]:
+        """FP.FLEE_ROLL: how far the broken unit flees; it moves once the pursuers rolled."""
+        return self.flow.finish(state, [UnitFled(unit=aw.unit or "", distance=sum(counted(faces)),
+                                                 reason="broke", dice=faces)])
+
+    def _drive_pursuit_rolls(self, state: State) -> list[Event]:
+        """FP.PURSUE_ROLL: each pursuer (or overrunning unit) rolls how far it goes."""
+        uid = self._unrolled_pursuits(state)[0]
+        kind, target = self._plans(state)[uid]
+        u = state.units[uid]
+        return [ask("pursuit" if kind == Pursuit.PURSUE else "overrun", uid, u.player,
+                    charge.movement_dice(u), Toward(target))]
+
+    def _drive_flee_moves(self, state: State) -> list[Event]:
+        """FP.FLEE_DIRECTION, FP.MULTI_ORDER: the broken units move, in their player's order."""
+        fleeing = self._to_move(state, "flee")
+        return self._flee_move(state, fleeing) if fleeing else []
+
+    def _drive_pursuer_moves(self, state: State) -> list[Event]:
+        """FP.PURSUE_MOVE, FP.MULTI_ORDER: the pursuers move, in their player's order; then
+        the units touching no enemy leave the combat."""
+        if fight_of(state).pursued:
             return []
-        decided = fight.decided
-        for uid, (kind, _) in decided.items():
-            if kind == "restraining":  # FP.CHOOSE_PURSUIT: a Leadership test to stay
-                u = state.units[uid]
-                return [RollRequested(purpose="restrain", unit=uid, player=u.player, dice=2)]
-        for b in fight.broken:
-            u = state.units[b]
-            if b not in fight.fled and u.status == "fleeing":
-                return [ask("flee", b, u.player, charge.movement_dice(u), FleeRoll("combat"))]
-        for uid, (kind, target) in decided.items():
-            if kind in ("pursue", "overrun") and uid not in fight.rolled:
-                u = state.units[uid]
-                return [ask("pursuit" if kind == "pursue" else "overrun", uid, u.player,
-                            charge.movement_dice(u), Toward(target))]
-        caught = self._caught(state)
-        if caught:
-            return caught
-        if self._left(state, "flee"):
-            fleeing = self._to_move(state, "flee")
-            return self._flee_move(state, fleeing) if fleeing else []
         if self._left(state, "pursuit"):
             pursuers = self._to_move(state, "pursuit")
             return self._pursuer_move(state, pursuers) if pursuers else []
@@ -471,8 +533,8 @@ class CombatFlow:
         if what == "flee":
             return [b for b in fight.broken if state.units[b].status == "fleeing"
                     and b in fight.fled and b not in done]
-        return [u for u, (kind, _) in fight.decided.items()
-                if kind in ("pursue", "overrun") and u in fight.rolled
+        return [u for u, (kind, _) in self._plans(state).items()
+                if kind in MOVES_ON and u in fight.rolled
                 and u not in done and state.units[u].status in ("engaged", "ready")]
 
     def _to_move(self, state: State, what: str) -> list[str]:
@@ -491,17 +553,18 @@ class CombatFlow:
                 return (what, left) if not self._to_move(state, what) else None
         return None
 
+    @per_state
     def _caught(self, state: State) -> list[Event]:
-        """FP.CAUGHT: a broken unit is destroyed if any of its pursuers rolled as far."""
+        """FP.CAUGHT: a broken unit is destroyed if any of its pursuers rolled as far (the
+        step's guard and its drive ask the same state: kept with it)."""
         fight = fight_of(state)
-        decided, rolled, fled = fight.decided, fight.rolled, \
-            fight.fled
+        decided, rolled, fled = self._plans(state), fight.rolled, fight.fled
         events: list[Event] = []
         cur = state
         for b in fight.broken:
             if cur.units[b].status != "fleeing" or b not in fled or b in fight.moved:
                 continue
-            by = [p for p, (k, t) in decided.items() if k == "pursue" and t == b
+            by = [p for p, (k, t) in decided.items() if k == Pursuit.PURSUE and t == b
                   and rolled.get(p, 0) >= fled[b]]
             if by:
                 more: list[Event] = [UnitCaught(unit=b, by=by[0]),
@@ -545,7 +608,7 @@ class CombatFlow:
     def _pursuer_move(self, state: State, pursuers: list[str]) -> list[Event]:
         fight = fight_of(state)
         uid = pursuers[0]
-        kind, target = fight.decided[uid]
+        kind, target = self._plans(state)[uid]
         return self._pursuer_moves(state, state.units[uid], kind, target, fight.rolled[uid])
 
     def _pursuits_done(self, state: State) -> list[Event]:
@@ -589,8 +652,9 @@ class CombatFlow:
                                                   caught=caught,
                                                   dropped=dropped(faces) if told else ())])
 
-    def _pursuer_moves(self, state: State, u: UnitState, kind: str, target: str,
+    def _pursuer_moves(self, state: State, u: UnitState, plan: Pursuit, target: str,
                        dist: int) -> list[Event]:
+        kind = plan.value   # as the events say it
         def heading() -> float:   # (geometry only: at a table the unit has no place)
             if kind == "pursue" and target in state.units:
                 return geo.bearing(geo.centre(box(u)), geo.centre(box(state.units[target])))
@@ -661,8 +725,7 @@ class CombatFlow:
         cmb = state.combats.get(fight.combat)
         if cmb is None:
             winner = (fight.result or NO_RESULT).winner
-            moved = {u for u, (kind, _) in fight.decided.items()
-                     if kind in ("pursue", "overrun")}
+            moved = {u for u, (kind, _) in self._plans(state).items() if kind in MOVES_ON}
             return [state.units[u] for u in fight.units
                     if state.units[u].player == winner and state.units[u].status == "ready"
                     and u not in done and u not in moved]
@@ -743,10 +806,13 @@ class CombatFlow:
     # --- what the close combat phase waits for -----------------------------------------
 
     def asks(self) -> dict[str, Callable[[State], Decision | None]]:
-        """What the game asks in each leaf of close combat (None: nothing, it goes on)."""
-        return {"choose_combat": self._ask_fight, "challenge": self._ask_challenge,
-                "initiative_steps": self._ask_allocation, "break_tests": self._ask_test_order,
-                "pursuit": self._ask_pursuit, "reform": self._ask_reform}
+        """What the game asks in each step of close combat (None: nothing, it goes on)."""
+        return {"choose_combat": self._ask_fight, "offers": self._ask_offer,
+                "answer": self._ask_answer, "allocation": self._ask_allocation,
+                "test_order": self._ask_test_order, "choose": self._ask_pursuers,
+                "flee_moves": lambda s: self._ask_move_order(s, "flee"),
+                "pursuer_moves": lambda s: self._ask_move_order(s, "pursuit"),
+                "reform_order": self._ask_reform_order, "reforms": self._ask_reform}
 
     def _ask_fight(self, state: State) -> Decision | None:
         """CC.ORDER: the active player picks the next combat to fight."""
@@ -756,32 +822,34 @@ class CombatFlow:
                                   if c not in fought]
         return Decision(player=p, decision="fight", legal=tuple(options)) if options else None
 
-    def _ask_challenge(self, state: State) -> Decision | None:
-        """CC.CHALLENGE: a challenge to issue (each player in turn), or one to answer."""
+    def _ask_offer(self, state: State) -> Decision | None:
+        """CC.CHALLENGE: a challenge to issue, each player in turn."""
+        who = self._offerer(state)
+        if who is None:
+            return None
+        offers: list[Command] = [Challenge(by=who, unit=u.id)
+                                 for u in self._challengers(state, who)]
+        return Decision(player=who, decision="challenge",
+                        legal=(*offers, DeclineChallenge(by=who)))
+
+    def _ask_answer(self, state: State) -> Decision | None:
+        """CC.CHALLENGE: the challenged player accepts with a fighter in contact, or refuses."""
         fight = fight_of(state)
-        if fight.challenge == "open":
-            who = self._offerer(state)
-            if who is None:
-                return None
-            offers: list[Command] = [Challenge(by=who, unit=u.id)
-                                     for u in self._challengers(state, who)]
-            return Decision(player=who, decision="challenge",
-                            legal=(*offers, DeclineChallenge(by=who)))
-        if fight.challenge == "answer":
-            challenger = state.units[fight.challenger]
-            who = state.opponent(challenger.player)
-            cmb = state.combats[fight.combat]
-            able_units = fighters(state, cmb, who)
-            near = [u for u in cmb.units if state.units[u].player == who
-                    and state.units[u].status == "engaged"
-                    and combat.in_contact_at_all(state.units[u], challenger, state)]
-            near += [c.id for c in able_units if c.joined is not None
-                     and combat.in_contact_at_all(c, challenger, state)]
-            able = {u.id for u in able_units}
-            answers: list[Command] = [AcceptChallenge(by=who, unit=u) for u in near if u in able]
-            answers += [RefuseChallenge(by=who, unit=u) for u in near]
-            return Decision(player=who, decision="answer_challenge", legal=tuple(answers))
-        return None
+        if fight.challenge != ChallengeStatus.ANSWER:
+            return None
+        challenger = state.units[fight.challenger]
+        who = state.opponent(challenger.player)
+        cmb = state.combats[fight.combat]
+        able_units = fighters(state, cmb, who)
+        near = [u for u in cmb.units if state.units[u].player == who
+                and state.units[u].status == "engaged"
+                and combat.in_contact_at_all(state.units[u], challenger, state)]
+        near += [c.id for c in able_units if c.joined is not None
+                 and combat.in_contact_at_all(c, challenger, state)]
+        able = {u.id for u in able_units}
+        answers: list[Command] = [AcceptChallenge(by=who, unit=u) for u in near if u in able]
+        answers += [RefuseChallenge(by=who, unit=u) for u in near]
+        return Decision(player=who, decision="answer_challenge", legal=tuple(answers))
 
     def _ask_allocation(self, state: State) -> Decision | None:
         """CC.ALLOCATE: how a model touching several enemy units splits its attacks."""
@@ -796,29 +864,25 @@ class CombatFlow:
             Allocate(by=who, unit=uid, attacks=dict(zip(foes, split, strict=True)))
             for split in splits(n, len(foes))))
 
+    def _test_order_known(self, state: State) -> bool:
+        """BT.WHO: one loser left to test, or its player said which tests next."""
+        fight = fight_of(state)
+        return len(fight.tests) < 2 or fight.next.get("break_test") in fight.tests
+
     def _ask_test_order(self, state: State) -> Decision | None:
         """BT.WHO: the loser's player picks which unit tests next (two or more left)."""
-        fight = fight_of(state)
-        tests = fight.tests
-        if len(tests) < 2 or fight.next.get("break_test") in tests:
+        if self._test_order_known(state):
             return None
+        tests = fight_of(state).tests
         who = state.units[tests[0]].player
         return Decision(player=who, decision="break_test_order",
                         legal=tuple(BreakTestOrder(by=who, unit=u) for u in tests))
 
-    def _ask_pursuit(self, state: State) -> Decision | None:
-        """FP.CHOOSE_PURSUIT: each winner that may pursue chooses; then FP.MULTI_ORDER: the
-        order in which broken units flee and pursuers move."""
+    def _ask_pursuers(self, state: State) -> Decision | None:
+        """FP.CHOOSE_PURSUIT: each winner that may pursue chooses, in turn."""
         undecided = self._undecided(state)
         if undecided is None:
-            order = self._order_needed(state)
-            if order is None:
-                return None
-            what, movers = order
-            who = state.units[movers[0]].player
-            cls = FleeOrder if what == "flee" else PursuitOrder
-            return Decision(player=who, decision=f"{what}_order",
-                            legal=tuple(cls(by=who, unit=u) for u in movers))
+            return None
         u = state.units[undecided]
         kind, targets = self._candidates(state)[undecided]
         choices: list[Command] = ([Pursue(by=u.player, unit=u.id, target=t) for t in targets]
@@ -826,21 +890,39 @@ class CombatFlow:
         return Decision(player=u.player, decision="pursue",
                         legal=(*choices, Restrain(by=u.player, unit=u.id)))
 
+    def _ask_move_order(self, state: State, what: str) -> Decision | None:
+        """FP.MULTI_ORDER: the order in which broken units flee (``flee``) and pursuers move
+        (``pursuit``), when a player has several to move."""
+        order = self._order_needed(state)
+        if order is None or order[0] != what:
+            return None
+        movers = order[1]
+        who = state.units[movers[0]].player
+        cls = FleeOrder if what == "flee" else PursuitOrder
+        return Decision(player=who, decision=f"{what}_order",
+                        legal=tuple(cls(by=who, unit=u) for u in movers))
+
+    def _ask_reform_order(self, state: State) -> Decision | None:
+        """REF.ORDER: who reforms first, when both players have a reform open."""
+        left = self._reformers(state)
+        if not left or not self._order_open(state, left):
+            return None
+        p = state.player
+        other = state.opponent(p)
+        return Decision(player=p, decision="reform_order",
+                        legal=(ReformOrder(by=p, first=p), ReformOrder(by=p, first=other)))
+
     def _ask_reform(self, state: State) -> Decision | None:
-        """REF.ORDER, REF.PLACEMENT: who reforms first, then each unit's reform."""
+        """REF.PLACEMENT: each unit's reform, or none."""
         left = self._reformers(state)
         if not left:
             return None
-        p = state.player
-        if self._order_open(state, left):
-            other = state.opponent(p)
-            return Decision(player=p, decision="reform_order",
-                            legal=(ReformOrder(by=p, first=p), ReformOrder(by=p, first=other)))
         u = left[0]
         reforms: list[Command] = [Reform(by=u.player, unit=u.id, files=f, face=fc, turn=t)
                                   for f, fc, t, _ in self._reforms(state, u)]
         return Decision(player=u.player, decision="reform",
                         legal=(*reforms, SkipReform(by=u.player, unit=u.id)))
+
 
 def splits(n: int, k: int) -> list[tuple[int, ...]]:
     """CC.ALLOCATE: every way to split ``n`` attacks among ``k`` enemy units."""

@@ -39,7 +39,19 @@ STATES: list[Any] = [
         {"name": "close_combat", "initial": "choose_combat", "children": [
             "choose_combat",
             {"name": "combat", "initial": "challenge", "children": [
-                "challenge", "initiative_steps", "result", "break_tests", "pursuit", "reform",
+                {"name": "challenge", "initial": "offers", "steps": True,
+                 "children": ["offers", "answer"]},
+                {"name": "initiative_steps", "initial": "allocation", "steps": True,
+                 "children": ["allocation", "strikes"]},
+                "result",
+                {"name": "break_tests", "initial": "test_order", "steps": True,
+                 "children": ["test_order", "tests"]},
+                {"name": "pursuit", "initial": "choose", "steps": True, "children": [
+                    "choose", "restraint", "flee_rolls", "pursuit_rolls", "caught",
+                    "flee_moves", "pursuer_moves",
+                ]},
+                {"name": "reform", "initial": "reform_order", "steps": True,
+                 "children": ["reform_order", "reforms"]},
             ]},
         ]},
         "end",
@@ -96,36 +108,68 @@ TRANSITIONS: list[dict[str, Any]] = [
     {"trigger": "fight", "source": f"{T}.close_combat.choose_combat", "dest": COMBAT},
     {"trigger": "end_phase", "source": f"{T}.close_combat.choose_combat", "dest": f"{T}.end",
      "conditions": ["no_combats_left"]},
-    # CC.CHALLENGE, then CC.INITIATIVE ... REF.*: the combat's own decisions stay in place
-    {"trigger": "challenge", "source": f"{COMBAT}.challenge", "dest": f"{COMBAT}.challenge"},
-    {"trigger": "decline_challenge", "source": f"{COMBAT}.challenge",
-     "dest": f"{COMBAT}.challenge"},
-    {"trigger": "accept_challenge", "source": f"{COMBAT}.challenge",
-     "dest": f"{COMBAT}.challenge"},
-    {"trigger": "refuse_challenge", "source": f"{COMBAT}.challenge",
-     "dest": f"{COMBAT}.challenge"},
+    # CC.CHALLENGE: each player may issue one, in turn; an issued one is answered
+    {"trigger": "challenge", "source": f"{COMBAT}.challenge.offers",
+     "dest": f"{COMBAT}.challenge.answer"},
+    {"trigger": "decline_challenge", "source": f"{COMBAT}.challenge.offers",
+     "dest": f"{COMBAT}.challenge.offers"},
+    {"trigger": "done", "source": f"{COMBAT}.challenge.offers",
+     "dest": f"{COMBAT}.challenge.answer", "conditions": ["challenge_issued"], "auto": True},
+    {"trigger": "accept_challenge", "source": f"{COMBAT}.challenge.answer",
+     "dest": f"{COMBAT}.challenge.answer"},
+    {"trigger": "refuse_challenge", "source": f"{COMBAT}.challenge.answer",
+     "dest": f"{COMBAT}.challenge.answer"},
     {"trigger": "resolved", "source": f"{COMBAT}.challenge", "dest": f"{COMBAT}.initiative_steps",
      "auto": True, "conditions": ["challenges_done"]},
-    {"trigger": "allocate", "source": f"{COMBAT}.initiative_steps",
-     "dest": f"{COMBAT}.initiative_steps"},
-    {"trigger": "break_test_order", "source": f"{COMBAT}.break_tests",
-     "dest": f"{COMBAT}.break_tests"},
-    {"trigger": "flee_order", "source": f"{COMBAT}.pursuit", "dest": f"{COMBAT}.pursuit"},
-    {"trigger": "pursuit_order", "source": f"{COMBAT}.pursuit", "dest": f"{COMBAT}.pursuit"},
-    {"trigger": "pursue", "source": f"{COMBAT}.pursuit", "dest": f"{COMBAT}.pursuit"},
-    {"trigger": "overrun", "source": f"{COMBAT}.pursuit", "dest": f"{COMBAT}.pursuit"},
-    {"trigger": "restrain", "source": f"{COMBAT}.pursuit", "dest": f"{COMBAT}.pursuit"},
-    {"trigger": "reform", "source": f"{COMBAT}.reform", "dest": f"{COMBAT}.reform"},
-    {"trigger": "skip_reform", "source": f"{COMBAT}.reform", "dest": f"{COMBAT}.reform"},
-    {"trigger": "reform_order", "source": f"{COMBAT}.reform", "dest": f"{COMBAT}.reform"},
+    # CC.INITIATIVE, CC.ALLOCATE, ATK.SEQUENCE: each step's splits, then its strikes
+    {"trigger": "allocate", "source": f"{COMBAT}.initiative_steps.allocation",
+     "dest": f"{COMBAT}.initiative_steps.allocation"},
+    {"trigger": "done", "source": f"{COMBAT}.initiative_steps.allocation",
+     "dest": f"{COMBAT}.initiative_steps.strikes", "conditions": ["allocated"], "auto": True},
     {"trigger": "resolved", "source": f"{COMBAT}.initiative_steps", "dest": f"{COMBAT}.result",
      "auto": True, "conditions": ["steps_done"]},
     {"trigger": "resolved", "source": f"{COMBAT}.result", "dest": f"{COMBAT}.break_tests",
      "auto": True, "conditions": ["result_decided"]},
+    # BT.WHO: the loser's player orders the tests, then each unit tests
+    {"trigger": "break_test_order", "source": f"{COMBAT}.break_tests.test_order",
+     "dest": f"{COMBAT}.break_tests.tests"},
+    {"trigger": "done", "source": f"{COMBAT}.break_tests.test_order",
+     "dest": f"{COMBAT}.break_tests.tests", "conditions": ["test_order_known"], "auto": True},
     {"trigger": "resolved", "source": f"{COMBAT}.break_tests", "dest": f"{COMBAT}.pursuit",
      "auto": True, "conditions": ["tests_done"]},
+    # FP.*: pursuers chosen, restraint tests, flee rolls, pursuit rolls, the caught destroyed,
+    # then the broken units' moves and the pursuers' (each in their player's order)
+    {"trigger": "pursue", "source": f"{COMBAT}.pursuit.choose", "dest": f"{COMBAT}.pursuit.choose"},
+    {"trigger": "overrun", "source": f"{COMBAT}.pursuit.choose",
+     "dest": f"{COMBAT}.pursuit.choose"},
+    {"trigger": "restrain", "source": f"{COMBAT}.pursuit.choose",
+     "dest": f"{COMBAT}.pursuit.choose"},
+    {"trigger": "done", "source": f"{COMBAT}.pursuit.choose", "dest": f"{COMBAT}.pursuit.restraint",
+     "conditions": ["pursuers_chosen"], "auto": True},
+    {"trigger": "done", "source": f"{COMBAT}.pursuit.restraint",
+     "dest": f"{COMBAT}.pursuit.flee_rolls", "conditions": ["restraints_tested"], "auto": True},
+    {"trigger": "done", "source": f"{COMBAT}.pursuit.flee_rolls",
+     "dest": f"{COMBAT}.pursuit.pursuit_rolls", "conditions": ["flights_rolled"], "auto": True},
+    {"trigger": "done", "source": f"{COMBAT}.pursuit.pursuit_rolls",
+     "dest": f"{COMBAT}.pursuit.caught", "conditions": ["pursuits_rolled"], "auto": True},
+    {"trigger": "done", "source": f"{COMBAT}.pursuit.caught",
+     "dest": f"{COMBAT}.pursuit.flee_moves", "conditions": ["none_caught"], "auto": True},
+    {"trigger": "flee_order", "source": f"{COMBAT}.pursuit.flee_moves",
+     "dest": f"{COMBAT}.pursuit.flee_moves"},
+    {"trigger": "done", "source": f"{COMBAT}.pursuit.flee_moves",
+     "dest": f"{COMBAT}.pursuit.pursuer_moves", "conditions": ["flights_moved"], "auto": True},
+    {"trigger": "pursuit_order", "source": f"{COMBAT}.pursuit.pursuer_moves",
+     "dest": f"{COMBAT}.pursuit.pursuer_moves"},
     {"trigger": "resolved", "source": f"{COMBAT}.pursuit", "dest": f"{COMBAT}.reform",
      "auto": True, "conditions": ["pursuits_done"]},
+    # REF.ORDER, REF.WHO: who reforms first, then each unit's reform
+    {"trigger": "reform_order", "source": f"{COMBAT}.reform.reform_order",
+     "dest": f"{COMBAT}.reform.reforms"},
+    {"trigger": "done", "source": f"{COMBAT}.reform.reform_order",
+     "dest": f"{COMBAT}.reform.reforms", "conditions": ["reform_order_known"], "auto": True},
+    {"trigger": "reform", "source": f"{COMBAT}.reform.reforms", "dest": f"{COMBAT}.reform.reforms"},
+    {"trigger": "skip_reform", "source": f"{COMBAT}.reform.reforms",
+     "dest": f"{COMBAT}.reform.reforms"},
     {"trigger": "resolved", "source": f"{COMBAT}.reform", "dest": f"{T}.close_combat.choose_combat",
      "auto": True, "conditions": ["reforms_done"]},
     # TURN.ORDER: the other player's turn, or the end of the game.
@@ -143,9 +187,9 @@ def build_machine(states: list[Any] = STATES, transitions: list[dict[str, Any]] 
     return common.build_machine(states, transitions)
 
 
-def compile_machine(machine: TurnMachine, transitions: list[dict[str, Any]] = TRANSITIONS
-                    ) -> Compiled:
-    return common.compile_machine(machine, transitions)
+def compile_machine(machine: TurnMachine, transitions: list[dict[str, Any]] = TRANSITIONS,
+                    states: list[Any] = STATES) -> Compiled:
+    return common.compile_machine(machine, transitions, states)
 
 
 @cache

@@ -52,11 +52,12 @@ class FantasyPreset(Flow):
         self.handlers: dict[str, Callable[[State, Any], list[Event]]] = {
             k: v for part in parts for k, v in part.handlers().items()}
         self.handlers["end_phase"] = self._end_phase
-        self.rolls: dict[str, Callable[[State, Awaiting, tuple[int, ...]], list[Event]]] = {
-            k: v for part in parts for k, v in part.rolls().items()}
+        self.anywhere = self.charges.anywhere()
+        self.guards = {**GUARDS, **self.combats.guards()}
         self.leaves = leaves(self.machine, self.handlers,
                              {k: v for part in parts for k, v in part.asks().items()},
-                             {k: v for part in parts for k, v in part.drives().items()})
+                             {k: v for part in parts for k, v in part.drives().items()},
+                             {k: v for part in parts for k, v in part.rolls().items()})
         self.at = {leaf.path: leaf for leaf in self.leaves.values()}
 
     def __repr__(self) -> str:
@@ -129,10 +130,12 @@ class FantasyPreset(Flow):
     # --- dice ------------------------------------------------------------------------------
 
     def on_roll(self, state: State, roll: Awaiting, faces: tuple[int, ...]) -> list[Event]:
-        handler = self.rolls.get(roll.purpose)
-        if handler is None:
-            return self.settle(state)  # attack dice: the batch has filed them (appliers)
-        return handler(state, roll, faces)
+        if state.batch is not None:   # attack dice: the batch has filed them (appliers)
+            return self.settle(state)
+        events = self.rolled(state, roll, faces)
+        if events is None:
+            raise KeyError(f"no step of {state.phase} takes a {roll.purpose} roll")
+        return events
 
     # --- narration -------------------------------------------------------------------------
 

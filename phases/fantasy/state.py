@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, ClassVar
 
 from regiment.core.state import GameState, Value
@@ -116,6 +117,35 @@ class Result(Value):
 NO_RESULT = Result()
 
 
+class ChallengeStatus(StrEnum):
+    """CC.CHALLENGE: where the round's challenges stand."""
+
+    OPEN = "open"        # a player may still issue one
+    ANSWER = "answer"    # one was issued: the other player answers it
+    DONE = "done"        # settled, or none possible
+
+
+class Pursuit(StrEnum):
+    """FP.CHOOSE_PURSUIT: what a winner that may pursue chose; a unit that chose to restrain
+    takes a Leadership test, and what it then does follows from the test (``intent``)."""
+
+    PURSUE = "pursue"
+    OVERRUN = "overrun"
+    RESTRAINING = "restraining"   # chose to stay: its test is still to take
+    HELD = "held"                 # passed that test: it stays
+
+
+def intent(chosen: Pursuit, target: str, passed: bool | None) -> Pursuit:
+    """FP.CHOOSE_PURSUIT: a unit that chose to restrain itself stays if it passes its
+    Leadership test; if it fails, it pursues the broken unit it touched, or overruns when it
+    had none. Until it tests, it is restraining."""
+    if chosen != Pursuit.RESTRAINING or passed is None:
+        return chosen
+    if passed:
+        return Pursuit.HELD
+    return Pursuit.PURSUE if target else Pursuit.OVERRUN
+
+
 @dataclass(frozen=True, kw_only=True)
 class Fight(Value):
     """One round of the combat being fought: what happened so far and what is still to do.
@@ -131,7 +161,7 @@ class Fight(Value):
     units: tuple[str, ...] = ()                    # the combat's units when the round began
     caused: Mapping[str, int] = EMPTY      # wounds each unit caused
     overkill: Mapping[str, int] = EMPTY    # overkill in challenges
-    challenge: str = "done"                        # open | answer | done (CC.CHALLENGE)
+    challenge: ChallengeStatus = ChallengeStatus.DONE   # CC.CHALLENGE
     offers: tuple[str, ...] = ()                   # players who passed on issuing one
     challenger: str = ""
     duel: Mapping[str, str] = EMPTY        # who fights whom in a challenge
@@ -144,7 +174,8 @@ class Fight(Value):
     broken: tuple[str, ...] = ()
     fled: Mapping[str, int] = EMPTY        # flee rolls of broken units
     away: Mapping[str, str] = EMPTY        # whom each flees from
-    decided: Mapping[str, tuple[str, str]] = EMPTY  # pursue, restrain...
+    decided: Mapping[str, tuple[Pursuit, str]] = EMPTY  # what each chose, at whom
+    restraint: Mapping[str, bool] = EMPTY  # each restraint test: passed
     rolled: Mapping[str, int] = EMPTY      # pursuit rolls
     moved: tuple[str, ...] = ()                    # fleers and pursuers that have moved
     pursued: bool = False                          # every pursuit is done

@@ -260,26 +260,34 @@ def sweepers(state: S, loser: str) -> list[str]:
     return out
 
 
-def drive_sweep(state: S) -> list[Event]:
-    """SK.SWEEP, SK.FALL_BACK: each broken squad rolls against the winners that may sweep it
-    (each winner rolls once, against all of them); the caught are destroyed, the others
-    fall back 2D6."""
+def unswept(state: S) -> list[str]:
+    """SK.SWEEP: the broken squads whose sweep is still to decide, in order."""
+    f = _fight(state)
+    return [b for b in f.broken if b not in f.resolved]
+
+
+def drive_sweep_rolls(state: S) -> list[Event]:
+    """SK.SWEEP: each broken squad rolls against the winners that may sweep it (each winner
+    rolls once, against all of them); the caught are destroyed."""
     if state.fight is None:
         return []
     f = _fight(state)
-    for b in f.broken:
-        if b in f.resolved:
-            continue
-        ws = sweepers(state, b)
-        for who, role in [(b, "escape")] * bool(ws) + [(w, "sweep") for w in ws]:
-            if who not in f.rolls:
-                s = state.squads[who]
-                return [RollRequested(purpose=role, unit=who, player=s.player, dice=1)]
-        by = next((w for w in ws if caught(f.rolls[w], f.rolls[b])), None)
-        return [SweepResolved(unit=b, total=f.rolls.get(b, 0),
-                              against={w: f.rolls[w] for w in ws}, caught=by is not None,
-                              by=by)]
-    for b in f.broken:
+    b = unswept(state)[0]
+    ws = sweepers(state, b)
+    for who, role in [(b, "escape")] * bool(ws) + [(w, "sweep") for w in ws]:
+        if who not in f.rolls:
+            s = state.squads[who]
+            return [RollRequested(purpose=role, unit=who, player=s.player, dice=1)]
+    by = next((w for w in ws if caught(f.rolls[w], f.rolls[b])), None)
+    return [SweepResolved(unit=b, total=f.rolls.get(b, 0),
+                          against={w: f.rolls[w] for w in ws}, caught=by is not None, by=by)]
+
+
+def drive_fall_backs(state: S) -> list[Event]:
+    """SK.FALL_BACK: the broken squads that got away fall back 2D6, one after another."""
+    if state.fight is None:
+        return []
+    for b in _fight(state).broken:
         s = state.squads[b]
         if s.status == "locked":
             return [RollRequested(purpose="fall_back", unit=b, player=s.player, dice=2)]
@@ -314,7 +322,7 @@ def fall_back_rolled(state: S, uid: str, faces: tuple[int, ...]) -> list[Event]:
 # --- pile in and consolidation ---------------------------------------------------------------
 
 
-def drive_consolidate(state: S) -> list[Event]:
+def drive_consolidation_rolls(state: S) -> list[Event]:
     """SK.CONSOLIDATE: a combat with both sides left goes on: every squad piles in and stays
     locked into the next turn. Otherwise each squad left rolls its D6 and consolidates."""
     if state.fight is None:
@@ -340,6 +348,7 @@ def consolidation_rolled(uid: str, faces: tuple[int, ...]) -> list[Event]:
 
 
 def ask_consolidate(state: S) -> Decision | None:
+    """SK.CONSOLIDATE: where the squad that rolled moves (toward an enemy, or nowhere)."""
     f = state.fight
     if f is None or f.consolidating is None:
         return None

@@ -20,7 +20,11 @@ STATES: list[Any] = [
         {"name": "fight", "initial": "choose_combat", "children": [
             "choose_combat",
             {"name": "combat", "initial": "steps", "children": [
-                "steps", "result", "morale", "sweep", "consolidate",
+                "steps", "result", "morale",
+                {"name": "sweep", "initial": "sweep_rolls", "steps": True,
+                 "children": ["sweep_rolls", "fall_backs"]},
+                {"name": "consolidate", "initial": "consolidation_rolls", "steps": True,
+                 "children": ["consolidation_rolls", "consolidation_moves"]},
             ]},
         ]},
         "end",
@@ -56,9 +60,17 @@ TRANSITIONS: list[dict[str, Any]] = [
      "conditions": ["result_decided"], "auto": True},
     {"trigger": "resolved", "source": f"{C}.morale", "dest": f"{C}.sweep",
      "conditions": ["tests_done"], "auto": True},
+    # SK.SWEEP, SK.FALL_BACK: each broken squad's sweep rolls, then those that got away
+    {"trigger": "done", "source": f"{C}.sweep.sweep_rolls", "dest": f"{C}.sweep.fall_backs",
+     "conditions": ["sweeps_resolved"], "auto": True},
     {"trigger": "resolved", "source": f"{C}.sweep", "dest": f"{C}.consolidate",
      "conditions": ["sweeps_done"], "auto": True},
-    {"trigger": "consolidate", "source": f"{C}.consolidate", "dest": f"{C}.consolidate"},
+    # SK.CONSOLIDATE: each squad left rolls its D6, then makes its move
+    {"trigger": "done", "source": f"{C}.consolidate.consolidation_rolls",
+     "dest": f"{C}.consolidate.consolidation_moves", "conditions": ["consolidation_rolled"],
+     "auto": True},
+    {"trigger": "consolidate", "source": f"{C}.consolidate.consolidation_moves",
+     "dest": f"{C}.consolidate.consolidation_rolls"},
     {"trigger": "resolved", "source": f"{C}.consolidate", "dest": "turn.fight.choose_combat",
      "conditions": ["fight_over"], "auto": True},
     # the other player's turn, or the end of the game
@@ -73,4 +85,4 @@ TRANSITIONS: list[dict[str, Any]] = [
 @cache
 def turn_table() -> Compiled:
     """The compiled skirmish turn, built once per process."""
-    return compile_machine(build_machine(STATES, TRANSITIONS), TRANSITIONS)
+    return compile_machine(build_machine(STATES, TRANSITIONS), TRANSITIONS, STATES)

@@ -18,7 +18,7 @@ from regiment.core.i18n import tr
 from regiment.core.pending import Decision
 from regiment.core.state import Awaiting
 from regiment.phases.common.engine import Engine
-from regiment.phases.common.machine import leaf_named, leaves
+from regiment.phases.common.machine import Rolled, leaf_named, leaves
 from regiment.phases.common.rulings import version
 
 from . import flow_assault as assault
@@ -48,6 +48,8 @@ GUARDS: dict[str, Callable[[S], bool]] = {
     and not s.fight.pools and s.volley is None,
     "result_decided": lambda s: s.fight is not None and s.fight.decided,
     "tests_done": lambda s: s.fight is not None and not s.fight.tests,
+    "sweeps_resolved": lambda s: s.fight is not None and not fight.unswept(s),
+    "consolidation_rolled": lambda s: s.fight is not None and s.fight.consolidating is not None,
     "sweeps_done": lambda s: s.fight is not None and all(
         s.squads[b].status != "locked" for b in s.fight.broken),
     "fight_over": lambda s: s.fight is None,
@@ -82,23 +84,28 @@ class SkirmishPreset(Engine):
         asks: dict[str, Callable[[S], Decision | None]] = {
             "shooting": assault.ask_shooting, "declaration": assault.ask_declaration,
             "overwatch": assault.ask_overwatch, "choose_combat": fight.ask_combat,
-            "steps": fight.ask_split, "consolidate": fight.ask_consolidate,
+            "steps": fight.ask_split, "consolidation_moves": fight.ask_consolidate,
         }
         drives: dict[str, Callable[[S], list[Event]]] = {
             "charge_move": assault.drive_charge, "steps": fight.drive_steps,
             "result": fight.drive_result, "morale": fight.drive_morale,
-            "sweep": fight.drive_sweep, "consolidate": fight.drive_consolidate,
+            "sweep_rolls": fight.drive_sweep_rolls, "fall_backs": fight.drive_fall_backs,
+            "consolidation_rolls": fight.drive_consolidation_rolls,
         }
-        self.leaves = leaves(self.machine, handlers, asks, drives)
+        # each step's rolls: the step that asked goes on with the dice
+        rolls: dict[str, dict[str, Rolled]] = {
+            "charge_move": {"charge": lambda s, a, f: assault.charge_rolled(s, f)},
+            "morale": {"morale": lambda s, a, f: fight.morale_rolled(s, a.unit or "", f)},
+            "sweep_rolls": {
+                "escape": lambda s, a, f: fight.sweep_rolled(s, a.unit or "", "escape", f),
+                "sweep": lambda s, a, f: fight.sweep_rolled(s, a.unit or "", "sweep", f)},
+            "fall_backs": {
+                "fall_back": lambda s, a, f: fight.fall_back_rolled(s, a.unit or "", f)},
+            "consolidation_rolls": {
+                "consolidate": lambda s, a, f: fight.consolidation_rolled(a.unit or "", f)},
+        }
+        self.leaves = leaves(self.machine, handlers, asks, drives, rolls)
         self.at = {leaf.path: leaf for leaf in self.leaves.values()}
-        self.rolls: dict[str, Callable[[S, Awaiting, tuple[int, ...]], list[Event]]] = {
-            "charge": lambda s, a, f: assault.charge_rolled(s, f),
-            "morale": lambda s, a, f: fight.morale_rolled(s, a.unit or "", f),
-            "escape": lambda s, a, f: fight.sweep_rolled(s, a.unit or "", "escape", f),
-            "sweep": lambda s, a, f: fight.sweep_rolled(s, a.unit or "", "sweep", f),
-            "fall_back": lambda s, a, f: fight.fall_back_rolled(s, a.unit or "", f),
-            "consolidate": lambda s, a, f: fight.consolidation_rolled(a.unit or "", f),
-        }
 
     def __repr__(self) -> str:
         return "SkirmishPreset()"
@@ -156,7 +163,7 @@ class SkirmishPreset(Engine):
     def drive(self, state: S) -> list[Event]:
         if state.volley is not None:
             return [volleys.roll_for(state, state.volley)]
-        leaf = self.at.get(state.phase)
+        leaf = self.step(state)
         return leaf.drives(state) if leaf is not None and leaf.drives is not None else []
 
     def has_pieces(self, state: S, player: str) -> bool:
@@ -165,10 +172,13 @@ class SkirmishPreset(Engine):
     # --- dice ------------------------------------------------------------------------------
 
     def on_roll(self, state: S, roll: Awaiting, faces: tuple[int, ...]) -> list[Event]:
-        if state.volley is not None and roll.purpose in ("hit", "wound", "save"):
+        if state.volley is not None:   # a volley's dice, in whichever step it is fired
             events = volleys.rolled(state, state.volley, faces)
         else:
-            events = self.rolls[roll.purpose](state, roll, faces)
+            found = self.rolled(state, roll, faces)
+            if found is None:
+                raise KeyError(f"no step of {state.phase} takes a {roll.purpose} roll")
+            events = found
         return self.finish(state, events)
 
     def roll_need(self, state: S) -> str | None:
