@@ -73,6 +73,62 @@ def test_cc_asf_strikes_first_and_rerolls_misses():
     assert first.hits == 7 + 2
 
 
+def test_cc_hatred_rerolls_misses_in_the_first_round_and_the_log_names_the_rule():
+    """CC.HATRED: the misses are rolled again in the combat's first round; the log says which
+    rule granted it, and the story names it in both languages."""
+    from regiment.core.i18n import language
+    from regiment.tools.replay import narrate
+
+    g = duel({"profile": {"I": 3}, "rules": ["hatred"]}, {"profile": {"I": 1}})
+    b.fight(g)
+    events = b.answer(g, {"to_hit": [(1, 2, 3, 4, 4, 4, 4, 4, 4, 4), (4, 4, 1)]},
+                      default=1, stop="break_test")
+    mine = next(e for e in b.of(events, "AttacksResolved") if e.unit == "a")
+    assert mine.needs["reroll"] and mine.needs["reroll_by"] == "CC.HATRED"
+    assert mine.hits == 7 + 2
+    theirs = next(e for e in b.of(events, "AttacksResolved") if e.unit == "b")
+    assert not theirs.needs["reroll"] and "reroll_by" not in theirs.needs
+    told = [line for line in narrate(g, g.records) if "CC.HATRED" in line]
+    assert len(told) == 1 and "re-rolling misses (Hatred)" in told[0]
+    with language("ru"):
+        told = [line for line in narrate(g, g.records) if "CC.HATRED" in line]
+    assert len(told) == 1 and "Ненависть" in told[0]
+
+
+def test_cc_hatred_only_in_the_first_round():
+    from regiment.phases.fantasy import rerolls
+
+    g = duel({"rules": ["hatred"]})
+    a, foe = g.state.units["a"], g.state.units["b"]
+    assert rerolls.reroll(NO_FIGHT.evolve(combat="x", round=1), a, foe) == "CC.HATRED"
+    assert rerolls.reroll(NO_FIGHT.evolve(combat="x", round=2), a, foe) == ""
+    assert rerolls.reroll(NO_FIGHT.evolve(combat="x", round=1), foe, a) == ""
+
+
+@pytest.mark.parametrize("name", ["always_strikes_first", "hatred"])
+def test_special_registry_a_rerolls_declaration_gives_its_reason_and_sentence(name):
+    """SPECIAL.REGISTRY: a special rule that grants re-rolls is its declaration and its rule
+    function (rerolls.GRANTS); played, the log's reason is the rule it declared, and the story
+    names it by the declaration's own name, translated."""
+    from regiment.core.i18n import language, tr
+    from regiment.phases.fantasy import rerolls, specials
+    from regiment.tools.replay import narrate
+
+    special, rule, _ = rerolls.GRANTS[name]
+    assert special is specials.SPECIALS[name] and rule in special.rules
+    g = duel({"profile": {"I": 3}, "rules": [name]}, {"profile": {"I": 3}})
+    b.fight(g)
+    events = b.answer(g, default=4, stop="break_test")
+    assert {e.needs.get("reroll_by") for e in b.of(events, "AttacksResolved")
+            if e.unit == "a"} == {rule}
+    for lang in ("en", "ru"):
+        with language(lang):
+            lines = [line for line in narrate(g, g.records) if rule in line]
+            assert lines and tr(special.told) in lines[0], (lang, lines)
+    with language("ru"):
+        assert tr(special.told) != special.told, "no Russian for " + special.told
+
+
 def test_cc_asf_no_reroll_against_higher_initiative():
     g = duel({"profile": {"I": 2}, "rules": ["always_strikes_first"]}, {"profile": {"I": 5}})
     b.fight(g)

@@ -43,6 +43,7 @@ class Group(NamedTuple):
     special: str = ""        # "impact:D3", "stomp:1": special hits, no to-hit roll (ATK.SPECIAL)
     mount: str = ""          # the mount whose attacks these are (CC.MOUNT)
     parry: bool = False      # its ward need is the target's parry save (ATK.PARRY)
+    reroll_by: str = ""      # the rule that grants the re-roll of misses (CC.ASF, CC.HATRED)
     rolls: Mapping[str, tuple[int, ...]] = NO_ROLLS
 
     @classmethod
@@ -55,6 +56,7 @@ class Group(NamedTuple):
                           bool(data.get("reroll")), bool(data.get("challenge")),
                           bool(data.get("shooting")), data.get("special", ""),
                           data.get("mount", ""), bool(data.get("parry")),
+                          data.get("reroll_by", ""),
                           {k: tuple(v) for k, v in rolls.items()} if rolls else NO_ROLLS))
 
 

@@ -14,7 +14,7 @@ from regiment.core.geometry import EPS, MM_PER_INCH, Box, axes, contact
 from regiment.core.i18n import tr
 from regiment.core.state import memo
 
-from . import attacks
+from . import attacks, rerolls
 from .rulings import ruled
 from .shields import FROM_THE_FRONT, NO_SHIELD, Guard, can_parry, saves
 from .specials import (
@@ -298,10 +298,9 @@ def group(u: UnitState, e: UnitState, attacks_n: int, challenge: bool = False,
     (``shield``: what ``e``'s shield does, from ``guard``; by default the current rules, from
     the front)."""
     s = strength(u)
-    reroll = has(u, ALWAYS_STRIKES_FIRST) and u.profile["I"] >= e.profile["I"]
     return {"unit": u.id, "target": e.id, "attacks": attacks_n, "challenge": challenge,
             "hit": attacks.to_hit(u.profile["WS"], e.profile["WS"]), "hit2": 0,
-            "reroll": reroll, "wound": attacks.to_wound(s, e.profile["T"]),
+            "reroll": False, "wound": attacks.to_wound(s, e.profile["T"]),
             **saves(e, s, shield if can_parry(e) or shield.old else Guard()), "rolls": {}}
 
 
@@ -526,7 +525,20 @@ def strikes(state: State, combat: Combat, step: str, fight: Fight
             rival = state.units[duel[uid]]
             out.append(group(u, rival, attacks_of(u) + (1 if has_champion(u) else 0),
                              True, guard(state, rival, u)))
-    return out
+    return [rerolled(state, fight, g) for g in out]
+
+
+def rerolled(state: State, fight: Fight, g: dict[str, Any]) -> dict[str, Any]:
+    """CC.ASF, CC.HATRED: a group whose attacker re-rolls its misses, by the special rule
+    that grants it (``rerolls``); from engine 0.10.0 the group names that rule (a mount's
+    attacks are the mount's own: no rider's rule re-rolls them)."""
+    if g.get("mount"):
+        return g
+    rule = rerolls.reroll(fight, state.units[g["unit"]], state.units[g["target"]])
+    if not rule:
+        return g
+    named = {"reroll_by": rule} if ruled(state, "reroll_named") else {}
+    return {**g, "reroll": True, **named}
 
 
 def in_contact_at_all(a: UnitState, b: UnitState, state: State | None = None) -> bool:

@@ -285,6 +285,8 @@ class CombatFlow:
                 needs["mount"] = g.mount       # CC.MOUNT: the mounts' own attacks
             if g.parry:
                 needs["parry"] = True          # ATK.PARRY: the ward save was a parry
+            if g.reroll_by:
+                needs["reroll_by"] = g.reroll_by   # CC.ASF, CC.HATRED: who granted it
             e = AttacksResolved(combat=batch.combat, step=batch.step, unit=g.unit,
                                 target=g.target, attacks=t["attacks"], hits=t["hits"],
                                 wounds=t["wounds"], saved=t["saved"], unsaved=t["unsaved"],
@@ -583,24 +585,29 @@ class CombatFlow:
         u = state.units[fleeing[0]]
         away_id = fight.away.get(u.id)
         if away_id is None:
-            foes = [state.units[o] for o in fight.units if state.units[o].player !=
-                    u.player and state.units[o].status in ("engaged", "ready")]
-            among = pursuit.flee_from(state, u, foes)
+            among = self._flee_from(state, u)
             if len(among) > 1:
-                return [ask("random_choice", u.id, u.player, 1,
-                            FleeTie(tuple(f.id for f in among)))]
-            away_id = among[0].id if among else ""
+                return [ask("random_choice", u.id, u.player, 1, FleeTie(among))]
+            away_id = among[0] if among else ""
         return self.flow.charges.flee_events(state, u, state.units.get(away_id),
                                              fight.fled[u.id], "flee")
+
+    def _flee_from(self, state: State, u: UnitState) -> tuple[str, ...]:
+        """FP.FLEE_DIRECTION: the enemy units of the combat ``u`` may flee from (a tie, when
+        several)."""
+        fight = fight_of(state)
+        foes = [state.units[o] for o in fight.units if state.units[o].player != u.player
+                and state.units[o].status in ("engaged", "ready")]
+        return tuple(f.id for f in pursuit.flee_from(state, u, foes))
 
     def _direction_rolled(self, state: State, aw: Awaiting, faces: tuple[int, ...]
                           ) -> list[Event]:
         """FP.FLEE_DIRECTION: a D6 picks one of the tied enemy units (faces beyond the last
         whole share are rolled again, so every unit is as likely)."""
-        tie = read(FleeTie, aw)
-        among, n = tie.among, len(tie.among)
+        among = self._flee_from(state, state.units[aw.unit or ""])  # the step's own tie
+        n = len(among)
         if faces[0] > n * (6 // n):
-            return [ask("random_choice", aw.unit, aw.player, 1, tie)]
+            return [ask("random_choice", aw.unit, aw.player, 1, FleeTie(among))]
         pick = among[(faces[0] - 1) % n]
         return self.flow.finish(state, [FleeDirectionChosen(unit=aw.unit or "", away_from=pick,
                                                         among=among, faces=faces)])
@@ -644,7 +651,7 @@ class CombatFlow:
         """FP.PURSUE_ROLL, FP.CAUGHT: caught if the pursuit equals or beats the flee roll."""
         dist = sum(counted(faces))
         fled = fight_of(state).fled
-        target = read(Toward, aw).unit
+        target = self._plans(state)[aw.unit or ""][1]   # whom the step's pursuer goes after
         caught = bool(target) and target in fled and dist >= fled[target]
         told = ruled(state, "story_told_whole")   # Swiftstride's dropped die, in the log
         return self.flow.finish(state, [PursuitRolled(unit=aw.unit or "", target=target,

@@ -17,7 +17,7 @@ from regiment.core.i18n import mark, ntr, tr
 from regiment.core.reasons import Reasons
 from regiment.core.tell import kernel_sentence, setting_word
 
-from . import measures
+from . import measures, rerolls
 from .combat import describe_step
 from .sources import cite
 from .state import State
@@ -197,7 +197,10 @@ def _attacks(d: D, s: State | None) -> str:
     hit = f"{n['hit']}+"
     if n.get("hit2") and not n.get("reroll"):
         hit += tr(" then {need}+", need=n["hit2"])
-    if n.get("reroll"):
+    if n.get("reroll_by"):   # the special rule that granted it (rerolls.py)
+        hit += tr(" re-rolling misses ({rule})", rule=rerolls.told(n["reroll_by"]))
+        rules.append(n["reroll_by"])
+    elif n.get("reroll"):
         hit += tr(" re-rolling misses")
     wounded = (tr("{wounds} wound ({need}+)", wounds=d["wounds"], need=n["wound"])
                if n.get("wound") else tr("none can wound ()"))

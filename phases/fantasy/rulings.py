@@ -53,6 +53,9 @@ RULINGS: dict[str, Version] = {
     # FP.FLEE_THROUGH, FP.FRESH_ENEMY at a table: the unit a flee or pursuit is said to meet is
     # measured, and must be within the move (before: taken as said, however far)
     "meet_measured": (0, 9, 0),
+    # CC.ASF, CC.HATRED: a group of attacks that re-rolls its misses names the rule that
+    # grants it, and the story cites it (before: only that it re-rolled)
+    "reroll_named": (0, 10, 0),
 }
 
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
+from regiment.core.i18n import mark
+
 
 @dataclass(frozen=True)
 class Special:
@@ -66,67 +68,70 @@ def carries(u: Bearer, item: Special) -> bool:
 
 STUBBORN = special(
     "stubborn", ("BT.SPECIAL",), "[G]",
-    "takes its break tests on its Leadership without the combat's penalty", "stubborn")
+    "takes its break tests on its Leadership without the combat's penalty", mark("stubborn"))
 UNBREAKABLE = special(
     "unbreakable", ("BT.SPECIAL", "BT.WHO"), "[G]",
-    "never takes a break test and never flees from combat", "Unbreakable")
+    "never takes a break test and never flees from combat", mark("Unbreakable"))
 SWIFTSTRIDE = special(
     "swiftstride", ("CH.RANGE", "CH.REACT", "FP.FLEE_ROLL", "FP.PURSUE_ROLL"), "[G]",
     "rolls 3D6 and drops the lowest for its charge, flee and pursuit distances",
-    "Swiftstride")
+    mark("Swiftstride"))
 ALWAYS_STRIKES_FIRST = special(
     "always_strikes_first", ("CC.INITIATIVE", "CC.ASF"), "[G]",
     "strikes before every unit without it, and re-rolls misses against a foe of no higher "
-    "Initiative", "Always Strikes First")
+    "Initiative", mark("Always Strikes First"))
+HATRED = special(
+    "hatred", ("CC.HATRED",), "[G]",
+    "re-rolls its misses in the first round of a close combat", mark("Hatred"))
 ALWAYS_STRIKES_LAST = special(
     "always_strikes_last", ("CC.INITIATIVE",), "[G]",
-    "strikes after every unit without it", "Always Strikes Last")
+    "strikes after every unit without it", mark("Always Strikes Last"))
 IMMUNE_TO_PSYCHOLOGY = special(
     "immune_to_psychology", ("CH.REACT", "PANIC.TRIGGERS"), "[G]",
-    "may not flee as a charge reaction and takes no panic tests", "Immune to Psychology")
+    "may not flee as a charge reaction and takes no panic tests", mark("Immune to Psychology"))
 CHARACTER = special(
     "character", ("CC.CHALLENGE",), "[G]",
-    "is a character: it may issue and accept challenges", "a character")
+    "is a character: it may issue and accept challenges", mark("a character"))
 
 # --- equipment ------------------------------------------------------------------------------------
 
 HAND_WEAPON = special(
     "hand_weapon", ("ATK.PARRY",), "[G]",
     "with a shield, on foot, a 6+ parry save against close combat attacks from the front",
-    "hand weapon", kind="equipment")
+    mark("hand weapon"), kind="equipment")
 SHIELD = special(
     "shield", ("ATK.PARRY", "ATK.ARMOUR"), "[G]",
     "with a hand weapon, on foot, a 6+ parry save against close combat attacks from the front "
-    "(its +1 armour is in the roster's save)", "shield", kind="equipment")
+    "(its +1 armour is in the roster's save)", mark("shield"), kind="equipment")
 SPEAR = special(
     "spear", ("CC.WHO_FIGHTS", "ATK.TO_WOUND"), "[G]",
-    "on foot, one more rank fights; mounted, +1 Strength in a turn it charged", "spears",
+    "on foot, one more rank fights; mounted, +1 Strength in a turn it charged", mark("spears"),
     kind="equipment")
 HALBERD = special(
-    "halberd", ("ATK.TO_WOUND",), "[G]", "+1 Strength on foot", "halberds", kind="equipment")
+    "halberd", ("ATK.TO_WOUND",), "[G]", "+1 Strength on foot", mark("halberds"), kind="equipment")
 GREAT_WEAPON = special(
     "great_weapon", ("ATK.TO_WOUND", "CC.INITIATIVE"), "[G]",
-    "+2 Strength, and the unit strikes last", "great weapons", kind="equipment")
+    "+2 Strength, and the unit strikes last", mark("great weapons"), kind="equipment")
 LANCE = special(
-    "lance", ("ATK.TO_WOUND",), "[G]", "+2 Strength in a turn the unit charged", "lances",
+    "lance", ("ATK.TO_WOUND",), "[G]", "+2 Strength in a turn the unit charged", mark("lances"),
     kind="equipment")
 ADDITIONAL_HAND_WEAPON = special(
     "additional_hand_weapon", ("CC.WHO_FIGHTS", "ATK.PARRY"), "[G]",
     "one more Attack a model (a model fighting with it does not parry)",
-    "additional hand weapons", kind="equipment")
+    mark("additional hand weapons"), kind="equipment")
 BOW = special(
-    "bow", ("CH.REACT",), "[G]", "stand and shoot at 24\"", "bows", kind="equipment")
+    "bow", ("CH.REACT",), "[G]", "stand and shoot at 24\"", mark("bows"), kind="equipment")
 CROSSBOW = special(
-    "crossbow", ("CH.REACT",), "[G]", "stand and shoot at 30\", Strength 4", "crossbows",
+    "crossbow", ("CH.REACT",), "[G]", "stand and shoot at 30\", Strength 4", mark("crossbows"),
     kind="equipment")
 HANDGUN = special(
     "handgun", ("CH.REACT",), "[G]", "stand and shoot at 24\", Strength 4, armour piercing",
-    "handguns", kind="equipment")
+    mark("handguns"), kind="equipment")
 LIGHT_ARMOUR = special(
     "light_armour", ("ATK.ARMOUR",), "[G]",
-    "worn armour (the roster's armour save already counts it)", "light armour",
+    "worn armour (the roster's armour save already counts it)", mark("light armour"),
     kind="equipment")
 HEAVY_ARMOUR = special(
     "heavy_armour", ("ATK.ARMOUR",), "[G]",
-    "worn armour (the roster's armour save already counts it)", "heavy armour",
+    "worn armour (the roster's armour save already counts it)", mark("heavy armour"),
     kind="equipment")
