@@ -148,7 +148,10 @@ def test_narration_reads_no_english_back():
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent
-    for path in ("core/tell.py", "core/i18n.py", "phases/fantasy/narrate.py",
-                 "phases/skirmish/narrate.py"):
-        text = (root / path).read_text(encoding="utf-8")
+    told = [root / p for p in ("core/tell.py", "core/i18n.py", "phases/fantasy/narrate.py",
+                               "phases/fantasy/telling.py", "phases/skirmish/narrate.py")]
+    told += sorted((root / "phases").rglob("sentences.py"))
+    assert len(told) >= 7
+    for path in told:
+        text = path.read_text(encoding="utf-8")
         assert "import re\n" not in text and "re.compile" not in text, path

@@ -88,7 +88,7 @@ def test_geo_no_overlap_the_mill_race_with_the_first_option_every_time():
 def test_geo_no_overlap_a_pursuer_may_not_pivot_onto_a_friend():
     """The pivot toward the quarry would stand on the friend at its right: the pursuer keeps
     its facing and does not move. A game begun under 0.4.0 made the pivot (LOG.RULINGS)."""
-    from regiment.phases.fantasy import pursuit
+    from regiment.phases.fantasy.pursuit import rules as pursuit
 
     from . import battle as b
 
@@ -107,7 +107,7 @@ def test_geo_no_overlap_a_pursuer_may_not_pivot_onto_a_friend():
 def test_geo_no_overlap_a_pivot_onto_an_enemy_ends_touching_it():
     """FP.PIVOT_CONTACT: a pivot that brings the front onto a fresh enemy is a contact; the
     pursuer ends touching that enemy, not standing on it."""
-    from regiment.phases.fantasy import pursuit
+    from regiment.phases.fantasy.pursuit import rules as pursuit
 
     from . import battle as b
 

@@ -167,7 +167,7 @@ def test_fp_off_table_a_whole_front_meeting_the_edge_leaves_and_returns_at_its_m
 def test_log_rulings_a_game_begun_before_a_fix_keeps_its_ruling():
     """A game begun under engine 0.4.0 is played and verified under its rulings
     (phases/fantasy/rulings.py): its pursuer leaves at the corner that engine recorded."""
-    from regiment.phases.fantasy import pursuit
+    from regiment.phases.fantasy.pursuit import rules as pursuit
 
     a = b.unit("a", "red", 36, 38, 0, models=30)
     g = b.game([a, b.against(a, b.unit("b", "blue"))], phase="close_combat")
@@ -193,7 +193,7 @@ def test_fp_fresh_enemy_a_pursuit_into_a_new_enemy_is_a_charge():
 
 
 def test_fp_pivot_contact_the_turn_itself_can_touch_a_new_enemy():
-    from regiment.phases.fantasy import pursuit
+    from regiment.phases.fantasy.pursuit import rules as pursuit
 
     # a small unit just off red's right flank: red's pivot to face it brings its front on
     g = broken(others=[b.unit("c", "blue", 38.2, 17.6, 270, models=4, files=4)])

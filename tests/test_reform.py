@@ -29,18 +29,18 @@ def test_ref_who_a_unit_fought_from_two_sides_may_not_reform():
     a = b.unit("a", "red")
     g = b.game([a, b.against(a, b.unit("f", "blue", models=4, files=4), "front")],
                phase="close_combat")
-    from regiment.phases.fantasy import pursuit
+    from regiment.phases.fantasy.reform import rules as reform
 
     state = g.state
     combat = state.combats["0-a-f"]
-    assert pursuit.reform_options(state, combat, state.units["a"])
+    assert reform.reform_options(state, combat, state.units["a"])
     # a second enemy on the flank: two directions, no reform (checked on the table)
     two = b.game([a, b.against(a, b.unit("f", "blue", models=4, files=4), "front"),
                   b.against(a, b.unit("g", "blue", models=4, files=4), "right")],
                  phase="close_combat")
     st = two.state
     fake = Combat(id="x", units=("a", "f", "g"))
-    assert pursuit.reform_options(st, fake, st.units["a"]) == []
+    assert reform.reform_options(st, fake, st.units["a"]) == []
 
 
 def test_ref_placement_turn_to_face_an_enemy_in_the_flank():
@@ -63,14 +63,14 @@ def test_ref_contact_no_reform_that_brings_more_enemy_models_into_contact():
     a = b.unit("a", "red")
     g = b.game([a, b.against(a, b.unit("b", "blue", models=10, files=10))],
                phase="close_combat")
-    from regiment.phases.fantasy import pursuit
+    from regiment.phases.fantasy.reform import rules as reform
 
     state = g.state
     combat = state.combats["0-a-b"]
     # red, 5 wide against 10: wider would touch more blue models, narrower fewer of its own
-    assert pursuit.reform_options(state, combat, state.units["a"]) == []
+    assert reform.reform_options(state, combat, state.units["a"]) == []
     # blue may narrow while its models in contact stay as they are
-    assert {f for f, _, _, _ in pursuit.reform_options(state, combat, state.units["b"])} == {8, 9}
+    assert {f for f, _, _, _ in reform.reform_options(state, combat, state.units["b"])} == {8, 9}
 
 
 def test_ref_test_the_losers_test_with_their_break_test_penalty():
@@ -144,7 +144,7 @@ def test_ref_placement_no_model_moves_more_than_twice_its_movement():
     """S2 p.57: in a reform no model may move more than twice its Movement. Thirty models ten
     wide turning to face an enemy on their flank: however they are placed, some model goes
     5.5"; with Movement 2 (4") they may not, with Movement 3 (6") they may."""
-    from regiment.phases.fantasy import pursuit
+    from regiment.phases.fantasy.reform import rules as reform
 
     for m, allowed in ((2, False), (3, True)):
         a = b.unit("a", "red", models=30, files=10, profile={"M": m})
@@ -152,7 +152,7 @@ def test_ref_placement_no_model_moves_more_than_twice_its_movement():
         g = b.game([a, foe], phase="close_combat")
         st = g.state
         cmb = next(iter(st.combats.values()))
-        checks = pursuit.reform_checks(st, cmb, st.units["a"])
+        checks = reform.reform_checks(st, cmb, st.units["a"])
         turn = [why for (files, face, _, _), why in checks if face == "b"]
         assert turn, checks
         assert (turn[0] == ("", "")) is allowed, (m, turn)

@@ -65,7 +65,7 @@ def test_sk_charge_move_a_charge_touches_only_its_primary_and_secondary_targets(
 def test_ref_contact_a_reform_keeps_at_least_as_many_models_in_contact_at_the_table():
     """30 steadfast spearmen with 5 models in contact reformed 3 wide: a reform narrower than
     the models in contact is not offered, and is refused with REF.CONTACT."""
-    from regiment.phases.fantasy.pursuit import contact_kept_at_table
+    from regiment.phases.fantasy.reform.rules import contact_kept_at_table
     from regiment.phases.fantasy.state import UnitState
 
     from . import battle as b

@@ -10,18 +10,18 @@ from typing import Any
 
 from regiment.core.events import DiceRolled, Event, TurnBegan
 from regiment.core.fold import KERNEL_APPLIERS
-from regiment.core.state import _new, _set
 
 from . import attacks
 from . import events as ev
 from .combat import combat_holding, place_in_front
+from .evolve import leave, the_fight, with_context, with_fight, with_unit
+from .pursuit.appliers import APPLIERS as PURSUIT_APPLIERS
+from .reform.appliers import APPLIERS as REFORM_APPLIERS
 from .state import (
     NO_FIGHT,
     NO_RESULT,
     ChallengeStatus,
     Combat,
-    Fight,
-    Pursuit,
     State,
     Turn,
     UnitState,
@@ -31,33 +31,6 @@ from .why import DESTROYED
 # New values are made from these by ``evolve`` (one dict copy), not by a frozen dataclass's
 # __init__, which sets every field one by one (5 us for a Fight: measured)
 NEW_TURN = Turn()
-
-
-def _ctx(s: State, **changes: Any) -> State:
-    return s.evolve(context=s.context.evolve(**changes))
-
-
-def _fight(s: State, **changes: Any) -> State:
-    # the two evolves written out: this is the most frequent change of a combat's replay
-    was = s.fight
-    if was is None:
-        raise KeyError("no combat is being fought")
-    fight = _new(Fight)
-    _set(fight, "__dict__", {**was.__dict__, **changes})
-    state = _new(State)
-    _set(state, "__dict__", {**s.__dict__, "fight": fight})
-    return state
-
-
-def _the_fight(s: State) -> Fight:
-    fight = s.fight
-    if fight is None:
-        raise KeyError("no combat is being fought")
-    return fight
-
-
-def _unit(s: State, uid: str, **changes: Any) -> State:
-    return s.with_unit(s.units[uid].evolve(**changes))
 
 
 def to_move(s: State) -> tuple[str, ...]:
@@ -75,9 +48,9 @@ def turn_began(s: State, e: ev.TurnBegan) -> State:
 
 def charge_declared(s: State, e: ev.ChargeDeclared) -> State:
     targets = {**s.context.targets, e.unit: (e.target,)}
-    s = _ctx(s, declaring=(e.unit, e.target), to_move=(*to_move(s), e.unit), targets=targets,
-             sides={**s.context.sides, e.unit: e.side})
-    return _unit(s, e.unit, declared=e.target)
+    s = with_context(s, declaring=(e.unit, e.target), to_move=(*to_move(s), e.unit),
+                     targets=targets, sides={**s.context.sides, e.unit: e.side})
+    return with_unit(s, e.unit, declared=e.target)
 
 
 def charge_reacted(s: State, e: ev.ChargeReacted) -> State:
@@ -86,64 +59,54 @@ def charge_reacted(s: State, e: ev.ChargeReacted) -> State:
         volleys = (*volleys, e.unit)
     ctx = s.context.evolve(declaring=None, last=(e.charger, e.unit, e.reaction),
                            volleys=volleys, redirecting=None)
-    return _unit(s.evolve(context=ctx), e.unit, reaction=e.reaction)
+    return with_unit(s.evolve(context=ctx), e.unit, reaction=e.reaction)
 
 
 def side_drawn(s: State, e: ev.SideDrawn) -> State:
-    return _ctx(s, drawn={**s.context.drawn, (e.unit, e.target): e.side})
+    return with_context(s, drawn={**s.context.drawn, (e.unit, e.target): e.side})
 
 
 def redirect_tested(s: State, e: ev.RedirectTested) -> State:
     """A failed test spends the unit's one redirect of the turn; a pass leaves it to name its
     new target."""
     if e.passed:
-        return _ctx(s, redirecting=e.unit)
-    return _unit(s, e.unit, redirected=True)
+        return with_context(s, redirecting=e.unit)
+    return with_unit(s, e.unit, redirected=True)
 
 
 def charge_redirected(s: State, e: ev.ChargeRedirected) -> State:
-    s = _unit(s, e.unit, redirected=True)
+    s = with_unit(s, e.unit, redirected=True)
     if s.context.redirecting is not None:
-        s = _ctx(s, redirecting=None)
+        s = with_context(s, redirecting=None)
     if not e.passed:
         return s
     targets = {**s.context.targets, e.unit: (e.from_, e.to)}
-    return _unit(_ctx(s, declaring=(e.unit, e.to), targets=targets), e.unit, declared=e.to)
+    return with_unit(with_context(s, declaring=(e.unit, e.to), targets=targets), e.unit,
+                     declared=e.to)
 
 
 def unit_fled(s: State, e: ev.UnitFled) -> State:
-    s = _unit(s, e.unit, status="fleeing")
+    s = with_unit(s, e.unit, status="fleeing")
     fight = s.fight
     if fight is not None and e.unit in fight.broken:
-        s = _fight(s, fled={**fight.fled, e.unit: e.distance})
+        s = with_fight(s, fled={**fight.fled, e.unit: e.distance})
     return s
 
 
 def unit_moved(s: State, e: ev.UnitMoved) -> State:
     if e.position is not None:
-        s = _unit(s, e.unit, position=tuple(e.position), facing=e.facing)
+        s = with_unit(s, e.unit, position=tuple(e.position), facing=e.facing)
     if e.reason in ("pursuit", "overrun"):  # a pursuer leaves its combat (FP.PURSUE_MOVE)
-        s = _leave(s, e.unit)
+        s = leave(s, e.unit)
     fight = s.fight
     if fight is not None and e.reason in ("flee", "pursuit", "overrun"):
-        s = _fight(s, moved=(*fight.moved, e.unit))
+        s = with_fight(s, moved=(*fight.moved, e.unit))
     return s
 
 
-def _leave(s: State, *uids: str) -> State:
-    """Units leave whatever combat they were in, and are no longer engaged."""
-    combats = {k: c.evolve(units=tuple(u for u in c.units if u not in uids))
-               if any(u in c.units for u in uids) else c for k, c in s.combats.items()}
-    units = dict(s.units)
-    for uid in uids:
-        if units[uid].status == "engaged":
-            units[uid] = units[uid].evolve(status="ready")
-    return s.evolve(combats=combats, units=units)
-
-
 def charge_rolled(s: State, e: ev.ChargeRolled) -> State:
-    s = _ctx(s, to_move=tuple(u for u in to_move(s) if u != e.unit))
-    return _unit(s, e.unit, charged=True) if e.success else s
+    s = with_context(s, to_move=tuple(u for u in to_move(s) if u != e.unit))
+    return with_unit(s, e.unit, charged=True) if e.success else s
 
 
 def unit_destroyed(s: State, e: ev.UnitDestroyed) -> State:
@@ -151,49 +114,43 @@ def unit_destroyed(s: State, e: ev.UnitDestroyed) -> State:
     fled off the table)."""
     u = s.units[e.unit]
     fled = DESTROYED.read(e.reason)["code"] == "fled_off_table"   # its models kept, gone
-    s = _unit(s, e.unit, status="destroyed", models=u.models if fled else 0)
+    s = with_unit(s, e.unit, status="destroyed", models=u.models if fled else 0)
     for c in u.characters:
-        s = _unit(s, c, status="destroyed", models=0)
+        s = with_unit(s, c, status="destroyed", models=0)
     if u.joined is not None:   # a character slain in a challenge leaves its unit's ranks
         host = s.units[u.joined]
-        s = _unit(s, host.id, characters=tuple(c for c in host.characters if c != u.id))
+        s = with_unit(s, host.id, characters=tuple(c for c in host.characters if c != u.id))
     return s
 
 
 def unit_left(s: State, e: ev.UnitLeftTable) -> State:
-    return _unit(s, e.unit, status="off_table",
+    return with_unit(s, e.unit, status="off_table",
                  left_at=tuple(e.point) if e.point is not None else None)
 
 
 def unit_returned(s: State, e: ev.UnitReturned) -> State:
-    s = _ctx(s, returned=(*s.context.returned, e.unit))
+    s = with_context(s, returned=(*s.context.returned, e.unit))
     if e.position is None:   # table mode: the players placed it
-        return _unit(s, e.unit, status="ready", left_at=None)
-    return _unit(s, e.unit, status="ready", left_at=None, position=tuple(e.position),
+        return with_unit(s, e.unit, status="ready", left_at=None)
+    return with_unit(s, e.unit, status="ready", left_at=None, position=tuple(e.position),
                  facing=e.facing)
 
 
 def contact_measured(s: State, e: ev.ContactMeasured) -> State:
     u = s.units[e.unit]
     touch = tuple(t for t in u.touch if t[0] != e.enemy)
-    return _unit(s, e.unit, touch=(*touch, (e.enemy, e.side, e.models, e.first)))
-
-
-def unit_reformed(s: State, e: ev.UnitReformed) -> State:
-    s = _unit(s, e.unit, files=e.files) if e.position is None else \
-        _unit(s, e.unit, files=e.files, position=tuple(e.position), facing=e.facing)
-    return _fight(s, reformed=(*_the_fight(s).reformed, e.unit))
+    return with_unit(s, e.unit, touch=(*touch, (e.enemy, e.side, e.models, e.first)))
 
 
 def dangerous_terrain(s: State, e: ev.DangerousTerrainTested) -> State:
     u = s.units[e.unit]
     total = u.wounded + e.lost
     w = u.profile["W"]
-    return _unit(s, e.unit, models=u.models - total // w, wounded=total % w)
+    return with_unit(s, e.unit, models=u.models - total // w, wounded=total % w)
 
 
 def unit_rallied(s: State, e: ev.UnitRallied) -> State:
-    return _unit(s, e.unit, status="ready")
+    return with_unit(s, e.unit, status="ready")
 
 
 def combat_began(s: State, e: ev.CombatBegan) -> State:
@@ -205,7 +162,7 @@ def combat_began(s: State, e: ev.CombatBegan) -> State:
         units[uid] = units[uid].evolve(status="engaged")
     s = s.evolve(combats=combats, units=units)
     if s.phase.startswith("turn.close_combat"):  # FP.FRESH_ENEMY: fought next phase
-        s = _ctx(s, fought=(*s.context.fought, e.combat))
+        s = with_context(s, fought=(*s.context.fought, e.combat))
     return s
 
 
@@ -243,26 +200,26 @@ def combat_round_began(s: State, e: ev.CombatRoundBegan) -> State:
 
 
 def challenge_issued(s: State, e: ev.ChallengeIssued) -> State:
-    fight = _the_fight(s)
+    fight = the_fight(s)
     if not e.unit:
         offers = (*fight.offers, e.player)
-        return _fight(s, offers=offers, challenge=ChallengeStatus.DONE if len(offers) >= 2
+        return with_fight(s, offers=offers, challenge=ChallengeStatus.DONE if len(offers) >= 2
                       else ChallengeStatus.OPEN)
-    return _fight(s, challenge=ChallengeStatus.ANSWER, challenger=e.unit)
+    return with_fight(s, challenge=ChallengeStatus.ANSWER, challenger=e.unit)
 
 
 def challenge_answered(s: State, e: ev.ChallengeAnswered) -> State:
-    fight = _the_fight(s)
+    fight = the_fight(s)
     if e.accepted:
         duel = {fight.challenger: e.unit, e.unit: fight.challenger}
-        return _fight(s, challenge=ChallengeStatus.DONE, duel=duel)
-    return _fight(s, challenge=ChallengeStatus.DONE, stood_back=(e.unit,))
+        return with_fight(s, challenge=ChallengeStatus.DONE, duel=duel)
+    return with_fight(s, challenge=ChallengeStatus.DONE, stood_back=(e.unit,))
 
 
 def step_began(s: State, e: ev.InitiativeStepBegan) -> State:
     if e.combat is not None:
-        fight = _the_fight(s)
-        s = _fight(s, steps=tuple([x for x in fight.steps if x != e.step]))
+        fight = the_fight(s)
+        s = with_fight(s, steps=tuple([x for x in fight.steps if x != e.step]))
     if not e.strikes:
         return s
     of = attacks.Group.of
@@ -313,72 +270,53 @@ def attacks_resolved(s: State, e: ev.AttacksResolved) -> State:
 
 def result_decided(s: State, e: ev.CombatResultDecided) -> State:
     totals = {p: side["total"] for p, side in e.sides.items()}
-    s = _leave(s, *e.no_more_foes)  # CR.NO_MORE_FOES: they leave the combat at once
+    s = leave(s, *e.no_more_foes)  # CR.NO_MORE_FOES: they leave the combat at once
     result = NO_RESULT.evolve(winner=e.winner, margin=e.margin, totals=totals,
                               free=tuple(e.no_more_foes))
-    return _fight(s, result=result, tests=tuple(e.tests))
+    return with_fight(s, result=result, tests=tuple(e.tests))
 
 
 def order_chosen(s: State, e: ev.OrderChosen) -> State:
-    fight = _the_fight(s)
+    fight = the_fight(s)
     changes: dict[str, Any] = {"next": {**fight.next, e.what: e.unit}}
     if e.what == "break_test":
         changes["tests"] = (e.unit, *(u for u in fight.tests if u != e.unit))
-    return _fight(s, **changes)
+    return with_fight(s, **changes)
 
 
 def allocated(s: State, e: ev.AttacksAllocated) -> State:
-    fight = _the_fight(s)
+    fight = the_fight(s)
     done = fight.allocations
-    return _fight(s, allocations={**done, e.unit: (*done.get(e.unit, ()), dict(e.attacks))})
+    return with_fight(s, allocations={**done, e.unit: (*done.get(e.unit, ()), dict(e.attacks))})
 
 
 def break_test(s: State, e: ev.BreakTestTaken) -> State:
-    fight = _the_fight(s)
+    fight = the_fight(s)
     tests = tuple(u for u in fight.tests if u != e.unit)
     pens = {**fight.penalties, e.unit: e.penalty}
     if e.passed:
-        return _fight(s, tests=tests, penalties=pens)
-    s = _unit(s, e.unit, status="fleeing")
-    return _fight(s, tests=tests, penalties=pens, broken=(*fight.broken, e.unit))
+        return with_fight(s, tests=tests, penalties=pens)
+    s = with_unit(s, e.unit, status="fleeing")
+    return with_fight(s, tests=tests, penalties=pens, broken=(*fight.broken, e.unit))
 
 
 def leadership_tested(s: State, e: ev.LeadershipTested) -> State:
     if e.purpose == "panic":
-        return _ctx(s, panic=tuple(u for u in s.context.panic if u != e.unit),
+        return with_context(s, panic=tuple(u for u in s.context.panic if u != e.unit),
                     panicked=(*s.context.panicked, e.unit))
     if e.purpose == "rally":
-        return _ctx(s, rallied=(*s.context.rallied, e.unit))
+        return with_context(s, rallied=(*s.context.rallied, e.unit))
     if e.purpose == "restrain":   # what the unit does then is the rule's (state.intent)
-        fight = _the_fight(s)
-        return _fight(s, restraint={**fight.restraint, e.unit: e.passed})
+        fight = the_fight(s)
+        return with_fight(s, restraint={**fight.restraint, e.unit: e.passed})
     if e.purpose == "reform":
-        fight = _the_fight(s)
-        return _fight(s, reform_tests={**fight.reform_tests, e.unit: e.passed})
+        fight = the_fight(s)
+        return with_fight(s, reform_tests={**fight.reform_tests, e.unit: e.passed})
     return s
 
 
 def panic_caused(s: State, e: Any) -> State:
-    return _ctx(s, panic=(*s.context.panic, *e.units))
-
-
-def pursuit_declared(s: State, e: ev.PursuitDeclared) -> State:
-    fight = _the_fight(s)
-    kind = Pursuit.RESTRAINING if e.kind == "restrain" else Pursuit(e.kind)
-    return _fight(s, decided={**fight.decided, e.unit: (kind, e.target)})
-
-
-def pursuit_rolled(s: State, e: ev.PursuitRolled) -> State:
-    fight = _the_fight(s)
-    return _fight(s, rolled={**fight.rolled, e.unit: e.distance})
-
-
-def pursuits_completed(s: State, e: ev.PursuitsCompleted) -> State:
-    return _fight(_leave(s, *e.left), pursued=True)
-
-
-def skip_reform(s: State, e: Any) -> State:
-    return _fight(s, reformed=(*_the_fight(s).reformed, e.unit))
+    return with_context(s, panic=(*s.context.panic, *e.units))
 
 
 def round_ended(s: State, e: Any) -> State:
@@ -387,8 +325,6 @@ def round_ended(s: State, e: Any) -> State:
         combats[e.combat] = combats[e.combat].evolve(round=combats[e.combat].round + 1,
                                                      chargers=(), hill=())
     return s.evolve(combats=combats, fight=None)
-
-
 
 
 def character_joined(s: State, e: ev.CharacterJoined) -> State:
@@ -400,7 +336,7 @@ def character_joined(s: State, e: ev.CharacterJoined) -> State:
                         host.id: host.evolve(characters=(*host.characters, c.id))})
     if s.turn == 0:   # began the game in the unit
         return s
-    return _ctx(s, characters_moved=(*s.context.characters_moved, c.id))
+    return with_context(s, characters_moved=(*s.context.characters_moved, c.id))
 
 
 def _alone_at_table(s: State, host: UnitState, c: UnitState) -> State:
@@ -438,11 +374,13 @@ def character_left(s: State, e: ev.CharacterLeft) -> State:
         out = out.evolve(combats={**out.combats,
                                   cmb.id: cmb.evolve(units=(*cmb.units, c.id))})
     if e.reason == "left":
-        out = _ctx(out, characters_moved=(*out.context.characters_moved, c.id))
+        out = with_context(out, characters_moved=(*out.context.characters_moved, c.id))
     return out
 
 
 APPLIERS: dict[type[Event], Any] = {
+    **PURSUIT_APPLIERS,
+    **REFORM_APPLIERS,
     ev.CharacterJoined: character_joined,
     ev.CharacterLeft: character_left,
     TurnBegan: turn_began,
@@ -454,13 +392,9 @@ APPLIERS: dict[type[Event], Any] = {
     ev.UnitFled: unit_fled,
     ev.UnitMoved: unit_moved,
     ev.ChargeRolled: charge_rolled,
-    ev.UnitCaught: lambda s, e: s,
     ev.UnitDestroyed: unit_destroyed,
     ev.UnitLeftTable: unit_left,
     ev.UnitReturned: unit_returned,
-    ev.UnitReformed: unit_reformed,
-    ev.ReformSkipped: skip_reform,
-    ev.ReformOrderChosen: lambda s, e: _fight(s, reform_first=e.first),
     ev.UnitRallied: unit_rallied,
     ev.DangerousTerrainTested: dangerous_terrain,
     ev.CombatBegan: combat_began,
@@ -469,8 +403,6 @@ APPLIERS: dict[type[Event], Any] = {
     ev.CombatJoined: combat_joined,
     ev.AttacksAllocated: allocated,
     ev.OrderChosen: order_chosen,
-    ev.FleeDirectionChosen: lambda s, e: _fight(s, away={**_the_fight(s).away,
-                                                         e.unit: e.away_from}),
     ev.CombatRoundBegan: combat_round_began,
     ev.CombatRoundEnded: round_ended,
     ev.ChallengeIssued: challenge_issued,
@@ -482,7 +414,4 @@ APPLIERS: dict[type[Event], Any] = {
     ev.BreakTestTaken: break_test,
     ev.LeadershipTested: leadership_tested,
     ev.PanicCaused: panic_caused,
-    ev.PursuitDeclared: pursuit_declared,
-    ev.PursuitRolled: pursuit_rolled,
-    ev.PursuitsCompleted: pursuits_completed,
 }

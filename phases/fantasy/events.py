@@ -7,7 +7,19 @@ from typing import Any
 
 from regiment.core.events import Event, TurnBegan, event
 
-__all__ = ["TurnBegan"]   # the kernel's; imported from here by the rulebook's modules
+from .pursuit.events import (
+    FleeDirectionChosen,
+    PursuitDeclared,
+    PursuitRolled,
+    PursuitsCompleted,
+    UnitCaught,
+)
+from .reform.events import ReformOrderChosen, ReformSkipped, UnitReformed
+
+# the kernel's, and those of the rules kept with their steps: imported from here by the
+# rulebook's modules, which need not know where each is declared
+__all__ = ["FleeDirectionChosen", "PursuitDeclared", "PursuitRolled", "PursuitsCompleted",
+           "ReformOrderChosen", "ReformSkipped", "TurnBegan", "UnitCaught", "UnitReformed"]
 
 
 @event("ChargeDeclared", rules=("CH.DECLARE",))
@@ -95,12 +107,6 @@ class UnitMoved(Event):
     stopped: str = ""   # the unit that stopped it short, 1" away (games from engine 0.9.0)
 
 
-@event("UnitCaught", rules=("FP.CAUGHT", "CH.CATCH_FLEEING"))
-class UnitCaught(Event):
-    unit: str
-    by: str
-
-
 @event("UnitDestroyed", rules=("ATK.CASUALTIES",))
 class UnitDestroyed(Event):
     unit: str
@@ -118,15 +124,6 @@ class UnitReturned(Event):
     unit: str
     position: tuple[float, float] | None   # None in table mode: the players placed it
     facing: float | None = 0.0
-
-
-@event("UnitReformed", rules=("REF.PLACEMENT", "REF.CONTACT"))
-class UnitReformed(Event):
-    unit: str
-    files: int
-    position: tuple[float, float] | None   # None in table mode: the players reformed it
-    facing: float | None
-    how: str | dict[str, Any] = ""
 
 
 @event("UnitRallied", rules=("RALLY.TEST",))
@@ -252,51 +249,11 @@ class LeadershipTested(Event):
     insane: bool = False
 
 
-@event("PursuitDeclared", rules=("FP.CHOOSE_PURSUIT",))
-class PursuitDeclared(Event):
-    """A winner's choice: pursue ``target``, overrun, or try to restrain (``kind``)."""
-
-    unit: str
-    target: str
-    kind: str
-
-
-@event("PursuitRolled", sparse=("dropped",), rules=("FP.PURSUE_ROLL", "FP.CAUGHT"))
-class PursuitRolled(Event):
-    unit: str
-    target: str
-    dice: tuple[int, ...]
-    distance: int
-    caught: bool
-    dropped: tuple[int, ...] = ()   # the die Swiftstride dropped (games from engine 0.9.0)
-
-
 @event("PanicCaused", rules=("PANIC.TRIGGERS",))
 class PanicCaused(Event):
     units: tuple[str, ...]
     cause: str
     reason: str | dict[str, Any]
-
-
-@event("PursuitsCompleted", rules=("FP.PURSUE_MOVE",))
-class PursuitsCompleted(Event):
-    """All flee and pursuit moves are made; ``left`` are units of the combat that no longer
-    touch an enemy and leave it."""
-
-    combat: str
-    left: tuple[str, ...] = ()
-
-
-@event("ReformOrderChosen", rules=("REF.ORDER",))
-class ReformOrderChosen(Event):
-    combat: str
-    first: str
-
-
-@event("ReformSkipped", rules=("REF.WHO",))
-class ReformSkipped(Event):
-    unit: str
-    why: str | dict[str, Any] = ""
 
 
 @event("CombatRoundEnded", rules=("CC.ORDER",))
@@ -347,16 +304,6 @@ class OrderChosen(Event):
     combat: str
     what: str
     unit: str
-
-
-@event("FleeDirectionChosen", rules=("FP.FLEE_DIRECTION",))
-class FleeDirectionChosen(Event):
-    """Several enemy units tied for the most ranks five wide: a die chose the one fled from."""
-
-    unit: str
-    away_from: str
-    among: tuple[str, ...]
-    faces: tuple[int, ...]
 
 
 @event("CharacterJoined", rules=("CHAR.JOIN",))

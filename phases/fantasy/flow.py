@@ -23,6 +23,8 @@ if TYPE_CHECKING:  # the parts import the engine; the engine names them for mypy
     from .flow_characters import CharacterFlow
     from .flow_charge import ChargeFlow
     from .flow_combat import CombatFlow
+    from .pursuit.steps import PursuitFlow
+    from .reform.steps import ReformFlow
 
 
 
@@ -70,8 +72,9 @@ GUARDS: dict[str, Guard] = {
 class Flow(Engine):
     """The engine of a preset: it fires the machine's triggers, settles what needs no player
     (each leaf's drive, the automatic edges), and says what the game waits for (each leaf's
-    question). The rules' steps are its two parts, ``charges`` and ``combats``, which reach
-    the engine and each other through it: no part calls another through a stub."""
+    question). The rules' steps are its parts (``charges``, ``combats``, ``pursuits``,
+    ``reforms``, ``characters``), which reach the engine and each other through it: no part
+    calls another through a stub."""
 
     name: str
     variant: Variant
@@ -82,6 +85,8 @@ class Flow(Engine):
     at: dict[str, Leaf]     # the same leaves by their path, which is what a state's phase is
     charges: ChargeFlow
     combats: CombatFlow
+    pursuits: PursuitFlow
+    reforms: ReformFlow
     characters: CharacterFlow
 
     def drive(self, state: State) -> list[Event]:

@@ -135,6 +135,9 @@ class Pursuit(StrEnum):
     HELD = "held"                 # passed that test: it stays
 
 
+MOVES_ON = (Pursuit.PURSUE, Pursuit.OVERRUN)   # the units that move after the broken
+
+
 def intent(chosen: Pursuit, target: str, passed: bool | None) -> Pursuit:
     """FP.CHOOSE_PURSUIT: a unit that chose to restrain itself stays if it passes its
     Leadership test; if it fails, it pursues the broken unit it touched, or overruns when it
