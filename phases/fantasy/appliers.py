@@ -13,13 +13,14 @@ from regiment.core.fold import KERNEL_APPLIERS
 
 from . import attacks
 from . import events as ev
+from .challenge.appliers import APPLIERS as CHALLENGE_APPLIERS
 from .combat import combat_holding, place_in_front
 from .evolve import leave, the_fight, with_context, with_fight, with_unit
 from .pursuit.appliers import APPLIERS as PURSUIT_APPLIERS
 from .reform.appliers import APPLIERS as REFORM_APPLIERS
+from .result.appliers import APPLIERS as RESULT_APPLIERS
 from .state import (
     NO_FIGHT,
-    NO_RESULT,
     ChallengeStatus,
     Combat,
     State,
@@ -199,23 +200,6 @@ def combat_round_began(s: State, e: ev.CombatRoundBegan) -> State:
     return s.evolve(fight=fight, context=s.context.evolve(fought=(*s.context.fought, e.combat)))
 
 
-def challenge_issued(s: State, e: ev.ChallengeIssued) -> State:
-    fight = the_fight(s)
-    if not e.unit:
-        offers = (*fight.offers, e.player)
-        return with_fight(s, offers=offers, challenge=ChallengeStatus.DONE if len(offers) >= 2
-                      else ChallengeStatus.OPEN)
-    return with_fight(s, challenge=ChallengeStatus.ANSWER, challenger=e.unit)
-
-
-def challenge_answered(s: State, e: ev.ChallengeAnswered) -> State:
-    fight = the_fight(s)
-    if e.accepted:
-        duel = {fight.challenger: e.unit, e.unit: fight.challenger}
-        return with_fight(s, challenge=ChallengeStatus.DONE, duel=duel)
-    return with_fight(s, challenge=ChallengeStatus.DONE, stood_back=(e.unit,))
-
-
 def step_began(s: State, e: ev.InitiativeStepBegan) -> State:
     if e.combat is not None:
         fight = the_fight(s)
@@ -268,14 +252,6 @@ def attacks_resolved(s: State, e: ev.AttacksResolved) -> State:
     return s.evolve(**changes)
 
 
-def result_decided(s: State, e: ev.CombatResultDecided) -> State:
-    totals = {p: side["total"] for p, side in e.sides.items()}
-    s = leave(s, *e.no_more_foes)  # CR.NO_MORE_FOES: they leave the combat at once
-    result = NO_RESULT.evolve(winner=e.winner, margin=e.margin, totals=totals,
-                              free=tuple(e.no_more_foes))
-    return with_fight(s, result=result, tests=tuple(e.tests))
-
-
 def order_chosen(s: State, e: ev.OrderChosen) -> State:
     fight = the_fight(s)
     changes: dict[str, Any] = {"next": {**fight.next, e.what: e.unit}}
@@ -288,16 +264,6 @@ def allocated(s: State, e: ev.AttacksAllocated) -> State:
     fight = the_fight(s)
     done = fight.allocations
     return with_fight(s, allocations={**done, e.unit: (*done.get(e.unit, ()), dict(e.attacks))})
-
-
-def break_test(s: State, e: ev.BreakTestTaken) -> State:
-    fight = the_fight(s)
-    tests = tuple(u for u in fight.tests if u != e.unit)
-    pens = {**fight.penalties, e.unit: e.penalty}
-    if e.passed:
-        return with_fight(s, tests=tests, penalties=pens)
-    s = with_unit(s, e.unit, status="fleeing")
-    return with_fight(s, tests=tests, penalties=pens, broken=(*fight.broken, e.unit))
 
 
 def leadership_tested(s: State, e: ev.LeadershipTested) -> State:
@@ -379,6 +345,8 @@ def character_left(s: State, e: ev.CharacterLeft) -> State:
 
 
 APPLIERS: dict[type[Event], Any] = {
+    **CHALLENGE_APPLIERS,
+    **RESULT_APPLIERS,
     **PURSUIT_APPLIERS,
     **REFORM_APPLIERS,
     ev.CharacterJoined: character_joined,
@@ -405,13 +373,9 @@ APPLIERS: dict[type[Event], Any] = {
     ev.OrderChosen: order_chosen,
     ev.CombatRoundBegan: combat_round_began,
     ev.CombatRoundEnded: round_ended,
-    ev.ChallengeIssued: challenge_issued,
-    ev.ChallengeAnswered: challenge_answered,
     ev.InitiativeStepBegan: step_began,
     DiceRolled: dice_rolled,
     ev.AttacksResolved: attacks_resolved,
-    ev.CombatResultDecided: result_decided,
-    ev.BreakTestTaken: break_test,
     ev.LeadershipTested: leadership_tested,
     ev.PanicCaused: panic_caused,
 }

@@ -7,6 +7,7 @@ from typing import Any
 
 from regiment.core.events import Event, TurnBegan, event
 
+from .challenge.events import ChallengeAnswered, ChallengeIssued
 from .pursuit.events import (
     FleeDirectionChosen,
     PursuitDeclared,
@@ -15,10 +16,12 @@ from .pursuit.events import (
     UnitCaught,
 )
 from .reform.events import ReformOrderChosen, ReformSkipped, UnitReformed
+from .result.events import BreakTestTaken, CombatResultDecided
 
 # the kernel's, and those of the rules kept with their steps: imported from here by the
 # rulebook's modules, which need not know where each is declared
-__all__ = ["FleeDirectionChosen", "PursuitDeclared", "PursuitRolled", "PursuitsCompleted",
+__all__ = ["BreakTestTaken", "ChallengeAnswered", "ChallengeIssued", "CombatResultDecided",
+           "FleeDirectionChosen", "PursuitDeclared", "PursuitRolled", "PursuitsCompleted",
            "ReformOrderChosen", "ReformSkipped", "TurnBegan", "UnitCaught", "UnitReformed"]
 
 
@@ -168,20 +171,6 @@ class CombatRoundBegan(Event):
     challenges: bool = False    # whether both sides have a champion or character to fight
 
 
-@event("ChallengeIssued", rules=("CC.CHALLENGE",))
-class ChallengeIssued(Event):
-    combat: str
-    unit: str          # the unit whose champion or character issues it; "" if none does
-    player: str
-
-
-@event("ChallengeAnswered", rules=("CC.CHALLENGE",))
-class ChallengeAnswered(Event):
-    combat: str
-    unit: str
-    accepted: bool
-
-
 @event("InitiativeStepBegan", rules=("CC.INITIATIVE", "CC.WHO_FIGHTS", "ATK.SEQUENCE"))
 class InitiativeStepBegan(Event):
     """The groups of attacks of one step (or a stand-and-shoot volley), with every need."""
@@ -207,32 +196,6 @@ class AttacksResolved(Event):
     slain: int = 0          # models removed
     overkill: int = 0       # wounds beyond the fighter's in a challenge (CR.OVERKILL)
     challenge: bool = False
-
-
-@event("CombatResultDecided", rules=("CR.WINNER",))
-class CombatResultDecided(Event):
-    combat: str
-    sides: dict[str, Any]
-    winner: str | None
-    margin: int
-    musician: str | None = None
-    tests: tuple[str, ...] = ()    # the units that must take break tests (BT.WHO)
-    no_more_foes: tuple[str, ...] = ()
-    unbreakable: tuple[str, ...] = ()   # losers that take no break test (BT.SPECIAL)
-
-
-@event("BreakTestTaken", rules=("BT.TEST",))
-class BreakTestTaken(Event):
-    unit: str
-    leadership: int
-    penalty: int
-    steadfast: bool
-    faces: tuple[int, ...]
-    passed: bool
-    needs: int = 0
-    insane: bool = False
-    why: str | dict[str, Any] = ""
-    result: tuple[int, ...] = ()    # its side's total and the enemy's
 
 
 @event("LeadershipTested", rules=("LD.TEST",))

@@ -4,11 +4,12 @@ no player, the guards of the machine's edges, and refusing a command with what i
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from regiment.core.commands import Command
 from regiment.core.events import Event
 from regiment.core.i18n import tr
+from regiment.core.pending import Decision
 from regiment.phases.common.engine import Engine
 from regiment.phases.common.machine import Leaf
 
@@ -20,11 +21,13 @@ from .units import ALIVE
 from .variants import Variant
 
 if TYPE_CHECKING:  # the parts import the engine; the engine names them for mypy only
+    from .challenge.steps import ChallengeFlow
     from .flow_characters import CharacterFlow
     from .flow_charge import ChargeFlow
     from .flow_combat import CombatFlow
     from .pursuit.steps import PursuitFlow
     from .reform.steps import ReformFlow
+    from .result.steps import ResultFlow
 
 
 
@@ -35,6 +38,17 @@ def fight_of(s: State) -> Fight:
 
 
 Guard = Callable[[State], bool]
+
+
+class Part(Protocol):
+    """A part of the flow: its steps' command handlers, the rolls each step asks for and what
+    they lead to, what each step does by itself, what it asks a player, and its guards."""
+
+    def handlers(self) -> dict[str, Any]: ...
+    def rolls(self) -> dict[str, dict[str, Any]]: ...
+    def drives(self) -> dict[str, Any]: ...
+    def asks(self) -> dict[str, Callable[[State], Decision | None]]: ...
+    def guards(self) -> dict[str, Guard]: ...
 
 
 def _may_redirect(s: State) -> bool:
@@ -72,9 +86,10 @@ GUARDS: dict[str, Guard] = {
 class Flow(Engine):
     """The engine of a preset: it fires the machine's triggers, settles what needs no player
     (each leaf's drive, the automatic edges), and says what the game waits for (each leaf's
-    question). The rules' steps are its parts (``charges``, ``combats``, ``pursuits``,
-    ``reforms``, ``characters``), which reach the engine and each other through it: no part
-    calls another through a stub."""
+    question). The rules' steps are its parts (``charges``, ``combats``, ``challenges``,
+    ``results``, ``pursuits``, ``reforms``, ``characters``), which reach the engine and each
+    other through it: no part calls another through a stub. Each part gives its steps'
+    handlers, rolls, drives, questions and guards (``Part``)."""
 
     name: str
     variant: Variant
@@ -85,6 +100,8 @@ class Flow(Engine):
     at: dict[str, Leaf]     # the same leaves by their path, which is what a state's phase is
     charges: ChargeFlow
     combats: CombatFlow
+    challenges: ChallengeFlow
+    results: ResultFlow
     pursuits: PursuitFlow
     reforms: ReformFlow
     characters: CharacterFlow

@@ -37,6 +37,9 @@ class CharacterFlow:
     def rolls(self) -> dict[str, dict[str, Any]]:
         return {}
 
+    def guards(self) -> dict[str, Callable[[State], bool]]:
+        return {}
+
     def drives(self) -> dict[str, Any]:
         return {}
 

@@ -98,6 +98,9 @@ class ChargeFlow:
         return {"panic": self._panic_rolled, "flee": self.flee_rolled,
                 "dangerous_terrain": self._dangerous_rolled}
 
+    def guards(self) -> dict[str, Callable[[State], bool]]:
+        return {}
+
     def drives(self) -> dict[str, Any]:
         # FP.OFF_TABLE: fantasy8 brings pursuers back in the remaining moves, as ambushers;
         # fantasy-classic at the start of the movement phase, as reinforcements

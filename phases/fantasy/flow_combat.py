@@ -9,47 +9,34 @@ from typing import Any
 
 from regiment.core import geometry as geo
 from regiment.core.commands import Command
-from regiment.core.events import Event, RollRequested
+from regiment.core.events import Event
 from regiment.core.fold import fold
 from regiment.core.i18n import tr
 from regiment.core.pending import Decision
-from regiment.core.state import Awaiting
 from regiment.phases.common.engine import per_state
 
 from . import attacks, combat, contacts, table
 from .attacks import Batch
-from .characters import unit_leadership
 from .commands import (
-    AcceptChallenge,
     Allocate,
-    BreakTestOrder,
-    Challenge,
-    DeclineChallenge,
     Fight,
-    RefuseChallenge,
 )
 from .events import (
     AttacksAllocated,
     AttacksResolved,
-    BreakTestTaken,
-    ChallengeAnswered,
-    ChallengeIssued,
     CharacterLeft,
-    CombatResultDecided,
     CombatRoundBegan,
     InitiativeStepBegan,
-    OrderChosen,
     PanicCaused,
     UnitDestroyed,
 )
 from .flow import Flow, fight_of
-from .flow_charge import hill_regions, moved
-from .result import break_penalty, decide, ld_test, side_parts
+from .flow_charge import moved
 from .rolls import AttackRoll, ask
 from .rulings import ruled
-from .specials import IMMUNE_TO_PSYCHOLOGY, UNBREAKABLE, has
-from .state import ChallengeStatus, Combat, State, UnitState
-from .units import ALIVE, box, has_champion, is_character
+from .specials import IMMUNE_TO_PSYCHOLOGY, has
+from .state import Combat, State, UnitState
+from .units import ALIVE, box, has_champion
 from .why import DESTROYED, PANIC, written
 
 
@@ -66,15 +53,6 @@ def casualties(target: UnitState, unsaved: int, challenge: bool) -> tuple[int, i
     return lost, slain, (unsaved - lost) if challenge else 0
 
 
-def fighters(state: State, cmb: Combat, player: str) -> list[UnitState]:
-    """CC.CHALLENGE: units of ``player`` in the combat with a champion or a character, and
-    the characters fighting in the front rank of its units (CHAR.IN_UNIT)."""
-    units = [state.units[u] for u in cmb.units if state.units[u].player == player
-             and state.units[u].status == "engaged"]
-    return [u for u in units if has_champion(u) or is_character(u)] + [
-        c for u in units if u.characters for c, _ in combat.fighting_characters(state, cmb, u)]
-
-
 class CombatFlow:
     """Close combat: the combat chosen, challenges, initiative steps, the result and break
     tests (CC.*, CR.*, BT.*); flee and pursuit, and reform, are ``pursuit`` and ``reform``."""
@@ -83,28 +61,23 @@ class CombatFlow:
         self.flow = flow   # the machine, the fold and the other part: one engine a preset
 
     def handlers(self) -> dict[str, Any]:
-        return {"fight": self._fight, "challenge": self._challenge,
-                "decline_challenge": self._decline_challenge,
-                "accept_challenge": self._answer, "refuse_challenge": self._answer,
-                "allocate": self._allocate, "break_test_order": self._order}
+        return {"fight": self._fight,
+                "allocate": self._allocate}
 
     def rolls(self) -> dict[str, dict[str, Any]]:
         """Each step's rolls, and what each leads to: the step that asked goes on."""
-        return {"tests": {"break_test": self._break_rolled}}
+        return {}
 
     def drives(self) -> dict[str, Any]:
-        return {"offers": self._drive_challenge, "strikes": self._drive_steps,
-                "result": self._drive_result, "tests": self._drive_tests}
+        return {"strikes": self._drive_steps}
 
     def guards(self) -> dict[str, Callable[[State], bool]]:
         """The named guards of the close combat steps: each says its step is done."""
         return {
-            "challenge_issued": lambda s: fight_of(s).challenge != ChallengeStatus.OPEN,
             "allocated": lambda s: self._to_allocate(s) is None,
-            "test_order_known": self._test_order_known,
         }
 
-    # --- choosing a combat, challenges (CC.ORDER, CC.CHALLENGE) ------------------------------
+    # --- choosing a combat (CC.ORDER) -------------------------------------------------------
 
     def _fight(self, state: State, cmd: Fight) -> list[Event]:
         self.flow.check_turn(state, cmd, "CC.ORDER")
@@ -112,49 +85,9 @@ class CombatFlow:
         cmb = state.combats[cmd.combat]
         begun = CombatRoundBegan(combat=cmb.id, round=cmb.round,
                                  steps=tuple(combat.steps(state, cmb)),
-                                 challenges=bool(self._challengers(state, state.player, cmb)))
+                                 challenges=bool(self.flow.challenges.challengers(
+                                     state, state.player, cmb)))
         return self.flow.then(state, [begun], "fight")
-
-    def _offerer(self, state: State) -> str | None:
-        offers = fight_of(state).offers
-        return next((p for p in (state.player, state.opponent(state.player))
-                     if p not in offers), None)
-
-    def _challengers(self, state: State, player: str, cmb: Combat | None = None
-                     ) -> list[UnitState]:
-        """CC.CHALLENGE: units of ``player`` whose champion or character could challenge an
-        enemy fighter it touches."""
-        cmb = cmb or state.combats[fight_of(state).combat]
-        foes = fighters(state, cmb, state.opponent(player))
-        return [u for u in fighters(state, cmb, player)
-                if any(combat.in_contact_at_all(u, f, state) for f in foes)]
-
-    def _drive_challenge(self, state: State) -> list[Event]:
-        fight = fight_of(state)
-        if fight.challenge != ChallengeStatus.OPEN:
-            return []
-        player = self._offerer(state)
-        if player is None:
-            return []
-        if not self._challengers(state, player):  # no one to challenge with: pass it on
-            return [ChallengeIssued(combat=fight.combat, unit="", player=player)]
-        return []
-
-    def _challenge(self, state: State, cmd: Challenge) -> list[Event]:
-        self.flow.check_offered(state, cmd, "CC.CHALLENGE")
-        return self.flow.then(state, [ChallengeIssued(combat=fight_of(state).combat,
-                                                  unit=cmd.unit, player=cmd.by)], "challenge")
-
-    def _decline_challenge(self, state: State, cmd: DeclineChallenge) -> list[Event]:
-        self.flow.check_offered(state, cmd, "CC.CHALLENGE")
-        return self.flow.then(state, [ChallengeIssued(combat=fight_of(state).combat, unit="",
-                                                  player=cmd.by)], cmd.name)
-
-    def _answer(self, state: State, cmd: AcceptChallenge | RefuseChallenge) -> list[Event]:
-        self.flow.check_offered(state, cmd, "CC.CHALLENGE")
-        answer = ChallengeAnswered(combat=fight_of(state).combat, unit=cmd.unit,
-                                   accepted=cmd.name == "accept_challenge")
-        return self.flow.then(state, [answer], cmd.name)
 
     # --- initiative steps (CC.INITIATIVE, ATK.SEQUENCE) -------------------------------------
 
@@ -280,95 +213,11 @@ class CombatFlow:
 
     # --- the result and break tests (CR.*, BT.*) --------------------------------------------
 
-    def _drive_result(self, state: State) -> list[Event]:
-        """CR.WINNER, CR.BOOKKEEPING, CR.NO_MORE_FOES, BT.WHO: every side's parts, unit by
-        unit; units left touching no enemy have won and leave the combat."""
-        fight = fight_of(state)
-        if fight.result is not None:
-            return []
-        cmb = state.combats[fight.combat]
-        alive = {p: [state.units[u] for u in cmb.units if state.units[u].player == p
-                     and state.units[u].status == "engaged"] for p in state.players}
-        free = tuple(u.id for p in state.players for u in alive[p]
-                     if not combat.touching(state, cmb, u.id))
-        fighting = {p: [u for u in alive[p] if u.id not in free] for p in state.players}
-        sides: dict[str, Any] = {}
-        for p in state.players:
-            parts = side_parts(state, cmb, p, fight.caused, fight.overkill,
-                               self.flow.variant, hill_regions(state), set(free))
-            sides[p] = {"total": sum(x["value"] for x in parts), "parts": parts}
-        a, b = state.players
-        totals = {p: sides[p]["total"] for p in state.players}
-        musician = None
-        if fighting[a] and fighting[b]:
-            music = {p: any("musician" in u.command for u in fighting[p])
-                     for p in state.players}
-            winner, margin, musician = decide(totals, music)
-            if musician is not None:
-                sides[musician]["parts"].append({"rule": "CR.MUSICIAN", "unit": next(
-                    u.id for u in fighting[musician] if "musician" in u.command), "value": 1})
-                sides[musician]["total"] += 1
-        elif bool(alive[a]) != bool(alive[b]):
-            winner = a if alive[a] else b  # CR.NO_MORE_FOES: the survivors win whatever
-            margin = max(0, totals[winner] - totals[state.opponent(winner)])
-        else:
-            winner, margin = None, 0
-        tests: tuple[str, ...] = ()
-        unbreakable: tuple[str, ...] = ()
-        if winner is not None:  # BT.WHO, BT.SPECIAL
-            losers = fighting[state.opponent(winner)]
-            tests = tuple(u.id for u in losers if not has(u, UNBREAKABLE))
-            unbreakable = tuple(u.id for u in losers if has(u, UNBREAKABLE))
-        return [CombatResultDecided(combat=cmb.id, sides=sides, winner=winner,
-                                    margin=margin, musician=musician, tests=tests,
-                                    no_more_foes=free, unbreakable=unbreakable)]
-
-    def _drive_tests(self, state: State) -> list[Event]:
-        """BT.WHO: each loser tests, in the order its player chooses."""
-        fight = fight_of(state)
-        tests = fight.tests
-        if not tests:
-            return []
-        if len(tests) > 1 and fight.next.get("break_test") not in tests:
-            return []
-        u = state.units[tests[0]]
-        return [RollRequested(purpose="break_test", unit=u.id, player=u.player, dice=2)]
-
-    def _order(self, state: State, cmd: BreakTestOrder) -> list[Event]:
-        """BT.WHO: which of a player's units takes its break test next."""
-        self.flow.check_offered(state, cmd, "BT.WHO")
-        return self.flow.then(state, [OrderChosen(combat=fight_of(state).combat,
-                                                  what="break_test", unit=cmd.unit)], cmd.name)
-
-    def _break_rolled(self, state: State, aw: Awaiting, faces: tuple[int, ...]
-                      ) -> list[Event]:
-        """BT.TEST, BT.STEADFAST, BT.DISRUPTED, BT.SPECIAL, LD.INSANE."""
-        fight = fight_of(state)
-        cmb = state.combats[fight.combat]
-        u = state.units[aw.unit or ""]
-        penalty, firm, why = break_penalty(state, cmb, u.id, fight.outcome.margin)
-        passed, need, insane = ld_test(unit_leadership(state, u), penalty, faces)
-        totals = fight.outcome.totals
-        mine = totals.get(u.player, 0)
-        theirs = totals.get(state.opponent(u.player), 0)
-        events: list[Event] = [BreakTestTaken(unit=u.id, leadership=unit_leadership(state, u),
-                                              penalty=penalty, steadfast=firm, faces=faces,
-                                              passed=passed, needs=need, insane=insane,
-                                              why=why, result=(mine, theirs))]
-        if not passed:
-            after = fold(state, events, self.flow.fold_table)
-            events += self.flow.charges.panic_after(after, [u.id], "broke")
-        return self.flow.finish(state, events)
-
-
-
     # --- what the close combat phase waits for -----------------------------------------
 
     def asks(self) -> dict[str, Callable[[State], Decision | None]]:
         """What the game asks in each step of close combat (None: nothing, it goes on)."""
-        return {"choose_combat": self._ask_fight, "offers": self._ask_offer,
-                "answer": self._ask_answer, "allocation": self._ask_allocation,
-                "test_order": self._ask_test_order}
+        return {"choose_combat": self._ask_fight, "allocation": self._ask_allocation}
 
     def _ask_fight(self, state: State) -> Decision | None:
         """CC.ORDER: the active player picks the next combat to fight."""
@@ -377,35 +226,6 @@ class CombatFlow:
         options: list[Command] = [Fight(by=p, combat=c) for c in state.combats
                                   if c not in fought]
         return Decision(player=p, decision="fight", legal=tuple(options)) if options else None
-
-    def _ask_offer(self, state: State) -> Decision | None:
-        """CC.CHALLENGE: a challenge to issue, each player in turn."""
-        who = self._offerer(state)
-        if who is None:
-            return None
-        offers: list[Command] = [Challenge(by=who, unit=u.id)
-                                 for u in self._challengers(state, who)]
-        return Decision(player=who, decision="challenge",
-                        legal=(*offers, DeclineChallenge(by=who)))
-
-    def _ask_answer(self, state: State) -> Decision | None:
-        """CC.CHALLENGE: the challenged player accepts with a fighter in contact, or refuses."""
-        fight = fight_of(state)
-        if fight.challenge != ChallengeStatus.ANSWER:
-            return None
-        challenger = state.units[fight.challenger]
-        who = state.opponent(challenger.player)
-        cmb = state.combats[fight.combat]
-        able_units = fighters(state, cmb, who)
-        near = [u for u in cmb.units if state.units[u].player == who
-                and state.units[u].status == "engaged"
-                and combat.in_contact_at_all(state.units[u], challenger, state)]
-        near += [c.id for c in able_units if c.joined is not None
-                 and combat.in_contact_at_all(c, challenger, state)]
-        able = {u.id for u in able_units}
-        answers: list[Command] = [AcceptChallenge(by=who, unit=u) for u in near if u in able]
-        answers += [RefuseChallenge(by=who, unit=u) for u in near]
-        return Decision(player=who, decision="answer_challenge", legal=tuple(answers))
 
     def _ask_allocation(self, state: State) -> Decision | None:
         """CC.ALLOCATE: how a model touching several enemy units splits its attacks."""
@@ -419,21 +239,6 @@ class CombatFlow:
         return Decision(player=who, decision="allocate", legal=tuple(
             Allocate(by=who, unit=uid, attacks=dict(zip(foes, split, strict=True)))
             for split in splits(n, len(foes))))
-
-    def _test_order_known(self, state: State) -> bool:
-        """BT.WHO: one loser left to test, or its player said which tests next."""
-        fight = fight_of(state)
-        return len(fight.tests) < 2 or fight.next.get("break_test") in fight.tests
-
-    def _ask_test_order(self, state: State) -> Decision | None:
-        """BT.WHO: the loser's player picks which unit tests next (two or more left)."""
-        if self._test_order_known(state):
-            return None
-        tests = fight_of(state).tests
-        who = state.units[tests[0]].player
-        return Decision(player=who, decision="break_test_order",
-                        legal=tuple(BreakTestOrder(by=who, unit=u) for u in tests))
-
 
 def splits(n: int, k: int) -> list[tuple[int, ...]]:
     """CC.ALLOCATE: every way to split ``n`` attacks among ``k`` enemy units."""

@@ -17,9 +17,11 @@ from regiment.core.i18n import mark, ntr, tr
 from regiment.core.tell import kernel_sentence, setting_word
 
 from . import measures, rerolls
+from .challenge.sentences import SENTENCES as CHALLENGE_SENTENCES
 from .combat import describe_step
 from .pursuit.sentences import SENTENCES as PURSUIT_SENTENCES
 from .reform.sentences import SENTENCES as REFORM_SENTENCES
+from .result.sentences import SENTENCES as RESULT_SENTENCES
 from .sources import cite
 from .state import State
 from .telling import (
@@ -37,7 +39,6 @@ from .telling import (
 )
 from .units import side_word
 from .why import (
-    BREAK_TEST,
     CHARGE_FAILED,
     COMBAT_ENDED,
     DESTROYED,
@@ -166,68 +167,6 @@ def _attacks(d: D, s: State | None) -> str:
     if d.get("overkill"):
         rules.append("CR.OVERKILL")
     return text + "." + because(*rules)
-
-
-def _result(d: D, s: State | None) -> str:
-    sides = []
-    rules = ["CR.WINNER"]
-    for player, side in d["sides"].items():
-        by_unit: dict[str, list[dict[str, Any]]] = {}
-        for p in side["parts"]:
-            by_unit.setdefault(p["unit"], []).append(p)
-        if len(by_unit) > 1:  # CR.BOOKKEEPING: each unit's share beside the side's total
-            shares = " + ".join(
-                f"{name_of(s, u)} {sum(p['value'] for p in ps)} ("
-                + ", ".join(f"{p['rule']} +{p['value']}" for p in ps) + ")"
-                for u, ps in by_unit.items())
-            sides.append(f"{player} {side['total']} = {shares}")
-            if "CR.BOOKKEEPING" not in rules:
-                rules.append("CR.BOOKKEEPING")
-            continue
-        parts = ", ".join(f"{p['rule']} {name_of(s, p['unit'])} +{p['value']}"
-                          for p in side["parts"]) or tr("nothing")
-        sides.append(f"{player} {side['total']} ({parts})")
-    if d["winner"] is None:
-        verdict = tr("a draw")
-    else:
-        verdict = tr("{winner} win by {margin}", winner=d["winner"], margin=d["margin"])
-        if d.get("musician"):
-            verdict += tr(" (the musician decides it, CR.MUSICIAN)")
-    extra = ""
-    if d.get("unbreakable"):
-        extra += tr("; {units} unbreakable, no break test",
-                    units=names_of(s, d["unbreakable"])) + because("BT.SPECIAL")
-    if d.get("no_more_foes"):
-        extra += tr("; {units}: no enemy left in contact, they win and leave the combat",
-                    units=names_of(s, d["no_more_foes"])) + because("CR.NO_MORE_FOES")
-    return tr("Combat result: {sides}: {verdict}{extra}.", sides="; ".join(sides),
-              verdict=verdict, extra=extra) + because(*rules)
-
-
-def _break(d: D, s: State | None) -> str:
-    who, k = name_of(s, d["unit"]), verb_count(s, d["unit"])
-    rules = ["BT.TEST"]
-    how = tr("Ld {ld} - {penalty}", ld=d["leadership"], penalty=d["penalty"])
-    if d["steadfast"]:
-        how = tr("Ld {ld}, steadfast ({why}), no penalty", ld=d["leadership"],
-                 why=reason_told(BREAK_TEST, d.get("why") or "", s))
-        rules.append("BT.STEADFAST")
-    elif d.get("why"):
-        how += f"; {reason_told(BREAK_TEST, d['why'], s)}"
-        rules.append("BT.DISRUPTED" if BREAK_TEST.read(d["why"])["code"] == "disrupted"
-                     else "BT.SPECIAL")
-    verdict = (ntr("it holds", "they hold", k) if d["passed"]
-               else ntr("it breaks", "they break", k))
-    if d.get("insane"):
-        verdict = tr("double 1, insane courage: {verdict}",
-                     verdict=ntr("it holds", "they hold", k))
-        rules.append("LD.INSANE")
-    lost: Any = d.get("result") or ()
-    score = tr("lost {mine} to {theirs}; ", mine=lost[0], theirs=lost[1]) \
-        if len(lost) == 2 else ""
-    return tr("{unit} break test: {how} ({score}{rules}) needs {needs}; rolled {rolled}: "
-              "{verdict}.", unit=who, how=how, score=score, rules=cite(*rules),
-              needs=d.get("needs", 0), rolled=plus(d["faces"]), verdict=verdict)
 
 
 LD_PURPOSES = {"panic": mark("panic"), "rally": mark("rally"), "restrain": mark("restrain"),
@@ -360,13 +299,6 @@ def _fled(d: D, s: State | None) -> str:
                dice=dice) + because(rule)
 
 
-def _challenge(d: D, s: State | None) -> str | None:
-    if not d["unit"]:
-        return tr("{player} issue no challenge.", player=d["player"]) + because("CC.CHALLENGE")
-    return ntr("{unit} issues a challenge.", "{unit} issue a challenge.", verb_count(s, d["unit"]),
-               unit=name_of(s, d["unit"])) + because("CC.CHALLENGE")
-
-
 def _allocated(d: D, s: State | None) -> str:
     split = ", ".join(tr("{n} at {target}", n=n, target=name_of(s, u))
                       for u, n in d["attacks"].items())
@@ -464,6 +396,8 @@ def _combat_began(d: D, s: State | None) -> str:
 
 
 TEMPLATES: dict[str, Callable[[D, State | None], str | None]] = {
+    **CHALLENGE_SENTENCES,
+    **RESULT_SENTENCES,
     **PURSUIT_SENTENCES,
     **REFORM_SENTENCES,
     "CombatJoined": _joined,
@@ -521,17 +455,7 @@ TEMPLATES: dict[str, Callable[[D, State | None], str | None]] = {
     + because("CR.NO_MORE_FOES"),
     "CombatRoundBegan": lambda d, s: tr("Combat {combat}, round {round}.", combat=d["combat"],
                                         round=d["round"]) + because("CC.ORDER"),
-    "ChallengeIssued": _challenge,
-    "ChallengeAnswered": lambda d, s: (
-        ntr("{unit} accepts the challenge.", "{unit} accept the challenge.",
-            verb_count(s, d["unit"]),
-            unit=name_of(s, d["unit"])) if d["accepted"] else
-        ntr("{unit} refuses the challenge.", "{unit} refuse the challenge.",
-            verb_count(s, d["unit"]),
-            unit=name_of(s, d["unit"]))) + because("CC.CHALLENGE"),
     "AttacksResolved": _attacks,
-    "CombatResultDecided": _result,
-    "BreakTestTaken": _break,
     "LeadershipTested": _ld,
     "PanicCaused": lambda d, s: tr("Panic: {reason}; {units} must test.",
                                    reason=reason_told(PANIC, d["reason"], s),

@@ -22,14 +22,16 @@ from regiment.phases.common.machine import leaf_named, leaves
 
 from . import measures, narrate, needs, rulings, table
 from .appliers import APPLIERS
+from .challenge.steps import ChallengeFlow
 from .events import CharacterJoined, CombatBegan, TurnBegan
-from .flow import GUARDS, Flow
+from .flow import GUARDS, Flow, Part
 from .flow_characters import CharacterFlow
 from .flow_charge import ChargeFlow
 from .flow_combat import CombatFlow
 from .machine import Compiled, turn_table
 from .pursuit.steps import PursuitFlow
 from .reform.steps import ReformFlow
+from .result.steps import ResultFlow
 from .specials import SPECIALS
 from .state import State, Turn, UnitState
 from .units import box
@@ -49,16 +51,18 @@ class FantasyPreset(Flow):
         self.fold_table = appliers_for(APPLIERS)
         self.charges = ChargeFlow(self)
         self.combats = CombatFlow(self)
+        self.challenges = ChallengeFlow(self)
+        self.results = ResultFlow(self)
         self.pursuits = PursuitFlow(self)
         self.reforms = ReformFlow(self)
         self.characters = CharacterFlow(self)
-        parts = (self.charges, self.combats, self.pursuits, self.reforms, self.characters)
+        parts: tuple[Part, ...] = (self.charges, self.combats, self.challenges, self.results,
+                                   self.pursuits, self.reforms, self.characters)
         self.handlers: dict[str, Callable[[State, Any], list[Event]]] = {
             k: v for part in parts for k, v in part.handlers().items()}
         self.handlers["end_phase"] = self._end_phase
         self.anywhere = self.charges.anywhere()
-        self.guards = {**GUARDS, **self.combats.guards(), **self.pursuits.guards(),
-                       **self.reforms.guards()}
+        self.guards = {**GUARDS, **{k: v for part in parts for k, v in part.guards().items()}}
         self.leaves = leaves(self.machine, self.handlers,
                              {k: v for part in parts for k, v in part.asks().items()},
                              {k: v for part in parts for k, v in part.drives().items()},

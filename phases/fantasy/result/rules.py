@@ -12,13 +12,13 @@ from typing import Any
 from regiment.core.geometry import area_share
 from regiment.core.reasons import Reason
 
-from . import table
-from .combat import side_fought, touching
-from .specials import STUBBORN, has
-from .state import Combat, State, UnitState
-from .units import box, full_ranks
-from .variants import Variant
-from .why import BREAK_TEST, written
+from .. import table
+from ..combat import side_fought, touching
+from ..specials import STUBBORN, has
+from ..state import Combat, State, UnitState
+from ..units import box, full_ranks
+from ..variants import Variant
+from ..why import BREAK_TEST, written
 
 Part = dict[str, Any]
 

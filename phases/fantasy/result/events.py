@@ -1,0 +1,33 @@
+"""The events of the combat result (CR.*) and the break tests (BT.*)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from regiment.core.events import Event, event
+
+
+@event("CombatResultDecided", rules=("CR.WINNER",))
+class CombatResultDecided(Event):
+    combat: str
+    sides: dict[str, Any]
+    winner: str | None
+    margin: int
+    musician: str | None = None
+    tests: tuple[str, ...] = ()    # the units that must take break tests (BT.WHO)
+    no_more_foes: tuple[str, ...] = ()
+    unbreakable: tuple[str, ...] = ()   # losers that take no break test (BT.SPECIAL)
+
+
+@event("BreakTestTaken", rules=("BT.TEST",))
+class BreakTestTaken(Event):
+    unit: str
+    leadership: int
+    penalty: int
+    steadfast: bool
+    faces: tuple[int, ...]
+    passed: bool
+    needs: int = 0
+    insane: bool = False
+    why: str | dict[str, Any] = ""
+    result: tuple[int, ...] = ()    # its side's total and the enemy's
