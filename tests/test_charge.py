@@ -11,6 +11,7 @@ from regiment.core.dice import ManualDice
 from regiment.core.errors import IllegalCommand
 from regiment.core.game import Game
 from regiment.phases.fantasy import charge
+from regiment.phases.fantasy.faces import counted
 from regiment.phases.fantasy.commands import DeclareCharge
 from regiment.phases.fantasy.state import UnitState
 from regiment.store import MemoryStore
@@ -43,7 +44,7 @@ def test_ch_range_swiftstride_rolls_three_and_drops_the_lowest():
     wolves = state_unit(rules=["swiftstride"])
     assert charge.movement_dice(wolves) == 3
     assert charge.charge_range(wolves, (1, 6, 5)) == 11 + 4
-    assert charge.counted((2, 2, 6)) == (6, 2)
+    assert counted((2, 2, 6)) == (6, 2)
 
 
 def test_ch_range_the_odds_of_a_charge_match_the_table():
@@ -51,7 +52,7 @@ def test_ch_range_the_odds_of_a_charge_match_the_table():
     table = [97.2, 91.7, 83.3, 72.2, 58.3, 41.7, 27.8, 16.7, 8.3, 2.8]
     faces = list(itertools.product(range(1, 7), repeat=2))
     for k, expected in zip(range(3, 13), table, strict=True):
-        hits = sum(1 for f in faces if sum(charge.counted(f)) >= k)
+        hits = sum(1 for f in faces if sum(counted(f)) >= k)
         assert round(100 * hits / len(faces), 1) == expected
 
 

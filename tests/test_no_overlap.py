@@ -125,7 +125,7 @@ def test_geo_no_overlap_a_pursuer_comes_back_beside_a_unit_standing_where_it_lef
     """FP.OFF_TABLE: it comes back as close to the point it left by as it can stand; a unit
     that has moved onto that spot since is not stood on. A game begun under 0.4.0 stood on
     it (LOG.RULINGS)."""
-    from regiment.phases.fantasy.flow_charge import return_box
+    from regiment.phases.fantasy.flight.steps import return_box
 
     from .test_pursuit import off_the_edge
 

@@ -63,7 +63,7 @@ def test_rally_test_a_fail_flees_again_and_a_quarter_left_needs_a_double_one():
     from regiment.core.state import Awaiting
 
     aw = Awaiting(purpose="rally", unit="x", player="blue", dice=2)
-    out = g.preset.charges._ld_then_flee(state, aw, (2, 2), "rally")
+    out = g.preset.flights._ld_then_flee(state, aw, (2, 2), "rally")
     assert not out[0].passed
-    out = g.preset.charges._ld_then_flee(state, aw, (1, 1), "rally")
+    out = g.preset.flights._ld_then_flee(state, aw, (1, 1), "rally")
     assert out[0].passed

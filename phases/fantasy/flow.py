@@ -22,8 +22,10 @@ from .variants import Variant
 
 if TYPE_CHECKING:  # the parts import the engine; the engine names them for mypy only
     from .challenge.steps import ChallengeFlow
+    from .charge.declarations import DeclarationFlow
+    from .charge.moves import ChargeMoveFlow
+    from .flight.steps import FlightFlow
     from .flow_characters import CharacterFlow
-    from .flow_charge import ChargeFlow
     from .flow_combat import CombatFlow
     from .pursuit.steps import PursuitFlow
     from .reform.steps import ReformFlow
@@ -86,7 +88,8 @@ GUARDS: dict[str, Guard] = {
 class Flow(Engine):
     """The engine of a preset: it fires the machine's triggers, settles what needs no player
     (each leaf's drive, the automatic edges), and says what the game waits for (each leaf's
-    question). The rules' steps are its parts (``charges``, ``combats``, ``challenges``,
+    question). The rules' steps are its parts (``flights``, ``declarations``,
+    ``charge_moves``, ``combats``, ``challenges``,
     ``results``, ``pursuits``, ``reforms``, ``characters``), which reach the engine and each
     other through it: no part calls another through a stub. Each part gives its steps'
     handlers, rolls, drives, questions and guards (``Part``)."""
@@ -98,7 +101,9 @@ class Flow(Engine):
     guards = GUARDS
     leaves: dict[str, Leaf]
     at: dict[str, Leaf]     # the same leaves by their path, which is what a state's phase is
-    charges: ChargeFlow
+    flights: FlightFlow
+    declarations: DeclarationFlow
+    charge_moves: ChargeMoveFlow
     combats: CombatFlow
     challenges: ChallengeFlow
     results: ResultFlow
@@ -110,7 +115,7 @@ class Flow(Engine):
         if state.batch is not None:
             return self.combats.drive_batch(state)
         if state.context.panic:
-            return self.charges.drive_panic(state)
+            return self.flights.drive_panic(state)
         leaf = self.step(state)
         return leaf.drives(state) if leaf is not None and leaf.drives is not None else []
 

@@ -31,7 +31,7 @@ from .events import (
     UnitDestroyed,
 )
 from .flow import Flow, fight_of
-from .flow_charge import moved
+from .motion import moved
 from .rolls import AttackRoll, ask
 from .rulings import ruled
 from .specials import IMMUNE_TO_PSYCHOLOGY, has
@@ -197,7 +197,7 @@ class CombatFlow:
                                         batch.combat)   # at the table, counted again
             cur = fold(cur, closing, self.flow.fold_table)
             events += closing
-        events += self.flow.charges.panic_after(cur, dead, "was destroyed")
+        events += self.flow.flights.panic_after(cur, dead, "was destroyed")
         if batch.combat is None:  # PANIC.TRIGGERS: 25% lost to shooting
             for g in batch.groups:
                 before = state.units[g.target].models

@@ -9,7 +9,7 @@ player or a die.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from regiment.core.commands import Command
@@ -18,15 +18,17 @@ from regiment.core.fold import appliers_for, fold
 from regiment.core.geometry import contact
 from regiment.core.i18n import tr
 from regiment.core.state import Awaiting
-from regiment.phases.common.machine import leaf_named, leaves
+from regiment.phases.common.machine import Rolled, leaf_named, leaves
 
 from . import measures, narrate, needs, rulings, table
 from .appliers import APPLIERS
 from .challenge.steps import ChallengeFlow
+from .charge.declarations import DeclarationFlow
+from .charge.moves import ChargeMoveFlow
 from .events import CharacterJoined, CombatBegan, TurnBegan
+from .flight.steps import FlightFlow
 from .flow import GUARDS, Flow, Part
 from .flow_characters import CharacterFlow
-from .flow_charge import ChargeFlow
 from .flow_combat import CombatFlow
 from .machine import Compiled, turn_table
 from .pursuit.steps import PursuitFlow
@@ -37,6 +39,8 @@ from .state import State, Turn, UnitState
 from .units import box
 from .variants import VARIANTS
 from .view import VIEW
+
+Drive = Callable[[State], list[Event]]
 
 
 class FantasyPreset(Flow):
@@ -49,24 +53,29 @@ class FantasyPreset(Flow):
         self.appliers = APPLIERS
         self.view = VIEW
         self.fold_table = appliers_for(APPLIERS)
-        self.charges = ChargeFlow(self)
+        self.flights = FlightFlow(self)
+        self.declarations = DeclarationFlow(self)
+        self.charge_moves = ChargeMoveFlow(self)
         self.combats = CombatFlow(self)
         self.challenges = ChallengeFlow(self)
         self.results = ResultFlow(self)
         self.pursuits = PursuitFlow(self)
         self.reforms = ReformFlow(self)
         self.characters = CharacterFlow(self)
-        parts: tuple[Part, ...] = (self.charges, self.combats, self.challenges, self.results,
-                                   self.pursuits, self.reforms, self.characters)
+        # (flights first: where two parts drive one step, the pursuers come back before the
+        # dice for a split front are rolled, FP.OFF_TABLE in fantasy-classic)
+        parts: tuple[Part, ...] = (self.flights, self.declarations, self.charge_moves,
+                                   self.combats, self.challenges, self.results, self.pursuits,
+                                   self.reforms, self.characters)
         self.handlers: dict[str, Callable[[State, Any], list[Event]]] = {
             k: v for part in parts for k, v in part.handlers().items()}
         self.handlers["end_phase"] = self._end_phase
-        self.anywhere = self.charges.anywhere()
+        self.anywhere = self.flights.anywhere()
         self.guards = {**GUARDS, **{k: v for part in parts for k, v in part.guards().items()}}
         self.leaves = leaves(self.machine, self.handlers,
                              {k: v for part in parts for k, v in part.asks().items()},
-                             {k: v for part in parts for k, v in part.drives().items()},
-                             {k: v for part in parts for k, v in part.rolls().items()})
+                             merged_drives(p.drives() for p in parts),
+                             merged_rolls(p.rolls() for p in parts))
         self.at = {leaf.path: leaf for leaf in self.leaves.values()}
 
     def __repr__(self) -> str:
@@ -172,6 +181,27 @@ class FantasyPreset(Flow):
                 if sp is not None and acts:
                     out.append(f"{tr(sp.told)} ({u.name}; {', '.join(acts)}): {sp.changes}")
         return out
+
+
+def merged_drives(tables: Iterable[dict[str, Drive]]) -> dict[str, Drive]:
+    """Each step's drive; two parts that drive one step act in the order of the parts (the
+    first that has something to do)."""
+    out: dict[str, Drive] = {}
+    for part in tables:
+        for step, drive in part.items():
+            first = out.get(step)
+            out[step] = drive if first is None else \
+                (lambda s, a=first, b=drive: a(s) or b(s))   # type: ignore[misc]  # bound now
+    return out
+
+
+def merged_rolls(tables: Iterable[dict[str, dict[str, Rolled]]]) -> dict[str, dict[str, Rolled]]:
+    """Each step's rolls, from every part that asks for one there."""
+    out: dict[str, dict[str, Rolled]] = {}
+    for part in tables:
+        for step, rolls in part.items():
+            out[step] = {**out.get(step, {}), **rolls}
+    return out
 
 
 def _scenario_phase(state: State) -> str:

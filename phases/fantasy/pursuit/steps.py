@@ -39,7 +39,7 @@ from ..events import (
 )
 from ..faces import counted, dropped
 from ..flow import Flow, fight_of
-from ..flow_charge import moved
+from ..motion import moved
 from ..result import ld_test
 from ..rolls import FleeRoll, FleeTie, Toward, ask
 from ..rulings import ruled
@@ -261,7 +261,7 @@ class PursuitFlow:
                 more: list[Event] = [UnitCaught(unit=b, by=by[0]),
                                      UnitDestroyed(unit=b, reason=written(DESTROYED, state,
                                                                           "caught"))]
-                more += self.flow.charges.panic_after(fold(cur, more, self.flow.fold_table),
+                more += self.flow.flights.panic_after(fold(cur, more, self.flow.fold_table),
                                                       [b], "was destroyed")
                 cur = fold(cur, more, self.flow.fold_table)
                 events += more
@@ -278,7 +278,7 @@ class PursuitFlow:
             if len(among) > 1:
                 return [ask("random_choice", u.id, u.player, 1, FleeTie(among))]
             away_id = among[0] if among else ""
-        return self.flow.charges.flee_events(state, u, state.units.get(away_id),
+        return self.flow.flights.flee_events(state, u, state.units.get(away_id),
                                              fight.fled[u.id], "flee")
 
     def _flee_from(self, state: State, u: UnitState) -> tuple[str, ...]:

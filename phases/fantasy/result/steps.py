@@ -18,7 +18,7 @@ from ..characters import unit_leadership
 from ..commands import BreakTestOrder
 from ..events import OrderChosen
 from ..flow import Flow, fight_of
-from ..flow_charge import hill_regions
+from ..motion import hill_regions
 from ..specials import UNBREAKABLE, has
 from ..state import State
 from .events import BreakTestTaken, CombatResultDecided
@@ -123,7 +123,7 @@ class ResultFlow:
                                               why=why, result=(mine, theirs))]
         if not passed:
             after = fold(state, events, self.flow.fold_table)
-            events += self.flow.charges.panic_after(after, [u.id], "broke")
+            events += self.flow.flights.panic_after(after, [u.id], "broke")
         return self.flow.finish(state, events)
 
     def _test_order_known(self, state: State) -> bool:

@@ -13,13 +13,13 @@ from regiment.core.reasons import Reason
 from regiment.core.state import memo
 from regiment.phases.common import sight
 
-from . import table
-from .faces import counted
-from .rulings import ruled
-from .specials import IMMUNE_TO_PSYCHOLOGY, SWIFTSTRIDE, has
-from .state import State, UnitState
-from .units import ALIVE, box, missile, status_word
-from .why import CHARGE_FAILED, written
+from .. import table
+from ..faces import counted
+from ..rulings import ruled
+from ..specials import IMMUNE_TO_PSYCHOLOGY, SWIFTSTRIDE, has
+from ..state import State, UnitState
+from ..units import ALIVE, box, missile, status_word
+from ..why import CHARGE_FAILED, written
 
 MOVABLE = ("ready",)
 
