@@ -11,8 +11,8 @@ from regiment.core.dice import ManualDice
 from regiment.core.errors import IllegalCommand
 from regiment.core.game import Game
 from regiment.phases.fantasy import charge
-from regiment.phases.fantasy.faces import counted
 from regiment.phases.fantasy.commands import DeclareCharge
+from regiment.phases.fantasy.faces import counted
 from regiment.phases.fantasy.state import UnitState
 from regiment.store import MemoryStore
 

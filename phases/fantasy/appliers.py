@@ -14,8 +14,10 @@ from regiment.core.fold import KERNEL_APPLIERS
 from . import attacks
 from . import events as ev
 from .challenge.appliers import APPLIERS as CHALLENGE_APPLIERS
+from .charge.appliers import APPLIERS as CHARGE_APPLIERS
 from .combat import combat_holding, place_in_front
 from .evolve import leave, the_fight, with_context, with_fight, with_unit
+from .flight.appliers import APPLIERS as FLIGHT_APPLIERS
 from .pursuit.appliers import APPLIERS as PURSUIT_APPLIERS
 from .reform.appliers import APPLIERS as REFORM_APPLIERS
 from .result.appliers import APPLIERS as RESULT_APPLIERS
@@ -47,53 +49,6 @@ def turn_began(s: State, e: ev.TurnBegan) -> State:
     return s.evolve(units=units, context=NEW_TURN, fight=None, batch=None)
 
 
-def charge_declared(s: State, e: ev.ChargeDeclared) -> State:
-    targets = {**s.context.targets, e.unit: (e.target,)}
-    s = with_context(s, declaring=(e.unit, e.target), to_move=(*to_move(s), e.unit),
-                     targets=targets, sides={**s.context.sides, e.unit: e.side})
-    return with_unit(s, e.unit, declared=e.target)
-
-
-def charge_reacted(s: State, e: ev.ChargeReacted) -> State:
-    volleys = s.context.volleys
-    if e.reaction == "stand_and_shoot":
-        volleys = (*volleys, e.unit)
-    ctx = s.context.evolve(declaring=None, last=(e.charger, e.unit, e.reaction),
-                           volleys=volleys, redirecting=None)
-    return with_unit(s.evolve(context=ctx), e.unit, reaction=e.reaction)
-
-
-def side_drawn(s: State, e: ev.SideDrawn) -> State:
-    return with_context(s, drawn={**s.context.drawn, (e.unit, e.target): e.side})
-
-
-def redirect_tested(s: State, e: ev.RedirectTested) -> State:
-    """A failed test spends the unit's one redirect of the turn; a pass leaves it to name its
-    new target."""
-    if e.passed:
-        return with_context(s, redirecting=e.unit)
-    return with_unit(s, e.unit, redirected=True)
-
-
-def charge_redirected(s: State, e: ev.ChargeRedirected) -> State:
-    s = with_unit(s, e.unit, redirected=True)
-    if s.context.redirecting is not None:
-        s = with_context(s, redirecting=None)
-    if not e.passed:
-        return s
-    targets = {**s.context.targets, e.unit: (e.from_, e.to)}
-    return with_unit(with_context(s, declaring=(e.unit, e.to), targets=targets), e.unit,
-                     declared=e.to)
-
-
-def unit_fled(s: State, e: ev.UnitFled) -> State:
-    s = with_unit(s, e.unit, status="fleeing")
-    fight = s.fight
-    if fight is not None and e.unit in fight.broken:
-        s = with_fight(s, fled={**fight.fled, e.unit: e.distance})
-    return s
-
-
 def unit_moved(s: State, e: ev.UnitMoved) -> State:
     if e.position is not None:
         s = with_unit(s, e.unit, position=tuple(e.position), facing=e.facing)
@@ -103,11 +58,6 @@ def unit_moved(s: State, e: ev.UnitMoved) -> State:
     if fight is not None and e.reason in ("flee", "pursuit", "overrun"):
         s = with_fight(s, moved=(*fight.moved, e.unit))
     return s
-
-
-def charge_rolled(s: State, e: ev.ChargeRolled) -> State:
-    s = with_context(s, to_move=tuple(u for u in to_move(s) if u != e.unit))
-    return with_unit(s, e.unit, charged=True) if e.success else s
 
 
 def unit_destroyed(s: State, e: ev.UnitDestroyed) -> State:
@@ -129,29 +79,10 @@ def unit_left(s: State, e: ev.UnitLeftTable) -> State:
                  left_at=tuple(e.point) if e.point is not None else None)
 
 
-def unit_returned(s: State, e: ev.UnitReturned) -> State:
-    s = with_context(s, returned=(*s.context.returned, e.unit))
-    if e.position is None:   # table mode: the players placed it
-        return with_unit(s, e.unit, status="ready", left_at=None)
-    return with_unit(s, e.unit, status="ready", left_at=None, position=tuple(e.position),
-                 facing=e.facing)
-
-
 def contact_measured(s: State, e: ev.ContactMeasured) -> State:
     u = s.units[e.unit]
     touch = tuple(t for t in u.touch if t[0] != e.enemy)
     return with_unit(s, e.unit, touch=(*touch, (e.enemy, e.side, e.models, e.first)))
-
-
-def dangerous_terrain(s: State, e: ev.DangerousTerrainTested) -> State:
-    u = s.units[e.unit]
-    total = u.wounded + e.lost
-    w = u.profile["W"]
-    return with_unit(s, e.unit, models=u.models - total // w, wounded=total % w)
-
-
-def unit_rallied(s: State, e: ev.UnitRallied) -> State:
-    return with_unit(s, e.unit, status="ready")
 
 
 def combat_began(s: State, e: ev.CombatBegan) -> State:
@@ -281,10 +212,6 @@ def leadership_tested(s: State, e: ev.LeadershipTested) -> State:
     return s
 
 
-def panic_caused(s: State, e: Any) -> State:
-    return with_context(s, panic=(*s.context.panic, *e.units))
-
-
 def round_ended(s: State, e: Any) -> State:
     combats = dict(s.combats)
     if e.combat in combats:  # the charge bonus (CR.CHARGE) lasts one round
@@ -345,6 +272,8 @@ def character_left(s: State, e: ev.CharacterLeft) -> State:
 
 
 APPLIERS: dict[type[Event], Any] = {
+    **CHARGE_APPLIERS,
+    **FLIGHT_APPLIERS,
     **CHALLENGE_APPLIERS,
     **RESULT_APPLIERS,
     **PURSUIT_APPLIERS,
@@ -352,19 +281,9 @@ APPLIERS: dict[type[Event], Any] = {
     ev.CharacterJoined: character_joined,
     ev.CharacterLeft: character_left,
     TurnBegan: turn_began,
-    ev.ChargeDeclared: charge_declared,
-    ev.ChargeReacted: charge_reacted,
-    ev.ChargeRedirected: charge_redirected,
-    ev.RedirectTested: redirect_tested,
-    ev.SideDrawn: side_drawn,
-    ev.UnitFled: unit_fled,
     ev.UnitMoved: unit_moved,
-    ev.ChargeRolled: charge_rolled,
     ev.UnitDestroyed: unit_destroyed,
     ev.UnitLeftTable: unit_left,
-    ev.UnitReturned: unit_returned,
-    ev.UnitRallied: unit_rallied,
-    ev.DangerousTerrainTested: dangerous_terrain,
     ev.CombatBegan: combat_began,
     ev.CombatEnded: combat_ended,
     ev.ContactMeasured: contact_measured,
@@ -377,5 +296,4 @@ APPLIERS: dict[type[Event], Any] = {
     DiceRolled: dice_rolled,
     ev.AttacksResolved: attacks_resolved,
     ev.LeadershipTested: leadership_tested,
-    ev.PanicCaused: panic_caused,
 }

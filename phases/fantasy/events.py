@@ -8,6 +8,15 @@ from typing import Any
 from regiment.core.events import Event, TurnBegan, event
 
 from .challenge.events import ChallengeAnswered, ChallengeIssued
+from .charge.events import (
+    ChargeDeclared,
+    ChargeReacted,
+    ChargeRedirected,
+    ChargeRolled,
+    RedirectTested,
+    SideDrawn,
+)
+from .flight.events import DangerousTerrainTested, PanicCaused, UnitFled, UnitRallied, UnitReturned
 from .pursuit.events import (
     FleeDirectionChosen,
     PursuitDeclared,
@@ -20,82 +29,12 @@ from .result.events import BreakTestTaken, CombatResultDecided
 
 # the kernel's, and those of the rules kept with their steps: imported from here by the
 # rulebook's modules, which need not know where each is declared
-__all__ = ["BreakTestTaken", "ChallengeAnswered", "ChallengeIssued", "CombatResultDecided",
-           "FleeDirectionChosen", "PursuitDeclared", "PursuitRolled", "PursuitsCompleted",
-           "ReformOrderChosen", "ReformSkipped", "TurnBegan", "UnitCaught", "UnitReformed"]
-
-
-@event("ChargeDeclared", rules=("CH.DECLARE",))
-class ChargeDeclared(Event):
-    unit: str
-    target: str
-    side: str = ""          # the side of the target its front must contact (CH.CHARGE_MOVE)
-
-
-@event("ChargeReacted", rules=("CH.REACT",))
-class ChargeReacted(Event):
-    unit: str
-    reaction: str
-    charger: str = ""
-
-
-@event("SideDrawn", rules=("CH.CHARGE_MOVE",))
-class SideDrawn(Event):
-    """Before any charge is declared (games from engine 0.9.0), the die for a charger whose
-    front is split evenly between two of a target's sides: the side it would charge."""
-
-    unit: str
-    target: str
-    side: str
-
-
-@event("RedirectTested", rules=("CH.REDIRECT",))
-class RedirectTested(Event):
-    """The charger's Leadership test to redirect (games from engine 0.9.0): on a pass it may
-    declare a charge at another target at once; on a fail it keeps after its first."""
-
-    unit: str
-    target: str          # the target that fled
-    passed: bool
-    faces: tuple[int, ...]
-    leadership: int
-
-
-@event("ChargeRedirected", rules=("CH.REDIRECT",))
-class ChargeRedirected(Event):
-    """The charger's Leadership test to redirect from a fleeing target to another."""
-
-    unit: str
-    from_: str
-    to: str
-    passed: bool
-    faces: tuple[int, ...] = ()
-    leadership: int = 0
-
-
-@event("ChargeRolled", rules=("CH.RANGE",), sparse=("dropped",))
-class ChargeRolled(Event):
-    """The charge range against the distance; ``dice`` are the faces counted (CH.RANGE)."""
-
-    unit: str
-    target: str
-    dice: tuple[int, ...]
-    range: float
-    distance: float
-    success: bool
-    # why it failed when the range was enough (no room, the wheel): a code of
-    # phases.fantasy.why.CHARGE_FAILED (English in games begun before 0.10.0)
-    why: str | dict[str, Any] = ""
-    dropped: tuple[int, ...] = ()   # the die Swiftstride dropped (games from engine 0.9.0)
-
-
-@event("UnitFled", rules=("CH.REACT", "FP.FLEE_ROLL"))
-class UnitFled(Event):
-    unit: str
-    distance: int
-    reason: str = "charge_reaction"
-    dice: tuple[int, ...] = ()
-    away_from: str = ""
+__all__ = ["BreakTestTaken", "ChallengeAnswered", "ChallengeIssued", "ChargeDeclared",
+           "ChargeReacted", "ChargeRedirected", "ChargeRolled", "CombatResultDecided",
+           "DangerousTerrainTested", "FleeDirectionChosen", "PanicCaused", "PursuitDeclared",
+           "PursuitRolled", "PursuitsCompleted", "RedirectTested", "ReformOrderChosen",
+           "ReformSkipped", "SideDrawn", "TurnBegan", "UnitCaught", "UnitFled", "UnitRallied",
+           "UnitReformed", "UnitReturned"]
 
 
 @event("UnitMoved", rules=("GEO.MOVE",), sparse=("stopped",))
@@ -120,18 +59,6 @@ class UnitDestroyed(Event):
 class UnitLeftTable(Event):
     unit: str
     point: tuple[float, float] | None   # None in table mode: the players saw where
-
-
-@event("UnitReturned", rules=("FP.OFF_TABLE",))
-class UnitReturned(Event):
-    unit: str
-    position: tuple[float, float] | None   # None in table mode: the players placed it
-    facing: float | None = 0.0
-
-
-@event("UnitRallied", rules=("RALLY.TEST",))
-class UnitRallied(Event):
-    unit: str
 
 
 @event("CombatBegan", rules=("CH.CHARGE_MOVE", "CR.CHARGE"))
@@ -212,28 +139,10 @@ class LeadershipTested(Event):
     insane: bool = False
 
 
-@event("PanicCaused", rules=("PANIC.TRIGGERS",))
-class PanicCaused(Event):
-    units: tuple[str, ...]
-    cause: str
-    reason: str | dict[str, Any]
-
-
 @event("CombatRoundEnded", rules=("CC.ORDER",))
 class CombatRoundEnded(Event):
     combat: str
     round: int
-
-
-@event("DangerousTerrainTested", rules=("FP.FLEE_THROUGH",))
-class DangerousTerrainTested(Event):
-    """A fleeing unit passed through an enemy: each 1 rolled costs a wound, no save."""
-
-    unit: str
-    faces: tuple[int, ...]
-    through: str
-    lost: int
-    slain: int
 
 
 @event("CombatJoined", rules=("CH.CHARGE_MOVE", "CR.BOOKKEEPING"))

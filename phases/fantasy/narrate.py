@@ -18,7 +18,9 @@ from regiment.core.tell import kernel_sentence, setting_word
 
 from . import measures, rerolls
 from .challenge.sentences import SENTENCES as CHALLENGE_SENTENCES
+from .charge.sentences import SENTENCES as CHARGE_SENTENCES
 from .combat import describe_step
+from .flight.sentences import SENTENCES as FLIGHT_SENTENCES
 from .pursuit.sentences import SENTENCES as PURSUIT_SENTENCES
 from .reform.sentences import SENTENCES as REFORM_SENTENCES
 from .result.sentences import SENTENCES as RESULT_SENTENCES
@@ -32,17 +34,12 @@ from .telling import (
     names_of,
     plus,
     reason_told,
-    rolled_sum,
-    swift,
     verb_count,
     with_characters,
 )
-from .units import side_word
 from .why import (
-    CHARGE_FAILED,
     COMBAT_ENDED,
     DESTROYED,
-    PANIC,
     WITHDRAWN,
 )
 
@@ -68,25 +65,6 @@ PHASES = {
 def _phase(d: D, s: State | None) -> str:
     path = d["phase"].replace("turn.", "").split(".")
     return f"{d['player']}: " + " > ".join(tr(PHASES[p]) if p in PHASES else p for p in path)
-
-
-def _charge_rolled(d: D, s: State | None) -> str:
-    dropped = d.get("dropped") or ()
-    dice = "+".join([*map(str, d["dice"]), *(f"({f})" for f in dropped)])
-    m = fmt(d["range"] - sum(d["dice"]), "g")   # the range is the dice that count and M
-    fields = {"unit": name_of(s, d["unit"]), "dice": dice, "m": m,
-              "range": fmt(d["range"], "g"), "distance": fmt(d["distance"], ".1f"),
-              "target": name_of(s, d["target"]), "swift": swift(dropped, apart=True)}
-    if d["success"]:
-        return tr("{unit} charge range {dice}{swift} + M {m} = {range}\" against {distance}\" "
-                  "to {target}: the charge reaches", **fields) + because("CH.RANGE")
-    why = reason_told(CHARGE_FAILED, d["why"], s) if d.get("why") else tr(SHORT)
-    return tr("{unit} charge range {dice}{swift} + M {m} = {range}\" against {distance}\" to "
-              "{target}: the charge fails, {why}", why=why, **fields) \
-        + because("CH.RANGE", "CH.FAILED")
-
-
-SHORT = mark("short")
 
 
 def _saves(n: Mapping[str, Any]) -> str:
@@ -255,50 +233,6 @@ def _withdrawn(d: D, s: State | None) -> str:
               why=reason_told(WITHDRAWN, d["why"], s), rule=cite(d["rule"], "TABLE.MEASURE"))
 
 
-def _redirected(d: D, s: State | None) -> str:
-    k = verb_count(s, d["unit"])
-    if not d.get("faces"):   # engine 0.9.0 on: the test was told already (RedirectTested)
-        return ntr("{unit} redirects its charge to {target}.",
-                   "{unit} redirect their charge to {target}.", k, unit=name_of(s, d["unit"]),
-                   target=name_of(s, d["to"])) + because("CH.REDIRECT")
-    fields = {"unit": name_of(s, d["unit"]), "ld": d.get("leadership"),
-              "rolled": plus(d["faces"])}
-    if d["passed"]:
-        return ntr("{unit} tries to redirect: Ld {ld} rolled {rolled}: passes and turns on "
-                   "{target}.", "{unit} try to redirect: Ld {ld} rolled {rolled}: passes and "
-                   "turns on {target}.", k, target=name_of(s, d["to"]), **fields) \
-            + because("CH.REDIRECT")
-    return ntr("{unit} tries to redirect: Ld {ld} rolled {rolled}: fails and keeps after "
-               "{target}.", "{unit} try to redirect: Ld {ld} rolled {rolled}: fails and keeps "
-               "after {target}.", k, target=name_of(s, d["from"]), **fields) \
-        + because("CH.REDIRECT")
-
-
-def _redirect_tested(d: D, s: State | None) -> str:
-    """CH.REDIRECT (seed 003): the test first; on a pass the charger may declare again."""
-    fields = {"unit": name_of(s, d["unit"]), "ld": d["leadership"], "rolled": plus(d["faces"])}
-    k = verb_count(s, d["unit"])
-    if d["passed"]:
-        return ntr("{unit} tries to redirect: Ld {ld} rolled {rolled}: passes, and may declare "
-                   "a charge at another target.", "{unit} try to redirect: Ld {ld} rolled "
-                   "{rolled}: pass, and may declare a charge at another target.", k,
-                   **fields) + because("CH.REDIRECT")
-    return ntr("{unit} tries to redirect: Ld {ld} rolled {rolled}: fails and keeps after "
-               "{target}.", "{unit} try to redirect: Ld {ld} rolled {rolled}: fails and keeps "
-               "after {target}.", k, target=name_of(s, d["target"]), **fields) \
-        + because("CH.REDIRECT")
-
-
-def _fled(d: D, s: State | None) -> str:
-    rule = {"charge_reaction": "CH.REACT", "panic": "PANIC.TRIGGERS", "rally": "RALLY.TEST",
-            "broke": "FP.FLEE_ROLL"}.get(d.get("reason", ""), "FP.FLEE_ROLL")
-    faces = tuple(d.get("dice") or ())   # all it rolled: with Swiftstride the lowest drops
-    dice = f" ({rolled_sum(faces)}{swift(len(faces) > 2)})" if faces else ""
-    return ntr("{unit} flees {distance}\"{dice}.", "{unit} flee {distance}\"{dice}.",
-               verb_count(s, d["unit"]), unit=name_of(s, d["unit"]), distance=d["distance"],
-               dice=dice) + because(rule)
-
-
 def _allocated(d: D, s: State | None) -> str:
     split = ", ".join(tr("{n} at {target}", n=n, target=name_of(s, u))
                       for u, n in d["attacks"].items())
@@ -345,17 +279,6 @@ def _joined(d: D, s: State | None) -> str:
                "CR.BOOKKEEPING")
 
 
-def _reacted(d: D, s: State | None) -> str:
-    unit, k, reaction = name_of(s, d["unit"]), verb_count(s, d["unit"]), d["reaction"]
-    if reaction == "hold":
-        text = ntr("{unit} holds.", "{unit} hold.", k, unit=unit)
-    elif reaction == "flee":
-        text = ntr("{unit} flees.", "{unit} flee.", k, unit=unit)
-    else:
-        text = ntr("{unit} stands and shoots.", "{unit} stand and shoot.", k, unit=unit)
-    return text + because("CH.REACT")
-
-
 ROLLS = {
     "charge_range": mark("charge range"), "failed_charge": mark("failed charge"),
     "flee": mark("flee"), "pursuit": mark("pursuit"), "overrun": mark("overrun"),
@@ -396,6 +319,8 @@ def _combat_began(d: D, s: State | None) -> str:
 
 
 TEMPLATES: dict[str, Callable[[D, State | None], str | None]] = {
+    **CHARGE_SENTENCES,
+    **FLIGHT_SENTENCES,
     **CHALLENGE_SENTENCES,
     **RESULT_SENTENCES,
     **PURSUIT_SENTENCES,
@@ -410,45 +335,17 @@ TEMPLATES: dict[str, Callable[[D, State | None], str | None]] = {
     "TurnBegan": lambda d, s: tr("Game turn {turn}: {player} play.", turn=d["turn"],
                                  player=d["player"]) + because("TURN.ORDER"),
     "PhaseChanged": _phase,
-    "ChargeDeclared": lambda d, s: ntr(
-        "{unit} declares a charge against {target} (into its {side}).",
-        "{unit} declare a charge against {target} (into its {side}).", verb_count(s, d["unit"]),
-        unit=name_of(s, d["unit"]), target=name_of(s, d["target"]),
-        side=side_word(d.get("side") or "front"))
-    + because("CH.DECLARE"),
-    "ChargeReacted": _reacted,
-    "ChargeRedirected": _redirected,
-    "RedirectTested": _redirect_tested,
-    "SideDrawn": lambda d, s: ntr(
-        "Before any charge is declared, a die decides which side of {target} {unit} would "
-        "charge, its front split evenly: its {side}.", "Before any charge is declared, a die "
-        "decides which side of {target} {unit} would charge, their front split evenly: its "
-        "{side}.", verb_count(s, d["unit"]), unit=name_of(s, d["unit"]),
-        target=name_of(s, d["target"]),
-        side=side_word(d["side"])) + because("CH.CHARGE_MOVE"),
     "DiceRolled": _rolled,
-    "ChargeRolled": _charge_rolled,
-    "UnitFled": _fled,
     "UnitMoved": _moved,
     "UnitDestroyed": _destroyed,
     "UnitLeftTable": _off_table,
     "Measured": measures.told,
     "CommandWithdrawn": _withdrawn,
-    "UnitReturned": lambda d, s: ntr("{unit} returns to the table.",
-                                     "{unit} return to the table.", verb_count(s, d["unit"]),
-                                     unit=name_of(s, d["unit"])) + because("FP.OFF_TABLE"),
-    "DangerousTerrainTested": lambda d, s: ntr(
-        "{unit} flees through {through}: dangerous terrain, rolled {faces}: {slain} lost.",
-        "{unit} flee through {through}: dangerous terrain, rolled {faces}: {slain} lost.",
-        verb_count(s, d["unit"]), unit=name_of(s, d["unit"]), through=name_of(s, d["through"]),
-        faces=" ".join(map(str, d["faces"])), slain=d["slain"]) + because("FP.FLEE_THROUGH"),
     "CharacterJoined": lambda d, s: ntr(
         "{character} joins {unit}, standing in its front rank.",
         "{character} join {unit}, standing in its front rank.", verb_count(s, d["character"]),
         character=name_of(s, d["character"]), unit=name_of(s, d["unit"])) + because("CHAR.JOIN"),
     "CharacterLeft": _left,
-    "UnitRallied": lambda d, s: ntr("{unit} rallies.", "{unit} rally.", verb_count(s, d["unit"]),
-                                    unit=name_of(s, d["unit"])) + because("RALLY.TEST"),
     "CombatBegan": _combat_began,
     "CombatEnded": lambda d, s: tr("Combat {combat} is over: {reason}.", combat=d["combat"],
                                    reason=reason_told(COMBAT_ENDED, d["reason"], s))
@@ -457,9 +354,6 @@ TEMPLATES: dict[str, Callable[[D, State | None], str | None]] = {
                                         round=d["round"]) + because("CC.ORDER"),
     "AttacksResolved": _attacks,
     "LeadershipTested": _ld,
-    "PanicCaused": lambda d, s: tr("Panic: {reason}; {units} must test.",
-                                   reason=reason_told(PANIC, d["reason"], s),
-                                   units=names_of(s, d["units"])) + because("PANIC.TRIGGERS"),
 }
 
 
