@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from regiment.core.errors import IllegalCommand
-from regiment.phases.fantasy import combat
+from regiment.phases.fantasy import combat, strikes
 from regiment.phases.fantasy.state import NO_FIGHT
 
 from . import battle as b
@@ -140,7 +140,7 @@ def test_cc_who_fights_front_rank_and_one_supporting_rank():
     g = duel({"profile": {"A": 2}})
     state = g.state
     fight = NO_FIGHT
-    groups = combat.strikes(state, state.combats["0-a-b"], "initiative_3", fight)
+    groups = strikes.strikes(state, state.combats["0-a-b"], "initiative_3", fight)
     a = next(x for x in groups if x["unit"] == "a")
     assert a["attacks"] == 5 * 2 + 5        # the second rank supports with one attack each
 
@@ -148,7 +148,7 @@ def test_cc_who_fights_front_rank_and_one_supporting_rank():
 def test_cc_who_fights_a_unit_fought_in_the_flank_gets_no_support():
     g = duel(side="right")
     state = g.state
-    groups = combat.strikes(state, state.combats["0-a-b"], "initiative_3",
+    groups = strikes.strikes(state, state.combats["0-a-b"], "initiative_3",
                             NO_FIGHT)
     a = next(x for x in groups if x["unit"] == "a")
     # a's right flank is 4 ranks deep: 4 models touch, none support; b fights to its front
@@ -158,15 +158,15 @@ def test_cc_who_fights_a_unit_fought_in_the_flank_gets_no_support():
 
 def test_cc_who_fights_hordes_and_spears_add_ranks():
     horde = duel({"models": 30, "files": 10}, {"models": 30, "files": 10})
-    groups = combat.strikes(horde.state, horde.state.combats["0-a-b"], "initiative_3",
+    groups = strikes.strikes(horde.state, horde.state.combats["0-a-b"], "initiative_3",
                             NO_FIGHT)
     assert next(x for x in groups if x["unit"] == "a")["attacks"] == 10 + 10 + 10
     spears = duel({"equipment": ["spear"], "models": 25})
-    groups = combat.strikes(spears.state, spears.state.combats["0-a-b"], "initiative_3",
+    groups = strikes.strikes(spears.state, spears.state.combats["0-a-b"], "initiative_3",
                             NO_FIGHT)
     assert next(x for x in groups if x["unit"] == "a")["attacks"] == 5 + 5 + 5
     charged = duel({"equipment": ["spear"], "models": 25, "charged": True})
-    groups = combat.strikes(charged.state, charged.state.combats["0-a-b"], "initiative_3",
+    groups = strikes.strikes(charged.state, charged.state.combats["0-a-b"], "initiative_3",
                             NO_FIGHT)
     assert next(x for x in groups if x["unit"] == "a")["attacks"] == 10   # not when charging
 
@@ -174,14 +174,14 @@ def test_cc_who_fights_hordes_and_spears_add_ranks():
 def test_cc_who_fights_monstrous_infantry_support_with_up_to_three():
     g = duel({"troop": "monstrous_infantry", "models": 6, "files": 3, "base": [40, 40],
               "profile": {"A": 3}})
-    groups = combat.strikes(g.state, g.state.combats["0-a-b"], "initiative_3",
+    groups = strikes.strikes(g.state, g.state.combats["0-a-b"], "initiative_3",
                             NO_FIGHT)
     assert next(x for x in groups if x["unit"] == "a")["attacks"] == 3 * 3 + 3 * 3
 
 
 def test_cc_who_fights_a_champion_has_one_more_attack():
     g = duel({"command": ["champion"]})
-    groups = combat.strikes(g.state, g.state.combats["0-a-b"], "initiative_3",
+    groups = strikes.strikes(g.state, g.state.combats["0-a-b"], "initiative_3",
                             NO_FIGHT)
     assert next(x for x in groups if x["unit"] == "a")["attacks"] == 5 + 1 + 5
 
@@ -215,7 +215,7 @@ def test_cc_challenge_refused_the_fighter_stands_back():
     g.submit({"cmd": "fight", "by": "red", "combat": "0-lord-swords"})
     g.submit({"cmd": "challenge", "by": "red", "unit": "lord"})
     g.submit({"cmd": "refuse_challenge", "by": "blue", "unit": "swords"})
-    groups = combat.strikes(g.state, g.state.combats["0-lord-swords"], "initiative_4",
+    groups = strikes.strikes(g.state, g.state.combats["0-lord-swords"], "initiative_4",
                             g.state.fight)
     swords = next(x for x in groups if x["unit"] == "swords")
     # the lord's base touches 2 swordsmen's; the champion among them stands back
@@ -238,14 +238,14 @@ def test_cc_who_fights_lances_on_the_charge_and_an_additional_hand_weapon():
     assert strength(knights.state.units["a"]) == 5
     assert strength(knights.state.units["a"].evolve(charged=False)) == 3
     g = duel({"equipment": ["additional_hand_weapon"]})
-    groups = combat.strikes(g.state, g.state.combats["0-a-b"], "initiative_3",
+    groups = strikes.strikes(g.state, g.state.combats["0-a-b"], "initiative_3",
                             NO_FIGHT)
     assert next(x for x in groups if x["unit"] == "a")["attacks"] == 5 * 2 + 5
 
 
 def test_cc_who_fights_no_champion_bonus_when_fought_in_the_flank():
     g = duel({"command": ["champion"]}, side="right")
-    groups = combat.strikes(g.state, g.state.combats["0-a-b"], "initiative_3",
+    groups = strikes.strikes(g.state, g.state.combats["0-a-b"], "initiative_3",
                             NO_FIGHT)
     assert next(x for x in groups if x["unit"] == "a")["attacks"] == 4
 

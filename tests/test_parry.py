@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from regiment.phases.fantasy.combat import group, guard, special_group
 from regiment.phases.fantasy.shields import Guard
+from regiment.phases.fantasy.strikes import group, guard, special_group
 from regiment.tools.cli import main
 
 from . import battle as b

@@ -190,7 +190,7 @@ def _profile(key: str, uid: str) -> UnitState:
 def _attacks(args: argparse.Namespace, console: Console) -> int:
     from rich.table import Table
 
-    from regiment.phases.fantasy.combat import group
+    from regiment.phases.fantasy.strikes import group
 
     needs = {"hit": 4, "wound": 4, "armour": 0, "ward": 0, "reroll": False}
     who, parry = "attacks", False

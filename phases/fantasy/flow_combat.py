@@ -15,7 +15,7 @@ from regiment.core.i18n import tr
 from regiment.core.pending import Decision
 from regiment.phases.common.engine import per_state
 
-from . import attacks, combat, contacts, table
+from . import attacks, contacts, strikes, table
 from .attacks import Batch
 from .commands import (
     Allocate,
@@ -84,7 +84,7 @@ class CombatFlow:
         self.flow.check_offered(state, cmd, "CC.ORDER")
         cmb = state.combats[cmd.combat]
         begun = CombatRoundBegan(combat=cmb.id, round=cmb.round,
-                                 steps=tuple(combat.steps(state, cmb)),
+                                 steps=tuple(strikes.steps(state, cmb)),
                                  challenges=bool(self.flow.challenges.challengers(
                                      state, state.player, cmb)))
         return self.flow.then(state, [begun], "fight")
@@ -97,7 +97,7 @@ class CombatFlow:
         fight = fight_of(state)
         if not fight.steps:
             return None
-        return combat.to_allocate(state, state.combats[fight.combat], fight.steps[0],
+        return strikes.to_allocate(state, state.combats[fight.combat], fight.steps[0],
                                   fight)
 
     def _drive_steps(self, state: State) -> list[Event]:
@@ -109,7 +109,7 @@ class CombatFlow:
         if self._to_allocate(state) is not None:
             return []   # a player splits attacks first (CC.ALLOCATE)
         return [InitiativeStepBegan(combat=cmb.id, step=step,
-                                    strikes=tuple(combat.strikes(state, cmb, step, fight)))]
+                                    strikes=tuple(strikes.strikes(state, cmb, step, fight)))]
 
     def _allocate(self, state: State, cmd: Allocate) -> list[Event]:
         """CC.ALLOCATE: the split must name exactly the enemy units the models touch and add

@@ -19,13 +19,13 @@ from regiment.core.tell import kernel_sentence, setting_word
 from . import measures, rerolls
 from .challenge.sentences import SENTENCES as CHALLENGE_SENTENCES
 from .charge.sentences import SENTENCES as CHARGE_SENTENCES
-from .combat import describe_step
 from .flight.sentences import SENTENCES as FLIGHT_SENTENCES
 from .pursuit.sentences import SENTENCES as PURSUIT_SENTENCES
 from .reform.sentences import SENTENCES as REFORM_SENTENCES
 from .result.sentences import SENTENCES as RESULT_SENTENCES
 from .sources import cite
 from .state import State
+from .strikes import describe_step
 from .telling import (
     D,
     because,

@@ -1,7 +1,7 @@
 """What a defender's shield does in close combat: the 6+ parry save of the 8th edition
 (ATK.PARRY) for games begun under engine 0.9.0, the previous edition's +1 armour for games
 begun before (LOG.RULINGS), and the armour and ward needs that follow (ATK.ARMOUR, ATK.WARD).
-Which side an attacker stands on is ``combat.guard``'s to say."""
+Which side an attacker stands on is ``strikes.guard``'s to say."""
 
 from __future__ import annotations
 

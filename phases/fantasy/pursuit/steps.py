@@ -11,11 +11,9 @@ it is done; the outcomes come from ``rules`` and the other rule modules.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from regiment.core import geometry as geo
 from regiment.core.commands import Command
 from regiment.core.events import Event, RollRequested
 from regiment.core.fold import fold
@@ -24,28 +22,24 @@ from regiment.core.pending import Decision
 from regiment.core.state import Awaiting
 from regiment.phases.common.engine import per_state
 
-from .. import charge, combat, contacts, table
+from .. import charge, combat
 from ..characters import unit_leadership
 from ..commands import FleeOrder, Overrun, Pursue, PursuitOrder, Restrain
 from ..events import (
-    CombatBegan,
     CombatEnded,
-    CombatJoined,
     LeadershipTested,
     OrderChosen,
     UnitDestroyed,
     UnitFled,
-    UnitLeftTable,
 )
 from ..faces import counted, dropped
 from ..flow import Flow, fight_of
-from ..motion import moved
 from ..result import ld_test
 from ..rolls import FleeRoll, FleeTie, Toward, ask
 from ..rulings import ruled
 from ..state import MOVES_ON, NO_RESULT, Pursuit, State, UnitState, intent
-from ..units import box
 from ..why import COMBAT_ENDED, DESTROYED, written
+from . import moves
 from . import rules as pursuit
 from .events import (
     FleeDirectionChosen,
@@ -305,7 +299,8 @@ class PursuitFlow:
         fight = fight_of(state)
         uid = pursuers[0]
         kind, target = self.plans(state)[uid]
-        return self._pursuer_moves(state, state.units[uid], kind, target, fight.rolled[uid])
+        return moves.pursuer_moves(state, state.units[uid], kind, target, fight.rolled[uid],
+                                   self.flow.fold_table)
 
     def _pursuits_done(self, state: State) -> list[Event]:
         """Units of the combat left touching no enemy leave it; a combat with one side left
@@ -347,41 +342,6 @@ class PursuitFlow:
                                                   dice=counted(faces), distance=dist,
                                                   caught=caught,
                                                   dropped=dropped(faces) if told else ())])
-
-    def _pursuer_moves(self, state: State, u: UnitState, plan: Pursuit, target: str,
-                       dist: int) -> list[Event]:
-        kind = plan.value   # as the events say it
-        def heading() -> float:   # (geometry only: at a table the unit has no place)
-            if kind == "pursue" and target in state.units:
-                return geo.bearing(geo.centre(box(u)), geo.centre(box(state.units[target])))
-            return u.facing
-
-        def move() -> tuple[geo.Box, geo.Point | None, str | None, float]:
-            return pursuit.pursue_move(state, u, heading(), dist, kind == "pursue")
-
-        end, off, edge, fresh, run = table.pursue(state, u, dist, move)
-        step = moved(u.id, end, "pursuit" if kind == "pursue" else "overrun", run)
-        if end is not None and not off and fresh is None and run < dist - 1e-6 and \
-                ruled(state, "story_told_whole"):   # FP.PURSUE_MOVE: say what stopped it
-            by = pursuit.stopper(state, u, heading(), dist, kind == "pursue", run)
-            if by:
-                step = dataclasses.replace(step, stopped=by)
-        events: list[Event] = [step]
-        if off:   # in table mode the players saw where (no point is made up)
-            events.append(UnitLeftTable(unit=u.id, point=edge))
-        elif fresh is not None:  # FP.FRESH_ENEMY: a charge; fought next close combat phase
-            joined = combat.combat_holding(state, fresh)
-            began: CombatBegan | CombatJoined
-            if joined is not None:  # into a unit already fighting: it joins that combat
-                began = CombatJoined(combat=joined.id, units=(u.id,), chargers=(u.id,),
-                                     reason=kind)
-            else:
-                began = CombatBegan(combat=f"{state.turn}-{u.id}-{fresh}",
-                                    units=(u.id, fresh), chargers=(u.id,), reason=kind)
-            events.append(began)
-            events += contacts.charged(fold(state, events, self.flow.fold_table), u,
-                                       state.units[fresh], None, began)
-        return events
 
     def _ask_pursuers(self, state: State) -> Decision | None:
         """FP.CHOOSE_PURSUIT: each winner that may pursue chooses, in turn."""
