@@ -66,7 +66,7 @@ def playout(scenario: dict[str, Any], seed: int) -> int:
     return play(Playout.new(scenario, seed=format(seed, "x")))
 
 
-AREAS = (("geometry", ("core/geometry.py", "lib:shapely", "lib:numpy")),
+AREAS = (("geometry", ("core/geometry/", "lib:shapely", "lib:numpy")),
          ("rules", ("phases/",)), ("kernel", ("core/", "store/")), ("bot", ("tools/",)))
 
 
