@@ -26,35 +26,25 @@ from .commands import (
     Roll,
     parse_command,
 )
-from .dice import Dice, ManualDice, ScriptedDice, SeededDice, faces_problem
+from .deciding import Deciding
+from .dice import Dice, ManualDice, ScriptedDice, SeededDice
 from .errors import CorruptLog, IllegalCommand, InvalidScenario, TamperedLog
 from .events import (
     CommandIssued,
-    CommandWithdrawn,
-    DiceRolled,
     Event,
     GameStarted,
-    Measured,
-    MeasurementRequested,
-    StepRedone,
-    StepUndone,
-    UndoRefused,
-    UndoRequested,
 )
-from .fold import Folded, appliers_for, fold, folded
+from .fold import appliers_for, fold
 from .history import Timeline
-from .i18n import current, language, tr
+from .i18n import tr
 from .pending import Decision, Measurement, Over, Pending
 from .pending import Roll as RollPending
-from .protocols import PRESETS, EventStore, Preset, view_of
-from .reasons import REASONS_AS_CODES
+from .protocols import PRESETS, EventStore, Preset
 from .record import Draft, Record, RecordLog
-from .state import Awaiting, GameState
+from .state import GameState
+from .undoing import Undoing
 from .upcast import decode_event
 from .version import ENGINE_VERSION, version
-
-# LOG.RULINGS: from this engine on, undoing the other seat's step needs its consent too
-CONSENT_FOR_ANY_STEP = (0, 9, 0)
 
 
 def utc_now() -> str:
@@ -68,8 +58,9 @@ def find_preset(name: str) -> Preset[Any]:
         raise TamperedLog(f"no preset {name!r} is registered (import regiment.phases)") from None
 
 
-class Game:
-    """One game on one store. Make it with ``Game.new`` or ``Game.load``."""
+class Game(Deciding, Undoing):
+    """One game on one store. Make it with ``Game.new`` or ``Game.load``. How a command becomes
+    its events is ``Deciding``'s (its rolls and its measurements), an undo ``Undoing``'s."""
 
     def __init__(self, *, game_id: str, preset: Preset[Any], store: EventStore, dice: Dice | None,
                  undo_policy: str, clock: Callable[[], str] = utc_now,
@@ -322,189 +313,6 @@ class Game:
         return IllegalCommand(why, rule=rule, command=command, phase=self.state.phase,
                               legal=[c.to_dict() for c in self.legal()])
 
-    def _run(self, state: GameState, command: Command) -> tuple[list[Event], GameState]:
-        aw = state.awaiting
-        events: list[Event]
-        asking = state.asking
-        if isinstance(command, Measure):
-            events = self._measured(state, command)
-        elif asking is not None:
-            q = asking.question
-            raise self._illegal(command, tr("the game waits for a measurement first: {key}",
-                                            key=q.key), q.rule)
-        elif isinstance(command, Roll):
-            if aw is None:
-                raise self._illegal(command, tr("no roll is pending"), "DICE.PENDING")
-            if command.by != aw.player:
-                raise self._illegal(command, tr("this roll is {player}'s to make",
-                                                player=aw.player), "DICE.PENDING")
-            problem = faces_problem(command.faces, aw.dice)
-            if problem:
-                raise self._illegal(command, problem, "DICE.FACES")
-            known = self._partly_known(state.dice_pos, aw.dice) or ()
-            if any(k is not None and k != f for k, f in zip(known, command.faces, strict=False)):
-                shown = " ".join("?" if k is None else str(k) for k in known)
-                why = tr("these dice were already rolled: {shown} (?: not rolled yet); an undo "
-                         "never re-rolls dice", shown=shown) if None in known else \
-                    tr("these dice were already rolled: {shown}; an undo never re-rolls dice",
-                       shown=shown)
-                raise self._illegal(command, why, "DICE.NO_REROLL")
-            events = self._roll(state, aw, command.faces)
-        elif aw is not None:
-            raise self._illegal(command, tr("a {purpose} roll must be made first",
-                                               purpose=aw.purpose), "DICE.PENDING")
-        else:
-            events = self._decide(state, command)
-        state = folded(state, events, self.table)
-        return self._roll_while_awaiting(state, list(events))
-
-    def _decide(self, state: GameState, command: Command) -> list[Event]:
-        """The command's events; in table mode, the measurement its rules need first."""
-        try:
-            return self.preset.decide(state, command)
-        except measure.Need as need:
-            return [_requested(need, {"command": command.to_dict()})]
-
-    def _measured(self, state: GameState, command: Measure) -> list[Event]:
-        """TABLE.MEASURE: the measurement asked, checked, recorded; then the step it
-        interrupted is decided again with it (it may ask for another)."""
-        asking = state.asking
-        if asking is None:
-            raise self._illegal(command, tr("no measurement is asked for"), "TABLE.MEASURE")
-        q = asking.question
-        if command.by != q.player:
-            raise self._illegal(command, tr("this measurement is {player}'s to take",
-                                            player=q.player), q.rule)
-        try:
-            value = measure.read(q, command.value)
-        except ValueError:   # said with the pieces' names, as the players see them
-            view = view_of(self.preset)
-            named = q.make(**{**q.__dict__, **{k: view.names(state).get(v, v) for k, v in (
-                ("unit", q.unit), ("other", q.other))}}) if view is not None else q
-            try:
-                measure.read(named, command.value)
-            except ValueError as told:
-                exc = told
-            raise self._illegal(command, str(exc), q.rule) from None
-        given = Measured(key=q.key, kind=q.kind, rule=q.rule, value=value)
-        after = self.table[Measured](state, given)
-        resume = asking.resume
-        if "command" in resume:
-            events = self._decide_or_withdraw(after, parse_command(resume["command"]))
-        else:
-            roll = resume["roll"]
-            aw = Awaiting.make(purpose=roll["purpose"], unit=roll["unit"],
-                               player=roll["player"], dice=roll["dice"], about=roll["about"])
-            events = self._outcome(after, aw, tuple(roll["faces"]))
-        return Folded([given, *events], folded(after, events, self.table))
-
-    def _decide_or_withdraw(self, state: GameState, command: Command) -> list[Event]:
-        """TABLE.MEASURE: a command decided again with what was measured; if that rules it
-        out, it is withdrawn, and the state is as before it (the log keeps the measurement:
-        the refusal's reason code, or its English where it has none)."""
-        try:
-            return self._decide(state, command)
-        except IllegalCommand as refused:
-            why = refused
-        if why.reason is not None and self.engine >= REASONS_AS_CODES:
-            return [CommandWithdrawn(command=command.name, by=command.by, rule=why.rule,
-                                     why=why.reason)]
-        if current() != "en":   # the log keeps its reasons in English: decided again in it
-            with language("en"):
-                try:
-                    self._decide(state, command)
-                except IllegalCommand as english:
-                    why = english
-        return [CommandWithdrawn(command=command.name, by=command.by, rule=why.rule,
-                                 why=why.why)]
-
-    def _outcome(self, state: GameState, aw: Awaiting, faces: tuple[int, ...]) -> list[Event]:
-        """What the rules make of a roll; in table mode, the measurement they need first."""
-        try:
-            return self.preset.on_roll(state, aw, faces)
-        except measure.Need as need:
-            return [_requested(need, {"roll": {**aw.__dict__, "faces": list(faces)}})]
-
-    def _roll_while_awaiting(self, state: GameState, events: list[Event]
-                             ) -> tuple[list[Event], GameState]:
-        """Make every roll the rules ask for that needs no player: seeded, scripted, or known."""
-        while state.awaiting is not None and not state.over:
-            aw = state.awaiting
-            faces = self._known(state.dice_pos, aw.dice)
-            if faces is None and self.dice is not None and self.dice.automatic:
-                faces = self.dice.faces(state.dice_pos, aw.dice)
-            if faces is None:
-                break
-            more = self._roll(state, aw, faces)
-            state = more.state
-            events.extend(more)
-        return events, state
-
-    def _roll(self, state: GameState, aw: Awaiting, faces: tuple[int, ...]) -> Folded:
-        """A roll's faces and what the rules make of them, with the state they lead to."""
-        rolled = DiceRolled(purpose=aw.purpose, unit=aw.unit, faces=tuple(faces),
-                            index=state.dice_pos)
-        after = self.table[DiceRolled](state, rolled)
-        outcome = self._outcome(after, aw, tuple(faces))
-        return Folded([rolled, *outcome], folded(after, outcome, self.table))
-
-    def _known(self, index: int, count: int) -> tuple[int, ...] | None:
-        """Faces the log already holds for these positions of the dice stream, if all are."""
-        known = self._partly_known(index, count)
-        if known is None or None in known:
-            return None
-        return tuple(f for f in known if f is not None)
-
-    def _partly_known(self, index: int, count: int) -> tuple[int | None, ...] | None:
-        tape = self.timeline.tape
-        known = tuple(tape.get(index + i) for i in range(count))
-        return None if all(f is None for f in known) else known
-
-    def _decide_meta(self, command: Command) -> list[Event]:
-        """UNDO.*: undo and redo move the end of the timeline; the log only grows."""
-        timeline = self.timeline
-        name, by = command.name, command.by
-        request = timeline.request
-        if name in ("grant_undo", "refuse_undo"):
-            if request is None:
-                raise self._illegal(command, tr("no undo request is waiting"), "UNDO.CONSENT")
-            if by == request[1]:
-                raise self._illegal(command, tr("the other player must answer an undo request"),
-                                    "UNDO.CONSENT")
-            if name == "grant_undo":
-                return [StepUndone(step=request[0], by=request[1], consent=by)]
-            return [UndoRefused(step=request[0], by=by)]
-        if request is not None:
-            raise self._illegal(command, tr("an undo request waits for an answer"),
-                                "UNDO.CONSENT")
-        if self.undo_policy == "off":
-            raise self._illegal(command, tr("undo is off in this game"), "UNDO.POLICY")
-        if name == "redo":
-            if not timeline.redo:
-                raise self._illegal(command, tr("nothing to redo"), "UNDO.REDO")
-            return [StepRedone(step=timeline.redo[-1], by=by)]
-        step = timeline.last_live()
-        if step is None:
-            raise self._illegal(command, tr("nothing to undo"), "UNDO.NOTHING")
-        if self.undo_policy == "consent" and self._undo_needs_consent(step, by):
-            return [UndoRequested(step=step, by=by)]
-        return [StepUndone(step=step, by=by)]
-
-    def _undo_needs_consent(self, step: int, by: str) -> bool:
-        """UNDO.CONSENT: undoing a step that rolled dice, or one the other seat made, needs the
-        other seat's consent; a seat takes back its own last step alone only while it rolled
-        no dice and the other seat has not acted since. Games begun before engine 0.9.0 asked
-        consent for dice only, and re-derive so (LOG.RULINGS)."""
-        timeline = self.timeline
-        if timeline.rolled_dice(step):
-            return True
-        if self.engine < CONSENT_FOR_ANY_STEP:
-            return False
-        # acting is making a step of the game (an undo, a redo or an answer to an undo request
-        # is not); a step of the other seat's that was undone since still counts
-        return any(timeline.by(s) != by and not timeline.is_meta(s)
-                   for s in range(step, len(timeline.steps)))
-
     def _commit(self, events: Sequence[Event], by: str, after: GameState | None) -> None:
         seq = len(self.records)
         step = len(self.timeline.steps)
@@ -535,10 +343,6 @@ def gc_paused() -> Iterator[None]:
         yield
     finally:
         gc.enable()
-
-
-def _requested(need: measure.Need, resume: dict[str, Any]) -> MeasurementRequested:
-    return MeasurementRequested(**need.question.fields(), resume=resume)
 
 
 def _by(batch: Sequence[Event]) -> str:

@@ -18,10 +18,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .i18n import tr
-from .state import GameState, Value
+from .state import Awaiting, GameState, Value
 
 KINDS = ("distance", "count", "number", "side", "yes_no", "unit", "units")
 # count: models touching, 1 or more; number: models doing something, 0 or more
@@ -63,6 +63,38 @@ class Asking(Value):
 
     question: Question
     resume: dict[str, Any]
+
+
+class Again(NamedTuple):
+    """TABLE.MEASURE: the command to decide again once the answer is in (as the log holds it:
+    parsed when it is decided, as any command is)."""
+
+    command: dict[str, Any]
+
+
+class RollAgain(NamedTuple):
+    """TABLE.MEASURE: the roll whose outcome to decide again once the answer is in."""
+
+    roll: Awaiting
+    faces: tuple[int, ...]
+
+
+def resume_written(again: Again | RollAgain) -> dict[str, Any]:
+    """What is decided again, as ``MeasurementRequested.resume`` holds it (a contract of saved
+    logs: ``{"command": ...}`` or ``{"roll": {...the awaited roll, "faces": [...]}}``)."""
+    if isinstance(again, Again):
+        return {"command": again.command}
+    return {"roll": {**again.roll.__dict__, "faces": list(again.faces)}}
+
+
+def resumed(written: dict[str, Any]) -> Again | RollAgain:
+    """``resume_written`` read back: the one place that knows the log's form of it."""
+    if "command" in written:
+        return Again(written["command"])
+    roll = written["roll"]
+    aw = Awaiting.make(purpose=roll["purpose"], unit=roll["unit"], player=roll["player"],
+                       dice=roll["dice"], about=roll["about"])
+    return RollAgain(aw, tuple(roll["faces"]))
 
 
 # listeners of the answers geometry gives, under the keys table mode asks them by: a test

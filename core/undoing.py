@@ -1,0 +1,76 @@
+"""UNDO.*: undo, redo and undo requests move the end of the timeline; the log only grows."""
+
+from __future__ import annotations
+
+from .commands import (
+    Command,
+)
+from .errors import IllegalCommand
+from .events import (
+    Event,
+    StepRedone,
+    StepUndone,
+    UndoRefused,
+    UndoRequested,
+)
+from .history import Timeline
+from .i18n import tr
+
+# LOG.RULINGS: from this engine on, undoing the other seat's step needs its consent too
+CONSENT_FOR_ANY_STEP = (0, 9, 0)
+
+
+class Undoing:
+    """A game's undo and redo (a part of ``core.game.Game``)."""
+
+    engine: tuple[int, int, int]
+    timeline: Timeline
+    undo_policy: str
+
+    def _illegal(self, command: Command, why: str, rule: str) -> IllegalCommand:
+        raise NotImplementedError
+
+    def _decide_meta(self, command: Command) -> list[Event]:
+        """UNDO.*: undo and redo move the end of the timeline; the log only grows."""
+        timeline = self.timeline
+        name, by = command.name, command.by
+        request = timeline.request
+        if name in ("grant_undo", "refuse_undo"):
+            if request is None:
+                raise self._illegal(command, tr("no undo request is waiting"), "UNDO.CONSENT")
+            if by == request[1]:
+                raise self._illegal(command, tr("the other player must answer an undo request"),
+                                    "UNDO.CONSENT")
+            if name == "grant_undo":
+                return [StepUndone(step=request[0], by=request[1], consent=by)]
+            return [UndoRefused(step=request[0], by=by)]
+        if request is not None:
+            raise self._illegal(command, tr("an undo request waits for an answer"),
+                                "UNDO.CONSENT")
+        if self.undo_policy == "off":
+            raise self._illegal(command, tr("undo is off in this game"), "UNDO.POLICY")
+        if name == "redo":
+            if not timeline.redo:
+                raise self._illegal(command, tr("nothing to redo"), "UNDO.REDO")
+            return [StepRedone(step=timeline.redo[-1], by=by)]
+        step = timeline.last_live()
+        if step is None:
+            raise self._illegal(command, tr("nothing to undo"), "UNDO.NOTHING")
+        if self.undo_policy == "consent" and self._undo_needs_consent(step, by):
+            return [UndoRequested(step=step, by=by)]
+        return [StepUndone(step=step, by=by)]
+
+    def _undo_needs_consent(self, step: int, by: str) -> bool:
+        """UNDO.CONSENT: undoing a step that rolled dice, or one the other seat made, needs the
+        other seat's consent; a seat takes back its own last step alone only while it rolled
+        no dice and the other seat has not acted since. Games begun before engine 0.9.0 asked
+        consent for dice only, and re-derive so (LOG.RULINGS)."""
+        timeline = self.timeline
+        if timeline.rolled_dice(step):
+            return True
+        if self.engine < CONSENT_FOR_ANY_STEP:
+            return False
+        # acting is making a step of the game (an undo, a redo or an answer to an undo request
+        # is not); a step of the other seat's that was undone since still counts
+        return any(timeline.by(s) != by and not timeline.is_meta(s)
+                   for s in range(step, len(timeline.steps)))
