@@ -111,7 +111,7 @@ def test_log_rulings_games_of_engine_0_8_0_replay_and_verify_as_they_were_played
 def test_log_rulings_the_0_8_0_unconsented_undo_is_caught_if_the_new_ruling_applied(
         monkeypatch):
     """The consent log above verifies only because it is re-derived under 0.8.0's ruling."""
-    import regiment.core.game as kernel
+    import regiment.core.undoing as kernel
     from regiment.core.errors import TamperedLog
     from regiment.tools.source import open_records
     from regiment.tools.verify import verify

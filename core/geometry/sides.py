@@ -1,5 +1,5 @@
-"""GEO.ARCS, CH.CHARGE_MOVE: the sides of a target a mover faces, and the places flush
-against a side where a charger stops."""
+"""GEO.ARCS: the sides of a box that a moving box faces, and the places flush against a side
+where the moving box stops."""
 
 from __future__ import annotations
 
