@@ -19,6 +19,7 @@ from .events import (
     MeasurementRequested,
     PhaseChanged,
     RollRequested,
+    TurnBegan,
     event_class,
 )
 from .measure import Asking, Question
@@ -30,6 +31,13 @@ S = TypeVar("S", bound=GameState)
 
 def _phase_changed(state: GameState, e: PhaseChanged) -> GameState:
     return state.evolve(phase=e.phase, turn=e.turn, player=e.player)
+
+
+def _turn_began(state: GameState, e: TurnBegan) -> GameState:
+    """TURN.ORDER: a player's turn begins. The kernel keeps nothing of a turn: the turn and the
+    player come with the ``PhaseChanged`` that follows (a rulebook's set-up still reads turn
+    0 after the first ``TurnBegan``); a rulebook that resets what lasts a turn replaces this."""
+    return state
 
 
 def _roll_requested(state: GameState, e: RollRequested) -> GameState:
@@ -67,6 +75,7 @@ def _measured(state: GameState, e: Measured) -> GameState:
 
 KERNEL_APPLIERS: dict[type[Event], Applier] = {
     PhaseChanged: _phase_changed,
+    TurnBegan: _turn_began,
     RollRequested: _roll_requested,
     DiceRolled: _dice_rolled,
     GameEnded: _game_ended,

@@ -170,3 +170,23 @@ def test_store_version_a_stale_writer_writes_nothing():
     with pytest.raises(ConcurrencyConflict):
         twin.submit({"cmd": "end_charges", "by": "red"})
     assert twin.version < game.version == store.version(game.game_id)
+
+
+def test_turn_order_the_kernel_applies_every_event_it_emits():
+    """TURN.ORDER: every event of the kernel's own, but the undo markers (the timeline's) and
+    GameStarted (the rulebook's first state), has a kernel applier, so a rulebook need write
+    appliers for its own events only; a TurnBegan changes nothing of the kernel's state."""
+    from regiment.core import events as kernel_events
+    from regiment.core.events import META_EVENTS, Event, GameStarted, TurnBegan
+    from regiment.core.fold import KERNEL_APPLIERS
+    from regiment.core.state import GameState
+
+    own = {cls for cls in vars(kernel_events).values() if isinstance(cls, type)
+           and issubclass(cls, Event) and cls is not Event
+           and cls.__module__ == kernel_events.__name__}
+    assert len(own) >= 14
+    missing = {c.__name__ for c in own if c not in KERNEL_APPLIERS} - META_EVENTS - {
+        GameStarted.__name__}
+    assert not missing, missing
+    state = GameState(game_id="g", preset="p", players=("a", "b"), first="a", turns=2)
+    assert KERNEL_APPLIERS[TurnBegan](state, TurnBegan(turn=1, player="a")) is state
