@@ -17,20 +17,19 @@ import hashlib
 import html
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from importlib.resources import files
 from typing import Any
 
 import regiment.phases  # noqa: F401 - registers the presets the pages are drawn with
 from regiment.core.errors import RegimentError
-from regiment.core.fold import appliers_for
 from regiment.core.game import find_preset
-from regiment.core.history import Timeline
 from regiment.core.protocols import view_of
 from regiment.core.record import Record
 from regiment.core.upcast import decode_event
+from regiment.core.walk import Step, walk
 
-from .replay import QUIET, command_text, steps
+from .replay import QUIET, command_text
 from .source import published_note
 from .verify import verify
 
@@ -44,26 +43,34 @@ def frames(records: Sequence[Record]) -> list[dict[str, Any]]:
     every later frame where it was last seen, marked ``gone``, so that the map and the legend
     still show what became of it.
     """
-    first = decode_event(records[0].type, records[0].v, records[0].data)
-    preset = find_preset(first.preset)  # type: ignore[attr-defined]
-    timeline = Timeline(preset, appliers_for(preset.appliers))
-    view = view_of(preset)
-    out: list[dict[str, Any]] = []
-    before: Any = None
-    numbers: dict[str, int] = {}           # a unit's number: the order it was first drawn
-    last_seen: dict[str, dict[str, Any]] = {}
-    for batch in steps(records):
-        events = [decode_event(r.type, r.v, r.data, f"record {r.seq}") for r in batch]
+    (shown,) = walk(records, [Frames(records)])
+    return shown  # type: ignore[no-any-return]  # what Frames.end makes
+
+
+class Frames:
+    """The replay page's frames (a visitor of ``core.walk``, which folds the log for it)."""
+
+    states = True
+
+    def __init__(self, records: Sequence[Record]) -> None:
+        first = decode_event(records[0].type, records[0].v, records[0].data)
+        self.preset = find_preset(first.preset)  # type: ignore[attr-defined]
+        self.view = view_of(self.preset)
+        self.out: list[dict[str, Any]] = []
+        self.numbers: dict[str, int] = {}          # a unit's number: the order it was first drawn
+        self.last_seen: dict[str, dict[str, Any]] = {}
+
+    def visit(self, step: Step) -> None:
+        batch, before, after = step.records, step.before, step.after
+        assert after is not None
+        preset, view = self.preset, self.view
         head = batch[0]
-        by = head.data.get("by", "") if head.type == "CommandIssued" else ""
-        timeline.feed(head.step, events, by, head.seq)
-        after = timeline.state
         lines = [text for r in batch if r.type not in QUIET
                  for text in (preset.sentence(r.type, r.data, after),) if text]
         paths = view.paths(before, after, batch) if view is not None and before is not None \
             else []
         asked = before if before is not None else after
-        out.append({
+        self.out.append({
             "step": head.step,
             "title": command_text(head) if head.type == "CommandIssued" else "set-up",
             "turn": asked.turn, "player": asked.player,
@@ -72,17 +79,17 @@ def frames(records: Sequence[Record]) -> list[dict[str, Any]]:
             "lines": lines, "paths": paths,
             "units": _units(view.drawing(after) if view is not None else [],
                             view.ends(after) if view is not None else {},
-                            numbers, last_seen),
+                            self.numbers, self.last_seen),
         })
         if getattr(after, "table", {}).get("measured") and view is not None:
             # table mode: no positions to draw; the units as they stand, and the
             # measurements the players took, which the step's lines tell (TABLE.MEASURE)
-            out[-1]["roster"] = [list(row) for row in view.roster(after)]
-        before = after
-    status = timeline.status()
-    for f in out:
-        f["branch"] = status.get(f["step"], "live")
-    return out
+            self.out[-1]["roster"] = [list(row) for row in view.roster(after)]
+
+    def end(self, branches: Mapping[int, str]) -> list[dict[str, Any]]:
+        for f in self.out:
+            f["branch"] = branches.get(f["step"], "live")
+        return self.out
 
 
 GONE = ("destroyed", "off the table")   # how a unit ended that leaves its place on the map

@@ -13,7 +13,7 @@ cut short, a different engine) is refused before anything is written.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from regiment.core.dice import Dice, SeededDice, commitment
@@ -23,6 +23,7 @@ from regiment.core.game import ENGINE_VERSION, Game
 from regiment.core.protocols import EventStore
 from regiment.core.record import Draft, Record
 from regiment.core.scenario import parse_scenario
+from regiment.core.walk import Step, walk
 from regiment.store.base import check_game_id
 from regiment.store.memory import MemoryStore
 
@@ -61,13 +62,34 @@ def export_record(records: Sequence[Record], seed: bytes | None = None) -> Itera
     yield _line({"format": FORMAT, "version": VERSION, "engine": started["engine_version"],
                  "game_id": started["game_id"], "at": records[0].at, "undo": started["undo"],
                  "dice": dice, "scenario": started["scenario"]})
-    steps: dict[int, dict[str, Any]] = {}
-    seen: set[int] = set()   # after an undo the same dice come again: record them once
-    for r in records[1:]:
+    (steps,) = walk(records, [Commands(rolled_by_hand)], {})
+    for step in sorted(steps):
+        yield _line(steps[step])
+    yield _line({"end": True, "records": len(records), "hash": records[-1].hash.hex()})
+
+
+class Commands:
+    """Each step's command, with the faces it rolled that no earlier step rolled (after an
+    undo the same dice come again: recorded once), unless the dice are rolled by hand or
+    the seed goes with the record (a visitor of ``core.walk``)."""
+
+    states = False
+
+    def __init__(self, rolled_by_hand: bool) -> None:
+        self.rolled_by_hand = rolled_by_hand
+        self.steps: dict[int, dict[str, Any]] = {}
+        self.seen: set[int] = set()
+
+    def visit(self, step: Step) -> None:
+        for r in step.records if step.number > 0 else ():
+            self._record(r)
+
+    def _record(self, r: Record) -> None:
+        steps, seen = self.steps, self.seen
         if r.type == "CommandIssued":
             cmd = {"cmd": r.data["command"], "by": r.data["by"], **r.data["args"]}
             steps[r.step] = {"step": r.step, "at": r.at, "cmd": cmd}
-        elif r.type == "DiceRolled" and not rolled_by_hand and r.step in steps:
+        elif r.type == "DiceRolled" and not self.rolled_by_hand and r.step in steps:
             runs = steps[r.step].setdefault("faces", [])
             for k, face in enumerate(r.data["faces"]):
                 die = r.data["index"] + k
@@ -80,9 +102,9 @@ def export_record(records: Sequence[Record], seed: bytes | None = None) -> Itera
                     runs.append([die, [face]])
             if not runs:
                 del steps[r.step]["faces"]
-    for step in sorted(steps):
-        yield _line(steps[step])
-    yield _line({"end": True, "records": len(records), "hash": records[-1].hash.hex()})
+
+    def end(self, branches: Mapping[int, str]) -> dict[int, dict[str, Any]]:
+        return self.steps
 
 
 def _line(obj: dict[str, Any]) -> str:

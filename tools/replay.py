@@ -8,7 +8,7 @@ was taken back; dice an undone step rolled come out again when the step is made 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import IO, Any
 
 from rich.console import Console
@@ -16,23 +16,15 @@ from rich.console import Console
 from regiment.core.game import Game
 from regiment.core.i18n import mark, tr
 from regiment.core.record import Record
+from regiment.core.walk import Step, steps, walk
+
+__all__ = ["QUIET", "Narrator", "Rows", "command_text", "narrate", "print_replay", "steps"]
 
 QUIET = frozenset({"PhaseChanged", "DiceRolled", "RollRequested", "CommandIssued",
                    "InitiativeStepBegan", "PursuitsCompleted", "CombatRoundEnded",
                    "MeasurementRequested", "ContactMeasured"})
 MARK = {"live": "", "undone": mark("[undone] "), "abandoned": mark("[taken back] "),
         "meta": ""}
-
-
-def steps(records: Iterable[Record]) -> Iterator[list[Record]]:
-    batch: list[Record] = []
-    for r in records:
-        if batch and r.step != batch[0].step:
-            yield batch
-            batch = []
-        batch.append(r)
-    if batch:
-        yield batch
 
 
 ORDER = ("unit", "target", "reaction", "combat", "files", "face", "faces")
@@ -56,29 +48,69 @@ def command_text(r: Record) -> str:
     return f"{d['by']}: {d['command']}" + (f" {args}" if args else "")
 
 
-def narrate(game: Game, records: Iterable[Record]) -> Iterator[str]:
-    """Lines of the story of a game: a header a step, its outcomes indented below."""
-    status = game.timeline.status()
-    state, tell = game.state, game.preset.sentence
-    marks = {k: tr(v) if v else "" for k, v in MARK.items()}
-    setup = tr("set-up")
-    phase = setup
-    for batch in steps(records):
-        flag = marks.get(status.get(batch[0].step, "live"), "")
-        head = batch[0]
-        title = command_text(head) if head.type == "CommandIssued" else setup
-        yield tr("{mark}step {step} [{phase}] {title}", mark=flag, step=head.step, phase=phase,
-                 title=title)
-        for r in batch:
-            if r.type == "PhaseChanged" and status.get(r.step, "live") in ("live", "meta"):
-                phase = " > ".join(tr(p) for p in r.data["phase"].replace("turn.", "")
-                                   .split("."))
-        for r in batch:
+class Narrator:
+    """The story of a game (a visitor of ``core.walk``): a header a step, its outcomes indented
+    below, each told with the game's names."""
+
+    states = False
+
+    def __init__(self, game: Game) -> None:
+        self.state, self.tell = game.state, game.preset.sentence
+        self.marks = {k: tr(v) if v else "" for k, v in MARK.items()}
+        self.setup = tr("set-up")
+        self.phase = self.setup
+        self.lines: list[str] = []
+
+    def visit(self, step: Step) -> None:
+        flag = self.marks.get(step.branch, "")
+        head = step.records[0]
+        title = command_text(head) if head.type == "CommandIssued" else self.setup
+        self.lines.append(tr("{mark}step {step} [{phase}] {title}", mark=flag, step=head.step,
+                             phase=self.phase, title=title))
+        for r in step.records:
+            if r.type == "PhaseChanged" and step.branch in ("live", "meta"):
+                self.phase = " > ".join(tr(p) for p in r.data["phase"].replace("turn.", "")
+                                        .split("."))
+        for r in step.records:
             if r.type in QUIET:
                 continue
-            text = tell(r.type, r.data, state)
+            text = self.tell(r.type, r.data, self.state)
             if text:
-                yield f"    {flag}{text}"
+                self.lines.append(f"    {flag}{text}")
+
+    def end(self, branches: Mapping[int, str]) -> list[str]:
+        return self.lines
+
+
+class Rows:
+    """Every record with its branch and its sentence, as JSON lines (``replay --json``)."""
+
+    states = False
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.rows: list[str] = []
+
+    def visit(self, step: Step) -> None:
+        for r in step.records:
+            row: dict[str, Any] = {**r.to_json(), "branch": step.branch}
+            text = self.game.preset.sentence(r.type, r.data, self.game.state)
+            if text:
+                row["text"] = text
+            self.rows.append(json.dumps(row))
+
+    def end(self, branches: Mapping[int, str]) -> list[str]:
+        return self.rows
+
+
+def narrate(game: Game, records: Iterable[Record]) -> Iterator[str]:
+    """Lines of the story of a game: a header a step, its outcomes indented below."""
+    (lines,) = walk(_listed(records), [Narrator(game)], game.timeline.status())
+    return iter(lines)
+
+
+def _listed(records: Iterable[Record]) -> Sequence[Record]:
+    return records if isinstance(records, Sequence) else list(records)
 
 
 def print_replay(game: Game, records: Iterable[Record], console: Console, as_json: bool
@@ -88,14 +120,7 @@ def print_replay(game: Game, records: Iterable[Record], console: Console, as_jso
     terminal that shows colour, undone and taken-back lines are dim."""
     out = console.file
     if as_json:
-        status = game.timeline.status()
-        rows = []
-        for r in records:
-            row: dict[str, Any] = {**r.to_json(), "branch": status.get(r.step, "live")}
-            text = game.preset.sentence(r.type, r.data, game.state)
-            if text:
-                row["text"] = text
-            rows.append(json.dumps(row))
+        (rows,) = walk(_listed(records), [Rows(game)], game.timeline.status())
         _write(out, rows)
         return
     dim = console.is_terminal and console.color_system is not None and not console.no_color
