@@ -81,7 +81,9 @@ def test_the_pursuit_is_its_steps_each_with_its_named_guard():
                      ("pursuits_rolled",), ("none_caught",), ("flights_moved",)]
     assert all(table.recorded[f"{pursuit}.{s}"] == pursuit for s in steps)
     holds = {"pursuers_chosen": True, "restraints_tested": True, "flights_rolled": False}
-    assert table.locate(pursuit, lambda c: holds.get(c, False)) == f"{pursuit}.flee_rolls"
+    assert table.locate(pursuit, {c: (lambda s, v=holds.get(c, False): v) for es in
+                                  table.steps.values() for e in es for c in e.conditions},
+                        None) == f"{pursuit}.flee_rolls"
 
 
 def test_no_step_loops_on_itself_but_for_a_queue_of_its_own():

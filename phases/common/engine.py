@@ -23,6 +23,7 @@ from .machine import Compiled, Leaf, Rolled
 
 i18n.register(Path(__file__).with_name("locale"))
 Guard = Callable[[Any], bool]
+WHERE = "Engine.where"   # its answer's key in a state's memo
 T = TypeVar("T")
 
 
@@ -62,14 +63,21 @@ class Engine:
     start: str = "turn.start"      # the leaf a player's turn begins in
     turn_rule: str = "TURN.ORDER"  # the rule a command out of turn or phase breaks
 
-    @per_state
     def where(self, state: Any) -> str:
         """The step of the turn the game is at (``Compiled.locate``): the phase the log
-        recorded, or in a phase of steps the step its guards lead to."""
-        guards = self.guards
-        return self.machine.locate(state.phase, lambda c: guards[c](state))
+        recorded, or in a phase of steps the step its guards lead to (kept with the state:
+        the drive, the question and the command all ask it of the same one)."""
+        phase = state.phase
+        if phase not in self.machine.entry:   # a phase that is its own step: no guard to ask
+            return phase                      # (most states: the memo would cost more)
+        answers = memo(state)
+        leaf = answers.get(WHERE)
+        if leaf is None:
+            leaf = answers[WHERE] = self.machine.locate(phase, self.guards, state)
+        return leaf  # type: ignore[no-any-return]  # what this method memoized
 
     def step(self, state: Any) -> Leaf | None:
+        """The step's table (what it takes, asks, drives and rolls)."""
         return self.at.get(self.where(state))
 
     def fire(self, state: Any, trigger: str, at: str | None = None) -> Folded:

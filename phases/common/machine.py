@@ -11,7 +11,7 @@ table, and replay sets the phase from ``PhaseChanged`` events without firing a c
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,7 +57,8 @@ class Compiled:
         """Triggers a player may send in ``leaf`` (guards aside)."""
         return tuple(t for t, es in self.edges.get(leaf, {}).items() if not es[0].auto)
 
-    def locate(self, phase: str, holds: Callable[[str], bool]) -> str:
+    def locate(self, phase: str, guards: Mapping[str, Callable[[Any], bool]], state: Any
+               ) -> str:
         """The step a game is at: in a phase of steps, its first step, then each next one
         whose guard holds (the guard says the step before is done); any other phase is its
         own step. The log records the phase; the step follows from the state, so logs of
@@ -65,9 +66,13 @@ class Compiled:
         leaf = self.entry.get(phase)
         if leaf is None:
             return phase
+        steps = self.steps
         while True:
-            for e in self.steps.get(leaf, ()):
-                if all(holds(c) for c in e.conditions):
+            for e in steps[leaf]:
+                for c in e.conditions:   # (a loop, not all(): this runs at every event)
+                    if not guards[c](state):
+                        break
+                else:
                     leaf = e.dest
                     break
             else:

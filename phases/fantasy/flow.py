@@ -116,7 +116,7 @@ class Flow(Engine):
             return self.combats.drive_batch(state)
         if state.context.panic:
             return self.flights.drive_panic(state)
-        leaf = self.step(state)
+        leaf = self.at.get(self.where(state))
         return leaf.drives(state) if leaf is not None and leaf.drives is not None else []
 
     def has_pieces(self, state: State, player: str) -> bool:

@@ -80,14 +80,30 @@ class PursuitFlow:
 
     def guards(self) -> dict[str, Callable[[State], bool]]:
         """The named guards of the pursuit's steps: each says its step is done."""
-        return {
-            "pursuers_chosen": lambda s: self._undecided(s) is None,
-            "restraints_tested": lambda s: not self._restraining(s),
-            "flights_rolled": lambda s: not self._unrolled_flights(s),
-            "pursuits_rolled": lambda s: not self._unrolled_pursuits(s),
-            "none_caught": lambda s: not self._caught(s),
-            "flights_moved": lambda s: not self._left(s, "flee"),
-        }
+        return {"pursuers_chosen": self._pursuers_chosen,
+                "restraints_tested": self._restraints_tested,
+                "flights_rolled": self._flights_rolled,
+                "pursuits_rolled": self._pursuits_rolled,
+                "none_caught": self._none_caught,
+                "flights_moved": self._flights_moved}
+
+    def _pursuers_chosen(self, state: State) -> bool:
+        return self._undecided(state) is None
+
+    def _restraints_tested(self, state: State) -> bool:
+        return not self._restraining(state)
+
+    def _flights_rolled(self, state: State) -> bool:
+        return not self._unrolled_flights(state)
+
+    def _pursuits_rolled(self, state: State) -> bool:
+        return not self._unrolled_pursuits(state)
+
+    def _none_caught(self, state: State) -> bool:
+        return not self._caught(state)
+
+    def _flights_moved(self, state: State) -> bool:
+        return not self._left(state, "flee")
 
     def _order(self, state: State, cmd: FleeOrder | PursuitOrder) -> list[Event]:
         """FP.MULTI_ORDER: which of a player's units flees, or pursues, next."""
