@@ -80,10 +80,13 @@ def test_the_pursuit_is_its_steps_each_with_its_named_guard():
     assert chain == [("pursuers_chosen",), ("restraints_tested",), ("flights_rolled",),
                      ("pursuits_rolled",), ("none_caught",), ("flights_moved",)]
     assert all(table.recorded[f"{pursuit}.{s}"] == pursuit for s in steps)
-    holds = {"pursuers_chosen": True, "restraints_tested": True, "flights_rolled": False}
-    assert table.locate(pursuit, {c: (lambda s, v=holds.get(c, False): v) for es in
-                                  table.steps.values() for e in es for c in e.conditions},
-                        None) == f"{pursuit}.flee_rolls"
+    done = {"pursuers_chosen", "restraints_tested"}   # and the flights still to roll
+
+    def guard(name):
+        return lambda state: name in done
+
+    guards = {c: guard(c) for es in table.steps.values() for e in es for c in e.conditions}
+    assert table.locate(pursuit, guards, None) == f"{pursuit}.flee_rolls"
 
 
 def test_no_step_loops_on_itself_but_for_a_queue_of_its_own():
