@@ -67,14 +67,14 @@ class Engine:
         """The step of the turn the game is at (``Compiled.locate``): the phase the log
         recorded, or in a phase of steps the step its guards lead to (kept with the state:
         the drive, the question and the command all ask it of the same one)."""
-        phase = state.phase
+        phase: str = state.phase
         if phase not in self.machine.entry:   # a phase that is its own step: no guard to ask
             return phase                      # (most states: the memo would cost more)
         answers = memo(state)
-        leaf = answers.get(WHERE)
+        leaf: str | None = answers.get(WHERE)
         if leaf is None:
             leaf = answers[WHERE] = self.machine.locate(phase, self.guards, state)
-        return leaf  # type: ignore[no-any-return]  # what this method memoized
+        return leaf
 
     def step(self, state: Any) -> Leaf | None:
         """The step's table (what it takes, asks, drives and rolls)."""
