@@ -42,6 +42,11 @@ class Visitor(Protocol[T_co]):
         """Whether it needs the state before and after each step (a fold of the log)."""
         ...
 
+    @property
+    def events(self) -> bool:
+        """Whether it needs each step's events, decoded (a fold gives them too)."""
+        ...
+
     def visit(self, step: Step) -> None: ...
 
     def end(self, branches: Mapping[int, str]) -> T_co:
@@ -67,6 +72,7 @@ def walk(records: Sequence[Record], visitors: Sequence[Visitor[Any]],
     each step's branch, when the caller knows them (a loaded game's timeline); without them,
     they are worked out by the walk's own fold and given to the visitors at the end."""
     folding = any(v.states for v in visitors) or branches is None
+    decoding = folding or any(v.events for v in visitors)
     timeline: Timeline | None = None
     started: Event | None = None
     if folding and records:
@@ -77,9 +83,10 @@ def walk(records: Sequence[Record], visitors: Sequence[Visitor[Any]],
         head = batch[0]
         events: list[Event] | None = None
         before = after = None
-        if timeline is not None:
+        if decoding:
             events = [started if r.seq == 0 and started is not None else
                       decode_event(r.type, r.v, r.data, f"record {r.seq}") for r in batch]
+        if timeline is not None and events is not None:
             before = timeline.state if head.step > 0 else None
             by = head.data.get("by", "") if head.type == "CommandIssued" else ""
             # (the decoded events are kept: an undo folds earlier steps again from them)

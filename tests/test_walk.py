@@ -17,6 +17,8 @@ from .test_golden import story
 class Seen:
     """A visitor that keeps what it was shown."""
 
+    events = False
+
     def __init__(self, states: bool) -> None:
         self.states = states
         self.steps: list[Step] = []

@@ -51,6 +51,7 @@ class Frames:
     """The replay page's frames (a visitor of ``core.walk``, which folds the log for it)."""
 
     states = True
+    events = False
 
     def __init__(self, records: Sequence[Record]) -> None:
         first = decode_event(records[0].type, records[0].v, records[0].data)

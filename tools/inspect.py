@@ -34,6 +34,7 @@ class Rows:
     """Every record as a row, its branch marked (a visitor of ``core.walk``)."""
 
     states = False
+    events = False
 
     def __init__(self, title: str) -> None:
         self.t = Table(title=title, show_lines=False, header_style="bold")

@@ -74,6 +74,7 @@ class Commands:
     the seed goes with the record (a visitor of ``core.walk``)."""
 
     states = False
+    events = False
 
     def __init__(self, rolled_by_hand: bool) -> None:
         self.rolled_by_hand = rolled_by_hand

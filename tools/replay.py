@@ -53,6 +53,7 @@ class Narrator:
     below, each told with the game's names."""
 
     states = False
+    events = False
 
     def __init__(self, game: Game) -> None:
         self.state, self.tell = game.state, game.preset.sentence
@@ -86,6 +87,7 @@ class Rows:
     """Every record with its branch and its sentence, as JSON lines (``replay --json``)."""
 
     states = False
+    events = False
 
     def __init__(self, game: Game) -> None:
         self.game = game

@@ -16,7 +16,7 @@ The first record that disagrees is named; nothing else is trusted after it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from regiment.core.commands import command_from_record
@@ -26,6 +26,7 @@ from regiment.core.events import CommandIssued, DiceRolled, Event, GameStarted
 from regiment.core.game import Game, find_preset, published_seed
 from regiment.core.record import Record
 from regiment.core.upcast import decode_event
+from regiment.core.walk import Step, walk
 from regiment.store.codec import GENESIS, check_link, encode_canonical
 from regiment.store.memory import MemoryStore
 
@@ -92,8 +93,7 @@ def verify(records: Sequence[Record], seed: bytes | None = None,
         raise TamperedLog("the log is empty")
     check_chain(records)
     check_receipts(records, receipts)
-    events = [decode_event(r.type, r.v, r.data, f"record {r.seq}") for r in records]
-    started = events[0]
+    started = decode_event(records[0].type, records[0].v, records[0].data, "record 0")
     if not isinstance(started, GameStarted):
         raise TamperedLog("the log does not open with GameStarted", seq=0)
     report = Report(records=len(records), receipts=len(receipts))
@@ -109,67 +109,92 @@ def verify(records: Sequence[Record], seed: bytes | None = None,
     if seed is not None and commitment(seed) != started.dice_commitment:
         raise TamperedLog("the seed does not match the dice commitment in GameStarted",
                           seq=0)
-    tape: dict[int, int] = {}
-    for r, e in zip(records, events, strict=True):
-        if isinstance(e, DiceRolled):
-            for i, face in enumerate(e.faces):
-                if seed is not None and seeded_face(seed, e.index + i) != face:
-                    raise TamperedLog(f"die {e.index + i} shows {face}; the seed gives "
-                                      f"{seeded_face(seed, e.index + i)}", seq=r.seq)
-                if tape.setdefault(e.index + i, face) != face:
-                    raise TamperedLog(f"die {e.index + i} was rolled again with another face",
-                                      seq=r.seq)
-            report.dice += len(e.faces)
-    _rederive(records, events, started, TapeDice(started.dice, started.dice_commitment, tape),
-              report, advance or (lambda k: None))
+    tape = Tape(seed, report)
+    # one walk: each step's dice go on the tape, then the step is re-derived with them
+    walk(records, [tape, Rederived(started, TapeDice(started.dice, started.dice_commitment,
+                                                      tape.faces), report,
+                                   advance or (lambda k: None))], {})
     return report
 
 
-def _rederive(records: Sequence[Record], events: Sequence[Event], started: GameStarted,
-              dice: Dice, report: Report, advance: Callable[[int], None]) -> None:
-    steps: list[list[int]] = []
-    for i, r in enumerate(records):
-        if not steps or records[steps[-1][0]].step != r.step:
-            steps.append([])
-        steps[-1].append(i)
-    try:
-        preset = find_preset(started.preset)
-        game = Game.new(started.scenario, store=MemoryStore(), preset=preset, dice=dice,
-                        started=started)
-    except RegimentError as exc:
-        raise TamperedLog(f"the scenario does not start a game: {exc}", seq=0) from None
-    _compare(game.records, records, events, steps[0])
-    advance(1)
-    for idx in steps[1:]:
-        head = events[idx[0]]
-        if not isinstance(head, CommandIssued):
-            raise TamperedLog("a step must open with CommandIssued", seq=records[idx[0]].seq)
-        try:
-            command = command_from_record(head.by, head.command, head.args)
-            produced = game.submit(command)
-        except (IllegalCommand, BadRequest) as exc:
-            raise TamperedLog(f"the recorded command is not legal here: {exc}",
-                              seq=records[idx[0]].seq) from None
-        _compare_events(produced, records, events, idx)
-        advance(1)
-    report.steps = len(steps)
+class Tape:
+    """DICE.NO_REROLL, DICE.SECRET: every die the log rolled, each position with one face
+    (and, with a seed, the face the seed gives): a visitor of ``core.walk``."""
+
+    states = False
+    events = True
+
+    def __init__(self, seed: bytes | None, report: Report) -> None:
+        self.seed, self.report = seed, report
+        self.faces: dict[int, int] = {}
+
+    def visit(self, step: Step) -> None:
+        seed, tape = self.seed, self.faces
+        for r, e in zip(step.records, step.events or (), strict=True):
+            if isinstance(e, DiceRolled):
+                for i, face in enumerate(e.faces):
+                    if seed is not None and seeded_face(seed, e.index + i) != face:
+                        raise TamperedLog(f"die {e.index + i} shows {face}; the seed gives "
+                                          f"{seeded_face(seed, e.index + i)}", seq=r.seq)
+                    if tape.setdefault(e.index + i, face) != face:
+                        raise TamperedLog(f"die {e.index + i} was rolled again with another "
+                                          "face", seq=r.seq)
+                self.report.dice += len(e.faces)
+
+    def end(self, branches: Mapping[int, str]) -> None:
+        return None
 
 
-def _compare(made: Sequence[Record], records: Sequence[Record], events: Sequence[Event],
-             idx: list[int]) -> None:
-    produced = [decode_event(r.type, r.v, r.data) for r in made]
-    _compare_events(produced, records, events, idx)
+class Rederived:
+    """A fresh game plays every step's recorded command through the rules with the log's own
+    dice, and must make exactly the recorded events (a visitor of ``core.walk``)."""
+
+    states = False
+    events = True
+
+    def __init__(self, started: GameStarted, dice: Dice, report: Report,
+                 advance: Callable[[int], None]) -> None:
+        self.started, self.dice, self.report, self.advance = started, dice, report, advance
+        self.game: Game | None = None
+
+    def visit(self, step: Step) -> None:
+        records, events = step.records, step.events or []
+        if self.game is None:   # step 0: the game starts as the log says it did
+            try:
+                preset = find_preset(self.started.preset)
+                self.game = Game.new(self.started.scenario, store=MemoryStore(), preset=preset,
+                                     dice=self.dice, started=self.started)
+            except RegimentError as exc:
+                raise TamperedLog(f"the scenario does not start a game: {exc}",
+                                  seq=0) from None
+            made = [decode_event(r.type, r.v, r.data) for r in self.game.records]
+            _compare_events(made, records, events)
+        else:
+            head = events[0]
+            if not isinstance(head, CommandIssued):
+                raise TamperedLog("a step must open with CommandIssued", seq=records[0].seq)
+            try:
+                command = command_from_record(head.by, head.command, head.args)
+                produced = self.game.submit(command)
+            except (IllegalCommand, BadRequest) as exc:
+                raise TamperedLog(f"the recorded command is not legal here: {exc}",
+                                  seq=records[0].seq) from None
+            _compare_events(produced, records, events)
+        self.report.steps += 1
+        self.advance(1)
+
+    def end(self, branches: Mapping[int, str]) -> None:
+        return None
 
 
 def _compare_events(produced: Sequence[Event], records: Sequence[Record],
-                    events: Sequence[Event], idx: list[int]) -> None:
-    for n, i in enumerate(idx):
+                    events: Sequence[Event]) -> None:
+    for n, (r, e) in enumerate(zip(records, events, strict=True)):
         if n >= len(produced):
-            raise TamperedLog(f"the rules produce no {events[i].type} here", seq=records[i].seq)
-        if _key(produced[n]) != _key(events[i]):
+            raise TamperedLog(f"the rules produce no {e.type} here", seq=r.seq)
+        if _key(produced[n]) != _key(e):
             raise TamperedLog(f"the rules give {produced[n].type} {produced[n].to_data()}, "
-                              f"the log has {events[i].type} {events[i].to_data()}",
-                              seq=records[i].seq)
-    if len(produced) > len(idx):
-        raise TamperedLog(f"the rules also produce {produced[len(idx)].type}, missing here",
-                          seq=records[idx[-1]].seq)
+                              f"the log has {e.type} {e.to_data()}", seq=r.seq)
+    if len(produced) > len(events):
+        raise TamperedLog(f"the rules also produce {produced[len(events)].type}, missing here",
+                          seq=records[-1].seq)
