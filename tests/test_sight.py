@@ -86,7 +86,7 @@ def test_sk_declare_a_squad_behind_a_wall_cannot_be_declared():
         game.submit(first)
     assert refused.value.rule == "SK.DECLARE"
     # SK.OVERWATCH: nor can the target fire overwatch at a charger it cannot see
-    from regiment.phases.skirmish.flow_assault import in_sight, may_overwatch
+    from regiment.phases.skirmish.assault.steps import in_sight, may_overwatch
 
     state = game.state
     assert not in_sight(state, state.squads[first.primary], state.squads[first.unit],

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from regiment.phases.skirmish.sweep import caught, sweep_odds, sweep_total
+from regiment.phases.skirmish.fight.sweep import caught, sweep_odds, sweep_total
 from regiment.tools.cli import main
 
 PUBLISHED = {-3: 16.7, -2: 27.8, -1: 41.7, 0: 58.3, 1: 72.2, 2: 83.3, 3: 91.7}

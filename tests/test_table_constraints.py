@@ -48,7 +48,7 @@ def test_sk_engaged_the_models_fighting_each_foe_and_those_splitting_add_up_to_t
 def test_sk_charge_move_a_charge_touches_only_its_primary_and_secondary_targets():
     """Seed 004: the models move "к первичной и вторичной целям": a charge declared at one
     squad is never offered another it did not declare."""
-    from regiment.phases.skirmish.flow_assault import charge_rolled  # noqa: F401 - the rule
+    from regiment.phases.skirmish.assault.steps import charge_rolled  # noqa: F401 - the rule
 
     played = until_asked(raw("two_targets"), lambda p: p.question.startswith("touches:"))
     if played is None:   # no secondary target was declared: nothing else may be touched

@@ -149,7 +149,7 @@ def _catch(args: argparse.Namespace, console: Console) -> int:
 def _sweep(args: argparse.Namespace, console: Console) -> int:
     from rich.table import Table
 
-    from regiment.phases.skirmish.sweep import sweep_odds
+    from regiment.phases.skirmish.fight.sweep import sweep_odds
 
     if (args.initiative is None) != (args.against is None):
         raise BadRequest("--initiative and --against go together (or neither, for the table)")

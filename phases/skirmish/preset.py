@@ -21,11 +21,11 @@ from regiment.phases.common.engine import Engine
 from regiment.phases.common.machine import Rolled, leaf_named, leaves
 from regiment.phases.common.rulings import version
 
-from . import flow_assault as assault
-from . import flow_fight as fight
 from . import measures, narrate, table, volleys
 from .appliers import APPLIERS
+from .assault import steps as assault
 from .events import MeleeJoined
+from .fight import steps as fight
 from .machine import turn_table
 from .models import in_base_contact
 from .state import SkirmishState, Squad

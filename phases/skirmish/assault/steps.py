@@ -13,10 +13,9 @@ from regiment.core.i18n import tr
 from regiment.core.pending import Decision
 from regiment.phases.common import sight
 
-from . import assault as rules
-from . import table
-from .commands import DeclareAssault, FireOverwatch, HoldOverwatch, Shoot
-from .events import (
+from .. import table
+from ..commands import DeclareAssault, FireOverwatch, HoldOverwatch, Shoot
+from ..events import (
     AssaultDeclared,
     AssaultRolled,
     MeleeJoined,
@@ -25,14 +24,15 @@ from .events import (
     SquadShot,
     VolleyBegan,
 )
-from .models import in_base_contact, terrain_penalty
-from .moves import spots
-from .state import SkirmishState, Squad
-from .volleys import shooting_need, shots
-from .why import ASSAULT_ENDED, written
+from ..models import in_base_contact, terrain_penalty
+from ..moves import spots
+from ..state import SkirmishState, Squad
+from ..volleys import shooting_need, shots
+from ..why import ASSAULT_ENDED, written
+from . import rules
 
 if TYPE_CHECKING:
-    from .preset import SkirmishPreset
+    from ..preset import SkirmishPreset
 
 S = SkirmishState
 

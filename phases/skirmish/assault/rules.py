@@ -12,8 +12,8 @@ from shapely.geometry import LineString, Polygon
 from regiment.core import geometry as geo
 from regiment.core.i18n import tr
 
-from .models import in_base_contact
-from .scenario import COHERENCY
+from ..models import in_base_contact
+from ..scenario import COHERENCY
 
 MAX_CHARGE = 12.0   # inches: the most 2D6 can reach
 

@@ -16,11 +16,11 @@ from regiment.core.fold import fold
 from regiment.core.i18n import tr
 from regiment.core.pending import Decision
 
-from . import moves, table
-from .appliers import APPLIERS
-from .attacks import to_hit
-from .commands import Consolidate, ResolveCombat, SplitAttacks
-from .events import (
+from .. import moves, table
+from ..appliers import APPLIERS
+from ..attacks import to_hit
+from ..commands import Consolidate, ResolveCombat, SplitAttacks
+from ..events import (
     AttacksSplit,
     Consolidated,
     ConsolidationRolled,
@@ -35,14 +35,14 @@ from .events import (
     SweepRolled,
     VolleyBegan,
 )
-from .models import attack_pools, morale_passed, result
-from .moves import spots
-from .rulings import ruled
-from .state import Fight, Melee, SkirmishState, Squad
+from ..models import attack_pools, morale_passed, result
+from ..moves import spots
+from ..rulings import ruled
+from ..state import Fight, Melee, SkirmishState, Squad
 from .sweep import caught, sweep_total
 
 if TYPE_CHECKING:
-    from .preset import SkirmishPreset
+    from ..preset import SkirmishPreset
 
 S = SkirmishState
 
