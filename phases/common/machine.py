@@ -39,6 +39,7 @@ class Edge:
     conditions: tuple[str, ...]
     auto: bool
     step: bool = False            # from one step of a phase to the next: the log says nothing
+    source: str = ""              # the state that holds it (a leaf, or a parent of the leaf)
 
 
 @dataclass(frozen=True)
@@ -131,7 +132,7 @@ def compile_machine(machine: TurnMachine, transitions: list[dict[str, Any]],
                     conds = tuple(str(c.func) for c in t.conditions)  # guards are named
                     dest = _leaf(machine, str(t.dest))
                     step = trigger in auto and recorded[leaf] == recorded[dest] != leaf
-                    found.append(Edge(trigger, dest, conds, trigger in auto, step))
+                    found.append(Edge(trigger, dest, conds, trigger in auto, step, source))
                 if found:
                     break
             if found:
@@ -205,7 +206,8 @@ def leaves(machine: Compiled, handlers: dict[str, Callable[[Any, Any], list[Even
 def mermaid(table: Compiled) -> str:
     """The machine as a Mermaid state diagram (``regiment machine PRESET``, docs/machine.md):
     the nesting read from the leaves' paths, and each leaf's edges as the engine takes them
-    (an edge a parent state holds is drawn from each leaf it applies to). A guard is shown in
+    (an edge a parent state holds is drawn once, from the parent: it leaves whichever of its
+    steps the game is at). A guard is shown in
     brackets; an edge the engine takes by itself is marked ``auto``, and the way to the next
     step of a phase ``step``; a command that leaves the game in the same step (the next in its
     queue acts) is drawn as a loop."""
@@ -232,10 +234,14 @@ def mermaid(table: Compiled) -> str:
 
     for top in children[""]:
         nest(top, "  ")
+    drawn: set[str] = set()
     for leaf in table.leaves:
         for trigger, edges in table.edges[leaf].items():
             for e in edges:
                 label = trigger + (f" [{', '.join(e.conditions)}]" if e.conditions else "") + \
                     (" (step)" if e.step else " (auto)" if e.auto else "")
-                lines.append(f"  {ident(leaf)} --> {ident(e.dest)} : {label}")
+                line = f"  {ident(e.source or leaf)} --> {ident(e.dest)} : {label}"
+                if line not in drawn:   # a parent's edge once, from the parent
+                    drawn.add(line)
+                    lines.append(line)
     return "\n".join(lines) + "\n"
