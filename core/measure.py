@@ -108,6 +108,32 @@ def tell(key: str, answer: str) -> None:
         listen(key, answer)
 
 
+class Key(NamedTuple):
+    """TABLE.ASK: a question's name (``Question.key``, kept in the log): what it asks, of
+    which pieces (the unit, the other, and more where the question needs them: a range, a
+    count)."""
+
+    kind: str
+    parts: tuple[str, ...]
+
+    def text(self) -> str:
+        """The key as the log holds it: its parts joined by ``:`` (``side:boyz:spears``)."""
+        return ":".join((self.kind, *self.parts))
+
+    @classmethod
+    def parse(cls, text: str) -> Key:
+        kind, *rest = text.split(":")
+        return cls(kind, tuple(rest))
+
+    def part(self, i: int) -> str:
+        return self.parts[i] if i < len(self.parts) else ""
+
+
+def key(kind: str, *parts: object) -> str:
+    """A question's key, written in the one way the log holds it (``Key.text``)."""
+    return Key(kind, tuple(str(p) for p in parts)).text()
+
+
 class Need(Exception):
     """Raised by a rule whose table question has no answer yet (table mode)."""
 

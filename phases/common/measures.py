@@ -12,6 +12,7 @@ from typing import Any
 
 from regiment.core import i18n
 from regiment.core.i18n import mark, tr
+from regiment.core.measure import Key
 
 i18n.register(Path(__file__).with_name("locale"))
 
@@ -20,9 +21,8 @@ WORDS = {"yes": mark("yes"), "no": mark("no"), "none": mark("none")}
 
 def parts(key: str) -> tuple[str, str, str]:
     """A question's key: what it asks, of which unit, about which other (or a range)."""
-    kind, _, rest = key.partition(":")
-    unit, _, other = rest.partition(":")
-    return kind, unit, other
+    k = Key.parse(key)
+    return k.kind, k.part(0), ":".join(k.parts[1:])
 
 
 def _plain(state: Any, pending: Any, fields: dict[str, str]) -> None:

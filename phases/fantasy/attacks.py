@@ -109,10 +109,32 @@ def special_hits(value: str, faces: tuple[int, ...], models: int) -> int:
     return models * int(value)
 
 
+class SpecialHits(NamedTuple):
+    """ATK.SPECIAL, ATK.IMPACT, ATK.STOMP: what a group's special hits are (``impact``,
+    ``stomp``) and how many hits a model makes (``D3``, ``D6`` or a number); the group keeps
+    it in the log as ``text()`` (``impact:D3``), and only this class writes or reads that."""
+
+    kind: str
+    value: str
+
+    def text(self) -> str:
+        return f"{self.kind}:{self.value}"
+
+    @classmethod
+    def of(cls, text: str) -> SpecialHits:
+        kind, _, value = text.partition(":")
+        return cls(kind, value)
+
+    @property
+    def rolled(self) -> bool:
+        """Whether a die says how many hits each model makes."""
+        return self.value in ("D3", "D6")
+
+
 def _hits(g: Group, rolls: Mapping[str, tuple[int, ...]]) -> int:
     faces = rolls.get("hit", ())
     if g.special:   # special attacks hit without a roll to hit (ATK.SPECIAL)
-        return special_hits(g.special.split(":")[1], faces, g.attacks)
+        return special_hits(SpecialHits.of(g.special).value, faces, g.attacks)
     if g.hit2 and not g.reroll:   # 7+ to hit: the 6s roll again
         return sum(1 for f in rolls.get("hit2", ()) if f >= g.hit2)
     hits = sum(1 for f in faces if f >= g.hit and f != 1)
@@ -126,7 +148,7 @@ def dice_needed(g: Group, stage: str) -> int:
     rolls = g.rolls
     if stage == "hit":
         if g.special:   # the dice that say how many hits, a model each (D3, D6)
-            return g.attacks if g.special.endswith(("D3", "D6")) else 0
+            return g.attacks if SpecialHits.of(g.special).rolled else 0
         return g.attacks if g.hit else 0
     if stage == "hit2":
         if g.special:

@@ -57,7 +57,8 @@ def join_problem(state: State, c: UnitState, host: UnitState, measure_now: bool 
     reach = table.gap(state, c, host, "CHAR.JOIN") if table.measured(state) else \
         geo.gap(box(c), box(host))
     if measure_now and measure.heard:
-        measure.tell(f"distance:{':'.join(sorted((c.id, host.id)))}", format(round(reach, 4), "g"))
+        measure.tell(measure.key("distance", *sorted((c.id, host.id))),
+                     format(round(reach, 4), "g"))
     if reach > c.profile["M"] + 1e-9:
         distance, m = format(reach, ".1f"), c.profile["M"]
         return WITHDRAWN.said(tr(WITHDRAWN.codes["beyond_movement"].told, unit=host.name,
@@ -93,7 +94,7 @@ def may_leave(state: State, c: UnitState, host: UnitState) -> str:
 def room_to_leave(state: State, c: UnitState, host: UnitState) -> bool:
     """CHAR.LEAVE, in table mode: whether the players find a place for ``c`` within its
     Movement of ``host``, on the table, on no unit and more than 1" from every enemy."""
-    return measure.yes(state, question(state, "yes_no", f"leave:{c.id}", "CHAR.LEAVE", c,
+    return measure.yes(state, question(state, "yes_no", measure.key("leave", c.id), "CHAR.LEAVE", c,
                                        host.id, extra=float(c.profile["M"])))
 
 

@@ -65,7 +65,7 @@ def _first(state: State, u: UnitState, e: UnitState, side: str, models: int) -> 
 
 
 def _in_contact(state: State, c: str, e: UnitState) -> Question:
-    return question(state, "yes_no", f"character:{c}:{e.id}", "CHAR.IN_UNIT",
+    return question(state, "yes_no", measure.key("character", c, e.id), "CHAR.IN_UNIT",
                     state.units[c], e.id)
 
 
@@ -81,12 +81,12 @@ def faced(state: State, u: UnitState, face: str) -> list[Event]:
 
 def _side(state: State, unit: UnitState, enemy: UnitState) -> str:
     """The side of an enemy already fighting that the charger's front came to touch."""
-    return measure.ask(state, question(state, "side", f"side:{unit.id}:{enemy.id}",
+    return measure.ask(state, question(state, "side", measure.key("side", unit.id, enemy.id),
                                        "CH.CHARGE_MOVE", unit, enemy.id, SIDES))
 
 
 def _count(state: State, u: UnitState, e: UnitState, side: str) -> Question:
-    return question(state, "count", f"models:{u.id}:{e.id}", "CC.WHO_FIGHTS", u, e.id,
+    return question(state, "count", measure.key("models", u.id, e.id), "CC.WHO_FIGHTS", u, e.id,
                     (side,), most=float(along(u, side)))
 
 
@@ -104,13 +104,13 @@ def _tell(state: State, unit: UnitState, enemies: list[str], sides: bool) -> Non
         enemy = state.units[eid]
         c = geo.contact(box(enemy), box(unit))
         if (i or sides) and c is not None:   # a declaration asked the target's side
-            measure.tell(f"side:{unit.id}:{eid}", c[0])
-        measure.tell(f"models:{unit.id}:{eid}", str(models_in_contact(unit, enemy)[0]))
-        measure.tell(f"models:{eid}:{unit.id}", str(models_in_contact(enemy, unit)[0]))
+            measure.tell(measure.key("side", unit.id, eid), c[0])
+        measure.tell(measure.key("models", unit.id, eid), str(models_in_contact(unit, enemy)[0]))
+        measure.tell(measure.key("models", eid, unit.id), str(models_in_contact(enemy, unit)[0]))
         for u, other in ((unit, enemy), (enemy, unit)):
             side, at = positions(u, other)
             for cid in u.characters if side == "front" else ():
-                measure.tell(f"character:{cid}:{other.id}",
+                measure.tell(measure.key("character", cid, other.id),
                              "yes" if place_in_front(u, cid) in at else "no")
 
 
@@ -132,7 +132,7 @@ def recount(before: State, after: State, cid: str) -> list[Event]:
             if along(new, side) >= along(old, side):
                 continue
             e = after.units[eid]
-            key = f"models:{eid}:{uid}:{new.models}"
+            key = measure.key("models", eid, uid, new.models)
             if not measured:
                 if measure.heard:
                     measure.tell(key, str(models_in_contact(e, new)[0]))

@@ -104,7 +104,7 @@ class CharacterFlow:
         if why:
             raise self.flow.illegal(state, cmd, why, "CHAR.LEAVE")
         if measure.heard:
-            measure.tell(f"leave:{c.id}", "yes")
+            measure.tell(measure.key("leave", c.id), "yes")
         return self.flow.then(state, [CharacterLeft(character=c.id, unit=host.id,
                                                      position=(b.x, b.y), facing=b.facing)],
                                "leave_unit")

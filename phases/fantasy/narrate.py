@@ -17,6 +17,7 @@ from regiment.core.i18n import mark, ntr, tr
 from regiment.core.tell import kernel_sentence, setting_word
 
 from . import measures, rerolls
+from .attacks import SpecialHits
 from .challenge.sentences import SENTENCES as CHALLENGE_SENTENCES
 from .charge.sentences import SENTENCES as CHARGE_SENTENCES
 from .flight.sentences import SENTENCES as FLIGHT_SENTENCES
@@ -79,7 +80,7 @@ def _saves(n: Mapping[str, Any]) -> str:
 def _special(d: D, s: State | None) -> str:
     """ATK.IMPACT, ATK.STOMP: hits that needed no roll to hit."""
     n = d["needs"]
-    kind, value = n["special"].split(":")
+    kind, value = SpecialHits.of(n["special"])
     what, rule = ((tr("impact hits"), "ATK.IMPACT") if kind == "impact"
                   else (tr("stomps"), "ATK.STOMP"))
     wounded = (tr("{wounds} wound ({need}+)", wounds=d["wounds"], need=n["wound"])

@@ -90,8 +90,6 @@ class UnitState(Value):
         return self.evolve(touch=tuple((e, side, n, first) for e, side, n, first in touch))
 
 
-
-
 @dataclass(frozen=True, kw_only=True)
 class Combat(Value):
     """A combat, kept across turns until it ends: its units (linked through the enemies they
@@ -127,7 +125,8 @@ class ChallengeStatus(StrEnum):
 
 class Pursuit(StrEnum):
     """FP.CHOOSE_PURSUIT: what a winner that may pursue chose; a unit that chose to restrain
-    takes a Leadership test, and what it then does follows from the test (``intent``)."""
+    takes a Leadership test, and what it then does follows from the test
+    (``pursuit.rules.intent``)."""
 
     PURSUE = "pursue"
     OVERRUN = "overrun"
@@ -136,17 +135,6 @@ class Pursuit(StrEnum):
 
 
 MOVES_ON = (Pursuit.PURSUE, Pursuit.OVERRUN)   # the units that move after the broken
-
-
-def intent(chosen: Pursuit, target: str, passed: bool | None) -> Pursuit:
-    """FP.CHOOSE_PURSUIT: a unit that chose to restrain itself stays if it passes its
-    Leadership test; if it fails, it pursues the broken unit it touched, or overruns when it
-    had none. Until it tests, it is restraining."""
-    if chosen != Pursuit.RESTRAINING or passed is None:
-        return chosen
-    if passed:
-        return Pursuit.HELD
-    return Pursuit.PURSUE if target else Pursuit.OVERRUN
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -343,7 +343,7 @@ def strikes(state: State, combat: Combat, step: str, fight: Fight
             kind, value = ("impact", u.impact_hits) if step == IMPACT_STEP else \
                 ("stomp", u.stomp)
             for e, models in (impacts if step == IMPACT_STEP else stomps)(state, combat, u):
-                out.append(special_group(u, e, models, f"{kind}:{value}",
+                out.append(special_group(u, e, models, attacks.SpecialHits(kind, str(value)).text(),
                                          Guard(old=not ruled(state, "parry_ward"))))
         return out
     for uid in combat.units:

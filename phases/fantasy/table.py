@@ -51,7 +51,7 @@ def nearest_enemy(state: State, unit: UnitState, rule: str) -> UnitState | None:
     foes = [u for u in state.units.values() if u.player != unit.player and u.status in ALIVE]
     if not foes:
         return None
-    key = f"nearest:{unit.id}"
+    key = measure.key("nearest", unit.id)
     if measured(state):
         if len(foes) == 1:
             return foes[0]
@@ -68,7 +68,7 @@ def within(state: State, cause: UnitState, candidates: list[UnitState], reach: f
     """The ``candidates`` within ``reach`` inches of ``cause`` (PANIC.TRIGGERS)."""
     if not candidates:
         return []
-    key = f"within:{cause.id}:{reach:g}"
+    key = measure.key("within", cause.id, format(reach, "g"))
     if measured(state):
         q = _q(state, "units", key, rule, cause, options=tuple(u.id for u in candidates),
                extra=reach)
@@ -86,7 +86,7 @@ def within(state: State, cause: UnitState, candidates: list[UnitState], reach: f
 def charge_sides(state: State, unit: UnitState, target: UnitState) -> tuple[str, ...]:
     """CH.CHARGE_MOVE: the side of ``target`` whose arc holds most of the charger's front (two
     when it is split evenly: a die decides)."""
-    key = f"side:{unit.id}:{target.id}"
+    key = measure.key("side", unit.id, target.id)
     if measured(state):
         q = _q(state, "side", key, "CH.CHARGE_MOVE", unit, target.id, SIDE_OPTIONS)
         return tuple(measure.ask(state, q).split("/"))
@@ -101,7 +101,7 @@ def room(state: State, unit: UnitState, target: UnitState, side: str,
          ) -> tuple[geo.Box | None, Reason | str]:
     """CH.CHARGE_MOVE: where the charger lands (geometry's ``plan``), or why it cannot get
     there; in table mode only whether it can (no position)."""
-    key = f"room:{unit.id}:{target.id}"
+    key = measure.key("room", unit.id, target.id)
     if measured(state):
         q = _q(state, "yes_no", key, "CH.CHARGE_MOVE", unit, target.id)
         return None, ("" if measure.yes(state, q) else
@@ -121,7 +121,7 @@ def also_touched(state: State, unit: UnitState, target: UnitState,
                 and e.player != unit.player and e.id != target.id and e.joined is None]
     if not fighting:
         return []
-    key = f"touches:{unit.id}:{target.id}"
+    key = measure.key("touches", unit.id, target.id)
     if measured(state):
         q = _q(state, "units", key, "CH.CHARGE_MOVE", unit, target.id,
                tuple(e.id for e in fighting))
@@ -167,18 +167,20 @@ def _edge_or_enemy(state: State, unit: UnitState, dist: float, foes: tuple[str, 
                    edge: str, enemy: str, rule: str) -> tuple[bool, str | None]:
     """At a table: does a move of ``dist`` reach the table edge (FP.OFF_TABLE), and if not,
     which of ``foes`` does it meet (or none)?"""
-    q = _q(state, "yes_no", f"{edge}:{unit.id}", "FP.OFF_TABLE", unit, extra=dist)
+    q = _q(state, "yes_no", measure.key(edge, unit.id), "FP.OFF_TABLE", unit, extra=dist)
     if measure.yes(state, q):
         return True, None
     if not foes:
         return False, None
-    q = _q(state, "unit", f"{enemy}:{unit.id}", rule, unit, options=(*foes, NONE), extra=dist)
+    q = _q(state, "unit", measure.key(enemy, unit.id), rule, unit, options=(*foes, NONE),
+           extra=dist)
     hit = measure.ask(state, q)
     if hit == NONE:
         return False, None
     if ruled(state, "meet_measured"):   # it must be within the move (games from 0.9.0)
-        measure.distance(state, _q(state, "distance", f"{enemy}_gap:{unit.id}", rule, unit,
-                                   hit, most=dist, extra=dist))
+        gap_key = measure.key(f"{enemy}_gap", unit.id)
+        measure.distance(state, _q(state, "distance", gap_key, rule, unit, hit, most=dist,
+                                   extra=dist))
     return False, hit
 
 
@@ -186,12 +188,12 @@ def _told_edge_or_enemy(state: State, unit: UnitState, point: geo.Point | None,
                         foes: tuple[str, ...], hit: str | None, edge: str, enemy: str) -> None:
     """Geometry's answers to ``_edge_or_enemy``, told (for ``core.measure.heard``)."""
     if heard:
-        _tell(f"{edge}:{unit.id}", "yes" if point is not None else "no")
+        _tell(measure.key(edge, unit.id), "yes" if point is not None else "no")
         if point is None and foes:
-            _tell(f"{enemy}:{unit.id}", hit or NONE)
+            _tell(measure.key(enemy, unit.id), hit or NONE)
         if point is None and hit is not None and hit in state.units:
             gap = geo.gap(box(unit), box(state.units[hit]))
-            _tell(f"{enemy}_gap:{unit.id}", format(round(gap, 4), "g"))
+            _tell(measure.key(f"{enemy}_gap", unit.id), format(round(gap, 4), "g"))
 
 
 # --- pursuits and reforms -------------------------------------------------------------------
@@ -228,7 +230,7 @@ def reform_room(state: State, unit: UnitState, how: str) -> bool:
     """REF.PLACEMENT, REF.CONTACT: in table mode, whether the reform chosen fits (on the
     table, no model moving more than twice its Movement, touching no new unit, contact kept);
     geometry offers only the reforms that fit."""
-    return yes_no(state, f"reform:{unit.id}", "REF.PLACEMENT", unit, how, lambda: True)
+    return yes_no(state, measure.key("reform", unit.id), "REF.PLACEMENT", unit, how, lambda: True)
 
 
 # --- hills ----------------------------------------------------------------------------------
@@ -243,7 +245,7 @@ def down_hill(state: State, unit: UnitState, geometric: Callable[[], bool]) -> b
     """CR.CHARGE: the charger came down off a hill (it stood half on one and ends off it)."""
     if not hills(state):
         return False
-    return yes_no(state, f"down_hill:{unit.id}", "CR.CHARGE", unit, "", geometric)
+    return yes_no(state, measure.key("down_hill", unit.id), "CR.CHARGE", unit, "", geometric)
 
 
 def on_hills(state: State, combat: str, units: list[UnitState],
@@ -251,7 +253,7 @@ def on_hills(state: State, combat: str, units: list[UnitState],
     """CR.HIGH_GROUND: which of a combat's ``units`` stand at least half on a hill."""
     if not hills(state) or not units:
         return set()
-    key = f"on_hill:{combat}"
+    key = measure.key("on_hill", combat)
     if measured(state):
         q = _q(state, "units", key, "CR.HIGH_GROUND", units[0],
                options=tuple(u.id for u in units))

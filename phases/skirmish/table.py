@@ -26,7 +26,7 @@ def models_in_range(state: S, squad: Squad, target: Squad, rule: str,
                     geometric: Callable[[], int]) -> int:
     """SK.SHOOT, SK.OVERWATCH: how many of ``squad``'s models have a model of ``target``
     within their gun's range."""
-    key = f"in_range:{squad.id}:{target.id}"
+    key = measure.key("in_range", squad.id, target.id)
     if measured(state):
         gun = squad.guns[0]
         q = _q(state, "number", key, rule, squad, target.id, most=float(len(squad.models)),
@@ -41,7 +41,7 @@ def models_in_range(state: S, squad: Squad, target: Squad, rule: str,
 def distance(state: S, squad: Squad, target: Squad, rule: str,
              geometric: Callable[[], float]) -> float:
     """GEO.DISTANCE: from ``squad``'s nearest model to ``target``'s nearest, edge to edge."""
-    key = f"distance:{squad.id}:{target.id}"
+    key = measure.key("distance", squad.id, target.id)
     if measured(state):
         return measure.distance(state, _q(state, "distance", key, rule, squad, target.id))
     d = round(geometric(), 4)
@@ -55,7 +55,7 @@ def touched(state: S, squad: Squad, primary: str, others: list[Squad],
     """SK.CHARGE_MOVE: the enemy squads besides its primary target that the charge touched."""
     if not others:
         return []
-    key = f"touches:{squad.id}:{primary}"
+    key = measure.key("touches", squad.id, primary)
     if measured(state):
         q = _q(state, "units", key, "SK.CHARGE_MOVE", squad, primary,
                tuple(o.id for o in others))
@@ -70,8 +70,8 @@ def pools(state: S, squad: Squad, foes: list[str],
           geometric: Callable[[], dict[Any, int]]) -> dict[Any, int]:
     """SK.ENGAGED, SK.ALLOCATE: how many of ``squad``'s models fight each enemy squad, and
     (with two or more) how many may split their attacks among them all."""
-    keys = [f"engaged:{squad.id}:{f}" for f in foes]
-    both = f"engaged:{squad.id}:" + "+".join(foes)
+    keys = [measure.key("engaged", squad.id, f) for f in foes]
+    both = measure.key("engaged", squad.id, "+".join(foes))
     if measured(state):
         # each model fights one foe, or splits among them all: the counts together are at
         # most the squad's models, so each question allows only what the earlier left over
@@ -100,4 +100,4 @@ def terrain(state: S, squad: Squad, geometric: Callable[[], bool]) -> bool:
     has some)."""
     if not (state.table.get("difficult") or state.table.get("difficult_at_table")):
         return False
-    return yes_no(state, f"difficult:{squad.id}", "SK.TERRAIN", squad, "", geometric)
+    return yes_no(state, measure.key("difficult", squad.id), "SK.TERRAIN", squad, "", geometric)

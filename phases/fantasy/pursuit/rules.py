@@ -5,7 +5,7 @@ from __future__ import annotations
 from regiment.core import geometry as geo
 
 from ..rulings import ruled
-from ..state import State, UnitState
+from ..state import Pursuit, State, UnitState
 from ..units import ALIVE, box, rank_sizes
 
 
@@ -92,3 +92,15 @@ def stopper(state: State, unit: UnitState, heading: float, dist: float, pivot: b
         if t < at - 1e-9:
             best, at = o.id, t
     return best if abs(at - run) < 1e-3 else ""
+
+
+def intent(chosen: Pursuit, target: str, passed: bool | None) -> Pursuit:
+    """FP.CHOOSE_PURSUIT: a unit that chose to restrain itself stays if it passes its
+    Leadership test; if it fails, it pursues the broken unit it touched, or overruns when it
+    had none. Until it tests, it is restraining."""
+    if chosen != Pursuit.RESTRAINING or passed is None:
+        return chosen
+    if passed:
+        return Pursuit.HELD
+    return Pursuit.PURSUE if target else Pursuit.OVERRUN
+

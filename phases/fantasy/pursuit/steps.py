@@ -37,7 +37,7 @@ from ..flow import Flow, fight_of
 from ..result import ld_test
 from ..rolls import FleeRoll, FleeTie, Toward, ask
 from ..rulings import ruled
-from ..state import MOVES_ON, NO_RESULT, Pursuit, State, UnitState, intent
+from ..state import MOVES_ON, NO_RESULT, Pursuit, State, UnitState
 from ..why import COMBAT_ENDED, DESTROYED, written
 from . import moves
 from . import rules as pursuit
@@ -146,7 +146,7 @@ class PursuitFlow:
         account (``intent``), with the unit it goes after."""
         fight = fight_of(state)
         tests = fight.restraint
-        return {u: (intent(kind, target, tests.get(u)), target)
+        return {u: (pursuit.intent(kind, target, tests.get(u)), target)
                 for u, (kind, target) in fight.decided.items()}
 
     def _undecided(self, state: State) -> str | None:

@@ -94,7 +94,7 @@ def distances(state: S, squad: Squad, asked: tuple[str, ...] = ()) -> dict[str, 
     if measure.heard:
         for t in asked:
             if t in far:
-                measure.tell(f"distance:{squad.id}:{t}", format(round(far[t], 4), "g"))
+                measure.tell(measure.key("distance", squad.id, t), format(round(far[t], 4), "g"))
     return far
 
 
@@ -107,7 +107,7 @@ def in_sight(state: S, squad: Squad, target: Squad, rule: str) -> bool:
         walls = geo.walls_of(sight.walls(state))
         return any(geo.clear_line((m[0], m[1]), (t[0], t[1]), walls)
                    for m in squad.models for t in target.models)
-    return sight.sees(state, f"sight:{squad.id}:{target.id}", rule, squad, target.id,
+    return sight.sees(state, measure.key("sight", squad.id, target.id), rule, squad, target.id,
                       geometric)
 
 
@@ -144,8 +144,9 @@ def may_overwatch(state: S, target: Squad, charger: Squad) -> bool:
     if not in_sight(state, target, charger, "SK.OVERWATCH"):   # it must see its charger
         return False
     # at a table: can its gun reach? (how many of its models fire: asked when it fires)
-    return table.yes_no(state, f"reaches:{target.id}:{charger.id}", "SK.OVERWATCH", target,
-                        charger.id, lambda: shots(state, target, charger, "SK.OVERWATCH") > 0)
+    return table.yes_no(state, measure.key("reaches", target.id, charger.id), "SK.OVERWATCH",
+                        target, charger.id,
+                        lambda: shots(state, target, charger, "SK.OVERWATCH") > 0)
 
 
 def declare(engine: SkirmishPreset, state: S, cmd: DeclareAssault) -> list[Event]:
@@ -242,7 +243,7 @@ def charge_rolled(state: S, faces: tuple[int, ...]) -> list[Event]:
         s.models, p.models, sec.models if sec and sec.on_table else (), state.others(s.id),
         [c for o in state.squads.values() if o.player == s.player and o.on_table
          and o.id != s.id for c in o.models], reach)
-    if not table.yes_no(state, f"room:{s.id}:{p.id}", "SK.CHARGE_MOVE", s, p.id,
+    if not table.yes_no(state, measure.key("room", s.id, p.id), "SK.CHARGE_MOVE", s, p.id,
                         lambda: moved is not None):   # in reach, but every spot is taken
         return [AssaultRolled(unit=s.id, faces=faces, first=first, gap=round(gap, 4),
                               reached=False, reason=written(

@@ -307,14 +307,14 @@ def fall_back_rolled(state: S, uid: str, faces: tuple[int, ...]) -> list[Event]:
     distance = float(sum(faces))
     a, b = faces
     if table.measured(state):   # SK.FALL_BACK at the table: does it reach the edge?
-        off = table.yes_no(state, f"fall_back_edge:{uid}", "SK.FALL_BACK", s, "",
+        off = table.yes_no(state, measure.key("fall_back_edge", uid), "SK.FALL_BACK", s, "",
                            lambda: False, extra=distance)
         return [FellBack(unit=uid, faces=(a, b), distance=distance, off_table=off)]
     enemy, others = sides(state, state.melees[_fight(state).combat], s)
     moved, off = moves.fall_back(s.models, enemy or state.others(uid), others, distance,
                                  state.table["width"], state.table["depth"])
     if measure.heard:
-        measure.tell(f"fall_back_edge:{uid}", "yes" if off else "no")
+        measure.tell(measure.key("fall_back_edge", uid), "yes" if off else "no")
     return [FellBack(unit=uid, faces=(a, b), distance=distance, off_table=off),
             ModelsMoved(unit=uid, reason="fall_back", models=spots(moved), off_table=off)]
 
