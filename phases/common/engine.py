@@ -126,14 +126,16 @@ class Engine:
 
     anywhere: dict[str, Rolled] = {}   # rolls a procedure of any step asks for (a panic test)
 
-    def rolled(self, state: Any, roll: Any, faces: tuple[int, ...]) -> list[Event] | None:
+    def rolled(self, state: Any, roll: Any, faces: tuple[int, ...]) -> list[Event]:
         """What a roll leads to: the step that asked for it goes on with it (its ``rolls``),
-        or the procedure any step may run (``anywhere``); None if neither takes it."""
+        or the procedure any step may run (``anywhere``)."""
         leaf = self.step(state)
         handler = leaf.rolls.get(roll.purpose) if leaf is not None else None
         if handler is None:
             handler = self.anywhere.get(roll.purpose)
-        return handler(state, roll, faces) if handler is not None else None
+        if handler is None:   # a rulebook that asks for a roll no step takes: its own error
+            raise KeyError(f"no step of {state.phase} takes a {roll.purpose} roll")
+        return handler(state, roll, faces)
 
     def _enter(self, state: GameState, dest: str) -> list[Event]:
         if dest == "over":

@@ -150,10 +150,7 @@ class FantasyPreset(Flow):
     def on_roll(self, state: State, roll: Awaiting, faces: tuple[int, ...]) -> list[Event]:
         if state.batch is not None:   # attack dice: the batch has filed them (appliers)
             return self.settle(state)
-        events = self.rolled(state, roll, faces)
-        if events is None:
-            raise KeyError(f"no step of {state.phase} takes a {roll.purpose} roll")
-        return events
+        return self.rolled(state, roll, faces)
 
     # --- narration -------------------------------------------------------------------------
 

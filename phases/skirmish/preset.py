@@ -175,10 +175,7 @@ class SkirmishPreset(Engine):
         if state.volley is not None:   # a volley's dice, in whichever step it is fired
             events = volleys.rolled(state, state.volley, faces)
         else:
-            found = self.rolled(state, roll, faces)
-            if found is None:
-                raise KeyError(f"no step of {state.phase} takes a {roll.purpose} roll")
-            events = found
+            events = self.rolled(state, roll, faces)
         return self.finish(state, events)
 
     def roll_need(self, state: S) -> str | None:
