@@ -110,7 +110,7 @@ class Deciding:
             raise self._illegal(command, str(exc), q.rule) from None
         given = Measured(key=q.key, kind=q.kind, rule=q.rule, value=value)
         after = self.table[Measured](state, given)
-        again = measure.resumed(asking.resume)
+        again = asking.resume
         if isinstance(again, measure.Again):
             events = self._decide_or_withdraw(after, parse_command(again.command))
         else:

@@ -22,7 +22,7 @@ from .events import (
     TurnBegan,
     event_class,
 )
-from .measure import Asking, Question
+from .measure import Asking, Question, resumed
 from .protocols import Applier
 from .state import Awaiting, GameState
 
@@ -62,7 +62,7 @@ def _command_issued(state: GameState, e: CommandIssued) -> GameState:
 
 
 def _measurement_requested(state: GameState, e: MeasurementRequested) -> GameState:
-    return state.evolve(asking=Asking.make(question=Question.of(e), resume=e.resume))
+    return state.evolve(asking=Asking.make(question=Question.of(e), resume=resumed(e.resume)))
 
 
 def _withdrawn(state: GameState, e: CommandWithdrawn) -> GameState:

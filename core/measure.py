@@ -57,14 +57,6 @@ class Question(Value):
         return cls.make(**{name: getattr(recorded, name) for name in cls.__dataclass_fields__})
 
 
-@dataclass(frozen=True, kw_only=True)
-class Asking(Value):
-    """The question the game waits on, and what to decide again once it is answered."""
-
-    question: Question
-    resume: dict[str, Any]
-
-
 class Again(NamedTuple):
     """TABLE.MEASURE: the command to decide again once the answer is in (as the log holds it:
     parsed when it is decided, as any command is)."""
@@ -77,6 +69,15 @@ class RollAgain(NamedTuple):
 
     roll: Awaiting
     faces: tuple[int, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Asking(Value):
+    """The question the game waits on, and the step it interrupted, which goes on once it is
+    answered (read from the log's ``MeasurementRequested.resume`` once, when it is applied)."""
+
+    question: Question
+    resume: Again | RollAgain
 
 
 def resume_written(again: Again | RollAgain) -> dict[str, Any]:
