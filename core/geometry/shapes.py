@@ -102,7 +102,10 @@ def within(a: Box, b: Box, d: float) -> bool:
     return distance(a, b) < d
 
 
+@lru_cache(maxsize=4096)
 def polygon(b: Box) -> Polygon:
+    """A box as a shapely polygon, made once a box: a unit that did not move is asked about
+    again and again, and shapely's shapes are immutable, so one can be shared."""
     return Polygon(corners(b))
 
 
@@ -169,8 +172,10 @@ def arc(b: Box, p: Point) -> str:
     return "right" if lx > 0 else "left"
 
 
+@lru_cache(maxsize=4096)
 def arc_region(b: Box, side: str, far: float = 1000.0) -> Polygon:
-    """GEO.ARCS: the wedge of one arc, from the centre out through two corners."""
+    """GEO.ARCS: the wedge of one arc, from the centre out through two corners (made once a
+    box and side, as ``polygon``)."""
     fl, fr, br, bl = corners(b)
     pairs = {"front": (fl, fr), "right": (fr, br), "rear": (br, bl), "left": (bl, fl)}
     c = centre(b)
