@@ -80,6 +80,7 @@ def stopper(state: State, unit: UnitState, heading: float, dist: float, pivot: b
     if run >= dist - 1e-6:
         return ""
     start = geo.pivoted(box(unit), heading) if pivot else box(unit)
+    end = geo.moved(start, run, heading)
     best, at = "", dist
     for o in state.units.values():
         if o.id == unit.id or o.status not in ALIVE or (
@@ -88,6 +89,11 @@ def stopper(state: State, unit: UnitState, heading: float, dist: float, pivot: b
         b = box(o)
         if pivot and run == 0.0 and geo.overlaps(start, b):
             return o.id
+        # a unit more than 1" (and a whisker) from where the pursuer stopped did not stop
+        # it: a move of c inches comes at most c nearer, so alone it would have let the
+        # pursuer go further than 1/1000 inch past ``run`` (one distance, not a whole run)
+        if not geo.within(end, b, 1.01):
+            continue
         t = geo.free_run(start, heading, dist, [b], 1.0)
         if t < at - 1e-9:
             best, at = o.id, t
