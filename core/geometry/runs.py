@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from shapely.geometry import Polygon
 
 from .shapes import (
     EPS,
@@ -18,6 +17,7 @@ from .shapes import (
     distance,
     grown,
     moved,
+    outline,
     overlap,
     overlaps,
     polygon,
@@ -128,13 +128,13 @@ def first_contact(b: Box, heading: float, dist: float, other: Box) -> float | No
     """How far ``b`` moves along ``heading`` before it touches ``other`` (None: it does not
     within ``dist``)."""
     q = polygon(other)
-    swept = polygon(b).union(Polygon(corners(moved(b, dist, heading)))).convex_hull
+    swept = polygon(b).union(outline(moved(b, dist, heading))).convex_hull
     if swept.distance(q) > EPS:
         return None
     lo, hi = 0.0, dist
-    for _ in range(30):   # boxes of a bisection are never asked again: not kept by polygon()
+    for _ in range(30):   # a bisection's boxes are never asked about again: outline, not polygon
         mid = (lo + hi) / 2
-        if Polygon(corners(moved(b, mid, heading))).distance(q) > EPS:
+        if outline(moved(b, mid, heading)).distance(q) > EPS:
             lo = mid
         else:
             hi = mid

@@ -102,11 +102,16 @@ def within(a: Box, b: Box, d: float) -> bool:
     return distance(a, b) < d
 
 
+def outline(b: Box) -> Polygon:
+    """A box as a new shapely polygon (for boxes asked about once, as a bisection's are)."""
+    return Polygon(corners(b))
+
+
 @lru_cache(maxsize=4096)
 def polygon(b: Box) -> Polygon:
     """A box as a shapely polygon, made once a box: a unit that did not move is asked about
     again and again, and shapely's shapes are immutable, so one can be shared."""
-    return Polygon(corners(b))
+    return outline(b)
 
 
 def centre(b: Box) -> Point:
