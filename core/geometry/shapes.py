@@ -133,15 +133,22 @@ def distance(a: Box, b: Box) -> float:
     if _apart_axis(a, b, ca, cb, 0.0) is None:
         return 0.0
     best = math.inf
+    # (comparisons, not min() and max(): half the time, the same values to the last bit)
     for pts, poly in ((ca, cb), (cb, ca)):
-        for i in range(4):
-            (x0, y0), (x1, y1) = poly[i], poly[(i + 1) % 4]
+        x0, y0 = poly[3]
+        for x1, y1 in poly:
             dx, dy = x1 - x0, y1 - y0
             length2 = dx * dx + dy * dy
             for px, py in pts:
-                t = 0.0 if length2 == 0.0 else \
-                    max(0.0, min(1.0, ((px - x0) * dx + (py - y0) * dy) / length2))
-                best = min(best, math.hypot(px - x0 - t * dx, py - y0 - t * dy))
+                ex, ey = px - x0, py - y0
+                t = 0.0
+                if length2 != 0.0:
+                    t = (ex * dx + ey * dy) / length2
+                    t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
+                h = math.hypot(ex - t * dx, ey - t * dy)
+                if h < best:
+                    best = h
+            x0, y0 = x1, y1
     return best
 
 
