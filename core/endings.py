@@ -22,6 +22,9 @@ class Ending(StrEnum):
     TURNS_PLAYED = "turns_played"   # {"turns": n}: the scenario's turns were played
     SIDE_LEFT = "side_left"         # {"player": p}: only p has pieces on the table
     NONE_LEFT = "none_left"         # no side has a piece left on the table
+    # {"turns": n, "rule": r, "points": {p: n}}: the turns were played and rule r scored
+    # each side's points; more points win, equal points are a draw (SK.VICTORY)
+    POINTS = "points"
 
 
 def ending(code: Ending, **params: Any) -> dict[str, Any]:

@@ -35,7 +35,8 @@ def setting_word(word: str) -> str:
 # A game's end in the words of a rulebook that says none of its own (each rulebook names its
 # pieces in whole phrases, as Russian declines the word: kernel_sentence's ``endings``).
 ENDINGS: dict[Ending, str] = {Ending.SIDE_LEFT: mark("only {player} has pieces left"),
-                             Ending.NONE_LEFT: mark("no pieces are left on either side")}
+                             Ending.NONE_LEFT: mark("no pieces are left on either side"),
+                             Ending.POINTS: mark("{played}; points: {scores}")}
 
 
 def _ended(d: Data, endings: Mapping[Ending, str] | None = None) -> str:
@@ -45,11 +46,23 @@ def _ended(d: Data, endings: Mapping[Ending, str] | None = None) -> str:
     code = end["code"]
     if code == Ending.TURNS_PLAYED:
         how = ntr("{n} game turn played", "{n} game turns played", int(end["turns"]))
+    elif code == Ending.POINTS:   # the rulebook names its points (kill points, SK.VICTORY)
+        played = ntr("{n} game turn played", "{n} game turns played", int(end["turns"]))
+        # most points first (the log keeps the players' points as a map, its keys sorted)
+        scores = ", ".join(f"{p} {n}" for p, n in sorted(end["points"].items(),
+                                                          key=lambda pn: (-pn[1], pn[0])))
+        how = tr((endings or ENDINGS).get(Ending.POINTS, ENDINGS[Ending.POINTS]),
+                 played=played, scores=scores)
     elif code in ENDINGS:
         how = tr((endings or ENDINGS).get(Ending(code), ENDINGS[Ending(code)]), **end)
     else:   # a reason no engine of ours wrote: as it is
         how = str(end.get("text", code))
     said = tr("The game ends: {reason}.", reason=how)
+    if code == Ending.POINTS:
+        if d.get("winner"):
+            return said + " " + tr("{player} wins, with more points ({rule}).",
+                                   player=d["winner"], rule=end["rule"])
+        return said + " " + tr("No side wins: the points are equal ({rule}).", rule=end["rule"])
     if d.get("winner"):
         return said + " " + tr("{player} wins (GAME.END).", player=d["winner"])
     if code == Ending.TURNS_PLAYED:

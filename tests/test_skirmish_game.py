@@ -12,14 +12,18 @@ from regiment.core import geometry as geo
 from regiment.core.commands import EndPhase
 from regiment.core.dice import ManualDice
 from regiment.core.errors import IllegalCommand
+from regiment.core.events import GameStarted
 from regiment.core.game import Game
+from regiment.core.i18n import language
 from regiment.core.scenario import load_scenario, parse_scenario
 from regiment.phases.skirmish.assault import charge_moves
 from regiment.phases.skirmish.fight.steps import attacks_per_model
 from regiment.phases.skirmish.models import in_base_contact, take_wounds
 from regiment.phases.skirmish.state import skirmish
+from regiment.phases.skirmish.victory import kill_points
 from regiment.store import MemoryStore
 from regiment.tools.bot import choose
+from regiment.tools.replay import narrate
 from regiment.tools.verify import verify
 
 from .conftest import EXAMPLES
@@ -39,12 +43,20 @@ def sq(uid: str, player: str, catalogue: str, models: list[list[float]], **extra
 
 
 def new(units: list[dict[str, Any]], phase: str = "assault", turns: int = 2,
-        manual: bool = True, **table: Any) -> Game:
+        manual: bool = True, engine: str | None = None, **table: Any) -> Game:
+    """A game; ``engine``: as that earlier engine began it (LOG.RULINGS)."""
     scenario = parse_scenario({"preset": "skirmish40k", "first": "red", "turns": turns,
                                "phase": phase, "seed": "5c", "table": {"width": 48,
                                                                          "depth": 48, **table},
                                "players": [{"id": "red"}, {"id": "blue"}], "units": units})
-    return Game.new(scenario, store=MemoryStore(), dice=ManualDice() if manual else None)
+    dice = ManualDice() if manual else None
+    if engine is None:
+        return Game.new(scenario, store=MemoryStore(), dice=dice)
+    assert dice is not None
+    started = GameStarted(game_id="old", scenario=scenario, preset=scenario["preset"],
+                          engine_version=engine, dice_commitment=dice.commitment(),
+                          dice=dice.kind, undo="free")
+    return Game.new(scenario, store=MemoryStore(), dice=dice, started=started)
 
 
 def roll(game: Game, *faces: int) -> None:
@@ -79,8 +91,8 @@ def test_sk_turn_shooting_then_assaults_then_the_fight_then_the_other_player():
                     ("blue", "shooting", "shoot"),
                     ("blue", "assault.declaration", "declare_assault"),
                     ("blue", "fight.choose_combat", "resolve_combat")]
-    assert events(game, "GameEnded") == [{"winner": None,
-                                          "ending": {"code": "turns_played", "turns": 1}}]
+    assert events(game, "GameEnded") == [{"winner": None, "ending": {
+        "code": "points", "turns": 1, "rule": "SK.VICTORY", "points": {"red": 0, "blue": 0}}}]
 
 
 def test_sk_turn_a_combat_left_with_both_sides_stays_locked_and_is_fought_next_turn():
@@ -109,6 +121,71 @@ def test_sk_turn_the_game_ends_when_a_side_has_no_squad_left():
     send(game, cmd="end_phase")
     send(game, cmd="end_phase")
     assert game.pending.kind == "over" and game.state.winner == "red"
+
+
+# --- SK.VICTORY ----------------------------------------------------------------------------------
+
+
+def played_out() -> Game:
+    """One turn each, in which red's marine shoots down one of blue's two guardsmen squads."""
+    game = new([sq("tac", "red", "tactical_marines", row(10, 10, 1)),
+                sq("guard", "blue", "guardsmen", row(10, 30, 1)),
+                sq("vets", "blue", "guardsmen", row(40, 44, 2))], phase="shooting", turns=1)
+    send(game, cmd="shoot", unit="tac", target="guard")
+    roll(game, 6)
+    roll(game, 6)      # S4 against T3 wounds on 3+; AP5 denies the guardsman's 5+ save
+    while game.pending.kind != "over":
+        send(game, cmd="end_phase")
+    return game
+
+
+def test_sk_victory_a_game_played_out_is_won_by_kill_points():
+    game = played_out()
+    assert game.state.squads["guard"].status == "destroyed"
+    assert events(game, "GameEnded") == [{"winner": "red", "ending": {
+        "code": "points", "turns": 1, "rule": "SK.VICTORY", "points": {"red": 1, "blue": 0}}}]
+    told = [line for line in narrate(game, game.records) if "ends" in line][-1]
+    assert "1 game turn played; kill points: red 1, blue 0" in told
+    assert "red wins, with more points (SK.VICTORY)" in told
+    with language("ru"):
+        told = [line for line in narrate(game, game.records) if "окончена" in line][-1]
+    assert "очки за уничтоженные отряды: red 1, blue 0" in told and "(SK.VICTORY)" in told
+    assert verify(game.records).steps == len(game.timeline.steps)
+
+
+@pytest.mark.parametrize("status", ["falling_back", "off_table", "destroyed", "locked",
+                                    "ready"])
+def test_sk_victory_a_squad_scores_destroyed_falling_back_or_fled_off_the_table(status):
+    state = played_out().state
+    squads = {**state.squads, "vets": state.squads["vets"].evolve(status=status)}
+    points = kill_points(state.evolve(squads=squads))
+    assert points == {"red": 1 + (status in ("falling_back", "off_table", "destroyed")),
+                      "blue": 0}
+
+
+def test_sk_victory_equal_kill_points_are_a_draw():
+    game = new([sq("tac", "red", "tactical_marines", row(10, 5, 3)),
+                sq("guard", "blue", "guardsmen", row(10, 43, 3))], phase="shooting", turns=1)
+    while game.pending.kind != "over":
+        send(game, cmd="end_phase")
+    assert game.state.winner is None
+    told = [line for line in narrate(game, game.records) if "ends" in line][-1]
+    assert "No side wins: the points are equal (SK.VICTORY)." in told
+
+
+def test_sk_victory_not_in_a_game_begun_before_0_11_0():
+    """LOG.RULINGS: a game begun under 0.10.0 ends as 0.10.0 ended it, whoever scored."""
+    game = new([sq("tac", "red", "tactical_marines", row(10, 10, 1)),
+                sq("guard", "blue", "guardsmen", row(10, 30, 1)),
+                sq("vets", "blue", "guardsmen", row(40, 44, 2))], phase="shooting", turns=1,
+               engine="0.10.0")
+    send(game, cmd="shoot", unit="tac", target="guard")
+    roll(game, 6)
+    roll(game, 6)
+    while game.pending.kind != "over":
+        send(game, cmd="end_phase")
+    assert events(game, "GameEnded") == [{"winner": None,
+                                          "ending": {"code": "turns_played", "turns": 1}}]
 
 
 # --- SK.SHOOT -------------------------------------------------------------------------------------

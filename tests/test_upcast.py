@@ -108,6 +108,33 @@ def test_log_rulings_games_of_engine_0_8_0_replay_and_verify_as_they_were_played
     assert game.state.over
 
 
+OLD_10 = Path(__file__).parent / "data" / "v0.10.0"   # skirmish games written by engine 0.10.0
+
+
+@pytest.mark.parametrize("path", sorted(OLD_10.glob("v0100-*.jsonl")), ids=lambda p: p.stem)
+def test_log_rulings_skirmish_games_of_engine_0_10_0_end_as_they_ended(path):
+    """Saved games are sacred: a skirmish game engine 0.10.0 played out (the brood: 3 turns,
+    no side wiped out) or won (two targets: red alone left) verifies, every die against its
+    seed, and ends as it did, not by the kill points of 0.11.0 (SK.VICTORY)."""
+    import json
+
+    from regiment.core.dice import seed_bytes
+    from regiment.core.game import Game
+    from regiment.store import MemoryStore
+    from regiment.tools.source import open_records
+    from regiment.tools.verify import verify
+
+    seeds = json.loads((OLD_10 / "seeds.json").read_text())
+    _, records, store = open_records(str(path), None, [])
+    assert records[0].data["engine_version"] == "0.10.0"
+    report = verify(records, seed=seed_bytes(seeds[path.stem[len("v0100-"):]]))
+    assert report.records == len(records)
+    game = Game.from_records(records, store=store or MemoryStore())
+    assert game.state.over
+    ended = [r for r in records if r.type == "GameEnded"][0].data["ending"]
+    assert ended["code"] in ("turns_played", "side_left")
+
+
 def test_log_rulings_the_0_8_0_unconsented_undo_is_caught_if_the_new_ruling_applied(
         monkeypatch):
     """The consent log above verifies only because it is re-derived under 0.8.0's ruling."""

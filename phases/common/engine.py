@@ -152,12 +152,19 @@ class Engine:
     pieces = "units"   # a side's pieces, in the reason of a game begun before 0.10.0
 
     def game_over(self, state: Any) -> GameEnded:
-        """GAME.END: one side left wins; none left, or the turns run out, no one does."""
+        """GAME.END: one side left wins; none left, no one does; when the turns run out, the
+        rulebook's victory rule decides (``score``), or, where it has none, no one wins."""
         left = [p for p in state.players if self.has_pieces(state, p)]
         if len(left) == 1:
             end, winner = ending(Ending.SIDE_LEFT, player=left[0]), left[0]
         elif not left:
             end, winner = ending(Ending.NONE_LEFT), None
+        elif (scored := self.score(state)) is not None:
+            rule, points = scored
+            end = ending(Ending.POINTS, turns=state.turns, rule=rule, points=points)
+            best = max(points.values())
+            ahead = [p for p, n in points.items() if n == best]
+            winner = ahead[0] if len(ahead) == 1 else None
         else:
             end, winner = ending(Ending.TURNS_PLAYED, turns=state.turns), None
         if state.engine < REASONS_AS_CODES:   # as the engine that began the game wrote it
@@ -166,6 +173,11 @@ class Engine:
 
     def has_pieces(self, state: Any, player: str) -> bool:
         raise NotImplementedError
+
+    def score(self, state: Any) -> tuple[str, dict[str, int]] | None:
+        """The rulebook's victory rule, when its turns are played: the rule that scores and
+        each player's points (None: no rule scores, and no one wins, GAME.END)."""
+        return None
 
     def decide(self, state: Any, command: Command) -> list[Event]:
         """The events a command causes, from the handler its step has for it."""

@@ -99,7 +99,8 @@ SENTENCES: dict[str, Callable[[Data, S], str | None]] = {
 
 # GAME.END in this rulebook's words (the kernel tells the rest of a game's end)
 ENDINGS = {Ending.SIDE_LEFT: mark("only {player} has squads left"),
-           Ending.NONE_LEFT: mark("no squads are left on either side")}
+           Ending.NONE_LEFT: mark("no squads are left on either side"),
+           Ending.POINTS: mark("{played}; kill points: {scores}")}
 
 
 def sentence(event_type: str, data: Data, state: S) -> str | None:

@@ -28,7 +28,9 @@ from .events import MeleeJoined
 from .fight import steps as fight
 from .machine import turn_table
 from .models import in_base_contact
+from .rulings import ruled
 from .state import SkirmishState, Squad
+from .victory import kill_points
 from .view import VIEW
 
 S = SkirmishState
@@ -168,6 +170,10 @@ class SkirmishPreset(Engine):
 
     def has_pieces(self, state: S, player: str) -> bool:
         return any(q.player == player and q.on_table for q in state.squads.values())
+
+    def score(self, state: S) -> tuple[str, dict[str, int]] | None:
+        """SK.VICTORY (games begun under 0.11.0): kill points decide a game played out."""
+        return ("SK.VICTORY", kill_points(state)) if ruled(state, "kill_points") else None
 
     # --- dice ------------------------------------------------------------------------------
 

@@ -12,6 +12,9 @@ RULINGS: dict[str, Version] = {
     # order the squads joined the combat (before: in the order of the first model touching
     # each foe, which only a table of positions knows; table mode has none)
     "strikes_in_melee_order": (0, 8, 0),
+    # SK.VICTORY: a game whose turns were all played is won by kill points (before: no one
+    # won unless a side had no squad left)
+    "kill_points": (0, 11, 0),
 }
 
 
