@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -84,6 +85,27 @@ def test_log_rulings_games_of_engine_0_7_0_replay_and_verify_as_they_were_played
 
 
 OLD_08 = Path(__file__).parent / "data" / "v0.8.0"   # games written by engine 0.8.0
+OLD_10 = Path(__file__).parent / "data" / "v0.10.0"   # skirmish games written by engine 0.10.0
+
+
+def verified_as_written(path: Path, engine: str) -> list[Any]:
+    """The records of a log an earlier engine wrote (its seeds beside it), after they
+    verified, every die against its seed, and loaded into a game that is over."""
+    import json
+
+    from regiment.core.dice import seed_bytes
+    from regiment.core.game import Game
+    from regiment.store import MemoryStore
+    from regiment.tools.source import open_records
+    from regiment.tools.verify import verify
+
+    seeds = json.loads((path.parent / "seeds.json").read_text())
+    _, records, store = open_records(str(path), None, [])
+    assert records[0].data["engine_version"] == engine
+    report = verify(records, seed=seed_bytes(seeds[path.stem.split("-", 1)[1]]))
+    assert report.records == len(records)
+    assert Game.from_records(records, store=store or MemoryStore()).state.over
+    return list(records)
 
 
 @pytest.mark.parametrize("path", sorted(OLD_08.glob("v080-*.jsonl")), ids=lambda p: p.stem)
@@ -91,24 +113,7 @@ def test_log_rulings_games_of_engine_0_8_0_replay_and_verify_as_they_were_played
     """Saved games are sacred: every golden battle as engine 0.8.0 wrote it (with its undos),
     and a game under undo consent in which a seat undid the other's step alone (allowed
     before 0.9.0, UNDO.CONSENT), load, replay and verify, every die against its seed."""
-    import json
-
-    from regiment.core.dice import seed_bytes
-    from regiment.core.game import Game
-    from regiment.store import MemoryStore
-    from regiment.tools.source import open_records
-    from regiment.tools.verify import verify
-
-    seeds = json.loads((OLD_08 / "seeds.json").read_text())
-    _, records, store = open_records(str(path), None, [])
-    assert records[0].data["engine_version"] == "0.8.0"
-    report = verify(records, seed=seed_bytes(seeds[path.stem[len("v080-"):]]))
-    assert report.records == len(records)
-    game = Game.from_records(records, store=store or MemoryStore())
-    assert game.state.over
-
-
-OLD_10 = Path(__file__).parent / "data" / "v0.10.0"   # skirmish games written by engine 0.10.0
+    verified_as_written(path, "0.8.0")
 
 
 @pytest.mark.parametrize("path", sorted(OLD_10.glob("v0100-*.jsonl")), ids=lambda p: p.stem)
@@ -116,21 +121,7 @@ def test_log_rulings_skirmish_games_of_engine_0_10_0_end_as_they_ended(path):
     """Saved games are sacred: a skirmish game engine 0.10.0 played out (the brood: 3 turns,
     no side wiped out) or won (two targets: red alone left) verifies, every die against its
     seed, and ends as it did, not by the kill points of 0.11.0 (SK.VICTORY)."""
-    import json
-
-    from regiment.core.dice import seed_bytes
-    from regiment.core.game import Game
-    from regiment.store import MemoryStore
-    from regiment.tools.source import open_records
-    from regiment.tools.verify import verify
-
-    seeds = json.loads((OLD_10 / "seeds.json").read_text())
-    _, records, store = open_records(str(path), None, [])
-    assert records[0].data["engine_version"] == "0.10.0"
-    report = verify(records, seed=seed_bytes(seeds[path.stem[len("v0100-"):]]))
-    assert report.records == len(records)
-    game = Game.from_records(records, store=store or MemoryStore())
-    assert game.state.over
+    records = verified_as_written(path, "0.10.0")
     ended = [r for r in records if r.type == "GameEnded"][0].data["ending"]
     assert ended["code"] in ("turns_played", "side_left")
 
