@@ -184,7 +184,7 @@ def run_simulate(args: argparse.Namespace, console: Console) -> int:
     for who in [p["id"] for p in scenario["players"]] + ["no one"]:
         k = out["winners"][who]
         lo, hi = wilson(k, n)
-        table.add_row(f"won by {who}" if who != "no one" else "no winner (turns ran out)",
+        table.add_row(f"won by {who}" if who != "no one" else "no winner (a draw)",
                       pct(k / n), f"{pct(lo)} - {pct(hi)}")
     for uid, ends in out["ends"].items():
         for how in sorted(h for h in ends if h != "standing"):
