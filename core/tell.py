@@ -46,15 +46,8 @@ def _ended(d: Data, endings: Mapping[Ending, str] | None = None) -> str:
     code = end["code"]
     if code == Ending.TURNS_PLAYED:
         how = ntr("{n} game turn played", "{n} game turns played", int(end["turns"]))
-    elif code == Ending.POINTS:   # the rulebook names its points (kill points, SK.VICTORY)
-        played = ntr("{n} game turn played", "{n} game turns played", int(end["turns"]))
-        # most points first (the log keeps the players' points as a map, its keys sorted)
-        scores = ", ".join(f"{p} {n}" for p, n in sorted(end["points"].items(),
-                                                          key=lambda pn: (-pn[1], pn[0])))
-        how = tr((endings or ENDINGS).get(Ending.POINTS, ENDINGS[Ending.POINTS]),
-                 played=played, scores=scores)
-    elif code in ENDINGS:
-        how = tr((endings or ENDINGS).get(Ending(code), ENDINGS[Ending(code)]), **end)
+    elif code in ENDINGS:   # in the rulebook's words (its name for its pieces, its points)
+        how = tr((endings or ENDINGS).get(Ending(code), ENDINGS[Ending(code)]), **_fields(end))
     else:   # a reason no engine of ours wrote: as it is
         how = str(end.get("text", code))
     said = tr("The game ends: {reason}.", reason=how)
@@ -69,6 +62,17 @@ def _ended(d: Data, endings: Mapping[Ending, str] | None = None) -> str:
         return said + " " + tr("No side wins: both still have pieces on the table, and only "
                                "a side that leaves the other none wins (GAME.END).")
     return said + " " + tr("No side wins (GAME.END).")
+
+
+def _fields(end: Mapping[str, Any]) -> dict[str, Any]:
+    """An ending's parameters as its sentence takes them: a points ending (SK.VICTORY) with
+    the turns played and the scores, most points first (the log keeps the points as a map,
+    its keys sorted)."""
+    if end["code"] != Ending.POINTS:
+        return dict(end)
+    scores = sorted(end["points"].items(), key=lambda pn: (-pn[1], pn[0]))
+    return {"played": ntr("{n} game turn played", "{n} game turns played", int(end["turns"])),
+            "scores": ", ".join(f"{p} {n}" for p, n in scores)}
 
 
 def plain(reason: Any) -> str:
