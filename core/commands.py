@@ -34,7 +34,12 @@ class Command:
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"cmd": self.name}
         data.update(to_plain(self))
-        return {k: list(v) if isinstance(v, tuple) else v for k, v in data.items()}
+        return {k: _listed(v) for k, v in data.items()}
+
+
+def _listed(v: Any) -> Any:
+    """Tuples as the lists JSON has (a move's path is a list of lists)."""
+    return [_listed(x) for x in v] if isinstance(v, tuple) else v
 
 
 @dataclass_transform(frozen_default=True, kw_only_default=True)

@@ -203,6 +203,10 @@ def read(question: Question, value: Any) -> str:
                                 "not reach {other}: undo to answer again what it meets",
                                 value=format(value, "g"), most=format(question.most, "g"),
                                 other=question.other))
+        if value > question.most and question.key.startswith("moved:"):
+            # how much of a move was used (MOVE.*): at most what the move allows
+            raise ValueError(tr("{value}\" is more than the move allows ({most}\")",
+                                value=format(value, "g"), most=format(question.most, "g")))
         if value > question.most:
             raise ValueError(tr("{value}\" is farther than two points of this table can be "
                                 "({most}\")", value=format(value, "g"),

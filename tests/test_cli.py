@@ -338,6 +338,8 @@ def test_play_auto_skip_passes_phases_where_nothing_can_be_done():
     s, out = session_on(auto_skip=True)
     g = s.game
     s.answer("end charges", g.pending)
+    assert g.state.phase == "turn.movement.remaining"   # units may move (MOVE.REMAINING)
+    s.answer("end phase", g.pending)
     answers = iter(["quit"])
     s.ask = lambda prompt: next(answers)
     s.run()

@@ -153,7 +153,7 @@ def test_consent_policy_asks_the_opponent_before_undoing_dice(scenario):
     with pytest.raises(IllegalCommand, match="waits for an answer"):
         game.submit({"cmd": "end_phase", "by": "red"})
     game.submit({"cmd": "refuse_undo", "by": "blue"})
-    assert game.state == rolled and game.pending.to_dict()["decision"] == "end_phase"
+    assert game.state == rolled and game.pending.to_dict()["decision"] == "remaining_moves"
     game.undo("red")
     events = game.submit({"cmd": "grant_undo", "by": "blue"})
     assert events[-1].type == "StepUndone" and events[-1].consent == "blue"

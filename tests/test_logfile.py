@@ -152,7 +152,7 @@ def long_game(tmp_path, scenario):
 
     folder = tmp_path / "long"
     with LogFileStore(folder) as store:
-        game = Game.new(scenario, store=store)
+        game = Game.new({**scenario, "turns": 8}, store=store)
         while game.version < 220:
             random_play(game, random.Random(game.version), 10, undo_rate=0.0)
             if game.pending.kind == "over":

@@ -138,7 +138,8 @@ def test_play_a_charge_with_real_dice_undo_explain_and_resume(term, tmp_path):
     t.expect(r"Roll 2D6 for Orc Boyz's charge")
     t.type("6 5")
     t.expect(r"charge range 6\+5 \+ M 4 = 15\" .*the charge reaches")
-    t.expect(r"red \(Enter: 1\)> ")
+    t.expect(r"move: unit Goblin Wolf Riders, kind forward, path forward 9\"")   # MOVE.*
+    t.expect(r"red> ")
     t.type("explain")
     t.expect(r"Step \d+: red: roll faces=6,5")
     t.expect(r"CH\.RANGE: .*")
@@ -149,7 +150,7 @@ def test_play_a_charge_with_real_dice_undo_explain_and_resume(term, tmp_path):
     t.expect(r"Not done: these dice were already rolled")
     t.type("65")
     t.expect(r"the charge reaches")
-    t.expect(r"red \(Enter: 1\)> ")
+    t.expect(r"red> ")
     t.type("log")
     t.expect(r"step 1 \[movement > charge > declaration\] red: declare_charge")
     t.type("quit")
@@ -162,7 +163,7 @@ def test_play_a_charge_with_real_dice_undo_explain_and_resume(term, tmp_path):
 
     t = term("play", "--resume", game_id, "--store", str(db))
     t.expect(rf"taken up again at step {steps - 1}")
-    t.expect(r"red \(Enter: 1\)> ")
+    t.expect(r"red> ")
     t.type("quit")
     assert t.close() == 0
     assert records(db, game_id) == len(game.records)

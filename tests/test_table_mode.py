@@ -45,8 +45,13 @@ def test_table_ask_every_example_battle_comes_out_the_same_in_table_mode(name, p
     assert a == b, first_difference(a, b)
     assert measured.state.winner == known.state.winner
     rules = {rule for _, rule, _ in played.asked}
-    if any(r.type == "ChargeRolled" for r in known.history):   # a battle with charges
-        assert {"CH.CHARGE_MOVE", "CH.RANGE", "CC.WHO_FIGHTS"} <= rules
+    if any(r.type == "ChargeRolled" and r.data["success"] for r in known.history):
+        assert {"CH.CHARGE_MOVE", "CH.RANGE", "CC.WHO_FIGHTS"} <= rules   # a charge landed
+    moves = {r.data["reason"] for r in known.history if r.type == "UnitMoved"}
+    if moves & {"forward", "back", "sideways"}:   # MOVE.*: how much of its move was used
+        assert {"MOVE.FORWARD", "MOVE.BACK"} & rules
+    if "march" in moves:
+        assert {"MOVE.MARCH"} <= rules
     # a table-mode game is a fair, checkable game like any other
     assert verify(measured.records).steps == len(measured.timeline.steps)
     again = Game.load(measured.game_id, measured.store)

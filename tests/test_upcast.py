@@ -86,6 +86,7 @@ def test_log_rulings_games_of_engine_0_7_0_replay_and_verify_as_they_were_played
 
 OLD_08 = Path(__file__).parent / "data" / "v0.8.0"   # games written by engine 0.8.0
 OLD_10 = Path(__file__).parent / "data" / "v0.10.0"   # skirmish games written by engine 0.10.0
+OLD_11 = Path(__file__).parent / "data" / "v0.11.0"   # fantasy games written by engine 0.11.0
 
 
 def verified_as_written(path: Path, engine: str) -> list[Any]:
@@ -124,6 +125,17 @@ def test_log_rulings_skirmish_games_of_engine_0_10_0_end_as_they_ended(path):
     records = verified_as_written(path, "0.10.0")
     ended = [r for r in records if r.type == "GameEnded"][0].data["ending"]
     assert ended["code"] in ("turns_played", "side_left")
+
+
+@pytest.mark.parametrize("path", sorted(OLD_11.glob("v0110-*.jsonl")), ids=lambda p: p.stem)
+def test_log_rulings_fantasy_games_of_engine_0_11_0_verify_with_no_remaining_moves(path):
+    """Saved games are sacred: fantasy games engine 0.11.0 played to their end (the orcs'
+    win; the captain's characters joining and leaving in the remaining moves) verify, every
+    die against its seed, under 0.11.0's rulings: no unit made a remaining move (MOVE.*)."""
+    records = verified_as_written(path, "0.11.0")
+    assert not [r for r in records if r.type == "CommandIssued" and r.data["command"] == "move"]
+    assert any(r.type == "PhaseChanged" and r.data["phase"] == "turn.movement.remaining"
+               for r in records)
 
 
 def test_log_rulings_the_0_8_0_unconsented_undo_is_caught_if_the_new_ruling_applied(

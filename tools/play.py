@@ -31,7 +31,7 @@ from regiment.core.tell import setting_word
 from .names import command_name, resolve
 from .receipts import short
 from .replay import QUIET, command_text, narrate, steps
-from .words import ARG_WORDS, COLUMNS, COMMAND_WORDS, PURPOSES, REACTIONS, SIDES
+from .words import ARG_WORDS, COLUMNS, COMMAND_WORDS, MOVE_WORDS, PURPOSES, REACTIONS, SIDES
 
 WORDS = ("undo", "redo", "explain", "log", "head", "help", "quit")
 # dice kinds and undo policies as the header tells them
@@ -408,17 +408,27 @@ def describe(c: Command, game: Game) -> str:
         return tr("end phase: leave {phase}", phase=phase_name(game.state.phase))
     parts = []
     for k, v in args.items():
-        if v in ("", None, 0) and k != "files":
+        if v in ("", None, 0, []) and (k != "files" or cmd == "move"):
             continue
         if isinstance(v, str) and v in units:
             v = units[v]
         elif k == "reaction" and v in REACTIONS:
             v = tr(REACTIONS[v])
+        elif cmd == "move" and k in ("kind", "path"):
+            v = _move_words(v)
         if isinstance(v, dict):
             v = ", ".join(f"{units.get(x, x)} {n}" for x, n in v.items())
         key = tr(ARG_WORDS[k]) if k in ARG_WORDS else k.replace("_", " ")
         parts.append(f"{key} {v}")
     return name + (": " + ", ".join(parts) if parts else "")
+
+
+def _move_words(v: Any) -> str:
+    """A move's kind, or its path as legs: ``forward 3", wheel -20°``."""
+    if isinstance(v, str):
+        return tr(MOVE_WORDS[v]) if v in MOVE_WORDS else v
+    return ", ".join(f"{tr(MOVE_WORDS.get(leg, leg))} {format(n, 'g')}"
+                     f"{'°' if leg in ('wheel', 'turn') else chr(34)}" for leg, n in v)
 
 
 def names(game: Game) -> dict[str, str]:

@@ -27,15 +27,17 @@ MARK = {"live": "", "undone": mark("[undone] "), "abandoned": mark("[taken back]
         "meta": ""}
 
 
-ORDER = ("unit", "target", "reaction", "combat", "files", "face", "faces")
+ORDER = ("unit", "kind", "path", "target", "reaction", "combat", "files", "face", "faces")
 
 
 def _plain(value: Any) -> str:
-    """A command argument as a player would write it: ``goblins:3,trolls:0``, ``6,5``."""
+    """A command argument as a player would write it: ``goblins:3,trolls:0``, ``6,5``, a
+    move's path ``wheel:-20,forward:3``."""
     if isinstance(value, dict):
         return ",".join(f"{k}:{v}" for k, v in value.items())
     if isinstance(value, list | tuple):
-        return ",".join(map(str, value))
+        return ",".join(":".join(map(str, v)) if isinstance(v, list | tuple) else str(v)
+                        for v in value)
     return str(value)
 
 
@@ -44,7 +46,8 @@ def command_text(r: Record) -> str:
     d = r.data
     given = d["args"]
     keys = [k for k in ORDER if k in given] + sorted(k for k in given if k not in ORDER)
-    args = " ".join(f"{k}={_plain(given[k])}" for k in keys if given[k] not in ("", None))
+    args = " ".join(f"{k}={_plain(given[k])}" for k in keys if given[k] not in ("", None)
+                    and not (d["command"] == "move" and k in ("files", "path") and not given[k]))
     return f"{d['by']}: {d['command']}" + (f" {args}" if args else "")
 
 

@@ -34,7 +34,7 @@ COMMAND_WORDS = {
     "fire_overwatch": mark("fire overwatch"), "flee_order": mark("flee order"),
     "grant_undo": mark("grant undo"), "hold_overwatch": mark("hold overwatch"),
     "join_unit": mark("join unit"), "leave_unit": mark("leave unit"),
-    "measure": mark("measure"),
+    "measure": mark("measure"), "move": mark("move"),
     "move_charger": mark("move charger"), "overrun": mark("overrun"),
     "overwatch": mark("overwatch"), "pursue": mark("pursue"),
     "pursuit_order": mark("pursuit order"), "react": mark("react"),
@@ -51,7 +51,12 @@ ARG_WORDS = {
     "files": mark("files"), "first": mark("first"), "primary": mark("primary"),
     "reaction": mark("reaction"), "secondary": mark("secondary"), "split": mark("split"),
     "target": mark("target"), "toward": mark("toward"), "turn": mark("turn"),
-    "unit": mark("unit"), "value": mark("value"), "x": mark("x"), "y": mark("y")}
+    "unit": mark("unit"), "value": mark("value"), "x": mark("x"), "y": mark("y"),
+    "kind": mark("kind"), "path": mark("path")}
+# a move's kinds and the legs of its path (MOVE.*), as an option shows them
+MOVE_WORDS = {"forward": mark("forward"), "march": mark("march"), "back": mark("back"),
+              "sideways": mark("sideways"), "reform": mark("reform"), "wheel": mark("wheel"),
+              "turn": mark("turn")}
 REACTIONS = {"hold": mark("hold"), "flee": mark("flee"), "stand_and_shoot": mark("stand and shoot")}
 SIDES = {"front": mark("front"), "right": mark("right flank"), "rear": mark("rear"),
          "left": mark("left flank")}

@@ -18,6 +18,7 @@ from .charge.appliers import APPLIERS as CHARGE_APPLIERS
 from .combat import combat_holding, place_in_front
 from .evolve import leave, the_fight, with_context, with_fight, with_unit
 from .flight.appliers import APPLIERS as FLIGHT_APPLIERS
+from .moving import KINDS as REMAINING_MOVES
 from .pursuit.appliers import APPLIERS as PURSUIT_APPLIERS
 from .reform.appliers import APPLIERS as REFORM_APPLIERS
 from .result.appliers import APPLIERS as RESULT_APPLIERS
@@ -50,8 +51,12 @@ def turn_began(s: State, e: ev.TurnBegan) -> State:
 
 
 def unit_moved(s: State, e: ev.UnitMoved) -> State:
+    if e.files:   # MOVE.REFORM
+        s = with_unit(s, e.unit, files=e.files)
     if e.position is not None:
         s = with_unit(s, e.unit, position=tuple(e.position), facing=e.facing)
+    if e.reason in REMAINING_MOVES and e.unit not in s.context.moves:   # MOVE.REMAINING
+        s = with_context(s, moves={**s.context.moves, e.unit: e.reason})
     if e.reason in ("pursuit", "overrun"):  # a pursuer leaves its combat (FP.PURSUE_MOVE)
         s = leave(s, e.unit)
     fight = s.fight
@@ -206,6 +211,8 @@ def leadership_tested(s: State, e: ev.LeadershipTested) -> State:
     if e.purpose == "restrain":   # what the unit does then is the rule's (state.intent)
         fight = the_fight(s)
         return with_fight(s, restraint={**fight.restraint, e.unit: e.passed})
+    if e.purpose == "march" and not e.passed:   # MOVE.MARCH: it keeps its normal move
+        return with_context(s, march_failed=(*s.context.march_failed, e.unit))
     if e.purpose == "reform":
         fight = the_fight(s)
         return with_fight(s, reform_tests={**fight.reform_tests, e.unit: e.passed})

@@ -1,6 +1,7 @@
 """The fantasy rulebook's plain bot (``tools/bot.py`` asks it through the preset's view).
 
-It charges what it will probably reach, holds (or stands and shoots), pursues, challenges and
+It charges what it will probably reach, moves toward the nearest enemy to charge it next
+turn (marching when none is near), holds (or stands and shoots), pursues, challenges and
 accepts, turns to face an enemy in its flank. It exists to drive demos, simulations and
 property tests, not to play well.
 """
@@ -11,7 +12,8 @@ from regiment.core.commands import Command
 from regiment.core.pending import Decision
 
 from .charge import gap
-from .commands import DeclareCharge, LeaveUnit, React
+from .commands import DeclareCharge, LeaveUnit, Move, React
+from .moving import aims
 from .odds import charge_odds
 from .specials import SWIFTSTRIDE, has
 from .state import State
@@ -59,6 +61,11 @@ def choose(state: State, pending: Decision) -> Command:
                 host = state.units[state.units[c.character].joined or ""]
                 if host.models < host.start_models:
                     return c
+        # MOVE.*: each unit that may move goes toward the enemy it means to charge
+        for uid in dict.fromkeys(c.unit for c in legal if isinstance(c, Move)):
+            move = aims.toward(state, state.units[uid])
+            if move is not None:
+                return move
         return legal[-1]   # end the phase
     if pending.decision == "reform":
         facing = [c for c in legal if getattr(c, "face", "")]

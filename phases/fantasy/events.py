@@ -37,7 +37,7 @@ __all__ = ["BreakTestTaken", "ChallengeAnswered", "ChallengeIssued", "ChargeDecl
            "UnitReformed", "UnitReturned"]
 
 
-@event("UnitMoved", rules=("GEO.MOVE",), sparse=("stopped",))
+@event("UnitMoved", rules=("GEO.MOVE",), sparse=("stopped", "files"))
 class UnitMoved(Event):
     """Every move, with where the unit ends: ``position`` is its front centre (DESIGN)."""
 
@@ -47,6 +47,7 @@ class UnitMoved(Event):
     facing: float | None
     distance: float = 0.0
     stopped: str = ""   # the unit that stopped it short, 1" away (games from engine 0.9.0)
+    files: int = 0      # MOVE.REFORM: its new frontage (0: unchanged)
 
 
 @event("UnitDestroyed", rules=("ATK.CASUALTIES",))

@@ -47,10 +47,12 @@ class CharacterFlow:
         return {"remaining": self._ask_remaining}
 
     def _ask_remaining(self, state: State) -> Decision | None:
-        """CHAR.JOIN, CHAR.LEAVE: the joins and the leavings open to the active player, then
-        the end of the phase; nothing to ask when there are none (the host ends it)."""
+        """CHAR.JOIN, CHAR.LEAVE, MOVE.REMAINING: the joins, the leavings and the units' moves
+        open to the active player, then the end of the phase; nothing to ask when there are
+        none (the host ends it)."""
         p = state.player
-        options: list[Command] = [JoinUnit(by=p, character=c, unit=u)
+        options: list[Command] = [*self.flow.moves.options(state)]
+        options += [JoinUnit(by=p, character=c, unit=u)
                                   for c, u in chars.join_options(state, p)]
         for host in state.units.values():
             if host.player != p:

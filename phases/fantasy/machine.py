@@ -101,6 +101,8 @@ TRANSITIONS: list[dict[str, Any]] = [
      "dest": f"{T}.movement.remaining"},
     {"trigger": "leave_unit", "source": f"{T}.movement.remaining",
      "dest": f"{T}.movement.remaining"},
+    # MOVE.REMAINING: each unit's one move (games from engine 0.12.0)
+    {"trigger": "move", "source": f"{T}.movement.remaining", "dest": f"{T}.movement.remaining"},
     {"trigger": "end_phase", "source": f"{T}.movement.remaining", "dest": f"{T}.magic"},
     {"trigger": "end_phase", "source": f"{T}.magic", "dest": f"{T}.shooting"},
     {"trigger": "end_phase", "source": f"{T}.shooting", "dest": f"{T}.close_combat"},

@@ -47,6 +47,9 @@ ASKS = {
     "leave": mark("Is there a place for {unit} to stand clear of {other}: within its "
                   "Movement ({extra}\"), on the table, on no unit, more than 1\" from every "
                   "enemy (yes or no)"),
+    "moved": mark("How much of its move did {unit} use, in inches (a wheel by its outer "
+                  "front corner's path, a turn a quarter of its Movement, backwards or "
+                  "sideways double)"),
 }
 
 # what each answer tells, in replays and records
@@ -67,6 +70,7 @@ TELLS = {
     "on_hill": mark("units standing on a hill: {value}"),
     "character": mark("{unit} in base contact with {other}: {value}"),
     "leave": mark("a place for {unit} to stand clear of its unit: {value}"),
+    "moved": mark("{unit} used {value}\" of its move"),
 }
 
 def _name(state: State | None, uid: str) -> str:

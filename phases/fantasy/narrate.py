@@ -21,6 +21,7 @@ from .attacks import SpecialHits
 from .challenge.sentences import SENTENCES as CHALLENGE_SENTENCES
 from .charge.sentences import SENTENCES as CHARGE_SENTENCES
 from .flight.sentences import SENTENCES as FLIGHT_SENTENCES
+from .moving import sentences as moving_sentences
 from .pursuit.sentences import SENTENCES as PURSUIT_SENTENCES
 from .reform.sentences import SENTENCES as REFORM_SENTENCES
 from .result.sentences import SENTENCES as RESULT_SENTENCES
@@ -149,12 +150,14 @@ def _attacks(d: D, s: State | None) -> str:
 
 
 LD_PURPOSES = {"panic": mark("panic"), "rally": mark("rally"), "restrain": mark("restrain"),
-               "reform": mark("reform"), "leadership": mark("leadership")}
+               "reform": mark("reform"), "leadership": mark("leadership"),
+               "march": mark("march"), "reform_move": mark("reform and move")}
 
 
 def _ld(d: D, s: State | None) -> str:
     rule = {"panic": "PANIC.TRIGGERS", "rally": "RALLY.TEST", "restrain": "FP.CHOOSE_PURSUIT",
-            "reform": "REF.TEST"}.get(d["purpose"], "LD.TEST")
+            "reform": "REF.TEST", "march": "MOVE.MARCH",
+            "reform_move": "MOVE.REFORM"}.get(d["purpose"], "LD.TEST")
     fields = {"unit": name_of(s, d["unit"]),
               "purpose": tr(LD_PURPOSES[d["purpose"]]) if d["purpose"] in LD_PURPOSES
               else d["purpose"], "ld": d["leadership"],
@@ -176,6 +179,9 @@ MOVES = {
 
 
 def _moved(d: D, s: State | None) -> str:
+    remaining = moving_sentences.moved(d, s)   # MOVE.*
+    if remaining is not None:
+        return remaining
     rule = {"charge": "CH.CHARGE_MOVE", "failed_charge": "CH.FAILED", "flee": "FP.FLEE_DIRECTION",
             "pursuit": "FP.PURSUE_MOVE", "overrun": "FP.OVERRUN", "return": "FP.OFF_TABLE",
             "rally": "RALLY.TEST"}.get(d["reason"], "GEO.MOVE")

@@ -129,6 +129,28 @@ class ReformTo(NamedTuple):
         return cls(int(files), face, int(turn))
 
 
+class MoveTo(NamedTuple):
+    """MOVE.MARCH, MOVE.REFORM: the move a unit makes once its Leadership test is taken (its
+    kind; the reform's frontage and facing; the legs, none in table mode), each number
+    written by ``repr`` so that it reads back to the same float."""
+
+    kind: str
+    files: int
+    facing: float
+    legs: tuple[tuple[str, float], ...]
+
+    def text(self) -> str:
+        legs = ";".join(f"{k}={a!r}" for k, a in self.legs)
+        return f"{self.kind}:{self.files}:{self.facing!r}:{legs}"
+
+    @classmethod
+    def parse(cls, text: str) -> MoveTo:
+        kind, files, facing, legs = text.split(":")
+        return cls(kind, int(files), float(facing),
+                   tuple((k, float(a)) for k, a in (leg.split("=") for leg in legs.split(";")
+                                                    if leg)))
+
+
 def ask(purpose: str, unit: str | None, player: str, dice: int,
         about: Continuation | None = None) -> RollRequested:
     """The event that asks for a roll, with what it is for."""

@@ -56,6 +56,9 @@ RULINGS: dict[str, Version] = {
     # CC.ASF, CC.HATRED: a group of attacks that re-rolls its misses names the rule that
     # grants it, and the story cites it (before: only that it re-rolled)
     "reroll_named": (0, 10, 0),
+    # MOVE.*: units make their remaining moves (forward, wheel, turn, reform, back, sideways,
+    # march); before, the remaining moves were a character's joining or leaving a unit
+    "remaining_moves": (0, 12, 0),
 }
 
 

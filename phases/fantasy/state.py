@@ -212,6 +212,8 @@ class Turn(Value):
     panicked: tuple[str, ...] = ()                     # units that took one (PANIC.TRIGGERS)
     rallied: tuple[str, ...] = ()                      # fleeing units that tested (RALLY.TEST)
     characters_moved: tuple[str, ...] = ()             # joined or left a unit (CHAR.JOIN)
+    moves: Mapping[str, str] = EMPTY  # each unit's remaining move: its kind (MOVE.REMAINING)
+    march_failed: tuple[str, ...] = ()                 # failed the test to march (MOVE.MARCH)
 
 
 @dataclass(frozen=True, kw_only=True)

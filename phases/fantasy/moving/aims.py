@@ -1,0 +1,106 @@
+"""Moves worth offering or making: the straight ones a decision lists (any other path may be
+sent), and the bot's move toward the enemy it means to charge next turn. Every move found here
+is one ``rules.check`` accepts."""
+
+from __future__ import annotations
+
+import math
+
+from regiment.core import geometry as geo
+from regiment.core.commands import Command
+
+from .. import table
+from ..commands import Move
+from ..state import State, UnitState
+from ..units import box
+from . import rules
+from .paths import Leg, turn_of, walk
+
+CHARGE_REACH = 4.0   # the bot stops this much beyond its Movement of its foe: a likely charge
+
+
+def _fits(state: State, u: UnitState, kind: str, legs: tuple[Leg, ...]) -> bool:
+    return isinstance(rules.check(state, u, kind, legs, 0, u.facing, None), rules.Plan)
+
+
+def straight_moves(state: State, u: UnitState) -> list[Command]:
+    """A forward move as far as ``u`` can go (and a march, when that is farther); in table
+    mode, one of each to make on the table."""
+    p = u.player
+    kinds = ("forward",) if u.id in state.context.march_failed else ("forward", "march")
+    if table.measured(state):
+        return [Move(by=p, unit=u.id, kind=kind) for kind in kinds]
+    out: list[Command] = []
+    for kind in kinds:
+        run = farthest(state, u, kind, (), rules.allowance(u, kind))
+        if run > 0 and (kind == "forward" or run > u.profile["M"]):
+            out.append(Move(by=p, unit=u.id, kind=kind, path=(("forward", run),)))
+    return out
+
+
+def toward(state: State, u: UnitState) -> Command | None:
+    """The bot's move for ``u``: face the nearest enemy that does not flee (a wheel, or a
+    turn and a smaller wheel, whichever leaves more of the move), then go straight at it,
+    stopping where a charge next turn is likely (its Movement and 4" away); march when no
+    enemy is within 8". None: it has nowhere better to be."""
+    foes = [e for e in state.units.values() if e.player != u.player and e.joined is None
+            and e.status in ("ready", "engaged")]
+    if not foes or u.position is None:
+        return None
+    here = box(u)
+    foe = min(foes, key=lambda e: geo.gap(here, box(e)))
+    delta = turn_of(u.facing, geo.bearing(geo.centre(here), geo.centre(box(foe))))
+    near = any(geo.gap(here, box(e)) <= rules.MARCH_ZONE for e in foes)
+    stop = u.profile["M"] + CHARGE_REACH
+    best: tuple[float, float, Command] | None = None
+    for kind in ("forward",) if near else ("march", "forward"):
+        for legs in _facings(delta, kind):
+            left = rules.allowance(u, kind) - rules.used(u, legs, here.width)
+            if left < 0:
+                continue
+            gap = geo.gap(walk(here, legs), box(foe))
+            run = farthest(state, u, kind, legs,
+                           math.floor(min(left, max(0.0, gap - stop)) * 100) / 100)
+            if run < 0 or (run <= 0.05 and not legs):
+                continue
+            run = run if run > 0.05 else 0.0
+            path = (*((leg.kind, leg.amount) for leg in legs),
+                    *((("forward", run),) if run else ()))
+            end = walk(here, (*legs, Leg("forward", run)))
+            score = (round(max(geo.gap(end, box(foe)), stop), 2),
+                     abs(turn_of(delta, sum(leg.amount for leg in legs))))
+            if best is None or score < best[:2]:
+                best = (*score, Move(by=u.player, unit=u.id, kind=kind, path=path))
+        if best is not None:
+            return best[2]
+    return None
+
+
+def _facings(delta: float, kind: str) -> list[tuple[Leg, ...]]:
+    """Ways to turn by about ``delta`` degrees: a wheel (whole or half), or, outside a
+    march, a quarter or half turn and a wheel for the rest; or not at all."""
+    def wheel(d: float) -> tuple[Leg, ...]:
+        return (Leg("wheel", round(d, 1)),) if abs(d) >= 1 else ()
+
+    out = [wheel(delta), wheel(delta / 2), ()]
+    if kind != "march":
+        for t in (90.0, -90.0, 180.0):
+            if abs(turn_of(t, delta)) < 60:
+                out.append((Leg("turn", t), *wheel(turn_of(t, delta))))
+    return out
+
+
+def farthest(state: State, u: UnitState, kind: str, legs: tuple[Leg, ...], most: float
+             ) -> float:
+    """How far ``u`` can go straight ahead after ``legs``, up to ``most`` (to 1/100"); -1
+    when the legs themselves do not fit. A straight leg that is clear is clear over any
+    shorter stretch, so halving finds it."""
+    if not _fits(state, u, kind, legs):
+        return -1.0
+    if most <= 0 or _fits(state, u, kind, (*legs, Leg("forward", most))):
+        return most
+    lo, hi = 0.0, most
+    for _ in range(10):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if _fits(state, u, kind, (*legs, Leg("forward", mid))) else (lo, mid)
+    return math.floor(lo * 100) / 100   # (rounded down: still clear)

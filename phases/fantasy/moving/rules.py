@@ -1,0 +1,194 @@
+"""Who may make a remaining move, how far, and whether the path given may be walked
+(MOVE.REMAINING, MOVE.FORWARD, MOVE.WHEEL, MOVE.TURN, MOVE.REFORM, MOVE.BACK, MOVE.MARCH,
+MOVE.SPACING). Pure functions of the state: a problem is returned as a ``Refusal`` (what is
+wrong, and the rule that forbids it), never raised."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from regiment.core import geometry as geo
+from regiment.core.geometry.sight import walls_of as wall_polygons
+from regiment.core.i18n import tr
+from regiment.phases.common.sight import walls
+
+from ..combat import combat_holding
+from ..state import State, UnitState
+from ..units import ALIVE, box, status_word
+from .paths import LEG_KINDS, SPACING, TURNS, Leg, Other, Trouble, cost, reach, trouble, walk
+
+# the legs each kind of move may hold (MOVE.MARCH: wheels, nothing else; MOVE.BACK: no wheel)
+LEGS_OF = {"forward": ("forward", "wheel", "turn"), "march": ("forward", "wheel"),
+           "back": ("back",), "sideways": ("sideways",),
+           "reform": ("forward", "wheel", "turn")}
+RULE_OF = {"forward": "MOVE.FORWARD", "march": "MOVE.MARCH", "back": "MOVE.BACK",
+           "sideways": "MOVE.BACK", "reform": "MOVE.REFORM", "wheel": "MOVE.WHEEL",
+           "turn": "MOVE.TURN"}
+MARCH_ZONE = 8.0   # MOVE.MARCH: an enemy this near calls for a Leadership test
+
+
+class Refusal(NamedTuple):
+    why: str
+    rule: str
+
+
+class Plan(NamedTuple):
+    """A move checked and ready to make: its kind, legs, the reform before them (files, 0
+    for none; facing), where it ends (None in table mode) and how much of the move it uses."""
+
+    kind: str
+    legs: tuple[Leg, ...]
+    files: int
+    facing: float
+    end: geo.Box | None
+    used: float
+
+
+def movable(state: State, u: UnitState) -> str:
+    """MOVE.REMAINING: why ``u`` may make no remaining move ("" when it may): the active
+    player's, on the table and out of combat, no character inside a unit (it moves with it),
+    and it did not charge, fail a charge, flee, rally, or move already this turn."""
+    ctx = state.context
+    if u.player != state.player:
+        return tr("{unit} is not {player}'s", unit=u.name, player=state.player)
+    if u.joined is not None:
+        return tr("{unit} moves with the unit it has joined", unit=u.name)
+    if u.status != "ready" or combat_holding(state, u.id):
+        return tr("{unit} is {status}", unit=u.name, status=status_word(u.status))
+    if u.charged or u.declared:
+        return tr("{unit} charged this turn", unit=u.name)
+    if u.id in ctx.rallied:
+        return tr("{unit} rallied this turn", unit=u.name)
+    if u.id in ctx.moves:
+        return tr("{unit} has made its move this turn", unit=u.name)
+    if u.id in ctx.characters_moved:
+        return tr("{unit} left a unit this turn", unit=u.name)
+    return ""
+
+
+def allowance(u: UnitState, kind: str) -> float:
+    """How far ``u`` may go: its Movement, twice that marching (MOVE.MARCH)."""
+    m = float(u.profile["M"])
+    return 2 * m if kind == "march" else m
+
+
+def legs_of(path: Sequence[Any], kind: str) -> tuple[tuple[Leg, ...], Refusal | None]:
+    """The path as sent (``[["forward", 3], ["wheel", -20], ...]``), read into legs; a
+    refusal names the leg that is wrong."""
+    rule = RULE_OF[kind]
+    legs = []
+    for i, raw in enumerate(path):
+        if not (len(raw) == 2 and type(raw[0]) is str and type(raw[1]) in (int, float)):
+            return (), Refusal(tr("path[{i}] is not a [kind, amount] pair", i=i), rule)
+        leg_kind, amount = raw[0], float(raw[1])
+        if leg_kind not in LEG_KINDS:
+            return (), Refusal(tr("path[{i}]: {kind} is not one of {kinds}", i=i, kind=leg_kind,
+                                  kinds=", ".join(LEG_KINDS)), rule)
+        if leg_kind not in LEGS_OF[kind]:
+            return (), Refusal(tr("path[{i}]: a {move} move holds no {kind}", i=i, move=kind,
+                                  kind=leg_kind), rule)
+        if leg_kind == "turn" and amount not in TURNS:
+            return (), Refusal(tr("path[{i}]: a turn is 90, -90 or 180 degrees", i=i),
+                               "MOVE.TURN")
+        if leg_kind in ("forward", "back") and amount < 0:
+            return (), Refusal(tr("path[{i}]: {kind} takes a distance of 0 or more", i=i,
+                                  kind=leg_kind), rule)
+        if leg_kind == "wheel" and not -360.0 < amount < 360.0:
+            return (), Refusal(tr("path[{i}]: a wheel is less than a full circle", i=i),
+                               "MOVE.WHEEL")
+        legs.append(Leg(leg_kind, amount))
+    return tuple(legs), None
+
+
+def used(u: UnitState, legs: Sequence[Leg], width: float) -> float:
+    """How much of the move ``legs`` use, in inches."""
+    return round(sum(cost(leg, width, float(u.profile["M"])) for leg in legs), 4)
+
+
+def others(state: State, u: UnitState, start: geo.Box) -> list[Other]:
+    """MOVE.SPACING: every other unit on the table, with the gap ``u`` must keep from it."""
+    out = []
+    for o in state.units.values():
+        if o.id == u.id or o.status not in ALIVE or o.joined is not None:
+            continue
+        b = box(o)
+        out.append(Other(o.id, b, min(SPACING, round(geo.gap(start, b), 4))))
+    return out
+
+
+TROUBLE = {
+    "off_table": ("it would leave the table on leg {leg}", "MOVE.SPACING"),
+    "overlap": ("it would stand on {unit} on leg {leg}", "MOVE.SPACING"),
+    "too_close": ("it would come within 1\" of {unit} on leg {leg}", "MOVE.SPACING"),
+    "impassable": ("it would enter impassable terrain on leg {leg}", "MOVE.SPACING"),
+}
+
+
+def told_trouble(state: State, t: Trouble) -> Refusal:
+    text, rule = TROUBLE[t.code]
+    unit = state.units[t.unit].name if t.unit in state.units else t.unit
+    return Refusal(tr(text, leg=t.leg, unit=unit), rule)
+
+
+def reformed(u: UnitState, files: int, facing: float) -> geo.Box:
+    """MOVE.REFORM: ``u`` re-formed ``files`` wide about its centre, facing ``facing``."""
+    b = box(u)
+    cx, cy = geo.centre(b)
+    w, d = geo.unit_size(u.models + len(u.characters), files, u.base)
+    (fx, fy), _ = geo.axes(facing)
+    return geo.rounded(geo.Box(cx + fx * d / 2, cy + fy * d / 2, facing % 360.0, w, d))
+
+
+def check(state: State, u: UnitState, kind: str, legs: tuple[Leg, ...], files: int,
+          facing: float, end: tuple[float, float, float] | None) -> Plan | Refusal:
+    """Whether ``u`` may move so: the legs (or the end position, read into legs) within its
+    allowance, and the whole path clear (MOVE.SPACING). In table mode the path is the
+    players': only the reform's frontage is checked here."""
+    if kind == "reform" and not 1 <= files <= u.models + len(u.characters):
+        return Refusal(tr("{unit} can stand 1 to {n} wide, not {files}", unit=u.name,
+                          n=u.models + len(u.characters), files=files), "MOVE.REFORM")
+    if kind != "reform":
+        files = 0
+    if u.position is None:   # table mode (TABLE.POSITIONS)
+        return Plan(kind, legs, files, facing, None, 0.0)
+    start = reformed(u, files, facing) if kind == "reform" else box(u)
+    if end is not None and not legs:
+        found = reach(start, *end, kind) if kind != "reform" else ()
+        if found is None:
+            return Refusal(tr("no {kind} move of {unit} ends there: give its path", kind=kind,
+                              unit=u.name), RULE_OF[kind])
+        legs = found
+    spent = used(u, legs, start.width)
+    most = allowance(u, kind)
+    if spent > most + 1e-4:
+        return Refusal(tr("that path uses {used}\" and {unit} may move {most}\"",
+                          used=format(spent, "g"), unit=u.name, most=format(most, "g")),
+                       RULE_OF[kind])
+    clear = others(state, u, box(u))
+    width, depth = state.table["width"], state.table["depth"]
+    terrain = wall_polygons(walls(state))
+    if kind == "reform":
+        problem = (Trouble("off_table", 0) if not geo.on_table(start, width, depth) else
+                   _standing(start, clear, terrain))
+        if problem is not None:
+            return told_trouble(state, problem)
+    problem = trouble(start, legs, clear, terrain, width, depth)
+    if problem is not None:
+        return told_trouble(state, problem)
+    return Plan(kind, legs, files, facing, walk(start, legs), spent)
+
+
+def _standing(b: geo.Box, clear: list[Other], terrain: Sequence[Any]) -> Trouble | None:
+    """MOVE.REFORM: the re-formed unit on no unit, in its kept gap, clear of terrain."""
+    here = geo.polygon(b)
+    if any(here.intersects(w) for w in terrain):
+        return Trouble("impassable", 0)
+    for o in clear:
+        gap = geo.gap(b, o.box)
+        if geo.overlaps(b, o.box):
+            return Trouble("overlap", 0, o.id)
+        if gap < o.keep - 1e-4:
+            return Trouble("too_close", 0, o.id)
+    return None
+

@@ -1,0 +1,153 @@
+"""MOVE.*: the remaining moves, as steps of the machine's ``movement.remaining`` phase. A
+``move`` command is checked by the pure rules of ``moving.rules`` and refused with the rule
+that forbids it; a march with an enemy near, or a reformed unit's move after it, first takes
+its Leadership test (a roll whose continuation is the move, ``rolls.MoveTo``). In table mode
+the players make the move and say how much of it they used (TABLE.ASK)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from regiment.core import measure
+from regiment.core.commands import Command
+from regiment.core.events import Event
+from regiment.core.i18n import tr
+from regiment.core.pending import Decision
+from regiment.core.state import Awaiting
+from regiment.phases.common.table import question
+
+from .. import table
+from ..characters import unit_leadership
+from ..commands import Move
+from ..events import LeadershipTested, UnitMoved
+from ..result import ld_test
+from ..rolls import MoveTo, ask, read
+from ..rulings import ruled
+from ..state import State, UnitState
+from . import KINDS, aims, rules
+from .paths import Leg
+
+if TYPE_CHECKING:
+    from ..flow import Flow
+
+MUSICIAN = "musician"
+
+
+class MoveFlow:
+    """Each unit's one remaining move (MOVE.REMAINING), in games begun under engine 0.12.0."""
+
+    def __init__(self, flow: Flow) -> None:
+        self.flow = flow
+
+    def handlers(self) -> dict[str, Any]:
+        return {"move": self._move}
+
+    def rolls(self) -> dict[str, dict[str, Any]]:
+        return {"remaining": {"march": self._tested, "reform_move": self._tested}}
+
+    def guards(self) -> dict[str, Callable[[State], bool]]:
+        return {}
+
+    def drives(self) -> dict[str, Any]:
+        return {}
+
+    def asks(self) -> dict[str, Callable[[State], Decision | None]]:
+        return {}   # the remaining moves' decision is the characters' and these together
+
+    def options(self, state: State) -> list[Command]:
+        """The moves offered (any other path may be sent, and is checked): each unit that may
+        move, as far forward as it can go straight, and marching so when it may."""
+        if not ruled(state, "remaining_moves"):
+            return []
+        out: list[Command] = []
+        for u in state.units.values():
+            if rules.movable(state, u):
+                continue
+            out += aims.straight_moves(state, u)
+        return out
+
+    def _move(self, state: State, cmd: Move) -> list[Event]:
+        self.flow.check_turn(state, cmd, "MOVE.REMAINING")
+        if not ruled(state, "remaining_moves"):
+            raise self.flow.illegal(state, cmd, tr("units make remaining moves in games "
+                                                    "begun under engine 0.12.0 or later"),
+                                     "MOVE.REMAINING")
+        u = self.flow.unit_of(state, cmd, cmd.unit, "MOVE.REMAINING")
+        why = rules.movable(state, u)
+        if why:
+            raise self.flow.illegal(state, cmd, why, "MOVE.REMAINING")
+        if cmd.kind not in KINDS:
+            raise self.flow.illegal(state, cmd, tr("{kind} is not one of {kinds}", kind=cmd.kind,
+                                                    kinds=", ".join(KINDS)), "MOVE.REMAINING")
+        if cmd.kind == "march" and u.id in state.context.march_failed:
+            raise self.flow.illegal(state, cmd, tr("{unit} failed its test to march this turn: "
+                                                    "it may make a normal move", unit=u.name),
+                                     "MOVE.MARCH")
+        legs, bad = rules.legs_of(cmd.path, cmd.kind)
+        if bad is not None:
+            raise self.flow.illegal(state, cmd, bad.why, bad.rule)
+        if cmd.kind == "reform" and legs and MUSICIAN not in u.command:
+            raise self.flow.illegal(state, cmd, tr("only a unit with a musician may move after "
+                                                    "reforming"), "MOVE.REFORM")
+        facing = u.facing if cmd.facing is None else cmd.facing % 360.0
+        end = (cmd.x, cmd.y, facing) if cmd.x is not None and cmd.y is not None else None
+        plan = rules.check(state, u, cmd.kind, legs, cmd.files, facing, end)
+        if isinstance(plan, rules.Refusal):
+            raise self.flow.illegal(state, cmd, plan.why, plan.rule)
+        then = MoveTo(plan.kind, plan.files, plan.facing,
+                      tuple((leg.kind, leg.amount) for leg in plan.legs))
+        if plan.kind == "march" and self._enemy_near(state, u):
+            return [ask("march", u.id, u.player, 2, then)]
+        if plan.kind == "reform" and plan.legs:
+            return [ask("reform_move", u.id, u.player, 2, then)]
+        return self.flow.then(state, self._made(state, u, plan), "move")
+
+    def _enemy_near(self, state: State, u: UnitState) -> bool:
+        """MOVE.MARCH: a non-fleeing enemy within 8" of ``u`` as it begins its move."""
+        foes = [e for e in state.units.values() if e.player != u.player and e.joined is None
+                and e.status in ("ready", "engaged")]
+        return bool(table.within(state, u, foes, rules.MARCH_ZONE, "MOVE.MARCH"))
+
+    def _tested(self, state: State, aw: Awaiting, faces: tuple[int, ...]) -> list[Event]:
+        """MOVE.MARCH, MOVE.REFORM: the test taken; passed, the move is made; failed, a march
+        is not (the unit may still make its normal move) and a reform is made without the
+        move after it."""
+        u = state.units[aw.unit or ""]
+        ld = unit_leadership(state, u)
+        passed, need, insane = ld_test(ld, 0, faces)
+        events: list[Event] = [LeadershipTested(unit=u.id, purpose=aw.purpose, leadership=ld,
+                                                penalty=0, faces=faces, passed=passed,
+                                                needs=need, insane=insane)]
+        to = read(MoveTo, aw)
+        legs = tuple(Leg(k, a) for k, a in to.legs) if passed else ()
+        if passed or to.kind == "reform":
+            plan = rules.check(state, u, to.kind, legs, to.files, to.facing, None)
+            assert isinstance(plan, rules.Plan), plan   # checked when the move was given
+            events += self._made(state, u, plan)
+        return self.flow.finish(state, events)
+
+    def _made(self, state: State, u: UnitState, plan: rules.Plan) -> list[Event]:
+        """The move, as ``UnitMoved`` events: a reform first (its new frontage), then the
+        path, ending where ``plan`` ends; in table mode, how much of its move the players
+        say it used."""
+        out: list[Event] = []
+        if plan.kind == "reform":
+            b = rules.reformed(u, plan.files, plan.facing) if plan.end is not None else None
+            out.append(UnitMoved(unit=u.id, reason="reform", files=plan.files,
+                                 position=None if b is None else (b.x, b.y),
+                                 facing=None if b is None else b.facing))
+            if not plan.legs:
+                return out
+        kind = "forward" if plan.kind == "reform" else plan.kind
+        most = rules.allowance(u, plan.kind)
+        key = measure.key("moved", u.id)
+        if plan.end is None:   # table mode: the players moved it
+            used = measure.distance(state, question(state, "distance", key, rules.RULE_OF[kind],
+                                                    u, most=most))
+            return [*out, UnitMoved(unit=u.id, reason=kind, position=None, facing=None,
+                                    distance=used)]
+        if measure.heard:
+            measure.tell(key, format(plan.used, "g"))
+        return [*out, UnitMoved(unit=u.id, reason=kind, position=(plan.end.x, plan.end.y),
+                                facing=plan.end.facing, distance=plan.used)]

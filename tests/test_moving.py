@@ -1,0 +1,284 @@
+"""MOVE.*: the fantasy remaining moves (engine 0.12.0): each kind of move, what it costs, what
+forbids it, the Leadership tests of a march and of a musician's reform, and table mode."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from regiment.core import geometry as geo
+from regiment.core.errors import IllegalCommand
+from regiment.core.i18n import language
+from regiment.phases.fantasy.moving import paths
+from regiment.phases.fantasy.moving.paths import Leg
+from regiment.phases.fantasy.units import box
+
+from . import battle as b
+
+WIDTH = 5 * 20 / geo.MM_PER_INCH    # a 20-model unit five wide on 20 mm bases
+
+
+def moving(units, **top):
+    return b.game(units, phase="remaining", **top)
+
+
+def move(g, unit="men", by="red", **fields):
+    return g.submit({"cmd": "move", "by": by, "unit": unit, **fields})
+
+
+def refused(g, **fields):
+    before = len(g.records)
+    with pytest.raises(IllegalCommand) as err:
+        move(g, **fields)
+    assert len(g.records) == before   # a refused move changes nothing
+    return err.value
+
+
+def moved(events):
+    return [e for e in events if e.type == "UnitMoved"]
+
+
+def far_foe():
+    return b.unit("foe", "blue", 36, 44, 180)
+
+
+def test_move_remaining_each_unit_moves_once_and_the_decision_offers_it():
+    g = moving([b.unit("men", "red", 36, 10, 0), far_foe()])
+    offered = [c for c in g.pending.legal if c.name == "move"]
+    assert {c.unit for c in offered} == {"men"} and {c.kind for c in offered} == {
+        "forward", "march"}
+    events = move(g, path=[["forward", 3]])
+    (m,) = moved(events)
+    assert (m.reason, m.position, m.facing, m.distance) == ("forward", (36.0, 13.0), 0.0, 3.0)
+    assert g.state.context.moves == {"men": "forward"}
+    assert "has made its move" in str(refused(g, path=[["forward", 1]]))
+    assert not [c for c in g.pending.legal if c.name == "move"]
+
+
+def test_move_remaining_a_unit_that_may_not_move_is_refused_with_the_rule():
+    g = moving([b.unit("men", "red", 36, 10, 0), far_foe()])
+    err = refused(g, unit="foe", by="red", path=[["forward", 1]])
+    assert err.rule == "MOVE.REMAINING" and "not red's" in str(err)
+    assert refused(g, by="blue", path=[["forward", 1]]).rule == "MOVE.REMAINING"
+    assert refused(g, kind="gallop").rule == "MOVE.REMAINING"
+
+
+def test_move_remaining_games_begun_before_0_12_0_make_no_remaining_moves():
+    g = b.old_game([b.unit("men", "red", 36, 10, 0), far_foe()], engine="0.11.0",
+                   phase="remaining")
+    assert not [c for c in g.pending.legal if c.name == "move"]
+    assert "0.12.0" in str(refused(g, path=[["forward", 1]]))
+
+
+def test_move_forward_up_to_its_movement_and_no_farther():
+    g = moving([b.unit("men", "red", 36, 10, 0), far_foe()])
+    err = refused(g, path=[["forward", 4.5]])
+    assert err.rule == "MOVE.FORWARD" and "4.5\"" in str(err) and "4\"" in str(err)
+    assert refused(g, path=[["forward", -1]]).rule == "MOVE.FORWARD"
+    assert refused(g, path=[["back", 1]]).rule == "MOVE.FORWARD"    # not a leg of this kind
+    (m,) = moved(move(g, x=36.0, y=14.0, facing=0.0))   # an end given: straight there
+    assert m.position == (36.0, 14.0) and m.distance == 4.0
+
+
+def test_move_wheel_costs_the_outer_corners_arc_and_keeps_the_inner_corner():
+    g = moving([b.unit("men", "red", 36, 10, 0), far_foe()])
+    fl, fr, _, _ = geo.corners(box(g.state.units["men"]))
+    (m,) = moved(move(g, path=[["wheel", 45]]))    # clockwise: about the right front corner
+    assert m.distance == pytest.approx(WIDTH * math.pi / 4, abs=1e-4)
+    after = geo.corners(box(g.state.units["men"]))
+    assert after[1] == pytest.approx(fr, abs=1e-3) and after[0] != pytest.approx(fl)
+    assert m.facing == 45.0
+
+
+def test_move_wheel_beyond_the_movement_is_refused():
+    g = moving([b.unit("men", "red", 36, 10, 0), far_foe()])
+    err = refused(g, path=[["forward", 2], ["wheel", -45]])   # 2 + 3.94 x pi/4 > 4
+    assert err.rule == "MOVE.FORWARD" and "uses 5.0921\"" in str(err)
+
+
+def test_move_wheel_an_end_is_reached_by_forward_wheel_and_forward_again():
+    start = geo.Box(36.0, 10.0, 0.0, WIDTH, 3.15)
+    legs = (Leg("forward", 1.0), Leg("wheel", -20.0), Leg("forward", 1.0))
+    end = paths.walk(start, legs)
+    found = paths.reach(start, end.x, end.y, end.facing, "forward")
+    assert found is not None
+    assert [leg.kind for leg in found] == ["forward", "wheel", "forward"]
+    assert [leg.amount for leg in found] == pytest.approx([1.0, -20.0, 1.0], abs=1e-3)
+    g = moving([b.unit("men", "red", 36, 10, 0), far_foe()])
+    (m,) = moved(move(g, x=end.x, y=end.y, facing=end.facing))
+    assert m.position == pytest.approx((end.x, end.y), abs=1e-3)
+    behind = refused(moving([b.unit("men", "red", 36, 10, 0), far_foe()]), x=36.0, y=8.0,
+                     facing=0.0)
+    assert behind.rule == "MOVE.FORWARD" and "give its path" in str(behind)
+
+
+def test_move_turn_costs_a_quarter_of_the_movement_about_the_centre():
+    g = moving([b.unit("men", "red", 36, 10, 0), far_foe()])
+    centre = geo.centre(box(g.state.units["men"]))
+    assert refused(g, path=[["turn", 45]]).rule == "MOVE.TURN"
+    (m,) = moved(move(g, path=[["turn", 90], ["forward", 3]]))
+    assert m.distance == 4.0 and m.facing == 90.0
+    g2 = moving([b.unit("men", "red", 36, 10, 0), far_foe()])
+    move(g2, path=[["turn", 180]])
+    assert geo.centre(box(g2.state.units["men"])) == pytest.approx(centre, abs=1e-3)
+    assert g2.state.units["men"].facing == 180.0
+
+
+def test_move_reform_about_its_centre_is_its_whole_move():
+    g = moving([b.unit("men", "red", 36, 10, 0), far_foe()])
+    centre = geo.centre(box(g.state.units["men"]))
+    assert refused(g, kind="reform", files=0).rule == "MOVE.REFORM"
+    err = refused(g, kind="reform", files=10, path=[["forward", 1]])   # no musician
+    assert err.rule == "MOVE.REFORM" and "musician" in str(err)
+    (m,) = moved(move(g, kind="reform", files=10, facing=90))
+    assert (m.reason, m.files, m.facing) == ("reform", 10, 90.0)
+    men = g.state.units["men"]
+    assert men.files == 10 and geo.centre(box(men)) == pytest.approx(centre, abs=1e-3)
+    assert g.state.context.moves == {"men": "reform"}
+
+
+def test_move_reform_a_musician_passing_its_test_moves_after_it():
+    men = b.unit("men", "red", 36, 10, 0, command=["musician"])
+    g = moving([men, far_foe()])
+    move(g, kind="reform", files=4, path=[["forward", 3]])
+    assert g.pending.kind == "roll" and g.pending.purpose == "reform_move"
+    events = b.answer(g, {"reform_move": [(3, 3)]})
+    test = b.one(events, "LeadershipTested")
+    assert test.passed and test.purpose == "reform_move"
+    assert [m.reason for m in moved(events)] == ["reform", "forward"]
+    g2 = moving([men, far_foe()])
+    move(g2, kind="reform", files=4, path=[["forward", 3]])
+    events = b.answer(g2, {"reform_move": [(6, 5)]})
+    assert not b.one(events, "LeadershipTested").passed
+    assert [m.reason for m in moved(events)] == ["reform"]   # reformed, no move after
+    assert g2.state.units["men"].files == 4
+
+
+def test_move_back_and_sideways_at_half_rate():
+    g = moving([b.unit("men", "red", 36, 20, 0), far_foe()])
+    assert refused(g, kind="back", path=[["back", 2.5]]).rule == "MOVE.BACK"   # 5" of 4"
+    assert refused(g, kind="back", path=[["wheel", 10]]).rule == "MOVE.BACK"
+    (m,) = moved(move(g, kind="back", path=[["back", 2]]))
+    assert (m.reason, m.position, m.distance) == ("back", (36.0, 18.0), 4.0)
+    g2 = moving([b.unit("men", "red", 36, 20, 0), far_foe()])
+    (m,) = moved(move(g2, kind="sideways", x=34.5, y=20.0, facing=0.0))
+    assert (m.reason, m.position, m.distance) == ("sideways", (34.5, 20.0), 3.0)
+
+
+def test_move_march_at_double_movement_with_no_enemy_near():
+    g = moving([b.unit("men", "red", 36, 10, 0), far_foe()])
+    assert refused(g, kind="march", path=[["turn", 90]]).rule == "MOVE.MARCH"
+    events = move(g, kind="march", path=[["forward", 8]])
+    assert not b.of(events, "LeadershipTested")
+    (m,) = moved(events)
+    assert (m.reason, m.distance) == ("march", 8.0) and g.state.context.moves["men"] == "march"
+
+
+def test_move_march_an_enemy_within_8_inches_calls_for_a_leadership_test():
+    near = b.unit("foe", "blue", 44, 10, 270)   # beside the men, 6" off their right flank
+    g = moving([b.unit("men", "red", 36, 10, 0), near])
+    move(g, kind="march", path=[["forward", 8]])
+    assert g.pending.kind == "roll" and g.pending.purpose == "march"
+    events = b.answer(g, {"march": [(6, 6)]})
+    assert not b.one(events, "LeadershipTested").passed and not moved(events)
+    err = refused(g, kind="march", path=[["forward", 8]])
+    assert err.rule == "MOVE.MARCH" and "normal move" in str(err)
+    (m,) = moved(move(g, path=[["forward", 4]]))   # its normal move is left
+    assert m.reason == "forward"
+    g2 = moving([b.unit("men", "red", 36, 10, 0), near])
+    move(g2, kind="march", path=[["forward", 8]])
+    events = b.answer(g2, {"march": [(2, 3)]})
+    assert b.one(events, "LeadershipTested").passed and moved(events)[0].distance == 8.0
+
+
+def test_move_march_a_fleeing_enemy_near_calls_for_no_test():
+    near = b.unit("foe", "blue", 44, 10, 270)
+    g = moving([b.unit("men", "red", 36, 10, 0), near])
+    men, foe = g.state.units["men"], g.state.units["foe"]
+    assert g.preset.moves._enemy_near(g.state, men)
+    fled = g.state.evolve(units={**g.state.units, "foe": foe.evolve(status="fleeing")})
+    assert not g.preset.moves._enemy_near(fled, men)
+
+
+def test_move_spacing_never_within_1_inch_on_another_unit_off_the_table_or_in_terrain():
+    friend = b.unit("friend", "red", 36, 17, 0)   # its rear 3.15" behind y = 17
+    g = moving([b.unit("men", "red", 36, 10, 0), friend, far_foe()],
+               table={"width": 72.0, "depth": 48.0,
+                      "blocking": [[[31, 7], [33, 7], [33, 11], [31, 11]]]})
+    close = refused(g, path=[["forward", 3.5]])   # would end 0.35" from the friend
+    assert close.rule == "MOVE.SPACING" and "within 1\" of Friend" in str(close)
+    assert "stand on Friend" in str(refused(g, kind="march", path=[["forward", 8]]))
+    edge = moving([b.unit("men", "red", 36, 2, 180), far_foe()])
+    assert "leave the table" in str(refused(edge, path=[["forward", 3]]))
+    wall = refused(g, kind="sideways", path=[["sideways", -1.5]])   # its left edge in the wall
+    assert wall.rule == "MOVE.SPACING" and "impassable terrain" in str(wall)
+    (m,) = moved(move(g, path=[["forward", 2.8]]))   # 1.05" short of the friend
+    assert m.position == (36.0, 12.8)
+
+
+def test_move_spacing_terrain_blocks_the_path_not_only_the_end():
+    wall = [[[35, 12], [37, 12], [37, 12.5], [35, 12.5]]]
+    g = moving([b.unit("men", "red", 36, 10, 0), far_foe()],
+               table={"width": 72.0, "depth": 48.0, "blocking": wall})
+    err = refused(g, path=[["forward", 4]])   # the wall is crossed on the way
+    assert err.rule == "MOVE.SPACING" and "impassable" in str(err)
+
+
+def test_move_table_mode_asks_how_much_of_the_move_was_used():
+    g = moving([b.unit("men", "red", 36, 10, 0), far_foe()],
+               table={"width": 72.0, "depth": 48.0, "measured": True})
+    move(g, kind="march")
+    p = g.pending
+    assert p.kind == "measurement" and p.question == "within:men:8"
+    g.submit({"cmd": "measure", "by": "red", "value": "none"})
+    p = g.pending
+    assert p.kind == "measurement" and p.question == "moved:men" and p.most == 8.0
+    with pytest.raises(IllegalCommand) as err:
+        g.submit({"cmd": "measure", "by": "red", "value": 9})
+    assert "more than the move allows (8\")" in str(err.value)
+    events = g.submit({"cmd": "measure", "by": "red", "value": 7.5})
+    (m,) = moved(events)
+    assert (m.reason, m.position, m.distance) == ("march", None, 7.5)
+    told = g.preset.sentence("UnitMoved", m.to_data(), g.state)
+    assert "Men march on the table, using 7.5\"" in told and "(MOVE.MARCH" in told
+
+
+def test_move_narration_in_english_and_russian():
+    g = moving([b.unit("men", "red", 36, 10, 0), far_foe()])
+    (m,) = moved(move(g, path=[["wheel", 20], ["forward", 2]]))
+    en = g.preset.sentence("UnitMoved", m.to_data(), g.state)
+    assert "Men move to (" in en and "of their move" in en and "(MOVE.FORWARD" in en
+    with language("ru"):
+        ru = g.preset.sentence("UnitMoved", m.to_data(), g.state)
+    assert "MOVE.FORWARD" in ru and ru != en and "move" not in ru.split("(")[0]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(kind=st.sampled_from(["forward", "march", "back", "sideways"]),
+       legs=st.lists(st.tuples(st.sampled_from(["forward", "wheel", "turn", "back",
+                                                "sideways"]),
+                               st.floats(-90, 90, allow_nan=False)), min_size=1, max_size=3),
+       facing=st.sampled_from([0.0, 90.0, 180.0, 270.0, 33.0]))
+def test_move_spacing_no_accepted_move_ends_on_near_or_off_another_unit(kind, legs, facing):
+    """Property: whatever path is sent, a move the engine accepts ends on the table, on no
+    unit, at least 1" from every other unit and out of the wall."""
+    units = [b.unit("men", "red", 30, 20, facing), b.unit("friend", "red", 40, 22, 90),
+             b.unit("foe", "blue", 28, 32, 180)]
+    wall = [[[20, 14], [24, 14], [24, 15], [20, 15]]]
+    g = moving(units, table={"width": 60.0, "depth": 44.0, "blocking": wall})
+    path = [[k, 90.0 if k == "turn" else round(a, 2)] for k, a in legs]
+    try:
+        move(g, kind=kind, path=path)
+    except IllegalCommand:
+        return
+    while g.pending.kind == "roll":
+        b.answer(g, default=1)
+    st_ = g.state
+    men = box(st_.units["men"])
+    assert geo.on_table(men, 60.0, 44.0)
+    for other in ("friend", "foe"):
+        assert geo.gap(men, box(st_.units[other])) >= 1.0 - 1e-3
+    assert not geo.polygon(men).intersects(geo.walls_of(wall)[0])
