@@ -99,6 +99,7 @@ def test_no_step_loops_on_itself_but_for_a_queue_of_its_own():
         ("charge_moves", "move_charger"),            # CH.MOVE_ORDER: each charger
         ("remaining", "join_unit"), ("remaining", "leave_unit"),  # CHAR.*: any character
         ("remaining", "move"),                       # MOVE.REMAINING: each unit, once
+        ("shooting", "shoot"),                       # SHOOT.WHO: each unit, once
         ("offers", "decline_challenge"),             # CC.CHALLENGE: each player in turn
         ("answer", "accept_challenge"), ("answer", "refuse_challenge"),  # then it is done
         ("allocation", "allocate"),                  # CC.ALLOCATE: each model's split

@@ -21,6 +21,7 @@ from .flight.appliers import APPLIERS as FLIGHT_APPLIERS
 from .moving import KINDS as REMAINING_MOVES
 from .pursuit.appliers import APPLIERS as PURSUIT_APPLIERS
 from .reform.appliers import APPLIERS as REFORM_APPLIERS
+from .shooting.appliers import APPLIERS as SHOOTING_APPLIERS
 from .result.appliers import APPLIERS as RESULT_APPLIERS
 from .state import (
     NO_FIGHT,
@@ -159,7 +160,8 @@ def dice_rolled(s: State, e: Any) -> State:
                     batch=attacks.Batch._make((batch.combat, batch.step, groups, at, batch.done)))
 
 
-BATCH_PURPOSES = frozenset({"to_hit", "stand_and_shoot_hit", "to_wound", "armour", "ward",
+BATCH_PURPOSES = frozenset({"to_hit", "stand_and_shoot_hit", "shooting_hit", "to_wound",
+                            "armour", "ward",
                             "special_hits"})
 
 
@@ -285,6 +287,7 @@ APPLIERS: dict[type[Event], Any] = {
     **RESULT_APPLIERS,
     **PURSUIT_APPLIERS,
     **REFORM_APPLIERS,
+    **SHOOTING_APPLIERS,
     ev.CharacterJoined: character_joined,
     ev.CharacterLeft: character_left,
     TurnBegan: turn_began,

@@ -215,12 +215,15 @@ def tally(g: Group) -> dict[str, int]:
             "armour_saved": saved, "ward_saved": warded, "unsaved": wounds - saved - warded}
 
 
-def purpose(g: Group, stage: str) -> str:
-    """DESIGN roll purposes: to_hit (stand_and_shoot_hit), to_wound, armour, ward."""
+def purpose(g: Group, stage: str, step: str = "") -> str:
+    """DESIGN roll purposes: to_hit (stand_and_shoot_hit; shooting_hit in the shooting phase,
+    SHOOT.HIT), to_wound, armour, ward."""
     if stage in ("hit", "hit2"):
         if g.special:
             return "special_hits"
-        return "stand_and_shoot_hit" if g.shooting else "to_hit"
+        if g.shooting:
+            return "shooting_hit" if step == "shooting" else "stand_and_shoot_hit"
+        return "to_hit"
     return {"wound": "to_wound", "armour": "armour", "ward": "ward"}[stage]
 
 

@@ -1,7 +1,7 @@
 """The fantasy rulebook's plain bot (``tools/bot.py`` asks it through the preset's view).
 
 It charges what it will probably reach, moves toward the nearest enemy to charge it next
-turn (marching when none is near), holds (or stands and shoots), pursues, challenges and
+turn (marching when none is near), shoots at the nearest target, holds (or stands and shoots), pursues, challenges and
 accepts, turns to face an enemy in its flank. It exists to drive demos, simulations and
 property tests, not to play well.
 """
@@ -12,7 +12,7 @@ from regiment.core.commands import Command
 from regiment.core.pending import Decision
 
 from .charge import gap
-from .commands import DeclareCharge, LeaveUnit, Move, React
+from .commands import DeclareCharge, LeaveUnit, Move, React, Shoot
 from .moving import aims
 from .odds import charge_odds
 from .specials import SWIFTSTRIDE, has
@@ -67,6 +67,11 @@ def choose(state: State, pending: Decision) -> Command:
             if move is not None:
                 return move
         return legal[-1]   # end the phase
+    if pending.decision == "shoot":   # SHOOT.WHO: each unit at its nearest target
+        shots = [c for c in legal if isinstance(c, Shoot)]
+        if shots and all(state.units[c.unit].position is not None for c in shots):
+            return min(shots, key=lambda c: gap(state.units[c.unit], state.units[c.target]))
+        return shots[0] if shots else legal[-1]
     if pending.decision == "reform":
         facing = [c for c in legal if getattr(c, "face", "")]
         return facing[0] if facing else legal[-1]

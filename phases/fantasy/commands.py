@@ -208,3 +208,12 @@ class Move(Command):
     y: float | None = None
     facing: float | None = None
     files: int = 0
+
+
+@command("shoot")
+class Shoot(Command):
+    """SHOOT.WHO: ``unit`` shoots at ``target`` in the shooting phase."""
+
+    by: str
+    unit: str
+    target: str

@@ -26,6 +26,7 @@ from .pursuit.events import (
 )
 from .reform.events import ReformOrderChosen, ReformSkipped, UnitReformed
 from .result.events import BreakTestTaken, CombatResultDecided
+from .shooting.events import ShotsFired
 
 # the kernel's, and those of the rules kept with their steps: imported from here by the
 # rulebook's modules, which need not know where each is declared
@@ -33,7 +34,7 @@ __all__ = ["BreakTestTaken", "ChallengeAnswered", "ChallengeIssued", "ChargeDecl
            "ChargeReacted", "ChargeRedirected", "ChargeRolled", "CombatResultDecided",
            "DangerousTerrainTested", "FleeDirectionChosen", "PanicCaused", "PursuitDeclared",
            "PursuitRolled", "PursuitsCompleted", "RedirectTested", "ReformOrderChosen",
-           "ReformSkipped", "SideDrawn", "TurnBegan", "UnitCaught", "UnitFled", "UnitRallied",
+           "ReformSkipped", "ShotsFired", "SideDrawn", "TurnBegan", "UnitCaught", "UnitFled", "UnitRallied",
            "UnitReformed", "UnitReturned"]
 
 

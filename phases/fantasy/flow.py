@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # the parts import the engine; the engine names them for mypy
     from .flow_characters import CharacterFlow
     from .flow_combat import CombatFlow
     from .moving.steps import MoveFlow
+    from .shooting.steps import ShootingFlow
     from .pursuit.steps import PursuitFlow
     from .reform.steps import ReformFlow
     from .result.steps import ResultFlow
@@ -91,7 +92,7 @@ class Flow(Engine):
     (each leaf's drive, the automatic edges), and says what the game waits for (each leaf's
     question). The rules' steps are its parts (``flights``, ``declarations``,
     ``charge_moves``, ``combats``, ``challenges``,
-    ``results``, ``pursuits``, ``reforms``, ``characters``, ``moves``), which reach the engine
+    ``results``, ``pursuits``, ``reforms``, ``characters``, ``moves``, ``shooting``), which reach the engine
     and each other through it: no part calls another through a stub. Each part gives its steps'
     handlers, rolls, drives, questions and guards (``Part``)."""
 
@@ -112,6 +113,7 @@ class Flow(Engine):
     reforms: ReformFlow
     characters: CharacterFlow
     moves: MoveFlow
+    shooting: ShootingFlow
 
     def drive(self, state: State) -> list[Event]:
         if state.batch is not None:

@@ -149,7 +149,7 @@ class CombatFlow:
             i, stage, n = nxt
             g = batch.groups[i]
             who = attacks.roller(g, stage)
-            return [ask(attacks.purpose(g, stage), who, state.units[who].player, n,
+            return [ask(attacks.purpose(g, stage, batch.step), who, state.units[who].player, n,
                         AttackRoll(i, stage))]
         return self._resolve_batch(state, batch)
 

@@ -105,6 +105,8 @@ TRANSITIONS: list[dict[str, Any]] = [
     {"trigger": "move", "source": f"{T}.movement.remaining", "dest": f"{T}.movement.remaining"},
     {"trigger": "end_phase", "source": f"{T}.movement.remaining", "dest": f"{T}.magic"},
     {"trigger": "end_phase", "source": f"{T}.magic", "dest": f"{T}.shooting"},
+    # SHOOT.WHO: each unit that may shoots once (games from engine 0.12.0)
+    {"trigger": "shoot", "source": f"{T}.shooting", "dest": f"{T}.shooting"},
     {"trigger": "end_phase", "source": f"{T}.shooting", "dest": f"{T}.close_combat"},
     # CC.ORDER: the active player picks each combat in turn, then the phase ends.
     {"trigger": "fight", "source": f"{T}.close_combat.choose_combat", "dest": COMBAT},

@@ -47,6 +47,12 @@ ASKS = {
     "leave": mark("Is there a place for {unit} to stand clear of {other}: within its "
                   "Movement ({extra}\"), on the table, on no unit, more than 1\" from every "
                   "enemy (yes or no)"),
+    "front_arc": mark("Is {other} at least partly inside {unit}'s front arc (yes or no)"),
+    "line_of_sight": mark("Can {unit} see {other}: a line from its front to it that no unit "
+                          "or sight-blocking terrain crosses (yes or no)"),
+    "range": mark("Measure the range from {unit}'s front rank to the nearest point of {other}, "
+                  "in inches"),
+    "cover": mark("What cover does {other} stand in, at least half of it (none, soft, hard)"),
     "moved": mark("How much of its move did {unit} use, in inches (a wheel by its outer "
                   "front corner's path, a turn a quarter of its Movement, backwards or "
                   "sideways double)"),
@@ -71,6 +77,10 @@ TELLS = {
     "character": mark("{unit} in base contact with {other}: {value}"),
     "leave": mark("a place for {unit} to stand clear of its unit: {value}"),
     "moved": mark("{unit} used {value}\" of its move"),
+    "front_arc": mark("{other} in {unit}'s front arc: {value}"),
+    "line_of_sight": mark("{unit} sees {other}: {value}"),
+    "range": mark("{other} is {value}\" from {unit}'s front rank"),
+    "cover": mark("the cover {other} stands in: {value}"),
 }
 
 def _name(state: State | None, uid: str) -> str:

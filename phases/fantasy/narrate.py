@@ -24,6 +24,7 @@ from .flight.sentences import SENTENCES as FLIGHT_SENTENCES
 from .moving import sentences as moving_sentences
 from .pursuit.sentences import SENTENCES as PURSUIT_SENTENCES
 from .reform.sentences import SENTENCES as REFORM_SENTENCES
+from .shooting.sentences import SENTENCES as SHOOTING_SENTENCES
 from .result.sentences import SENTENCES as RESULT_SENTENCES
 from .sources import cite
 from .state import State
@@ -109,6 +110,8 @@ def _attacks(d: D, s: State | None) -> str:
     rules: list[str]
     if d["step"] == "stand_and_shoot":
         where, rules = tr("stand and shoot"), ["CH.REACT", "ATK.TO_HIT_SHOOTING", "ATK.TO_WOUND"]
+    elif d["step"] == "shooting":
+        where, rules = tr("shooting"), ["SHOOT.HIT", "ATK.TO_HIT_SHOOTING", "ATK.TO_WOUND"]
     else:
         where = describe_step(d["step"]) + (tr(", in a challenge") if d.get("challenge")
                                             else "")
@@ -132,7 +135,7 @@ def _attacks(d: D, s: State | None) -> str:
     fields = {"unit": who, "where": where, "attacks": d["attacks"], "target": at,
               "hits": d["hits"], "hit": hit, "wounded": wounded, "saved": d["saved"],
               "saves": _saves(n), "unsaved": d["unsaved"]}
-    if d["step"] == "stand_and_shoot":
+    if d["step"] in ("stand_and_shoot", "shooting"):
         text = tr("{unit} ({where}): {attacks} shots at {target}, {hits} hit ({hit}), "
                   "{wounded}, {saved} saved ({saves}), {unsaved} unsaved", **fields)
     else:
@@ -290,6 +293,7 @@ ROLLS = {
     "charge_range": mark("charge range"), "failed_charge": mark("failed charge"),
     "flee": mark("flee"), "pursuit": mark("pursuit"), "overrun": mark("overrun"),
     "redirect": mark("redirect"), "stand_and_shoot_hit": mark("stand and shoot hit"),
+    "shooting_hit": mark("shooting hit"),
     "to_hit": mark("to hit"), "to_wound": mark("to wound"), "armour": mark("armour"),
     "ward": mark("ward"), "break_test": mark("break test"), "restrain": mark("restrain"),
     "reform": mark("reform"), "panic": mark("panic"), "rally": mark("rally"),
@@ -330,6 +334,7 @@ TEMPLATES: dict[str, Callable[[D, State | None], str | None]] = {
     **FLIGHT_SENTENCES,
     **CHALLENGE_SENTENCES,
     **RESULT_SENTENCES,
+    **SHOOTING_SENTENCES,
     **PURSUIT_SENTENCES,
     **REFORM_SENTENCES,
     "CombatJoined": _joined,

@@ -26,13 +26,15 @@ def roll_need(state: State) -> str | None:
         return None
     if state.batch is not None and aw.purpose in STAGE_NEEDS:
         return _attack_need(state, aw)
-    if aw.purpose in ("break_test", "panic", "restrain", "reform", "rally", "redirect"):
+    if aw.purpose in ("break_test", "panic", "restrain", "reform", "rally", "redirect",
+                      "march", "reform_move"):
         return _leadership_need(state, aw)
     tell = OTHER.get(aw.purpose)
     return tell(state, aw) if tell is not None else None
 
 
-STAGE_NEEDS = ("to_hit", "stand_and_shoot_hit", "to_wound", "armour", "ward", "special_hits")
+STAGE_NEEDS = ("to_hit", "stand_and_shoot_hit", "shooting_hit", "to_wound", "armour", "ward",
+               "special_hits")
 
 
 def _attack_need(state: State, aw: Awaiting) -> str | None:

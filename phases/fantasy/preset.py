@@ -33,6 +33,7 @@ from .flow_combat import CombatFlow
 from .machine import Compiled, turn_table
 from .moving.steps import MoveFlow
 from .pursuit.steps import PursuitFlow
+from .shooting.steps import ShootingFlow
 from .reform.steps import ReformFlow
 from .result.steps import ResultFlow
 from .specials import SPECIALS
@@ -64,11 +65,12 @@ class FantasyPreset(Flow):
         self.reforms = ReformFlow(self)
         self.characters = CharacterFlow(self)
         self.moves = MoveFlow(self)
+        self.shooting = ShootingFlow(self)
         # (flights first: where two parts drive one step, the pursuers come back before the
         # dice for a split front are rolled, FP.OFF_TABLE in fantasy-classic)
         parts: tuple[Part, ...] = (self.flights, self.declarations, self.charge_moves,
                                    self.combats, self.challenges, self.results, self.pursuits,
-                                   self.reforms, self.characters, self.moves)
+                                   self.reforms, self.characters, self.moves, self.shooting)
         self.handlers: dict[str, Callable[[State, Any], list[Event]]] = {
             k: v for part in parts for k, v in part.handlers().items()}
         self.handlers["end_phase"] = self._end_phase

@@ -59,6 +59,8 @@ RULINGS: dict[str, Version] = {
     # MOVE.*: units make their remaining moves (forward, wheel, turn, reform, back, sideways,
     # march); before, the remaining moves were a character's joining or leaving a unit
     "remaining_moves": (0, 12, 0),
+    # SHOOT.*: units shoot in the shooting phase (before, the host ended it)
+    "shooting": (0, 12, 0),
 }
 
 

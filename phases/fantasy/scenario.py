@@ -129,28 +129,39 @@ def _placed(r: Reader, units: list[dict[str, Any]], table: dict[str, Any]) -> No
 
 def _table(r: Reader, data: Any) -> dict[str, Any]:
     t = r.table(data, "table")
-    r.known(t, "table", ("width", "depth", "hills", "blocking", "measured"))
+    r.known(t, "table", ("width", "depth", "hills", "blocking", "measured", "soft_cover",
+                         "hard_cover"))
     measured = r.get(t, "measured", "table", bool, False)
-    if measured and t.get("hills") is True:   # table mode: a table with hills, unmapped
-        t = {k: v for k, v in t.items() if k != "hills"}
-        t["hills"] = [[[0, 0], [1, 0], [0, 1]]]
-    hills = []
-    for i, poly in enumerate(r.get(t, "hills", "table", list, [])):
-        where = f"table.hills[{i}]"
-        if not isinstance(poly, list) or len(poly) < 3:
-            raise r.fail(where, "expected a polygon of at least three [x, y] points")
-        hills.append([r.point(p, f"{where}[{j}]") for j, p in enumerate(poly)])
-    out = {
+    hills = _polygons(r, t, "hills", measured)
+    out: dict[str, Any] = {
         "width": r.number(t, "width", "table", 72.0, 6, 1000),
         "depth": r.number(t, "depth", "table", 48.0, 6, 1000),
         "hills": hills,
     }
     parse_blocking(r, t, out, measured)   # GEO.SIGHT: walls, buildings
+    cover = {k: _polygons(r, t, k, measured) for k in ("soft_cover", "hard_cover")}
+    out.update({k: v for k, v in cover.items() if v and not measured})   # SHOOT.HIT
     if measured:   # TABLE.POSITIONS: table mode, on the players' own table
         out["measured"] = True
         if hills:   # where they are is the players' to see: the rules ask (TABLE.ASK)
             out["hills"] = []
             out["hills_at_table"] = True
+        if any(cover.values()):
+            out["cover_at_table"] = True
+    return out
+
+
+def _polygons(r: Reader, t: dict[str, Any], key: str, measured: bool) -> list[Any]:
+    """``table.KEY``: polygons of at least three [x, y] points (in table mode ``true``: the
+    table has some, unmapped)."""
+    if measured and t.get(key) is True:
+        return [[[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]]
+    out = []
+    for i, poly in enumerate(r.get(t, key, "table", list, [])):
+        where = f"table.{key}[{i}]"
+        if not isinstance(poly, list) or len(poly) < 3:
+            raise r.fail(where, "expected a polygon of at least three [x, y] points")
+        out.append([r.point(p, f"{where}[{j}]") for j, p in enumerate(poly)])
     return out
 
 

@@ -214,6 +214,7 @@ class Turn(Value):
     characters_moved: tuple[str, ...] = ()             # joined or left a unit (CHAR.JOIN)
     moves: Mapping[str, str] = EMPTY  # each unit's remaining move: its kind (MOVE.REMAINING)
     march_failed: tuple[str, ...] = ()                 # failed the test to march (MOVE.MARCH)
+    shot: tuple[str, ...] = ()                         # units that shot this phase (SHOOT.WHO)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -89,7 +89,14 @@ WITHDRAWN = Reasons(
          mark("{unit} is {distance}\" away, beyond its Movement ({m}\")")),
     Code("no_room_to_leave", "there is no room for {unit} to stand clear of {host}",
          mark("there is no room for {unit} to stand clear of {host}")),
-    pieces=("unit", "host"),
+    # SHOOT.WHO: what the tape or the eye says against a shot
+    Code("out_of_arc", "{target} is not in {unit}'s front arc",
+         mark("{target} is not in {unit}'s front arc")),
+    Code("out_of_sight", "{unit} cannot see {target}", mark("{unit} cannot see {target}")),
+    Code("out_of_range", "{target} is {distance}\" away, beyond the {reach}\" of {unit}'s "
+         "{weapon}", mark("{target} is {distance}\" away, beyond the {reach}\" of {unit}'s "
+                          "{weapon}")),
+    pieces=("unit", "host", "target"),
 )
 
 

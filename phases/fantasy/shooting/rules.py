@@ -1,0 +1,172 @@
+"""Who may shoot, at what, and what it needs to hit (SHOOT.WHO, SHOOT.HIT, SHOOT.WEAPONS):
+pure functions of the state, through the table interface (``table``), so that table mode asks
+the players what geometry works out on a mapped table."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from shapely.geometry import LineString, Polygon
+
+from regiment.core import geometry as geo
+from regiment.core import measure
+from regiment.core.i18n import tr
+from regiment.phases.common import sight
+from regiment.phases.common.table import measured, question, yes_no
+
+from .. import attacks
+from ..combat import combat_holding
+from ..state import State, UnitState
+from ..units import box, missile, status_word
+from ..why import WITHDRAWN
+
+# SHOOT.WEAPONS: weapons that may not shoot after the unit moved (move or fire)
+MOVE_OR_FIRE = ("crossbow", "handgun")
+# SHOOT.HIT: what each modifier takes from the to-hit roll
+MODIFIERS = {"long_range": 1, "moved": 1, "soft_cover": 1, "hard_cover": 2}
+COVERS = ("none", "soft", "hard")
+
+
+class Aim(NamedTuple):
+    """A shot worked out: the weapon, how far, the modifiers (codes of ``MODIFIERS``), the
+    to-hit needs (a 6 then ``hit2`` when it is 7+; 0 when it cannot hit), and the shots."""
+
+    weapon: str
+    distance: float
+    modifiers: tuple[str, ...]
+    hit: int
+    hit2: int
+    shots: int
+
+
+def why_not_shooter(state: State, u: UnitState) -> str:
+    """SHOOT.WHO: why ``u`` may not shoot this phase ("" when it may): the active player's,
+    with a missile weapon, not fighting nor fleeing, no character inside a unit, and it did
+    not march, reform, charge or rally this turn, nor shoot already; a weapon that moves or
+    fires (crossbow, handgun) not after the unit moved."""
+    ctx = state.context
+    weapon = missile(u)
+    if u.player != state.player:
+        return tr("{unit} is not {player}'s", unit=u.name, player=state.player)
+    if weapon is None:
+        return tr("{unit} has no missile weapon", unit=u.name)
+    if u.joined is not None:
+        return tr("{unit} moves with the unit it has joined", unit=u.name)
+    if u.status != "ready" or combat_holding(state, u.id):
+        return tr("{unit} is {status}", unit=u.name, status=status_word(u.status))
+    if u.id in ctx.shot:
+        return tr("{unit} has shot this turn", unit=u.name)
+    if u.charged or u.declared:
+        return tr("{unit} charged this turn", unit=u.name)
+    if u.id in ctx.rallied:
+        return tr("{unit} rallied this turn", unit=u.name)
+    kind = ctx.moves.get(u.id)
+    if kind in ("march", "reform"):
+        return tr("{unit} made a {kind} move this turn", unit=u.name, kind=kind)
+    if kind is not None and weapon[0] in MOVE_OR_FIRE:
+        return tr("{unit} moved this turn, and its {weapon} may move or fire", unit=u.name,
+                  weapon=weapon[0])
+    return ""
+
+
+def why_not_target(state: State, u: UnitState, t: UnitState, measure_now: bool = True
+                   ) -> str:
+    """SHOOT.WHO: why ``u`` may not shoot at ``t`` ("" when it may): an enemy unit on the
+    table, not fighting, at least partly in ``u``'s front arc, in sight (no unit or
+    sight-blocking terrain between), and in range. In table mode the players say what the
+    tape and their eyes tell once the shot is chosen (``measure_now``); what they say against
+    it withdraws the shot (TABLE.MEASURE)."""
+    if t.player == u.player or t.joined is not None:
+        return tr("{unit} is not an enemy unit", unit=t.name)
+    if t.status not in ("ready", "fleeing") or combat_holding(state, t.id):
+        return tr("{unit} is {status}", unit=t.name, status=status_word(t.status))
+    if measured(state) and not measure_now:
+        return ""
+    names = {"unit": u.name, "target": t.name}
+    if not in_front(state, u, t):
+        return WITHDRAWN.said(tr(WITHDRAWN.codes["out_of_arc"].told, **names), "out_of_arc",
+                              unit=u.id, target=t.id)
+    if not in_sight(state, u, t):
+        return WITHDRAWN.said(tr(WITHDRAWN.codes["out_of_sight"].told, **names),
+                              "out_of_sight", unit=u.id, target=t.id)
+    weapon = missile(u)
+    assert weapon is not None
+    d = distance(state, u, t)
+    if d > weapon[1]:
+        params = {"distance": format(d, "g"), "reach": format(weapon[1], "g"),
+                  "weapon": weapon[0]}
+        return WITHDRAWN.said(tr(WITHDRAWN.codes["out_of_range"].told, **names, **params),
+                              "out_of_range", unit=u.id, target=t.id, **params)
+    return ""
+
+
+def in_front(state: State, u: UnitState, t: UnitState) -> bool:
+    """GEO.ARCS: ``t`` at least partly inside ``u``'s front arc."""
+    return yes_no(state, measure.key("front_arc", u.id, t.id), "SHOOT.WHO", u, t.id,
+                  lambda: geo.sees(box(u), box(t)))
+
+
+def in_sight(state: State, u: UnitState, t: UnitState) -> bool:
+    """GEO.SIGHT, SHOOT.WHO: some line from ``u``'s front to ``t`` clear of sight-blocking
+    terrain and of every other unit; at a table the players look."""
+    key = measure.key("line_of_sight", u.id, t.id)
+    if measured(state):   # units block sight at any table, walls or none
+        return yes_no(state, key, "SHOOT.WHO", u, t.id, lambda: True)
+    walls = list(geo.walls_of(sight.walls(state)))
+    walls += [geo.polygon(box(o)) for o in state.units.values()
+              if o.id not in (u.id, t.id) and o.status in ("ready", "fleeing", "engaged")
+              and o.joined is None and o.position is not None]
+    return yes_no(state, key, "SHOOT.WHO", u, t.id,
+                  lambda: geo.clear_sight(box(u), box(t), walls))
+
+
+def distance(state: State, u: UnitState, t: UnitState) -> float:
+    """SHOOT.WHO: from ``u``'s front rank to the nearest point of ``t``, to 1/10000"."""
+    key = measure.key("range", u.id, t.id)
+    if measured(state):
+        return measure.distance(state, question(state, "distance", key, "SHOOT.WHO", u, t.id))
+    fl, fr, _, _ = geo.corners(box(u))
+    d = round(float(LineString([fl, fr]).distance(geo.polygon(box(t)))), 4)
+    if measure.heard:
+        measure.tell(key, format(d, "g"))
+    return d
+
+
+def cover(state: State, u: UnitState, t: UnitState) -> str:
+    """SHOOT.HIT: the cover ``t`` stands in (none, soft, hard): at least half its footprint in
+    the scenario's cover (our reading; hard counts over soft); at a table the players say."""
+    key = measure.key("cover", u.id, t.id)
+    if measured(state):
+        if not state.table.get("cover_at_table"):
+            return "none"
+        return measure.ask(state, question(state, "side", key, "SHOOT.HIT", u, t.id, COVERS))
+    found = "none"
+    for kind in ("hard", "soft"):
+        regions = [Polygon(p) for p in state.table.get(f"{kind}_cover", ())]
+        if regions and geo.area_share(box(t), regions) >= 0.5:
+            found = kind
+            break
+    if measure.heard and (state.table.get("soft_cover") or state.table.get("hard_cover")):
+        measure.tell(key, found)
+    return found
+
+
+def aim(state: State, u: UnitState, t: UnitState) -> Aim:
+    """SHOOT.HIT: 7 - BS on a D6, -1 at long range (beyond half the weapon's range), -1 if
+    the unit moved this turn, -1 against soft cover, -2 against hard; a need of 7 to 9 takes a
+    6 and then 4+ to 6+, 10 or more cannot hit (ATK.TO_HIT_SHOOTING). The models of the front
+    rank shoot."""
+    weapon = missile(u)
+    assert weapon is not None
+    name, reach, _, _ = weapon
+    d = distance(state, u, t)
+    mods = []
+    if d > reach / 2:
+        mods.append("long_range")
+    if u.id in state.context.moves:
+        mods.append("moved")
+    covered = cover(state, u, t)
+    if covered != "none":
+        mods.append(f"{covered}_cover")
+    hit, hit2 = attacks.to_hit_shooting(u.profile["BS"], sum(MODIFIERS[m] for m in mods))
+    return Aim(name, d, tuple(mods), hit, hit2, min(u.files, u.models))

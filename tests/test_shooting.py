@@ -1,0 +1,176 @@
+"""SHOOT.*: the fantasy shooting phase (engine 0.12.0): who may shoot at whom, the to-hit
+need and its modifiers, the attack sequence and panic after a volley, and table mode."""
+
+from __future__ import annotations
+
+import pytest
+
+from regiment.core.errors import IllegalCommand
+from regiment.core.i18n import language
+
+from . import battle as b
+
+XBOWS = ["hand_weapon", "crossbow"]
+BOWS = ["hand_weapon", "bow"]
+
+
+def shooting(units, **top):
+    return b.game(units, phase="shooting", **top)
+
+
+def shoot(g, unit="archers", target="foe", by="red"):
+    return g.submit({"cmd": "shoot", "by": by, "unit": unit, "target": target})
+
+
+def refused(g, **fields):
+    before = len(g.records)
+    with pytest.raises(IllegalCommand) as err:
+        shoot(g, **fields)
+    assert len(g.records) == before   # a refused shot changes nothing
+    return err.value
+
+
+def fired(events):
+    return b.one(events, "ShotsFired")
+
+
+def archers(x=36.0, y=10.0, facing=0.0, **extra):
+    return b.unit("archers", "red", x, y, facing, equipment=extra.pop("equipment", BOWS),
+                  **extra)
+
+
+def test_shoot_who_a_unit_with_a_missile_weapon_shoots_once_at_an_enemy_in_front():
+    g = shooting([archers(), b.unit("foe", "blue", 36, 20, 180),
+                  b.unit("men", "red", 50, 10, 0)])
+    assert [(c.unit, c.target) for c in g.pending.legal if c.name == "shoot"] == [
+        ("archers", "foe")]
+    err = refused(g, unit="men")
+    assert err.rule == "SHOOT.WHO" and "no missile weapon" in str(err)
+    e = fired(shoot(g))
+    assert (e.weapon, e.distance, e.modifiers, e.hit, e.shots) == ("bow", 10.0, (), 4, 5)
+    assert g.pending.kind == "roll" and g.pending.purpose == "shooting_hit"
+    b.answer(g, default=6)
+    assert "has shot this turn" in str(refused(g))
+
+
+def test_shoot_who_not_out_of_the_front_arc_out_of_range_or_at_an_engaged_enemy():
+    behind = b.unit("foe", "blue", 36, 6, 0)     # its front 4.85" behind the archers' rear
+    g = shooting([archers(y=14.0), behind])
+    assert "front arc" in str(refused(g))
+    far = shooting([archers(), b.unit("foe", "blue", 36, 40, 180)])   # 30" > the bow's 24"
+    err = refused(far)
+    assert err.rule == "SHOOT.WHO" and "beyond the 24\"" in str(err)
+    a, f = b.unit("foe", "blue", 36, 26, 0), b.unit("friend", "red", 36, 26, 0)
+    fighting = shooting([archers(), a, b.against(a, f, "front")])
+    assert "engaged" in str(refused(fighting))
+
+
+def test_shoot_who_sight_is_blocked_by_terrain_and_by_other_units():
+    wall = shooting([archers(), b.unit("foe", "blue", 36, 22, 180)],
+                    table={"width": 72.0, "depth": 48.0,
+                           "blocking": [[[30, 15], [42, 15], [42, 16], [30, 16]]]})
+    assert "cannot see" in str(refused(wall))
+    screen = shooting([archers(), b.unit("foe", "blue", 36, 22, 180),
+                       b.unit("screen", "red", 36, 14, 0, models=40, files=10)])
+    assert "cannot see" in str(refused(screen))
+
+
+def test_shoot_who_not_after_a_march_and_a_move_or_fire_weapon_not_after_any_move():
+    g = b.game([archers(), b.unit("foe", "blue", 36, 40, 180),
+                b.unit("xbows", "red", 50, 10, 0, equipment=XBOWS)], phase="remaining")
+    g.submit({"cmd": "move", "by": "red", "unit": "archers", "kind": "march",
+              "path": [["forward", 8]]})
+    g.submit({"cmd": "move", "by": "red", "unit": "xbows", "path": [["forward", 2]]})
+    g.submit({"cmd": "end_phase", "by": "red"})
+    g.submit({"cmd": "end_phase", "by": "red"})   # magic
+    assert g.state.phase == "turn.shooting"
+    assert "made a march move" in str(refused(g))
+    err = refused(g, unit="xbows")
+    assert err.rule == "SHOOT.WHO" and "move or fire" in str(err)
+
+
+def test_shoot_hit_long_range_moving_and_cover_make_it_harder():
+    g = b.game([archers(), b.unit("foe", "blue", 36, 28, 180)], phase="remaining",
+               table={"width": 72.0, "depth": 48.0,
+                      "hard_cover": [[[30, 26], [42, 26], [42, 34], [30, 34]]]})
+    g.submit({"cmd": "move", "by": "red", "unit": "archers", "path": [["forward", 2]]})
+    g.submit({"cmd": "end_phase", "by": "red"})
+    g.submit({"cmd": "end_phase", "by": "red"})
+    e = fired(shoot(g))   # 16" of 24": long; moved; hard cover: 4+ +1 +1 +2 = 8: 6 then 5+
+    assert e.modifiers == ("long_range", "moved", "hard_cover") and (e.hit, e.hit2) == (6, 5)
+    told = g.preset.sentence("ShotsFired", e.to_data(), g.state)
+    assert "6+ then 5+ to hit" in told and "hard cover -2" in told and "(SHOOT.WHO" in told
+
+
+def test_shoot_hit_a_need_of_10_or_more_cannot_hit_and_rolls_no_dice():
+    cover = {"width": 72.0, "depth": 48.0,
+             "hard_cover": [[[30, 26], [42, 26], [42, 34], [30, 34]]]}
+    g = shooting([archers(profile={"BS": 1}), b.unit("foe", "blue", 36, 28, 180)], table=cover)
+    e = fired(shoot(g))   # 6+, long range +1, hard cover +2: 9, a 6 then 6+
+    assert (e.hit, e.hit2) == (6, 6) and g.pending.kind == "roll"
+    g = b.game([archers(profile={"BS": 1}), b.unit("foe", "blue", 36, 28, 180)],
+               phase="remaining", table=cover)
+    g.submit({"cmd": "move", "by": "red", "unit": "archers", "path": [["forward", 1]]})
+    g.submit({"cmd": "end_phase", "by": "red"})
+    g.submit({"cmd": "end_phase", "by": "red"})
+    events = shoot(g)   # and moved +1: 10, no hit possible
+    e = fired(events)
+    assert (e.hit, e.hit2) == (0, 0) and not b.of(events, "InitiativeStepBegan")
+    assert "no hit is possible" in g.preset.sentence("ShotsFired", e.to_data(), g.state)
+    assert g.pending.kind == "decision"
+
+
+def test_shoot_weapons_strength_and_armour_piercing_follow_the_weapon():
+    g = shooting([archers(equipment=["hand_weapon", "handgun"]),
+                  b.unit("foe", "blue", 36, 20, 180, armour=4)])
+    shoot(g)
+    events = b.answer(g, {"shooting_hit": [(6,) * 5], "to_wound": [(3,) * 5],
+                          "armour": [(6,) * 5]})
+    hit = b.one(events, "AttacksResolved")
+    # handgun: S4 against T3 wounds on 3+; armour 4+ worsened by 1 (S4) and 1 (piercing): 6+
+    assert (hit.needs["wound"], hit.needs["armour"]) == (3, 6) and hit.step == "shooting"
+    assert hit.unsaved == 0 and hit.saved == 5
+
+
+def test_shoot_hit_a_quarter_lost_to_shooting_causes_a_panic_test():
+    g = shooting([archers(models=30, files=10), b.unit("foe", "blue", 36, 20, 180, models=12,
+                                                       files=4)])
+    shoot(g)
+    events = b.answer(g, {"shooting_hit": [(6,) * 10], "to_wound": [(6,) * 10],
+                          "panic": [(6, 6)], "flee": [(1, 1)]}, default=1)
+    assert b.of(events, "PanicCaused")
+    assert [e for e in b.of(events, "LeadershipTested") if e.purpose == "panic"]
+
+
+def test_shoot_who_games_begun_before_0_12_0_have_no_shooting():
+    g = b.old_game([archers(), b.unit("foe", "blue", 36, 20, 180)], engine="0.11.0",
+                   phase="shooting")
+    assert g.pending.decision == "end_phase"
+    assert "0.12.0" in str(refused(g))
+
+
+def test_shoot_who_table_mode_measures_the_shot_and_withdraws_one_out_of_range():
+    g = shooting([archers(), b.unit("foe", "blue", 36, 20, 180)],
+                 table={"width": 72.0, "depth": 48.0, "measured": True})
+    shoot(g)
+    p = g.pending
+    assert p.kind == "measurement" and p.question == "front_arc:archers:foe"
+    g.submit({"cmd": "measure", "by": "red", "value": "yes"})
+    assert g.pending.question == "line_of_sight:archers:foe"   # units may block it too
+    g.submit({"cmd": "measure", "by": "red", "value": "yes"})
+    assert g.pending.question == "range:archers:foe"
+    events = g.submit({"cmd": "measure", "by": "red", "value": 30})
+    w = b.one(events, "CommandWithdrawn")
+    assert w.rule == "SHOOT.WHO" and w.why["code"] == "out_of_range"
+    assert not g.state.context.shot
+
+
+def test_shoot_narration_in_english_and_russian():
+    g = shooting([archers(), b.unit("foe", "blue", 36, 26, 180)])
+    e = fired(shoot(g))
+    en = g.preset.sentence("ShotsFired", e.to_data(), g.state)
+    assert en.startswith("Archers shoot 5 bow shots at Foe, 16.0\" away: 5+ to hit (long "
+                         "range -1).")
+    with language("ru"):
+        ru = g.preset.sentence("ShotsFired", e.to_data(), g.state)
+    assert "SHOOT.HIT" in ru and "shoot" not in ru.split("(")[0]
