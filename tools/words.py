@@ -35,7 +35,7 @@ COMMAND_WORDS = {
     "fire_overwatch": mark("fire overwatch"), "flee_order": mark("flee order"),
     "grant_undo": mark("grant undo"), "hold_overwatch": mark("hold overwatch"),
     "join_unit": mark("join unit"), "leave_unit": mark("leave unit"),
-    "measure": mark("measure"), "move": mark("move"), "shoot": mark("shoot"),
+    "measure": mark("measure"), "move": mark("move"),
     "move_charger": mark("move charger"), "overrun": mark("overrun"),
     "overwatch": mark("overwatch"), "pursue": mark("pursue"),
     "pursuit_order": mark("pursuit order"), "react": mark("react"),

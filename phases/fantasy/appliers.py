@@ -21,8 +21,8 @@ from .flight.appliers import APPLIERS as FLIGHT_APPLIERS
 from .moving import KINDS as REMAINING_MOVES
 from .pursuit.appliers import APPLIERS as PURSUIT_APPLIERS
 from .reform.appliers import APPLIERS as REFORM_APPLIERS
-from .shooting.appliers import APPLIERS as SHOOTING_APPLIERS
 from .result.appliers import APPLIERS as RESULT_APPLIERS
+from .shooting.appliers import APPLIERS as SHOOTING_APPLIERS
 from .state import (
     NO_FIGHT,
     ChallengeStatus,

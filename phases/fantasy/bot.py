@@ -1,9 +1,9 @@
 """The fantasy rulebook's plain bot (``tools/bot.py`` asks it through the preset's view).
 
 It charges what it will probably reach, moves toward the nearest enemy to charge it next
-turn (marching when none is near), shoots at the nearest target, holds (or stands and shoots), pursues, challenges and
-accepts, turns to face an enemy in its flank. It exists to drive demos, simulations and
-property tests, not to play well.
+turn (marching when none is near), shoots at the nearest target, holds (or stands and
+shoots), pursues, challenges and accepts, turns to face an enemy in its flank. It exists to
+drive demos, simulations and property tests, not to play well.
 """
 
 from __future__ import annotations

@@ -34,8 +34,8 @@ __all__ = ["BreakTestTaken", "ChallengeAnswered", "ChallengeIssued", "ChargeDecl
            "ChargeReacted", "ChargeRedirected", "ChargeRolled", "CombatResultDecided",
            "DangerousTerrainTested", "FleeDirectionChosen", "PanicCaused", "PursuitDeclared",
            "PursuitRolled", "PursuitsCompleted", "RedirectTested", "ReformOrderChosen",
-           "ReformSkipped", "ShotsFired", "SideDrawn", "TurnBegan", "UnitCaught", "UnitFled", "UnitRallied",
-           "UnitReformed", "UnitReturned"]
+           "ReformSkipped", "ShotsFired", "SideDrawn", "TurnBegan", "UnitCaught", "UnitFled",
+           "UnitRallied", "UnitReformed", "UnitReturned"]
 
 
 @event("UnitMoved", rules=("GEO.MOVE",), sparse=("stopped", "files"))

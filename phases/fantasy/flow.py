@@ -28,10 +28,10 @@ if TYPE_CHECKING:  # the parts import the engine; the engine names them for mypy
     from .flow_characters import CharacterFlow
     from .flow_combat import CombatFlow
     from .moving.steps import MoveFlow
-    from .shooting.steps import ShootingFlow
     from .pursuit.steps import PursuitFlow
     from .reform.steps import ReformFlow
     from .result.steps import ResultFlow
+    from .shooting.steps import ShootingFlow
 
 
 
@@ -91,10 +91,10 @@ class Flow(Engine):
     """The engine of a preset: it fires the machine's triggers, settles what needs no player
     (each leaf's drive, the automatic edges), and says what the game waits for (each leaf's
     question). The rules' steps are its parts (``flights``, ``declarations``,
-    ``charge_moves``, ``combats``, ``challenges``,
-    ``results``, ``pursuits``, ``reforms``, ``characters``, ``moves``, ``shooting``), which reach the engine
-    and each other through it: no part calls another through a stub. Each part gives its steps'
-    handlers, rolls, drives, questions and guards (``Part``)."""
+    ``charge_moves``, ``combats``, ``challenges``, ``results``, ``pursuits``, ``reforms``,
+    ``characters``, ``moves``, ``shooting``), which reach the engine and each other through
+    it: no part calls another through a stub. Each part gives its steps' handlers, rolls,
+    drives, questions and guards (``Part``)."""
 
     name: str
     variant: Variant

@@ -24,8 +24,8 @@ from .flight.sentences import SENTENCES as FLIGHT_SENTENCES
 from .moving import sentences as moving_sentences
 from .pursuit.sentences import SENTENCES as PURSUIT_SENTENCES
 from .reform.sentences import SENTENCES as REFORM_SENTENCES
-from .shooting.sentences import SENTENCES as SHOOTING_SENTENCES
 from .result.sentences import SENTENCES as RESULT_SENTENCES
+from .shooting.sentences import SENTENCES as SHOOTING_SENTENCES
 from .sources import cite
 from .state import State
 from .strikes import describe_step

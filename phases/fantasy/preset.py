@@ -33,9 +33,9 @@ from .flow_combat import CombatFlow
 from .machine import Compiled, turn_table
 from .moving.steps import MoveFlow
 from .pursuit.steps import PursuitFlow
-from .shooting.steps import ShootingFlow
 from .reform.steps import ReformFlow
 from .result.steps import ResultFlow
+from .shooting.steps import ShootingFlow
 from .specials import SPECIALS
 from .state import State, Turn, UnitState
 from .units import box
