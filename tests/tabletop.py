@@ -43,8 +43,11 @@ def outcomes(game: Game, extra: set[int] = frozenset()  # type: ignore[assignmen
             continue
         if r.type == "CommandIssued" and (data["command"] == "measure" or r.step in extra):
             continue
-        if r.type in ("ReformOrderChosen", "PhaseChanged") and r.step in extra:
+        if r.type == "ReformOrderChosen" and r.step in extra:
             continue
+        if r.type == "PhaseChanged" and r.step in extra and (
+                ".charge." in data["phase"] or data["phase"].endswith(".reform")):
+            continue   # the sub-phase a declined choice re-enters; not where the game goes on
         if r.type == "ReformSkipped":
             data.pop("why")   # "no reform is open to it" is, at the table, the player's skip
         if r.type == "PhaseChanged" and ".charge." in data["phase"]:

@@ -56,6 +56,22 @@ def test_odds_attacks_from_catalogue_profiles(capsys):
     assert "Expected unsaved wounds: 1.67" in out     # 10 x 1/2 x 1/2 x 2/3
 
 
+def test_shoot_hit_odds_of_a_volley_from_catalogue_profiles_and_modifiers(capsys):
+    assert main(["odds", "shoot", "10", "--shooter", "empire_crossbowmen", "--target",
+                 "orc_boyz", "--long-range", "--cover", "soft"]) == 0
+    out = capsys.readouterr().out
+    # BS3: 4+, long range and soft cover: 6+; S4 against T4: 4+; 5+ armour worsened by 1: 6+
+    assert "hit 6+, wound 4+, armour 6+ (SHOOT.HIT" in out
+    assert "Expected unsaved wounds: 0.69" in out     # 10 x 1/6 x 1/2 x 5/6
+    assert main(["odds", "shoot", "6", "--shooter", "goblin_archers", "--target",
+                 "empire_swordsmen", "--long-range", "--moved", "--cover", "hard"]) == 0
+    out = capsys.readouterr().out   # 4+ and 1 + 1 + 2: 8, a 6 then 5+
+    assert "hit 6+ then 5+" in out
+    assert odds.unsaved_chance(6, 4, hit2=5) == Fraction(1, 6) * Fraction(1, 3) * Fraction(1, 2)
+    assert main(["odds", "shoot", "5", "--shooter", "orc_boyz", "--target", "goblins"]) == 2
+    assert "has no missile weapon" in capsys.readouterr().err
+
+
 def test_odds_attack_distribution_is_exact():
     dist = odds.attack_odds(10, 4, 4, 5)
     assert sum(dist.values()) == 1

@@ -167,3 +167,19 @@ def test_char_in_unit_a_mounted_character_and_its_mount_fight_from_the_front_ran
     mine = [(e.step, e.unit, e.attacks, e.needs.get("mount", ""))
             for e in b.of(events, "AttacksResolved") if e.unit == "cap"]
     assert mine == [("initiative_5", "cap", 3, ""), ("initiative_3", "cap", 1, "warhorse")]
+
+
+def test_char_in_unit_a_character_inside_a_unit_is_charged_with_its_unit():
+    """CH.DECLARE, CHAR.IN_UNIT (games from 0.12.0): a character in a unit is no target of
+    its own; a game begun before offered it, and still plays so."""
+    men = b.unit("men", "blue", 36, 30, 180)
+    cap = {**captain(36, 30, joined="men"), "player": "blue", "facing": 180.0}
+    units = [men, cap, b.unit("boyz", "red", 36, 16, 0)]
+    g = b.game(units)
+    targets = {c.target for c in g.pending.legal if c.name == "declare_charge"}
+    assert targets == {"men"}
+    with pytest.raises(IllegalCommand) as err:
+        g.submit({"cmd": "declare_charge", "by": "red", "unit": "boyz", "target": "cap"})
+    assert err.value.rule == "CH.DECLARE" and "charge its unit" in str(err.value)
+    old = b.old_game(units, engine="0.11.0")
+    assert "cap" in {c.target for c in old.pending.legal if c.name == "declare_charge"}

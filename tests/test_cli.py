@@ -347,3 +347,26 @@ def test_play_auto_skip_passes_phases_where_nothing_can_be_done():
     assert "Nothing can be done in" in told and "passed" in told
     assert g.state.phase.startswith("turn.close_combat") or g.pending.kind != "decision" or \
         g.pending.legal[0].name != "end_phase"
+
+
+def test_play_bot_undo_takes_back_the_bots_steps_with_the_players_own():
+    import io
+
+    from rich.console import Console
+
+    from regiment.core.game import Game
+    from regiment.core.scenario import load_scenario
+    from regiment.store import MemoryStore
+    from regiment.tools.play import Session
+
+    from .conftest import EXAMPLES
+
+    game = Game.new(load_scenario(EXAMPLES / "border_patrol.toml"), store=MemoryStore())
+    typed = iter(["end charges", "end phase", "", "", "", "undo", "quit"])
+    s = Session(game, Console(file=io.StringIO(), width=200), lambda p: next(typed), "x.db",
+                bots=("empire",))
+    s.run()
+    told = s.console.file.getvalue()
+    assert "empire (bot): end charges" in told   # the bot played its turn...
+    st = game.state   # ... and undo went back past it to the orcs' own last decision
+    assert (st.player, st.phase, st.turn) == ("orcs", "turn.close_combat.choose_combat", 1)

@@ -292,3 +292,38 @@ def test_a_battle_plays_to_its_end_in_russian_with_real_dice(tmp_path):
     assert "Traceback" not in screen
     game = open_store(db).games()[-1]
     assert verify(list(open_store(db).read(game))).records == records(db, game)
+
+
+@pytest.mark.parametrize("battle, human, bot", [("border_patrol", "orcs", "empire"),
+                                                ("two_targets", "red", "blue")])
+def test_play_bot_plays_one_side_of_a_whole_game_to_a_winner(term, tmp_path, battle, human,
+                                                            bot):
+    """`play SCENARIO --bot PLAYER`: the bot makes that player's decisions and shows each; the
+    person at the keyboard plays the other side (here always the first option offered) to
+    the game's end, which names the winner."""
+    db = tmp_path / "bot.db"
+    t = term("play", battle, "--bot", bot, "--store", str(db))
+    for _ in range(400):
+        m = t.expect(rf"(The game is over: \w+ won)|{human}(?: \(Enter: 1\))?> ", timeout=60)
+        if m.group(1):
+            break
+        t.type("1")
+    else:
+        raise AssertionError("the game did not end")
+    assert f"{bot} (bot): " in t.seen
+    t.type("quit")
+    assert t.close() == 0
+    store = open_store(db)
+    game = Game.load(store.games()[0], store)
+    assert game.pending.kind == "over" and game.state.winner in (human, bot)
+    assert any(r.type == "CommandIssued" and r.data["by"] == bot for r in game.records)
+    assert verify(game.records).steps == len(game.timeline.steps)
+
+
+def test_play_bot_refuses_a_player_the_game_does_not_have(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "regiment.tools.cli", "play", "ford_clash",
+                           "--bot", "green", "--store", str(tmp_path / "g.db")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "--bot green: no such player; the players are red, " \
+        "blue" in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "g.db").exists()

@@ -38,9 +38,14 @@ def test_game_end_the_turns_run_out_and_no_side_wins_a_side_left_alone_does():
     while game.pending.kind != "over":
         game.submit(game.pending.legal[-1])
     ended = [r.data for r in game.records if r.type == "GameEnded"]
-    assert ended == [{"winner": None, "ending": {"code": "turns_played", "turns": 1}}]
+    # the rulebook's victory rule decides (VP.WIN, games from 0.12.0): no points, a draw
+    assert ended == [{"winner": None, "ending": {"code": "points", "turns": 1, "rule": "VP.WIN",
+                                                 "points": {"red": 0, "blue": 0}}}]
+    # where a rulebook has none (as before 0.12.0), no side wins when the turns run out
+    unscored = game.preset.game_over(game.state.evolve(engine=(0, 11, 0))).to_data()
+    assert unscored == {"winner": None, "ending": {"code": "turns_played", "turns": 1}}
     assert "No side wins: both still have pieces on the table" in \
-        kernel_sentence("GameEnded", ended[0])
+        kernel_sentence("GameEnded", unscored)
     # the other ending: a side with no piece left loses, the other wins
     alone = game.state.evolve(units={k: u.evolve(status="destroyed")
                                      for k, u in game.state.units.items() if u.player == "blue"}

@@ -30,7 +30,7 @@ from .tabletop import at_the_table, example, first_difference, lockstep, outcome
 # every fantasy example battle: charges, flank charges from hills, a multiple combat begun on
 # the table, special attacks, characters joining, challenging, leaving and fighting alone
 AT_THE_TABLE = ("ford_clash", "orcs_vs_empire", "chariot_and_giant", "knights_flank",
-                "black_fire_ford", "mill_race", "the_captain", "vampire_duel")
+                "black_fire_ford", "mill_race", "the_captain", "vampire_duel", "border_patrol")
 
 
 @pytest.mark.parametrize("preset", ["fantasy8", "fantasy-classic"])
@@ -52,6 +52,8 @@ def test_table_ask_every_example_battle_comes_out_the_same_in_table_mode(name, p
         assert {"MOVE.FORWARD", "MOVE.BACK"} & rules
     if "march" in moves:
         assert {"MOVE.MARCH"} <= rules
+    if any(r.type == "ShotsFired" for r in known.history):   # SHOOT.*: arc, sight, range
+        assert {"SHOOT.WHO"} <= rules
     # a table-mode game is a fair, checkable game like any other
     assert verify(measured.records).steps == len(measured.timeline.steps)
     again = Game.load(measured.game_id, measured.store)

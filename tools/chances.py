@@ -43,7 +43,8 @@ def hex_number(text: str) -> int:
 
 
 def add_parsers(sub: Any) -> None:
-    s = sub.add_parser("odds", help="exact odds: a charge, a break test, a pursuit, attacks")
+    s = sub.add_parser("odds", help="exact odds: a charge, a break test, a pursuit, attacks, "
+                       "a volley")
     kinds = s.add_subparsers(dest="kind", required=True)
     k = kinds.add_parser("charge", help="the chance a charge reaches (CH.RANGE)")
     k.add_argument("distance", type=bounded(float, 0, 100, "the distance"), nargs="?",
@@ -77,6 +78,16 @@ def add_parsers(sub: Any) -> None:
         k.add_argument(f"--{need}", type=bounded(int, 0, 7, f"the {need} need"),
                        help=f"the {need} need (2-6; 0: none)")
     k.add_argument("--reroll-misses", action="store_true", help="CC.ASF re-rolls misses")
+    k = kinds.add_parser("shoot", help="the unsaved wounds a volley causes (SHOOT.HIT, "
+                         "ATK.SEQUENCE)")
+    k.add_argument("shots", type=bounded(int, 0, 500, "the number of shots"),
+                   help="how many shots (a unit's front rank: one a model)")
+    k.add_argument("--shooter", required=True, help="a catalogue unit with a missile weapon")
+    k.add_argument("--target", required=True, help="a catalogue unit shot at")
+    k.add_argument("--long-range", action="store_true", help="beyond half the range: -1")
+    k.add_argument("--moved", action="store_true", help="the shooter moved this turn: -1")
+    k.add_argument("--cover", choices=("none", "soft", "hard"), default="none",
+                   help="the target's cover: soft -1, hard -2")
     s.set_defaults(run=run_odds)
 
     s = sub.add_parser("simulate", help="play a scenario many times with the bots: outcome "
@@ -103,7 +114,7 @@ def _simulate(args: argparse.Namespace, console: Console) -> int:
 
 def run_odds(args: argparse.Namespace, console: Console) -> int:
     return {"charge": _charge, "break": _break, "catch": _catch, "sweep": _sweep,
-            "attacks": _attacks}[args.kind](args, console)
+            "attacks": _attacks, "shoot": _shoot}[args.kind](args, console)
 
 
 def _charge(args: argparse.Namespace, console: Console) -> int:
@@ -219,6 +230,11 @@ def _attacks(args: argparse.Namespace, console: Console) -> int:
     table = Table(title=f"{args.attacks} {who}: hit {needs['hit']}+"
                   f"{' re-rolling misses' if reroll else ''}, wound {needs['wound']}+, "
                   f"{saves} (ATK.SEQUENCE{', ATK.PARRY' if parry else ''})")
+    _wounds_table(console, table, dist)
+    return 0
+
+
+def _wounds_table(console: Console, table: Any, dist: dict[int, Fraction]) -> None:
     table.add_column("unsaved wounds", justify="right")
     table.add_column("exactly", justify="right")
     table.add_column("at least", justify="right")
@@ -230,6 +246,33 @@ def _attacks(args: argparse.Namespace, console: Console) -> int:
         tail -= dist[wounds]
     console.print(table)
     console.print(f"Expected unsaved wounds: {float(odds.mean(dist)):.2f}")
+
+
+def _shoot(args: argparse.Namespace, console: Console) -> int:
+    """SHOOT.HIT, SHOOT.WEAPONS: a volley's needs from the two profiles and the modifiers."""
+    from rich.table import Table
+
+    from regiment.phases.fantasy.attacks import to_hit_shooting
+    from regiment.phases.fantasy.shooting.rules import MODIFIERS, Aim
+    from regiment.phases.fantasy.shooting.steps import volley
+    from regiment.phases.fantasy.units import missile
+
+    a, t = _profile(args.shooter, "a"), _profile(args.target, "t")
+    weapon = missile(a)
+    if weapon is None:
+        raise BadRequest(f"{a.name} has no missile weapon (SHOOT.WEAPONS)")
+    mods = [m for m, on in (("long_range", args.long_range), ("moved", args.moved),
+                            (f"{args.cover}_cover", args.cover != "none")) if on]
+    hit, hit2 = to_hit_shooting(a.profile["BS"], sum(MODIFIERS[m] for m in mods))
+    g = volley(a, t, Aim(weapon[0], 0.0, tuple(mods), hit, hit2, args.shots))
+    dist = odds.attack_odds(args.shots, hit, g["wound"], g["armour"], g["ward"], hit2=hit2)
+    need = "none can hit" if not hit else f"hit {hit}+" + (f" then {hit2}+" if hit2 else "")
+    saves = ", ".join(f"{k} {g[k]}+" for k in ("armour", "ward") if g[k]) or "no save"
+    told = ", ".join(m.replace("_", " ") for m in mods)
+    table = Table(title=f"{args.shots} {weapon[0]} shots of {a.name} at {t.name}"
+                  f"{f' ({told})' if told else ''}: {need}, wound {g['wound']}+, {saves} "
+                  "(SHOOT.HIT, ATK.SEQUENCE)")
+    _wounds_table(console, table, dist)
     return 0
 
 

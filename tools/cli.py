@@ -214,6 +214,9 @@ def build_parser() -> Parser:
                    "(distances, sides, models in contact) where the rules need it")
     s.add_argument("--auto-skip", action="store_true", help="pass by itself every phase "
                    "where nothing can be done (magic, shooting, no one to move)")
+    s.add_argument("--bot", action="append", default=[], metavar="PLAYER",
+                   help="the bundled bot plays PLAYER's decisions (repeatable); you roll "
+                   "and measure for it when the dice are manual or the table is yours")
     s.set_defaults(run=_play)
 
     s = sub.add_parser("serve", help="speak the JSON-lines protocol on stdin/stdout")
@@ -361,6 +364,15 @@ def _serve(args: argparse.Namespace) -> int:
     return serve(game, sys.stdin.buffer, sys.stdout, game.records)
 
 
+def _no_such_bot(bots: list[str], players: list[str]) -> bool:
+    """``--bot PLAYER`` names a player of the game; said on stderr when it does not."""
+    wrong = [b for b in bots if b not in players]
+    if wrong:
+        print(f"regiment play: --bot {wrong[0]}: no such player; the players are "
+              f"{', '.join(players)}", file=sys.stderr)
+    return bool(wrong)
+
+
 def _play(args: argparse.Namespace) -> int:
     from rich.console import Console
 
@@ -394,9 +406,13 @@ def _play(args: argparse.Namespace) -> int:
             scenario["dice"] = args.dice
         if args.seed:
             scenario["seed"] = args.seed
+        if _no_such_bot(args.bot, [p["id"] for p in scenario["players"]]):
+            return 2
         game = Game.new(scenario, store=open_store(args.store))
+    if _no_such_bot(args.bot, list(game.state.players)):
+        return 2
     con = Console(soft_wrap=False, highlight=False)
-    return Session(game, con, con.input, args.store, args.auto_skip).run()
+    return Session(game, con, con.input, args.store, args.auto_skip, tuple(args.bot)).run()
 
 
 def _inspect(args: argparse.Namespace) -> int:

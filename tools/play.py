@@ -28,6 +28,7 @@ from regiment.core.pending import Roll as RollPending
 from regiment.core.protocols import view_of
 from regiment.core.tell import setting_word
 
+from .bot import choose
 from .names import command_name, resolve
 from .receipts import short
 from .replay import QUIET, command_text, narrate, steps
@@ -54,8 +55,10 @@ class Session:
     """One player's terminal (or two players sharing it) on one game."""
 
     def __init__(self, game: Game, console: Console, ask: Callable[[str], str],
-                 store_path: str, auto_skip: bool = False) -> None:
+                 store_path: str, auto_skip: bool = False, bots: tuple[str, ...] = ()
+                 ) -> None:
         self.game = game
+        self.bots = bots   # the players the bundled bot plays (tools/bot.py)
         self.console = console
         self.ask = ask
         self.store_path = store_path
@@ -74,6 +77,9 @@ class Session:
                 self.console.print("[bold]" + tr("The game is over: {winner}.",
                                                  winner=self.winner())
                                    + "[/] " + tr("Type log, explain, undo or quit."))
+            if isinstance(pending, Decision) and pending.player in self.bots:
+                self.bot_decides(pending)
+                continue
             if self.auto_skip and isinstance(pending, Decision) and \
                     self.nothing_to_do(pending):
                 self.console.print("[dim]" + tr("Nothing can be done in {phase}: passed.",
@@ -111,6 +117,8 @@ class Session:
         if word == "head":
             self.tell_head(tr("The game stands"))
             return True
+        if word == "undo" and self.bots:
+            return self.undo_to_own()
         if word in ("undo", "redo"):
             return self.submit({"cmd": word, "by": self.who_undoes(word)})
         if pending.kind == "decision":
@@ -370,6 +378,28 @@ class Session:
     def winner(self) -> str:
         w = self.game.state.winner
         return tr("{player} won", player=w) if w else tr("no winner")
+
+    def bot_decides(self, pending: Decision) -> None:
+        """The bot's decision for its player, shown as the option it took."""
+        command = choose(self.game)
+        self.console.print("[cyan]" + tr("{player} (bot): {choice}", player=pending.player,
+                                          choice=describe(command, self.game)) + "[/]",
+                           highlight=False)
+        self.submit(command)
+
+    def undo_to_own(self) -> bool:
+        """``undo`` against a bot: the bot's steps since the player's last one are taken back
+        with it, so that the player is back at a decision of their own (the dice they rolled
+        come out again, as with any undo)."""
+        g = self.game
+        while True:
+            step = g.timeline.last_live()
+            if step is None:
+                return self.submit({"cmd": "undo", "by": self.who_undoes("undo")})
+            by = g.timeline.info[step].by
+            self.submit({"cmd": "undo", "by": self.who_undoes("undo")})
+            if by not in self.bots or g.timeline.last_live() == step:
+                return True
 
     def who_undoes(self, word: str) -> str:
         """The player who made the last step undoes it; a redo is the active player's."""

@@ -16,9 +16,11 @@ from regiment.phases.common.machine import Leaf
 from . import charge
 from .appliers import to_move
 from .machine import Compiled
+from .rulings import ruled
 from .state import NO_FIGHT, ChallengeStatus, Fight, State, UnitState
 from .units import ALIVE
 from .variants import Variant
+from .victory import victory_points
 
 if TYPE_CHECKING:  # the parts import the engine; the engine names them for mypy only
     from .challenge.steps import ChallengeFlow
@@ -126,6 +128,10 @@ class Flow(Engine):
     def has_pieces(self, state: State, player: str) -> bool:
         return any(u.player == player and u.status in (*ALIVE, "off_table")
                    for u in state.units.values())
+
+    def score(self, state: State) -> tuple[str, dict[str, int]] | None:
+        """VP.WIN (games begun under 0.12.0): victory points decide a game played out."""
+        return ("VP.WIN", victory_points(state)) if ruled(state, "victory_points") else None
 
     def unit_of(self, state: State, command: Command, uid: str, rule: str) -> UnitState:
         unit = state.units.get(uid)

@@ -371,7 +371,8 @@ TEMPLATES: dict[str, Callable[[D, State | None], str | None]] = {
 
 # GAME.END in this rulebook's words (the kernel tells the rest of a game's end)
 ENDINGS = {Ending.SIDE_LEFT: mark("only {player} has units left"),
-           Ending.NONE_LEFT: mark("no units are left on either side")}
+           Ending.NONE_LEFT: mark("no units are left on either side"),
+           Ending.POINTS: mark("{played}; victory points: {scores}")}
 
 
 def sentence(type_: str, data: Mapping[str, Any], state: State | None = None) -> str | None:

@@ -66,20 +66,21 @@ def success(need: int) -> Fraction:
 
 
 def unsaved_chance(hit: int, wound: int, armour: int = 0, ward: int = 0,
-                   reroll_misses: bool = False) -> Fraction:
+                   reroll_misses: bool = False, hit2: int = 0) -> Fraction:
     """ATK.SEQUENCE: the chance one attack ends as an unsaved wound: it hits (re-rolling a
-    miss, CC.ASF), wounds, and the armour (ATK.ARMOUR) and ward (ATK.WARD) saves both fail."""
-    p_hit = success(hit)
+    miss, CC.ASF; a 6 and then ``hit2``, ATK.TO_HIT_SHOOTING), wounds, and the armour
+    (ATK.ARMOUR) and ward (ATK.WARD) saves both fail."""
+    p_hit = success(hit) * (success(hit2) if hit2 else 1)
     if reroll_misses:
         p_hit = 1 - (1 - p_hit) ** 2
     return p_hit * success(wound) * (1 - success(armour)) * (1 - success(ward))
 
 
 def attack_odds(attacks: int, hit: int, wound: int, armour: int = 0, ward: int = 0,
-                reroll_misses: bool = False) -> dict[int, Fraction]:
+                reroll_misses: bool = False, hit2: int = 0) -> dict[int, Fraction]:
     """ATK.SEQUENCE: the exact distribution of unsaved wounds from ``attacks`` attacks (each
     attack is independent: the binomial of the chance of one)."""
-    p = unsaved_chance(hit, wound, armour, ward, reroll_misses)
+    p = unsaved_chance(hit, wound, armour, ward, reroll_misses, hit2)
     return {k: math.comb(attacks, k) * p ** k * (1 - p) ** (attacks - k)
             for k in range(attacks + 1)}
 

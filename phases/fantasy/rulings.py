@@ -61,6 +61,11 @@ RULINGS: dict[str, Version] = {
     "remaining_moves": (0, 12, 0),
     # SHOOT.*: units shoot in the shooting phase (before, the host ended it)
     "shooting": (0, 12, 0),
+    # VP.POINTS, VP.WIN: a game played out is won by victory points (before: a draw)
+    "victory_points": (0, 12, 0),
+    # CH.DECLARE, CHAR.IN_UNIT: a character inside a unit is no target of its own (before: it
+    # was offered and could be declared against)
+    "no_charge_at_joined": (0, 12, 0),
 }
 
 

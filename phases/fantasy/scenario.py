@@ -184,9 +184,13 @@ def _from_catalogue(r: Reader, u: dict[str, Any], path: str) -> dict[str, Any]:
         raise r.fail(f"{path}.catalogue",
                      f"expected one of {', '.join(sorted(known))}, got {name!r}"
                      + (f"; did you mean {near[0]!r}?" if near else ""))
-    merged = {**known[name], **{k: v for k, v in u.items() if k != "catalogue"}}
+    entry = {k: v for k, v in known[name].items() if k != "points"}
+    merged = {**entry, **{k: v for k, v in u.items() if k != "catalogue"}}
     if isinstance(u.get("profile"), dict):
         merged["profile"] = {**known[name].get("profile", {}), **u["profile"]}
+    each = known[name].get("points")   # VP.POINTS: a model's value, the unit's unless it says
+    if "points" not in u and isinstance(each, int) and isinstance(merged.get("models"), int):
+        merged["points"] = each * merged["models"]
     return merged
 
 
@@ -195,7 +199,7 @@ def _unit(r: Reader, data: Any, path: str, players: tuple[str, ...]) -> dict[str
     r.known(u, path, ("id", "player", "name", "troop", "models", "files", "base", "profile",
                       "armour", "ward", "equipment", "command", "battle_standard", "rules",
                       "position", "facing", "charged", "impact_hits", "stomp", "mount",
-                      "joined"))
+                      "joined", "points", "general"))
     uid = r.get(u, "id", path, str)
     if not ID.match(uid):
         raise r.fail(f"{path}.id", f"expected [a-z0-9_-], at most 40 characters, got {uid!r}")
@@ -249,6 +253,13 @@ def _unit(r: Reader, data: Any, path: str, players: tuple[str, ...]) -> dict[str
             special[key] = value
     if "joined" in u:   # CHAR.JOIN: a character that begins the game in a unit
         special["joined"] = r.get(u, "joined", path, str)
+    if "points" in u:   # VP.POINTS: the unit's points value
+        special["points"] = r.get(u, "points", path, int)
+        if not 0 <= special["points"] <= 100_000:
+            raise r.fail(f"{path}.points", f"expected 0 to 100000 points, got "
+                         f"{special['points']}")
+    if u.get("general"):   # VP.POINTS: the army's general
+        special["general"] = r.get(u, "general", path, bool)
     if "mount" in u:   # CC.MOUNT: the mount's own profile for its attacks
         m = r.table(u["mount"], f"{path}.mount")
         r.known(m, f"{path}.mount", ("name", *MOUNT))

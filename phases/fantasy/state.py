@@ -53,6 +53,8 @@ class UnitState(Value):
     stomp: str = ""                # stomps a model makes (ATK.STOMP): "1", "D6"...
     mount: dict[str, Any] | None = None  # a mount's name, WS, S, I and A (CC.MOUNT)
     joined: str | None = None      # a character: the unit it has joined (CHAR.JOIN)
+    points: int = 0                # its points value (VP.POINTS)
+    general: bool = False          # the army's general (VP.POINTS)
     characters: tuple[str, ...] = ()  # a unit: the characters that joined it, in its front rank
     # table mode: the enemies it touches, as measured: (enemy, its side, models, first model);
     # a class attribute, not a field, so that a unit on a mapped table copies nothing more
@@ -81,6 +83,7 @@ class UnitState(Value):
             charged=u.get("charged", False), start_models=u["models"],
             impact_hits=u.get("impact_hits", ""), stomp=u.get("stomp", ""),
             mount=dict(u["mount"]) if u.get("mount") else None, joined=u.get("joined"),
+            points=u.get("points", 0), general=u.get("general", False),
         )._touching(u.get("touch", ()))
 
     def _touching(self, touch: Any) -> UnitState:
@@ -227,6 +230,8 @@ class State(GameState):
     fight: Fight | None = None                               # the combat being fought
     batch: Batch | None = None                               # attacks being rolled
     combats: dict[str, Combat] = field(default_factory=dict)  # combats lasting across turns
+    # VP.POINTS: each unit broken in close combat with its standards: who took how many
+    captured: Mapping[str, tuple[str, int]] = EMPTY
     engine: tuple[int, int, int] = (0, 0, 0)   # the engine that began the game (rulings.py)
 
     def with_unit(self, unit: UnitState) -> State:
@@ -237,7 +242,7 @@ class State(GameState):
     def summary(self) -> dict[str, Any]:
         return {**super().summary(), "context": plain(self.context),
                 "fight": plain(self.fight), "batch": plain(self.batch),
-                "combats": plain(self.combats),
+                "combats": plain(self.combats), "captured": dict(self.captured),
                 "units": {k: {**u.__dict__} for k, u in self.units.items()}}
 
 

@@ -41,9 +41,14 @@ def why_cannot_charge(state: State, unit: UnitState) -> str | None:
 
 
 def why_not_target(state: State, unit: UnitState, target: UnitState) -> str | None:
-    """CH.DECLARE: the target must be an enemy unit still on the table."""
+    """CH.DECLARE: the target must be an enemy unit still on the table; a character inside a
+    unit is charged with its unit (CHAR.IN_UNIT; games from engine 0.12.0, before: it could
+    be named on its own)."""
     if target.player == unit.player:
         return tr("{unit} is not an enemy unit", unit=target.name)
+    if target.joined is not None and ruled(state, "no_charge_at_joined"):
+        return tr("{unit} is inside {host}: charge its unit", unit=target.name,
+                  host=state.units[target.joined].name)
     if target.status in ("destroyed", "off_table"):
         return tr("{unit} is {status}", unit=target.name, status=status_word(target.status))
     return None

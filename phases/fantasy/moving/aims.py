@@ -12,7 +12,7 @@ from regiment.core.commands import Command
 from .. import table
 from ..commands import Move
 from ..state import State, UnitState
-from ..units import box
+from ..units import box, missile
 from . import rules
 from .paths import Leg, turn_of, walk
 
@@ -42,13 +42,17 @@ def toward(state: State, u: UnitState) -> Command | None:
     """The bot's move for ``u``: face the nearest enemy that does not flee (a wheel, or a
     turn and a smaller wheel, whichever leaves more of the move), then go straight at it,
     stopping where a charge next turn is likely (its Movement and 4" away); march when no
-    enemy is within 8". None: it has nowhere better to be."""
+    enemy is within 8". A unit with a missile weapon stays where it can shoot. None: it has
+    nowhere better to be."""
     foes = [e for e in state.units.values() if e.player != u.player and e.joined is None
             and e.status in ("ready", "engaged")]
     if not foes or u.position is None:
         return None
     here = box(u)
     foe = min(foes, key=lambda e: geo.gap(here, box(e)))
+    weapon = missile(u)
+    if weapon is not None and geo.gap(here, box(foe)) <= weapon[1] + u.profile["M"]:
+        return None   # SHOOT.WHO: a unit that may shoot stays to shoot (a march would forbid it)
     delta = turn_of(u.facing, geo.bearing(geo.centre(here), geo.centre(box(foe))))
     near = any(geo.gap(here, box(e)) <= rules.MARCH_ZONE for e in foes)
     stop = u.profile["M"] + CHARGE_REACH

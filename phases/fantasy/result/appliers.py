@@ -24,7 +24,19 @@ def break_test(s: State, e: ev.BreakTestTaken) -> State:
     if e.passed:
         return with_fight(s, tests=tests, penalties=pens)
     s = with_unit(s, e.unit, status="fleeing")
+    s = _standards_taken(s, e.unit, fight.outcome.winner)
     return with_fight(s, tests=tests, penalties=pens, broken=(*fight.broken, e.unit))
+
+
+def _standards_taken(s: State, uid: str, winner: str | None) -> State:
+    """VP.POINTS: a unit broken in close combat loses its standards to the winner (its own,
+    a battle standard, and those of the characters in it)."""
+    u = s.units[uid]
+    carried = [u, *(s.units[c] for c in u.characters if c in s.units)]
+    n = sum(("standard" in x.command) + x.battle_standard for x in carried)
+    if not n or winner is None or uid in s.captured:
+        return s
+    return s.evolve(captured={**s.captured, uid: (winner, n)})
 
 
 APPLIERS: dict[type[Any], Any] = {

@@ -1,0 +1,88 @@
+"""VP.POINTS, VP.WIN: a fantasy game played out is won by victory points (engine 0.12.0)."""
+
+from __future__ import annotations
+
+from regiment.core.i18n import language
+from regiment.core.scenario import parse_scenario
+from regiment.phases.fantasy.victory import unit_points, victory_points
+
+from . import battle as b
+
+
+def units():
+    return [b.unit("men", "red", 20, 10, 0, points=100),
+            b.unit("foe", "blue", 50, 30, 180, points=120),
+            b.unit("boss", "blue", 60, 40, 180, models=1, files=1, points=80, general=True)]
+
+
+def with_status(g, **changes):
+    st = g.state
+    out = dict(st.units)
+    for uid, fields in changes.items():
+        out[uid] = out[uid].evolve(**fields)
+    return st.evolve(units=out)
+
+
+def test_vp_points_full_value_for_destroyed_fled_or_fleeing_half_for_a_quarter_left():
+    g = b.game(units())
+    foe = g.state.units["foe"]
+    assert unit_points(foe) == 0
+    for status in ("destroyed", "off_table", "fleeing"):
+        assert unit_points(foe.evolve(status=status)) == 120
+    assert unit_points(foe.evolve(models=5)) == 60     # 5 of 20: a quarter
+    assert unit_points(foe.evolve(models=6)) == 0
+    boss = g.state.units["boss"]
+    assert unit_points(boss.evolve(status="destroyed")) == 180   # the general slain: +100
+    assert unit_points(boss.evolve(status="off_table")) == 80    # fled: not slain
+    st = with_status(g, foe={"status": "fleeing"}, men={"models": 4})
+    assert victory_points(st) == {"red": 120, "blue": 50}
+
+
+def test_vp_points_the_catalogue_values_a_unit_by_its_models_unless_it_says():
+    sc = parse_scenario({"preset": "fantasy8", "players": [{"id": "a"}, {"id": "b"}],
+                         "units": [{"id": "boyz", "player": "a", "catalogue": "orc_boyz",
+                                    "models": 20, "position": [20, 10]},
+                                   {"id": "elite", "player": "b", "catalogue": "orc_boyz",
+                                    "models": 10, "points": 99, "position": [20, 30]},
+                                   {"id": "plain", "player": "b", "models": 10,
+                                    "profile": dict(b.PROFILE), "position": [50, 30]}]})
+    points = {u["id"]: u.get("points") for u in sc["units"]}
+    assert points == {"boyz": 120, "elite": 99, "plain": None}   # 6 a model; its own; none
+
+
+def test_vp_points_a_standard_is_captured_by_breaking_its_unit_in_close_combat():
+    target = b.unit("foe", "blue", 36, 30, 0, command=["standard"], points=50)
+    men = b.unit("men", "red", points=50, profile={"I": 5})   # it strikes first
+    g = b.game([target, b.against(target, men, "front")], phase="close_combat")
+    b.fight(g)
+    b.answer(g, {"to_hit": [(6,) * 5], "to_wound": [(6,) * 5], "break_test": [(6, 6)]},
+             default=1)
+    assert g.state.captured == {"foe": ("red", 1)}
+    assert victory_points(g.state)["red"] >= 100
+
+
+def test_vp_win_more_points_wins_and_equal_points_are_a_draw():
+    g = b.game(units())
+    ended = g.preset.game_over(with_status(g, foe={"status": "destroyed"}))
+    assert ended.winner == "red" and ended.ending == {
+        "code": "points", "turns": 3, "rule": "VP.WIN", "points": {"red": 120, "blue": 0}}
+    told = g.preset.sentence("GameEnded", ended.to_data(), g.state)
+    assert "victory points: red 120, blue 0" in told and "(VP.WIN)" in told
+    with language("ru"):
+        ru = g.preset.sentence("GameEnded", ended.to_data(), g.state)
+    assert "VP.WIN" in ru and "victory points" not in ru and "red 120" in ru
+    draw = g.preset.game_over(g.state)
+    assert draw.winner is None and draw.ending["points"] == {"red": 0, "blue": 0}
+
+
+def test_vp_win_a_side_with_no_unit_left_loses_at_once():
+    g = b.game(units())
+    gone = with_status(g, foe={"status": "destroyed"}, boss={"status": "destroyed"})
+    ended = g.preset.game_over(gone)
+    assert ended.winner == "red" and ended.ending["code"] == "side_left"
+
+
+def test_vp_win_games_begun_before_0_12_0_end_as_they_did():
+    g = b.old_game(units(), engine="0.11.0")
+    ended = g.preset.game_over(with_status(g, foe={"status": "destroyed"}))
+    assert ended.winner is None and ended.ending["code"] == "turns_played"
