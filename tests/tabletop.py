@@ -60,6 +60,8 @@ def outcomes(game: Game, extra: set[int] = frozenset()  # type: ignore[assignmen
         if r.type == "UnitMoved" and data["reason"] in ("close_up", "rally"):
             continue   # geometry keeps units in contact and turns rallied units to the
             # nearest enemy; at the table the players do
+        if r.type == "SquadMoved":   # SK.MOVE: where the models end is on the players' table
+            data.pop("models")
         if r.type == "WoundsTaken":   # which models fall: the nearest, as the players see
             data["removed"], data["left"] = len(data["removed"]), sorted(data["left"])
         if r.type in ("UnitMoved", "UnitReturned", "UnitReformed", "UnitLeftTable",

@@ -88,6 +88,7 @@ def test_sk_turn_shooting_then_assaults_then_the_fight_then_the_other_player():
     assert seen == [("red", "shooting", "shoot"),
                     ("red", "assault.declaration", "declare_assault"),
                     ("red", "fight.choose_combat", "resolve_combat"),
+                    ("blue", "movement", "move"),          # SK.MOVE: from engine 0.12.0
                     ("blue", "shooting", "shoot"),
                     ("blue", "assault.declaration", "declare_assault"),
                     ("blue", "fight.choose_combat", "resolve_combat")]
@@ -216,7 +217,7 @@ def test_sk_shoot_once_a_turn_at_a_squad_not_locked_the_nearest_falling_first():
     shots = [c.to_dict() for c in game.legal() if c.name == "shoot"]
     assert {(s["unit"], s["target"]) for s in shots} == {("tac", "guard")}   # b is locked
     send(game, cmd="shoot", unit="tac", target="guard")
-    roll(game, 6, 6)
+    roll(game, 6, 6, 1, 1)   # bolters within half range, the squad unmoved: two shots each
     roll(game, 6, 1)
     # the one wound takes the guardsman nearest the marines: the first of the row
     assert events(game, "WoundsTaken")[0]["removed"] == [0]
@@ -487,3 +488,95 @@ def test_skirmish_every_event_is_told_citing_its_source_or_is_bookkeeping():
     cited = [t for t in told if t]
     assert cited and all("S4)" in t or "[G])" in t for t in cited)
     assert any("(SK.SWEEP, S4)" in t for t in cited)
+
+
+def test_sk_shoot_weapon_types_rapid_fire_heavy_pistol_and_assault():
+    """SK.SHOOT (games from engine 0.12.0): a Rapid Fire gun fires twice within half range
+    when its squad did not move, once otherwise, and its squad does not assault after; a
+    Heavy gun only when its squad did not move; a Pistol once; an Assault gun its shots."""
+    from regiment.phases.skirmish.state import Weapon
+    from regiment.phases.skirmish.volleys import shots
+
+    game = new([sq("tac", "red", "tactical_marines", row(10, 10, 3)),
+                sq("guard", "blue", "guardsmen", row(10, 20, 3)),
+                sq("far", "blue", "guardsmen", row(10, 32, 3))], phase="shooting")
+    st = game.state
+    tac, guard, far = st.squads["tac"], st.squads["guard"], st.squads["far"]
+    assert shots(st, tac, guard) == 6            # 10" away: within half of 24", two each
+    assert shots(st, tac, far) == 3              # beyond 12": one each
+    moved = tac.evolve(moved=True)
+    assert shots(st, moved, guard) == 3          # it moved: one each
+
+    def armed(kind: str, n: int = 1) -> Any:
+        return tac.evolve(weapons=(Weapon(name=kind, S=4, range=24.0, shots=n, type=kind),))
+
+    assert shots(st, armed("heavy"), guard) == 3
+    assert shots(st, armed("heavy").evolve(moved=True), guard) == 0
+    assert shots(st, armed("pistol", 3), guard) == 3
+    assert shots(st, armed("assault", 2).evolve(moved=True), guard) == 6
+    old = new([sq("tac", "red", "tactical_marines", row(10, 10, 3)),
+               sq("guard", "blue", "guardsmen", row(10, 20, 3))], phase="shooting",
+              engine="0.11.0")
+    assert shots(old.state, old.state.squads["tac"], old.state.squads["guard"]) == 3
+    send(game, cmd="shoot", unit="tac", target="guard")
+    roll(game, *(1,) * 6)
+    send(game, cmd="end_phase")
+    assert not [c for c in game.legal() if c.name == "declare_assault" and c.unit == "tac"]
+
+
+def rolled(game: Game, *faces: int) -> list[Any]:
+    return game.submit({"cmd": "roll", "by": game.pending.player, "faces": list(faces)})
+
+
+def test_sk_shoot_a_squad_in_cover_saves_on_the_better_of_armour_and_cover():
+    cover = [[[0, 17], [48, 17], [48, 24], [0, 24]]]
+    game = new([sq("tac", "red", "tactical_marines", row(10, 10, 3)),
+                sq("guard", "blue", "guardsmen", row(10, 20, 3))], phase="shooting",
+               cover=cover)
+    send(game, cmd="shoot", unit="tac", target="guard")
+    rolled(game, *(6,) * 6)              # six hits
+    out = rolled(game, *(6,) * 6)        # six wounds; AP 5 takes the guard's 5+ armour
+    wound = [e for e in out if e.type == "VolleyRolled"][-1]
+    assert (wound.then, wound.then_need, wound.cover) == ("save", 4, True)
+    out = rolled(game, 4, 4, 4, 1, 1, 1)
+    saved = [e for e in out if e.type == "VolleyRolled"][0]
+    assert saved.successes == 3 and saved.cover
+    told = game.preset.sentence("VolleyRolled", saved.to_data(), game.state)
+    assert "to save in cover (4+)" in told and "SK.SHOOT" in told
+    open_table = new([sq("tac", "red", "tactical_marines", row(10, 10, 3)),
+                      sq("guard", "blue", "guardsmen", row(10, 20, 3))], phase="shooting")
+    send(open_table, cmd="shoot", unit="tac", target="guard")
+    rolled(open_table, *(6,) * 6)
+    out = rolled(open_table, *(6,) * 6)   # bolters are AP 5: no armour save for the guard
+    assert [e for e in out if e.type == "VolleyRolled"][-1].then == ""
+
+
+def test_sk_morale_a_squad_that_loses_a_quarter_to_shooting_tests_and_falls_back():
+    game = new([sq("tac", "red", "tactical_marines", row(10, 10, 5)),
+                sq("guard", "blue", "guardsmen", row(10, 20, 8))], phase="shooting")
+    send(game, cmd="shoot", unit="tac", target="guard")
+    rolled(game, *(6,) * 10)                 # ten hits (rapid fire, within half range)
+    rolled(game, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1)   # one wound: 1 of 8, less than a quarter
+    assert game.pending.kind == "decision"
+    game2 = new([sq("tac", "red", "tactical_marines", row(10, 10, 5)),
+                 sq("guard", "blue", "guardsmen", row(10, 20, 8))], phase="shooting")
+    send(game2, cmd="shoot", unit="tac", target="guard")
+    rolled(game2, *(6,) * 10)
+    rolled(game2, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1)   # two: 2 of 8, a quarter
+    assert game2.pending.kind == "roll" and game2.pending.purpose == "morale"
+    out = rolled(game2, 6, 6)
+    test = [e for e in out if e.type == "MoraleTested"][0]
+    assert not test.passed and test.cause == "shooting"
+    told = game2.preset.sentence("MoraleTested", test.to_data(), game2.state)
+    assert "lost a quarter of its models to shooting" in told and "SK.MORALE" in told
+    assert game2.pending.kind == "roll" and game2.pending.purpose == "fall_back"
+    out = rolled(game2, 3, 4)
+    assert [e for e in out if e.type == "FellBack"][0].distance == 7.0
+    assert game2.state.squads["guard"].status == "falling_back"
+    old = new([sq("tac", "red", "tactical_marines", row(10, 10, 5)),
+               sq("guard", "blue", "guardsmen", row(10, 20, 8))], phase="shooting",
+              engine="0.11.0")
+    send(old, cmd="shoot", unit="tac", target="guard")
+    rolled(old, *(6,) * 5)
+    rolled(old, 6, 6, 6, 1, 1)
+    assert old.pending.kind == "decision"   # before 0.12.0: no check after shooting

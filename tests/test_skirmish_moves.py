@@ -58,3 +58,13 @@ def test_sk_fall_back_straight_away_from_the_enemy_and_clear_of_any_model():
     assert after[0][1] < 3.0 + 1e-9                       # it went on until clear
     _, off = fall_back(mine, enemy, [], 12, 72, 48)       # 11" takes it over the edge
     assert off
+
+
+def test_sk_fall_back_with_no_enemy_model_left_it_falls_back_from_the_tables_middle():
+    """A squad whose enemies are all gone falls back away from the table's middle (before: a
+    division by zero, found by the random skirmish battles of test_no_overlap)."""
+    from regiment.phases.skirmish.moves import fall_back
+
+    squad = [(30.0, 20.0, 0.5), (31.0, 20.0, 0.5)]
+    moved, off = fall_back(squad, [], [], 4.0, 48.0, 36.0)
+    assert not off and all(m[0] > s[0] for m, s in zip(moved, squad, strict=True))

@@ -86,7 +86,7 @@ def test_log_rulings_games_of_engine_0_7_0_replay_and_verify_as_they_were_played
 
 OLD_08 = Path(__file__).parent / "data" / "v0.8.0"   # games written by engine 0.8.0
 OLD_10 = Path(__file__).parent / "data" / "v0.10.0"   # skirmish games written by engine 0.10.0
-OLD_11 = Path(__file__).parent / "data" / "v0.11.0"   # fantasy games written by engine 0.11.0
+OLD_11 = Path(__file__).parent / "data" / "v0.11.0"   # games of both rulebooks by engine 0.11.0
 
 
 def verified_as_written(path: Path, engine: str) -> list[Any]:
@@ -128,14 +128,20 @@ def test_log_rulings_skirmish_games_of_engine_0_10_0_end_as_they_ended(path):
 
 
 @pytest.mark.parametrize("path", sorted(OLD_11.glob("v0110-*.jsonl")), ids=lambda p: p.stem)
-def test_log_rulings_fantasy_games_of_engine_0_11_0_verify_with_no_remaining_moves(path):
-    """Saved games are sacred: fantasy games engine 0.11.0 played to their end (the orcs'
-    win; the captain's characters joining and leaving in the remaining moves) verify, every
-    die against its seed, under 0.11.0's rulings: no unit made a remaining move (MOVE.*)."""
+def test_log_rulings_games_of_engine_0_11_0_verify_with_no_moves_shots_or_victory_points(path):
+    """Saved games are sacred: games engine 0.11.0 played to their end (the orcs' win; the
+    captain's characters joining and leaving in the remaining moves; the brood's kill points)
+    verify, every die against its seed, under 0.11.0's rulings: no unit made a remaining
+    move (MOVE.*) or a shot (SHOOT.*), no squad moved in a movement phase (SK.MOVE), and no
+    fantasy game was decided by victory points (VP.WIN)."""
     records = verified_as_written(path, "0.11.0")
-    assert not [r for r in records if r.type == "CommandIssued" and r.data["command"] == "move"]
-    assert any(r.type == "PhaseChanged" and r.data["phase"] == "turn.movement.remaining"
-               for r in records)
+    fantasy = records[0].data["preset"] != "skirmish40k"   # (a skirmish squad shot: SK.SHOOT)
+    assert not [r for r in records if r.type == "CommandIssued" and
+                r.data["command"] in (("move", "shoot") if fantasy else ("move",))]
+    assert not [r for r in records if r.type == "PhaseChanged"
+                and r.data["phase"] == "turn.movement"]
+    ended = [r for r in records if r.type == "GameEnded"][0].data["ending"]
+    assert ended.get("rule") != "VP.WIN"
 
 
 def test_log_rulings_the_0_8_0_unconsented_undo_is_caught_if_the_new_ruling_applied(

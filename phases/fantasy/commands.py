@@ -6,9 +6,9 @@ when this package is imported; their legality and outcomes are the flow's and th
 
 from __future__ import annotations
 
-from typing import Any
-
 from regiment.core.commands import Command, command
+from regiment.phases.common.commands import Move as Move  # both rulebooks' (one name)
+from regiment.phases.common.commands import Shoot as Shoot
 
 
 @command("declare_charge")
@@ -190,30 +190,3 @@ class LeaveUnit(Command):
     y: float | None = None
     facing: float = 0.0
 
-
-@command("move")
-class Move(Command):
-    """MOVE.*: a unit's one remaining move. ``kind`` is forward (with wheels and turns),
-    march, back, sideways or reform; ``path`` its legs, as ``[["forward", 3], ["wheel", -20],
-    ["forward", 2]]`` (inches; wheels and turns in degrees, clockwise positive; sideways to
-    the right when positive), or instead ``x``, ``y`` and ``facing``: where its front centre
-    ends, and the engine finds the path. A reform is ``files`` wide, facing ``facing``, with
-    a path after it for a unit with a musician. In table mode the players make the move."""
-
-    by: str
-    unit: str
-    kind: str = "forward"
-    path: tuple[tuple[Any, ...], ...] = ()
-    x: float | None = None
-    y: float | None = None
-    facing: float | None = None
-    files: int = 0
-
-
-@command("shoot")
-class Shoot(Command):
-    """SHOOT.WHO: ``unit`` shoots at ``target`` in the shooting phase."""
-
-    by: str
-    unit: str
-    target: str

@@ -57,6 +57,26 @@ class Part(Protocol):
     def guards(self) -> dict[str, Guard]: ...
 
 
+class Quiet:
+    """A part's steps that are only handlers and questions: no rolls, no drives, no guards of
+    their own (each part overrides what it has)."""
+
+    def handlers(self) -> dict[str, Any]:
+        return {}
+
+    def rolls(self) -> dict[str, dict[str, Any]]:
+        return {}
+
+    def drives(self) -> dict[str, Any]:
+        return {}
+
+    def asks(self) -> dict[str, Callable[[State], Decision | None]]:
+        return {}
+
+    def guards(self) -> dict[str, Guard]:
+        return {}
+
+
 def _may_redirect(s: State) -> bool:
     last = s.context.last
     if not last or last[2] != "flee":

@@ -4,7 +4,7 @@ part, beside the charges and the combats."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from regiment.core import geometry as geo
 from regiment.core import measure
@@ -17,15 +17,13 @@ from . import characters as chars
 from . import table
 from .commands import JoinUnit, LeaveUnit
 from .events import CharacterJoined, CharacterLeft
+from .flow import Flow, Quiet
 from .state import State
 from .units import box
 from .why import WITHDRAWN
 
-if TYPE_CHECKING:
-    from .flow import Flow
 
-
-class CharacterFlow:
+class CharacterFlow(Quiet):
     """Characters joining and leaving units in their remaining moves."""
 
     def __init__(self, flow: Flow) -> None:
@@ -33,15 +31,6 @@ class CharacterFlow:
 
     def handlers(self) -> dict[str, Any]:
         return {"join_unit": self._join, "leave_unit": self._leave}
-
-    def rolls(self) -> dict[str, dict[str, Any]]:
-        return {}
-
-    def guards(self) -> dict[str, Callable[[State], bool]]:
-        return {}
-
-    def drives(self) -> dict[str, Any]:
-        return {}
 
     def asks(self) -> dict[str, Callable[[State], Decision | None]]:
         return {"remaining": self._ask_remaining}

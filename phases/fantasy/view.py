@@ -19,7 +19,8 @@ from .state import fantasy
 from .units import box, side_word, status_word
 
 MOVES = ("charge", "failed_charge", "flee", "pursuit", "overrun", "return", "reform",
-         "close_up", "rally")
+         "close_up", "rally", "forward", "march", "back", "sideways")   # (MOVE.*: the page
+# draws a remaining move's path like any other)
 COLUMNS = ("unit", "player", "models", "ranks", "status", "combat")
 
 

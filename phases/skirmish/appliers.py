@@ -10,6 +10,7 @@ from . import events as ev
 from .assault.appliers import APPLIERS as ASSAULT_APPLIERS
 from .evolve import leave_melee, with_fight, with_squad
 from .fight.appliers import APPLIERS as FIGHT_APPLIERS
+from .movement.appliers import APPLIERS as MOVEMENT_APPLIERS
 from .state import Melee, SkirmishState, Volley
 
 S = SkirmishState
@@ -17,7 +18,9 @@ S = SkirmishState
 
 def turn_began(state: S, e: TurnBegan) -> S:
     squads = {uid: s.evolve(shot_at=None, declared=False, overwatched=False, charged=False,
-                            disordered=False, slowed=False) for uid, s in state.squads.items()}
+                            disordered=False, slowed=False, moved=False, terrain_roll=0,
+                            turn_models=len(s.models), morale_checked=False)
+              for uid, s in state.squads.items()}
     return state.evolve(squads=squads, round=state.round + 1, fought=())
 
 
@@ -36,7 +39,7 @@ def volley_rolled(state: S, e: ev.VolleyRolled) -> S:
     if not e.then or state.volley is None:
         return state.evolve(volley=None)
     return state.evolve(volley=state.volley.evolve(stage=e.then, need=e.then_need,
-                                                   dice=e.successes))
+                                                   dice=e.successes, cover=e.cover))
 
 
 def wounds_taken(state: S, e: ev.WoundsTaken) -> S:
@@ -81,6 +84,7 @@ APPLIERS: dict[type[Event], Applier] = {
     TurnBegan: turn_began,
     **ASSAULT_APPLIERS,
     **FIGHT_APPLIERS,
+    **MOVEMENT_APPLIERS,
     ev.VolleyBegan: volley_began,
     ev.VolleyRolled: volley_rolled,
     ev.WoundsTaken: wounds_taken,

@@ -4,15 +4,8 @@ assault declarations and the fight with the kernel's ``end_phase``."""
 from __future__ import annotations
 
 from regiment.core.commands import Command, command
-
-
-@command("shoot")
-class Shoot(Command):
-    """SK.SHOOT: ``unit`` fires at ``target`` (once a turn)."""
-
-    by: str
-    unit: str
-    target: str
+from regiment.phases.common.commands import Move as Move  # both rulebooks' (one name)
+from regiment.phases.common.commands import Shoot as Shoot
 
 
 @command("declare_assault")

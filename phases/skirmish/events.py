@@ -41,7 +41,7 @@ class VolleyBegan(Event):
     AP: int
 
 
-@event("VolleyRolled", rules=("SK.TO_HIT", "SK.TO_WOUND", "SK.SAVE"))
+@event("VolleyRolled", rules=("SK.TO_HIT", "SK.TO_WOUND", "SK.SAVE"), sparse=("cover",))
 class VolleyRolled(Event):
     """One stage of a volley: the faces, what each needed, how many succeeded, and what comes
     next (``then``: the next stage and its need, or "" when the volley is over and
@@ -57,6 +57,7 @@ class VolleyRolled(Event):
     then: str
     then_need: int
     unsaved: int
+    cover: bool = False   # SK.SHOOT: the save is the target's cover save (games from 0.12.0)
 
 
 @event("WoundsTaken", rules=("SK.CASUALTIES", "SK.ALLOCATE"))

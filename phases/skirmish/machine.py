@@ -13,6 +13,7 @@ from regiment.phases.common.machine import Compiled, build_machine, compile_mach
 STATES: list[Any] = [
     {"name": "turn", "initial": "start", "children": [
         "start",
+        "movement",
         "shooting",
         {"name": "assault", "initial": "declaration", "children": [
             "declaration", "overwatch", "charge_move",
@@ -37,7 +38,12 @@ A = "turn.assault"
 C = "turn.fight.combat"
 
 TRANSITIONS: list[dict[str, Any]] = [
+    # SK.MOVE: the movement phase first (games from engine 0.12.0)
+    {"trigger": "begin", "source": f"{T}.start", "dest": f"{T}.movement", "auto": True,
+     "conditions": ["movement_phase"]},
     {"trigger": "begin", "source": f"{T}.start", "dest": f"{T}.shooting", "auto": True},
+    {"trigger": "move", "source": f"{T}.movement", "dest": f"{T}.movement"},
+    {"trigger": "end_phase", "source": f"{T}.movement", "dest": f"{T}.shooting"},
     {"trigger": "shoot", "source": f"{T}.shooting", "dest": f"{T}.shooting"},
     {"trigger": "end_phase", "source": f"{T}.shooting", "dest": A},
     # SK.DECLARE, SK.OVERWATCH, SK.CHARGE_MOVE: one charge at a time

@@ -15,6 +15,9 @@ from .state import SkirmishState
 ASKS = {
     "in_range": mark("How many models of {unit} have a model of {other} within their gun's "
                      "range ({extra}\")"),
+    "in_cover": mark("Are at least half the models of {unit} in cover (yes or no)"),
+    "in_half_range": mark("How many of those models of {unit} have a model of {other} within "
+                          "half their gun's range ({extra}\")"),
     "reaches": mark("Does a model of {unit} have {other} within its gun's range (yes or no)"),
     "distance": mark("Measure the distance from {unit} to {other}, in inches (from the "
                      "nearest model of each, base edge to base edge)"),
@@ -27,10 +30,14 @@ ASKS = {
     "difficult": mark("Did the charge of {unit} go through difficult terrain (yes or no)"),
     "fall_back_edge": mark("Does the fall back of {unit}, {extra}\", reach the table edge (yes "
                            "or no)"),
+    "moved": mark("How far did the farthest model of {unit} move, in inches (each model in a "
+                  "straight line, the squad in coherency, more than 1\" from every enemy)"),
 }
 
 TELLS = {
     "in_range": mark("models of {unit} in range of {other}: {value}"),
+    "in_half_range": mark("models of {unit} within half range of {other}: {value}"),
+    "in_cover": mark("half the models of {unit} in cover: {value}"),
     "reaches": mark("{other} within range of a model of {unit}: {value}"),
     "distance": mark("{unit} is {value}\" from {other}"),
     "room": mark("room for {unit} to reach {other}: {value}"),
@@ -38,6 +45,7 @@ TELLS = {
     "engaged": mark("models of {unit} fighting {other}: {value}"),
     "difficult": mark("the charge of {unit} went through difficult terrain: {value}"),
     "fall_back_edge": mark("the fall back of {unit} reaches the table edge: {value}"),
+    "moved": mark("the farthest model of {unit} moved {value}\""),
 }
 
 

@@ -83,13 +83,16 @@ def fall_back(models: Sequence[geo.Circle], enemies: Sequence[geo.Circle],
               others: Sequence[geo.Circle], distance: float, width: float, depth: float
               ) -> tuple[list[geo.Circle], bool]:
     """SK.FALL_BACK: a unit that fails its morale check falls back ``distance`` (2D6) straight
-    away from the enemy (from the enemy models' centre through its own), as a body; it ends
+    away from the enemy (from the enemy models' centre through its own; with none on the
+    table, from the table's middle), as a body; it ends
     clear of any model it would stand on, moving on until it is; a model that would leave the
     table takes the unit off it (True)."""
     def centre(cs: Sequence[geo.Circle]) -> tuple[float, float]:
         return (sum(c[0] for c in cs) / len(cs), sum(c[1] for c in cs) / len(cs))
 
-    (ex, ey), (mx, my) = centre(enemies), centre(models)
+    # with no enemy model left on the table, it falls back away from the table's middle
+    (ex, ey) = centre(enemies) if enemies else (width / 2, depth / 2)
+    (mx, my) = centre(models)
     dx, dy = mx - ex, my - ey
     length = math.hypot(dx, dy) or 1.0
     ux, uy = dx / length, dy / length

@@ -16,6 +16,7 @@ from . import measures
 from .assault.sentences import SENTENCES as ASSAULT_SENTENCES
 from .attacks import save, to_wound
 from .fight.sentences import SENTENCES as FIGHT_SENTENCES
+from .movement.sentences import SENTENCES as MOVEMENT_SENTENCES
 from .sources import cite
 from .state import SkirmishState
 from .telling import faces_of, name_of, names_of
@@ -54,6 +55,11 @@ def _rolled(d: Data, s: S) -> str:
                    "(SK.TO_WOUND).", "{unit} rolls {n} dice to wound ({need}+): {faces}, "
                    "{wounds} (SK.TO_WOUND).", n,
                    wounds=ntr("{n} wound", "{n} wounds", d["successes"]), **fields)
+    elif d.get("cover"):   # SK.SHOOT: the target's cover save, better than its armour
+        text = ntr("{unit} rolls {n} die to save in cover ({need}+): {faces}, {saves} "
+                   "(SK.SAVE; SK.SHOOT).", "{unit} rolls {n} dice to save in cover ({need}+): "
+                   "{faces}, {saves} (SK.SAVE; SK.SHOOT).", n,
+                   saves=ntr("{n} save", "{n} saves", d["successes"]), **fields)
     else:
         text = ntr("{unit} rolls {n} die to save ({need}+): {faces}, {saves} (SK.SAVE).",
                    "{unit} rolls {n} dice to save ({need}+): {faces}, {saves} (SK.SAVE).", n,
@@ -92,6 +98,7 @@ def _joined(d: Data, s: S) -> str:
 SENTENCES: dict[str, Callable[[Data, S], str | None]] = {
     **ASSAULT_SENTENCES,
     **FIGHT_SENTENCES,
+    **MOVEMENT_SENTENCES,
     "VolleyBegan": _volley, "VolleyRolled": _rolled, "WoundsTaken": _wounds,
     "ModelsMoved": _moved, "MeleeJoined": _joined,
 }

@@ -28,7 +28,9 @@ from .events import MeleeJoined
 from .fight import steps as fight
 from .machine import turn_table
 from .models import in_base_contact
-from .rulings import ruled
+from .movement import morale
+from .movement import steps as movement
+from .rulings import RULINGS, ruled
 from .state import SkirmishState, Squad
 from .victory import kill_points
 from .view import VIEW
@@ -56,6 +58,7 @@ GUARDS: dict[str, Callable[[S], bool]] = {
         s.squads[b].status != "locked" for b in s.fight.broken),
     "fight_over": lambda s: s.fight is None,
     "last_turn": lambda s: s.player != s.first and s.turn >= s.turns,
+    "movement_phase": lambda s: ruled(s, "movement_phase"),
     "one_side_left": _one_side_left,
 }
 
@@ -74,6 +77,7 @@ class SkirmishPreset(Engine):
         self.view = VIEW
         self.fold_table = appliers_for(APPLIERS)
         handlers: dict[str, Callable[[S, Any], list[Event]]] = {
+            "move": lambda s, c: movement.move(self, s, c),
             "shoot": lambda s, c: assault.shoot(self, s, c),
             "declare_assault": lambda s, c: assault.declare(self, s, c),
             "fire_overwatch": lambda s, c: assault.overwatch(self, s, c),
@@ -84,11 +88,13 @@ class SkirmishPreset(Engine):
             "end_phase": self._end_phase,
         }
         asks: dict[str, Callable[[S], Decision | None]] = {
-            "shooting": assault.ask_shooting, "declaration": assault.ask_declaration,
+            "movement": movement.ask_move, "shooting": assault.ask_shooting,
+            "declaration": assault.ask_declaration,
             "overwatch": assault.ask_overwatch, "choose_combat": fight.ask_combat,
             "steps": fight.ask_split, "consolidation_moves": fight.ask_consolidate,
         }
         drives: dict[str, Callable[[S], list[Event]]] = {
+            "shooting": morale.drive,
             "charge_move": assault.drive_charge, "steps": fight.drive_steps,
             "result": fight.drive_result, "morale": fight.drive_morale,
             "sweep_rolls": fight.drive_sweep_rolls, "fall_backs": fight.drive_fall_backs,
@@ -96,6 +102,10 @@ class SkirmishPreset(Engine):
         }
         # each step's rolls: the step that asked goes on with the dice
         rolls: dict[str, dict[str, Rolled]] = {
+            "movement": {"difficult_terrain": movement.terrain_rolled},
+            "shooting": {"morale": lambda s, a, f: morale.morale_rolled(s, a.unit or "", f),
+                         "fall_back": lambda s, a, f: morale.fall_back_rolled(s, a.unit or "",
+                                                                              f)},
             "charge_move": {"charge": lambda s, a, f: assault.charge_rolled(s, f)},
             "morale": {"morale": lambda s, a, f: fight.morale_rolled(s, a.unit or "", f)},
             "sweep_rolls": {
@@ -116,12 +126,13 @@ class SkirmishPreset(Engine):
 
     def initial_state(self, started: GameStarted) -> S:
         sc = started.scenario
+        engine = version(started.engine_version)
+        first = "movement" if engine >= RULINGS["movement_phase"] else "shooting"   # SK.MOVE
         return SkirmishState(game_id=started.game_id, preset=started.preset,
                              players=tuple(p["id"] for p in sc["players"]), first=sc["first"],
                              turns=sc["turns"], table=sc["table"],
                              squads={u["id"]: Squad.from_scenario(u) for u in sc["units"]},
-                             start_phase=sc.get("phase") or "shooting",
-                             engine=version(started.engine_version))
+                             start_phase=sc.get("phase") or first, engine=engine)
 
     def opening(self, state: S) -> list[Event]:
         """The first player's turn 1 begins (in the scenario's ``phase``); squads already

@@ -15,6 +15,18 @@ RULINGS: dict[str, Version] = {
     # SK.VICTORY: a game whose turns were all played is won by kill points (before: no one
     # won unless a side had no squad left)
     "kill_points": (0, 11, 0),
+    # SK.MOVE: a movement phase comes first in each turn (before: the turn began with the
+    # shooting, and squads moved only to charge, pile in, consolidate or fall back)
+    "movement_phase": (0, 12, 0),
+    # SK.SHOOT: a gun fires as its type says (Rapid Fire, Assault, Heavy, Pistol), and a squad
+    # that fired a Rapid Fire gun does not assault (before: every gun its listed shots)
+    "weapon_types": (0, 12, 0),
+    # SK.SHOOT: a squad shot at in cover saves on the better of its armour and a 4+ cover save
+    # (before: its armour alone)
+    "cover_saves": (0, 12, 0),
+    # SK.MORALE: a squad that loses a quarter of its models to shooting tests its morale, and
+    # falls back on a failure (before: only a fight's losers tested)
+    "shooting_morale": (0, 12, 0),
 }
 
 

@@ -25,6 +25,7 @@ from .models import in_base_contact
 PROFILE = ("WS", "BS", "S", "T", "W", "I", "A", "Ld", "Sv")
 BASES = (25.0, 32.0, 40.0)   # the usual round bases, mm (any 10-200 may be given)
 COHERENCY = 2.0              # inches, edge to edge (SK.UNITS)
+WEAPON_TYPES = ("rapid_fire", "assault", "heavy", "pistol")   # SK.SHOOT
 FIELDS = ("table", "units")
 MAX_MODELS = 400
 
@@ -32,13 +33,19 @@ MAX_MODELS = 400
 def parse_skirmish(r: Reader, top: dict[str, Any], out: dict[str, Any]) -> dict[str, Any]:
     """The skirmish part of a scenario: the table and the units of models."""
     t = r.table(top.get("table", {}), "table")
-    r.known(t, "table", ("width", "depth", "difficult", "blocking", "measured"))
+    r.known(t, "table", ("width", "depth", "difficult", "blocking", "measured", "cover"))
     measured = r.get(t, "measured", "table", bool, False)
-    if measured and t.get("difficult") is True:   # table mode: terrain the players see
-        t = {**t, "difficult": [[[0, 0], [1, 0], [0, 1]]]}
+    for key in ("difficult", "cover"):
+        if measured and t.get(key) is True:   # table mode: terrain the players see
+            t = {**t, key: [[[0, 0], [1, 0], [0, 1]]]}
     out["table"] = {"width": r.number(t, "width", "table", 72.0, 6, 1000),
                     "depth": r.number(t, "depth", "table", 48.0, 6, 1000),
                     "difficult": _areas(r, t)}
+    cover = _areas(r, t, "cover")   # SK.SHOOT: only when given (older scenarios read the same)
+    if cover and measured:
+        out["table"]["cover_at_table"] = True
+    elif cover:
+        out["table"]["cover"] = cover
     parse_blocking(r, t, out["table"], measured)   # GEO.SIGHT: walls, buildings
     if measured:   # TABLE.POSITIONS: on the players' own table; its terrain is theirs to see
         out["table"]["measured"] = True
@@ -93,11 +100,12 @@ def _unplace(r: Reader, units: list[dict[str, Any]], raw: list[Any]) -> None:
             u["count"], u["models"] = len(u["models"]), None
 
 
-def _areas(r: Reader, t: dict[str, Any]) -> list[list[list[float]]]:
-    """Areas of difficult terrain (SK.TERRAIN): polygons of three or more corners."""
+def _areas(r: Reader, t: dict[str, Any], key: str = "difficult") -> list[list[list[float]]]:
+    """Areas of difficult terrain (SK.TERRAIN, SK.MOVE) or of cover (SK.SHOOT): polygons of
+    three or more corners."""
     areas = []
-    for i, poly in enumerate(r.get(t, "difficult", "table", list, [])):
-        where = f"table.difficult[{i}]"
+    for i, poly in enumerate(r.get(t, key, "table", list, [])):
+        where = f"table.{key}[{i}]"
         if not isinstance(poly, list) or not 3 <= len(poly) <= 64:
             raise r.fail(where, "expected a polygon: a list of 3 to 64 [x, y] corners")
         areas.append([r.point(p, f"{where}[{j}]") for j, p in enumerate(poly)])
@@ -189,13 +197,15 @@ def _count(r: Reader, u: dict[str, Any], path: str) -> int:
 
 def _weapon(r: Reader, data: Any, path: str) -> dict[str, Any]:
     w = r.table(data, path)
-    r.known(w, path, ("name", "S", "AP", "range", "shots"))
+    r.known(w, path, ("name", "S", "AP", "range", "shots", "type"))
     out = {"name": r.get(w, "name", path, str),
            "S": r.get(w, "S", path, int), "AP": r.get(w, "AP", path, int, 0),
            "range": r.number(w, "range", path, 0.0, 0, 200),
            "shots": r.get(w, "shots", path, int, 1)}
     if not 1 <= out["S"] <= 10 or not 0 <= out["AP"] <= 6 or not 0 <= out["shots"] <= 20:
         raise r.fail(path, "expected S 1-10, AP 0-6 (0: none) and 0-20 shots")
+    if "type" in w:   # SK.SHOOT: only when given, so that older scenarios read the same
+        out["type"] = r.get(w, "type", path, str, choices=WEAPON_TYPES)
     return out
 
 

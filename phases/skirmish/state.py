@@ -25,6 +25,7 @@ class Weapon(Value):
     AP: int = 0
     range: float = 0.0
     shots: int = 1
+    type: str = ""       # SK.SHOOT: rapid_fire, assault, heavy, pistol (none: shots as listed)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -48,6 +49,11 @@ class Squad(Value):
     disordered: bool = False             # charged two targets (SK.DECLARE)
     slowed: bool = False                 # charged through difficult terrain: strikes at I1
     touching: tuple[str, ...] = ()       # table mode: the enemy squads it begins touching
+    moved: bool = False                  # moved this turn (SK.MOVE)
+    turn_models: int = 0                 # its models as the turn began (SK.MORALE)
+    morale_checked: bool = False         # took its check for shooting losses this turn
+    broken: bool = False                 # failed that check: it falls back (SK.FALL_BACK)
+    terrain_roll: int = 0                # its highest D6 for difficult terrain (SK.MOVE)
 
     @classmethod
     def from_scenario(cls, u: Mapping[str, Any]) -> Squad:
@@ -105,6 +111,7 @@ class Volley(Value):
     S: int
     AP: int
     stage: str = "hit"   # hit, wound, save
+    cover: bool = False  # the save is a cover save (SK.SHOOT)
 
 
 @dataclass(frozen=True, kw_only=True)

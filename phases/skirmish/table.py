@@ -23,14 +23,16 @@ __all__ = ["measured", "yes_no"]   # the skirmish rules ask through this module 
 
 
 def models_in_range(state: S, squad: Squad, target: Squad, rule: str,
-                    geometric: Callable[[], int]) -> int:
+                    geometric: Callable[[], int], half: bool = False, most: int = 0) -> int:
     """SK.SHOOT, SK.OVERWATCH: how many of ``squad``'s models have a model of ``target``
-    within their gun's range."""
-    key = measure.key("in_range", squad.id, target.id)
+    within their gun's range (``half``: within half of it, a Rapid Fire gun's two shots; at
+    most ``most`` models, those in range)."""
+    key = measure.key("in_half_range" if half else "in_range", squad.id, target.id)
     if measured(state):
         gun = squad.guns[0]
-        q = _q(state, "number", key, rule, squad, target.id, most=float(len(squad.models)),
-               extra=gun.range)
+        q = _q(state, "number", key, rule, squad, target.id,
+               most=float(most if half else len(squad.models)),
+               extra=gun.range / 2 if half else gun.range)
         return measure.count(state, q)
     n = geometric()
     if measure.heard:

@@ -12,7 +12,7 @@ from regiment.core.record import Record
 from regiment.phases.common.table import measured
 
 from .assault import gap
-from .commands import Consolidate, DeclareAssault, Shoot
+from .commands import Consolidate, DeclareAssault, Move, Shoot
 from .models import in_base_contact
 from .state import SkirmishState, Squad, skirmish
 
@@ -93,10 +93,11 @@ class SkirmishView:
         b, a = skirmish(before), skirmish(after)
         out: list[dict[str, Any]] = []
         for r in batch:
-            if r.type == "ModelsMoved" and r.data["reason"] != "pile_in":
+            moved = r.type == "SquadMoved" and r.data["models"] is not None   # SK.MOVE
+            if moved or (r.type == "ModelsMoved" and r.data["reason"] != "pile_in"):
                 uid = r.data["unit"]
                 if b.squads[uid].models and a.squads[uid].models:
-                    out.append({"reason": r.data["reason"], "unit": uid,
+                    out.append({"reason": r.data.get("reason", "move"), "unit": uid,
                                 "player": a.squads[uid].player,
                                 "from": _centre(b.squads[uid].models),
                                 "to": _centre(a.squads[uid].models)})
@@ -110,9 +111,10 @@ class SkirmishView:
 
 
 def choose(state: SkirmishState, pending: Decision) -> Command:
-    """The plain bot: shoot the nearest squad; charge what it will probably reach (both of two
-    such targets when it can: a disordered charge); always fire overwatch; split attacks
-    evenly; consolidate toward the nearest enemy."""
+    """The plain bot: move toward the nearest enemy (rolling for difficult terrain only when
+    no clear move is offered); shoot the nearest squad; charge what it will probably reach
+    (both of two such targets when it can: a disordered charge); always fire overwatch; split
+    attacks evenly; consolidate toward the nearest enemy."""
     legal = list(pending.legal)
     kind = pending.decision
     gaps: dict[tuple[str, str], float] = {}
@@ -122,6 +124,10 @@ def choose(state: SkirmishState, pending: Decision) -> Command:
             gaps[squad.id, target] = gap(squad.models, state.squads[target].models)
         return gaps[squad.id, target]
 
+    if kind == "move":   # SK.MOVE
+        offered = [c for c in legal if isinstance(c, Move)]
+        made = [c for c in offered if c.kind != "difficult"]
+        return (made or offered)[0] if offered else legal[-1]
     if kind == "shoot":
         shots = [c for c in legal if isinstance(c, Shoot)]
         return min(shots, key=lambda c: _near(state, state.squads[c.unit], c.target),

@@ -3,6 +3,9 @@ wound (SK.TO_WOUND), the save (SK.SAVE), then the casualties (SK.CASUALTIES)."""
 
 from __future__ import annotations
 
+from shapely.geometry import Point, Polygon
+
+from regiment.core import measure
 from regiment.core.events import Event, RollRequested
 
 from . import table
@@ -10,7 +13,21 @@ from .assault import gap
 from .attacks import save, to_wound
 from .events import VolleyRolled, WoundsTaken
 from .models import take_wounds
+from .rulings import ruled
 from .state import SkirmishState, Squad, Volley
+
+COVER_SAVE = 4   # SK.SHOOT: a cover save (our reading: the seeds give none)
+
+
+def in_cover(state: SkirmishState, target: Squad) -> bool:
+    """SK.SHOOT: the target's models in cover: at least half of their centres inside the
+    table's cover (our reading); at a table with cover the players say."""
+    if not (state.table.get("cover") or state.table.get("cover_at_table")):
+        return False
+    return table.yes_no(state, measure.key("in_cover", target.id), "SK.SHOOT", target, "",
+                        lambda: 2 * sum(1 for m in target.models if any(
+                            Polygon(p).contains(Point(m[0], m[1]))
+                            for p in state.table["cover"])) >= len(target.models))
 
 
 def shooting_need(bs: int) -> int:
@@ -22,12 +39,24 @@ def shots(state: SkirmishState, squad: Squad, target: Squad, rule: str = "SK.SHO
     """SK.SHOOT, SK.OVERWATCH: the shots of ``squad``'s gun (its first ranged weapon): each
     of its models within the gun's range of a model of ``target`` fires it (in table mode the
     players count those models)."""
-    if not squad.guns:
+    if not squad.guns or not target.models:   # (a charger the overwatch before destroyed)
         return 0
     gun = squad.guns[0]
-    return gun.shots * table.models_in_range(
+    typed = bool(gun.type) and ruled(state, "weapon_types")
+    if typed and gun.type == "heavy" and squad.moved:
+        return 0   # SK.SHOOT: a heavy weapon only if the squad did not move
+    n = table.models_in_range(
         state, squad, target, rule,
         lambda: sum(1 for m in squad.models if gap((m,), target.models) <= gun.range))
+    if not typed or gun.type in ("assault", "heavy"):
+        return gun.shots * n
+    if gun.type == "pistol" or rule != "SK.SHOOT" or squad.moved or not n:
+        return n   # one shot a model: a pistol, a moved Rapid Fire gun, overwatch
+    near = table.models_in_range(   # SK.SHOOT: Rapid Fire, two shots within half range
+        state, squad, target, rule,
+        lambda: sum(1 for m in squad.models if gap((m,), target.models) <= gun.range / 2),
+        half=True, most=n)
+    return n + near
 
 
 def roll_for(state: SkirmishState, v: Volley) -> RollRequested:
@@ -44,19 +73,22 @@ def rolled(state: SkirmishState, v: Volley, faces: tuple[int, ...]) -> list[Even
     volley ends with wounds through, the models they take (SK.CASUALTIES)."""
     target = state.squads[v.target]
     successes = sum(1 for f in faces if f >= v.need)
-    then, need, unsaved = "", 0, 0
+    then, need, unsaved, cover = "", 0, 0, v.cover
     if v.stage == "hit" and successes:
         need = to_wound(v.S, target.profile["T"])
         then = "wound" if need else ""
     elif v.stage == "wound" and successes:
         need = save(target.profile["Sv"], v.AP)
+        if v.kind != "melee" and ruled(state, "cover_saves") and \
+                (not need or need > COVER_SAVE) and in_cover(state, target):
+            need, cover = COVER_SAVE, True   # SK.SHOOT: the better of armour and cover
         then, unsaved = ("save", 0) if need else ("", successes)
     elif v.stage == "save":
         unsaved = v.dice - successes
     events: list[Event] = [VolleyRolled(kind=v.kind, unit=v.unit, target=v.target,
                                         stage=v.stage, need=v.need, faces=faces,
                                         successes=successes, then=then, then_need=need,
-                                        unsaved=unsaved)]
+                                        unsaved=unsaved, cover=cover)]
     if unsaved:
         events.append(wounds(state, v.target, v.unit, unsaved))
     return events

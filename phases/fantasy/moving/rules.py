@@ -13,9 +13,9 @@ from regiment.core.geometry.sight import walls_of as wall_polygons
 from regiment.core.i18n import tr
 from regiment.phases.common.sight import walls
 
-from ..combat import combat_holding
+from ..acting import why_idle
 from ..state import State, UnitState
-from ..units import ALIVE, box, status_word
+from ..units import ALIVE, box
 from .paths import LEG_KINDS, SPACING, TURNS, Leg, Other, Trouble, cost, reach, trouble, walk
 
 # the legs each kind of move may hold (MOVE.MARCH: wheels, nothing else; MOVE.BACK: no wheel)
@@ -50,16 +50,9 @@ def movable(state: State, u: UnitState) -> str:
     player's, on the table and out of combat, no character inside a unit (it moves with it),
     and it did not charge, fail a charge, flee, rally, or move already this turn."""
     ctx = state.context
-    if u.player != state.player:
-        return tr("{unit} is not {player}'s", unit=u.name, player=state.player)
-    if u.joined is not None:
-        return tr("{unit} moves with the unit it has joined", unit=u.name)
-    if u.status != "ready" or combat_holding(state, u.id):
-        return tr("{unit} is {status}", unit=u.name, status=status_word(u.status))
-    if u.charged or u.declared:
-        return tr("{unit} charged this turn", unit=u.name)
-    if u.id in ctx.rallied:
-        return tr("{unit} rallied this turn", unit=u.name)
+    why = why_idle(state, u)
+    if why:
+        return why
     if u.id in ctx.moves:
         return tr("{unit} has made its move this turn", unit=u.name)
     if u.id in ctx.characters_moved:

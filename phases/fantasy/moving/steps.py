@@ -6,14 +6,12 @@ the players make the move and say how much of it they used (TABLE.ASK)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from regiment.core import measure
 from regiment.core.commands import Command
 from regiment.core.events import Event
 from regiment.core.i18n import tr
-from regiment.core.pending import Decision
 from regiment.core.state import Awaiting
 from regiment.phases.common.table import question
 
@@ -21,6 +19,7 @@ from .. import table
 from ..characters import unit_leadership
 from ..commands import Move
 from ..events import LeadershipTested, UnitMoved
+from ..flow import Flow, Quiet
 from ..result import ld_test
 from ..rolls import MoveTo, ask, read
 from ..rulings import ruled
@@ -28,14 +27,12 @@ from ..state import State, UnitState
 from . import KINDS, aims, rules
 from .paths import Leg
 
-if TYPE_CHECKING:
-    from ..flow import Flow
-
 MUSICIAN = "musician"
 
 
-class MoveFlow:
-    """Each unit's one remaining move (MOVE.REMAINING), in games begun under engine 0.12.0."""
+class MoveFlow(Quiet):
+    """Each unit's one remaining move (MOVE.REMAINING), in games begun under engine 0.12.0;
+    the remaining moves' decision is the characters' and these together (``options``)."""
 
     def __init__(self, flow: Flow) -> None:
         self.flow = flow
@@ -45,15 +42,6 @@ class MoveFlow:
 
     def rolls(self) -> dict[str, dict[str, Any]]:
         return {"remaining": {"march": self._tested, "reform_move": self._tested}}
-
-    def guards(self) -> dict[str, Callable[[State], bool]]:
-        return {}
-
-    def drives(self) -> dict[str, Any]:
-        return {}
-
-    def asks(self) -> dict[str, Callable[[State], Decision | None]]:
-        return {}   # the remaining moves' decision is the characters' and these together
 
     def options(self, state: State) -> list[Command]:
         """The moves offered (any other path may be sent, and is checked): each unit that may

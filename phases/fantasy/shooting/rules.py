@@ -15,6 +15,7 @@ from regiment.phases.common import sight
 from regiment.phases.common.table import measured, question, yes_no
 
 from .. import attacks
+from ..acting import why_idle
 from ..combat import combat_holding
 from ..state import State, UnitState
 from ..units import box, missile, status_word
@@ -46,20 +47,13 @@ def why_not_shooter(state: State, u: UnitState) -> str:
     fires (crossbow, handgun) not after the unit moved."""
     ctx = state.context
     weapon = missile(u)
-    if u.player != state.player:
-        return tr("{unit} is not {player}'s", unit=u.name, player=state.player)
-    if weapon is None:
+    if u.player == state.player and weapon is None:
         return tr("{unit} has no missile weapon", unit=u.name)
-    if u.joined is not None:
-        return tr("{unit} moves with the unit it has joined", unit=u.name)
-    if u.status != "ready" or combat_holding(state, u.id):
-        return tr("{unit} is {status}", unit=u.name, status=status_word(u.status))
+    why = why_idle(state, u)
+    if why or weapon is None:
+        return why
     if u.id in ctx.shot:
         return tr("{unit} has shot this turn", unit=u.name)
-    if u.charged or u.declared:
-        return tr("{unit} charged this turn", unit=u.name)
-    if u.id in ctx.rallied:
-        return tr("{unit} rallied this turn", unit=u.name)
     kind = ctx.moves.get(u.id)
     if kind in ("march", "reform"):
         return tr("{unit} made a {kind} move this turn", unit=u.name, kind=kind)

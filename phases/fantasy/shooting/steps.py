@@ -6,7 +6,7 @@ games begun under engine 0.12.0."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from regiment.core.commands import EndPhase
 from regiment.core.events import Event
@@ -17,19 +17,17 @@ from regiment.core.state import memo
 from .. import attacks
 from ..commands import Shoot
 from ..events import InitiativeStepBegan
+from ..flow import Flow, Quiet
 from ..rulings import ruled
 from ..state import State, UnitState
 from ..units import missile
 from . import rules
 from .events import ShotsFired
 
-if TYPE_CHECKING:
-    from ..flow import Flow
-
 STEP = "shooting"   # the batch's step, and AttacksResolved's
 
 
-class ShootingFlow:
+class ShootingFlow(Quiet):
     """The shooting phase (SHOOT.WHO, SHOOT.HIT)."""
 
     def __init__(self, flow: Flow) -> None:
@@ -37,15 +35,6 @@ class ShootingFlow:
 
     def handlers(self) -> dict[str, Any]:
         return {"shoot": self._shoot}
-
-    def rolls(self) -> dict[str, dict[str, Any]]:
-        return {}
-
-    def guards(self) -> dict[str, Callable[[State], bool]]:
-        return {}
-
-    def drives(self) -> dict[str, Any]:
-        return {}
 
     def asks(self) -> dict[str, Callable[[State], Decision | None]]:
         return {"shooting": self._ask}

@@ -25,11 +25,14 @@ def gap(a: Sequence[geo.Circle], b: Sequence[geo.Circle]) -> float:
 
 
 def declare_problem(unit: str, primary: str, secondary: str | None, shot_at: str | None,
-                    distance: dict[str, float]) -> str:
+                    distance: dict[str, float], rapid_fired: bool = False) -> str:
     """SK.DECLARE: why ``unit`` may not charge ``primary`` (and ``secondary``) ("" when it
-    may). Both are named at once; they differ; a unit that shot may only take its shooting
-    target as its primary one; each must be within reach (12", the most two dice go; every
+    may). Both are named at once; they differ; a unit that fired a Rapid Fire gun does not
+    assault (SK.SHOOT, ``rapid_fired``); a unit that shot may only take its shooting target
+    as its primary one; each must be within reach (12", the most two dice go; every
     unit is in sight on an open table). ``distance`` maps each target to its gap."""
+    if rapid_fired:
+        return tr("{unit} fired a Rapid Fire gun this turn: it does not assault", unit=unit)
     if secondary is not None and secondary == primary:
         return tr("the secondary target must be another unit than the primary one")
     if shot_at is not None and primary != shot_at:

@@ -26,6 +26,7 @@ from ..events import (
 )
 from ..models import in_base_contact, terrain_penalty
 from ..moves import spots
+from ..rulings import ruled
 from ..state import SkirmishState, Squad
 from ..volleys import shooting_need, shots
 from ..why import ASSAULT_ENDED, written
@@ -111,6 +112,12 @@ def in_sight(state: S, squad: Squad, target: Squad, rule: str) -> bool:
                       geometric)
 
 
+def rapid_fired(state: S, s: Squad) -> bool:
+    """SK.SHOOT: the squad fired a Rapid Fire gun this turn (games from engine 0.12.0)."""
+    return s.shot_at is not None and bool(s.guns) and s.guns[0].type == "rapid_fire" and \
+        ruled(state, "weapon_types")
+
+
 def may_assault(state: S) -> list[Command]:
     """SK.DECLARE: every charge open to the active player's squads that are not locked and
     have not declared, a primary target and no secondary or one, each a squad it can see."""
@@ -125,7 +132,7 @@ def may_assault(state: S) -> list[Command]:
         for p in far:
             for sec in ("", *far):
                 if sec != p and not rules.declare_problem(s.id, p, sec or None, s.shot_at,
-                                                          far):
+                                                          far, rapid_fired(state, s)):
                     out.append(DeclareAssault(by=state.player, unit=s.id, primary=p,
                                               secondary=sec))
     return out
@@ -161,7 +168,8 @@ def declare(engine: SkirmishPreset, state: S, cmd: DeclareAssault) -> list[Event
         if t and t not in far:
             raise engine.illegal(state, cmd, tr("{unit} is not an enemy squad on the table",
                                                  unit=t), "SK.DECLARE")
-    why = rules.declare_problem(s.id, cmd.primary, cmd.secondary or None, s.shot_at, far)
+    why = rules.declare_problem(s.id, cmd.primary, cmd.secondary or None, s.shot_at, far,
+                                rapid_fired(state, s))
     hidden = next((t for t in (cmd.primary, cmd.secondary)
                    if t and not in_sight(state, s, state.squads[t], "SK.DECLARE")), None)
     if not why and hidden is not None:

@@ -51,6 +51,8 @@ def melee_result(state: S, e: ev.MeleeResult) -> S:
 
 
 def morale_tested(state: S, e: ev.MoraleTested) -> S:
+    if e.cause == "shooting":   # SK.MORALE: once a turn; a failure falls back (its roll next)
+        return with_squad(state, e.unit, morale_checked=True, broken=not e.passed)
     assert state.fight is not None
     f = state.fight
     return with_fight(state, tests=tuple(u for u in f.tests if u != e.unit),
@@ -72,7 +74,8 @@ def sweep_resolved(state: S, e: ev.SweepResolved) -> S:
 
 
 def fell_back(state: S, e: ev.FellBack) -> S:
-    state = with_squad(state, e.unit, status="off_table" if e.off_table else "falling_back")
+    state = with_squad(state, e.unit, status="off_table" if e.off_table else "falling_back",
+                       broken=False)
     return leave_melee(state, e.unit)
 
 

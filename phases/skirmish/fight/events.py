@@ -43,13 +43,14 @@ class MeleeResult(Event):
     losers: tuple[str, ...]
 
 
-@event("MoraleTested", rules=("SK.RESULT",))
+@event("MoraleTested", rules=("SK.RESULT",), sparse=("cause",))
 class MoraleTested(Event):
     unit: str
     faces: tuple[int, int]
     leadership: int
     penalty: int
     passed: bool
+    cause: str = ""   # "shooting": a quarter of its models lost to shooting (SK.MORALE)
 
 
 @event("SweepRolled", rules=("SK.SWEEP",))

@@ -52,6 +52,12 @@ def _morale(d: Data, s: S) -> str:
     fields = {"unit": name_of(s, d["unit"]), "faces": faces_of(d["faces"]),
               "total": sum(d["faces"]), "ld": d["leadership"], "penalty": d["penalty"],
               "need": d["leadership"] - d["penalty"]}
+    if d.get("cause") == "shooting":   # SK.MORALE: a quarter lost to shooting
+        return (tr("{unit} lost a quarter of its models to shooting and tests morale: {faces} "
+                   "= {total} against Ld {ld}: passed (SK.MORALE).", **fields) if d["passed"]
+                else tr("{unit} lost a quarter of its models to shooting and tests morale: "
+                        "{faces} = {total} against Ld {ld}: failed, it falls back (SK.MORALE; "
+                        "SK.FALL_BACK).", **fields))
     if d["passed"]:
         return tr("{unit} tests morale: {faces} = {total} against Ld {ld} - {penalty} = "
                   "{need}: passed (SK.RESULT).", **fields)
