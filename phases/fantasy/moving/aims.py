@@ -19,6 +19,24 @@ from .paths import Leg, turn_of, walk
 CHARGE_REACH = 4.0   # the bot stops this much beyond its Movement of its foe: a likely charge
 
 
+def clear_ahead(state: State, u: UnitState, b: geo.Box, most: float) -> float:
+    """MOVE.SPACING: how far ``b`` (``u`` after the legs before this one) goes straight ahead
+    before it comes within its kept gap of another unit (``geo.free_run``, each unit at its
+    own gap) or a corner reaches the table's edge; at most ``most``."""
+    run = most
+    for o in rules.others(state, u, box(u)):
+        run = min(run, geo.free_run(b, b.facing, run, [o.box], o.keep))
+    (fx, fy), _ = geo.axes(b.facing)
+    width, depth = state.table["width"], state.table["depth"]
+    for cx, cy in geo.corners(b):
+        for c, f, edge in ((cx, fx, width), (cy, fy, depth)):
+            if f > 1e-12:
+                run = min(run, (edge - c) / f)
+            elif f < -1e-12:
+                run = min(run, -c / f)
+    return max(0.0, run)
+
+
 def _fits(state: State, u: UnitState, kind: str, legs: tuple[Leg, ...]) -> bool:
     return isinstance(rules.check(state, u, kind, legs, 0, u.facing, None), rules.Plan)
 
@@ -97,12 +115,17 @@ def _facings(delta: float, kind: str) -> list[tuple[Leg, ...]]:
 def farthest(state: State, u: UnitState, kind: str, legs: tuple[Leg, ...], most: float
              ) -> float:
     """How far ``u`` can go straight ahead after ``legs``, up to ``most`` (to 1/100"); -1
-    when the legs themselves do not fit. A straight leg that is clear is clear over any
-    shorter stretch, so halving finds it."""
+    when the legs themselves do not fit. The run the other units and the table's edge leave
+    is worked out first (``clear_ahead``) and checked; where the rules refuse it (terrain),
+    halving finds the farthest: a straight leg that is clear is clear over any shorter
+    stretch."""
     if not _fits(state, u, kind, legs):
         return -1.0
     if most <= 0 or _fits(state, u, kind, (*legs, Leg("forward", most))):
         return most
+    guess = math.floor(clear_ahead(state, u, walk(box(u), legs), most) * 100) / 100
+    if _fits(state, u, kind, (*legs, Leg("forward", guess))):
+        return guess
     lo, hi = 0.0, most
     for _ in range(10):
         mid = (lo + hi) / 2

@@ -105,8 +105,13 @@ def _stations(b: Box, leg: Leg) -> list[Box]:
     return [b, *(wheeled(b, leg.amount * i / n) for i in range(1, n + 1))]
 
 
-def _swept(a: Box, b: Box) -> Polygon:
-    return MultiPoint([*geo.corners(a), *geo.corners(b)]).convex_hull
+def _swept(points: Sequence[geo.Point]) -> Polygon:
+    return MultiPoint(points).convex_hull
+
+
+def _bounds(points: Sequence[geo.Point]) -> tuple[float, float, float, float]:
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 def trouble(start: Box, legs: Sequence[Leg], others: Sequence[Other],
@@ -120,14 +125,18 @@ def trouble(start: Box, legs: Sequence[Leg], others: Sequence[Other],
         for here in stations[1:]:
             if not geo.on_table(here, width, depth):
                 return Trouble("off_table", i)
-        pieces = ([geo.polygon(stations[-1])] if leg.kind == "turn" else
-                  [_swept(p, q) for p, q in pairwise(stations)])
-        for piece in pieces:
+        pieces = ([geo.corners(stations[-1])] if leg.kind == "turn" else
+                  [(*geo.corners(p), *geo.corners(q)) for p, q in pairwise(stations)])
+        for points in pieces:
+            # shapely only where something is near: the piece's bounds are a cheap first look
+            bounds = _bounds(points)
+            near = [o for o in others if _near(bounds, o)]
+            if not near and not walls:
+                continue
+            piece = _swept(points)
             if any(piece.intersects(w) for w in walls):
                 return Trouble("impassable", i)
-            for o in others:
-                if not _near(piece, o):
-                    continue
+            for o in near:
                 gap = piece.distance(geo.polygon(o.box))
                 if gap <= SLACK and piece.intersection(geo.polygon(o.box)).area > 1e-4:
                     return Trouble("overlap", i, o.id)
@@ -137,9 +146,9 @@ def trouble(start: Box, legs: Sequence[Leg], others: Sequence[Other],
     return None
 
 
-def _near(piece: Polygon, o: Other) -> bool:
-    """A cheap first look: the piece's bounds within the kept gap of the other's."""
-    x0, y0, x1, y1 = piece.bounds
+def _near(bounds: tuple[float, float, float, float], o: Other) -> bool:
+    """The piece's bounds within the kept gap of the other's."""
+    x0, y0, x1, y1 = bounds
     ox0, oy0, ox1, oy1 = geo.bounds(o.box)
     k = o.keep + SLACK
     return bool(x0 - k <= ox1 and ox0 <= x1 + k and y0 - k <= oy1 and oy0 <= y1 + k)
