@@ -217,3 +217,16 @@ def test_a_step_the_log_does_not_have_opens_the_nearest_and_says_so(pages, drive
         else:
             assert re.search(rf"#step={ask}.*steps run from 0 to {last}: showing step {opens}",
                              notice), notice
+
+
+def test_the_page_draws_the_tables_cover_and_the_remaining_moves(pages, driver):
+    """SHOOT.HIT, MOVE.*: the border patrol's wall (hard cover) and copse (soft cover) are on
+    the table, and a march is drawn as a path like a charge."""
+    emulate(driver, 1280)
+    path, shown = pages["border_patrol"]
+    driver.get(path.as_uri())
+    assert len(driver.find_elements("css selector", "polygon.hard_cover")) == 1
+    assert len(driver.find_elements("css selector", "polygon.cover")) == 1
+    marching = next(f["step"] for f in shown if any(p["reason"] == "march" for p in f["paths"]))
+    driver.get(f"{path.as_uri()}#step={marching}")
+    assert driver.find_elements("css selector", "line.path.march")

@@ -168,7 +168,11 @@ def page(records: Sequence[Record], title: str = "") -> str:
             "table": {"width": width, "depth": depth,
                       "hills": scenario["table"].get("hills", []),
                       "difficult": scenario["table"].get("difficult", []),
-                      "blocking": scenario["table"].get("blocking", [])},
+                      "blocking": scenario["table"].get("blocking", []),
+                      # SHOOT.HIT, SK.SHOOT: cover (the fantasy game's soft and hard)
+                      "cover": [*scenario["table"].get("soft_cover", []),
+                                *scenario["table"].get("cover", [])],
+                      "hard_cover": scenario["table"].get("hard_cover", [])},
             "players": [p["id"] for p in scenario["players"]],
             "columns": list(getattr(view_of(find_preset(started["preset"])), "columns", ())),
             "colours": colours(scenario["players"]),
