@@ -4,11 +4,14 @@ and a way to answer each roll by its purpose."""
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
+
+import pytest
 
 from regiment.core.commands import Roll
 from regiment.core.dice import ManualDice
+from regiment.core.errors import IllegalCommand
 from regiment.core.events import Event
 from regiment.core.game import Game
 from regiment.core.geometry import MM_PER_INCH
@@ -77,6 +80,16 @@ def old_game(units: list[dict[str, Any]], engine: str = "0.8.0", **top: Any) -> 
                           engine_version=engine, dice_commitment=dice.commitment(),
                           dice=dice.kind, undo=sc.get("undo", "free"))
     return Game.new(sc, store=MemoryStore(), dice=dice, started=started)
+
+
+def refused(g: Game, send: Callable[..., Any], **fields: Any) -> Any:
+    """The refusal ``send(g, **fields)`` meets (an ``IllegalCommand``), which must change
+    nothing: the log is as long as before."""
+    before = len(g.records)
+    with pytest.raises(IllegalCommand) as err:
+        send(g, **fields)
+    assert len(g.records) == before
+    return err.value
 
 
 def answer(g: Game, script: dict[str, Iterable[tuple[int, ...]]] | None = None,

@@ -253,7 +253,8 @@ def _shoot(args: argparse.Namespace, console: Console) -> int:
     from rich.table import Table
 
     from regiment.phases.fantasy.attacks import to_hit_shooting
-    from regiment.phases.fantasy.shooting.rules import MODIFIERS, Aim
+    from regiment.phases.fantasy.shooting.events import ShotsFired
+    from regiment.phases.fantasy.shooting.rules import MODIFIERS
     from regiment.phases.fantasy.shooting.steps import volley
     from regiment.phases.fantasy.units import missile
 
@@ -264,7 +265,8 @@ def _shoot(args: argparse.Namespace, console: Console) -> int:
     mods = [m for m, on in (("long_range", args.long_range), ("moved", args.moved),
                             (f"{args.cover}_cover", args.cover != "none")) if on]
     hit, hit2 = to_hit_shooting(a.profile["BS"], sum(MODIFIERS[m] for m in mods))
-    g = volley(a, t, Aim(weapon[0], 0.0, tuple(mods), hit, hit2, args.shots))
+    g = volley(a, t, ShotsFired(unit=a.id, target=t.id, weapon=weapon[0], distance=0.0,
+                                modifiers=tuple(mods), hit=hit, hit2=hit2, shots=args.shots))
     dist = odds.attack_odds(args.shots, hit, g["wound"], g["armour"], g["ward"], hit2=hit2)
     need = "none can hit" if not hit else f"hit {hit}+" + (f" then {hit2}+" if hit2 else "")
     saves = ", ".join(f"{k} {g[k]}+" for k in ("armour", "ward") if g[k]) or "no save"

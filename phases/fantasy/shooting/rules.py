@@ -4,8 +4,6 @@ the players what geometry works out on a mapped table."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from shapely.geometry import LineString, Polygon
 
 from regiment.core import geometry as geo
@@ -20,24 +18,13 @@ from ..combat import combat_holding
 from ..state import State, UnitState
 from ..units import box, missile, status_word
 from ..why import WITHDRAWN
+from .events import ShotsFired
 
 # SHOOT.WEAPONS: weapons that may not shoot after the unit moved (move or fire)
 MOVE_OR_FIRE = ("crossbow", "handgun")
 # SHOOT.HIT: what each modifier takes from the to-hit roll
 MODIFIERS = {"long_range": 1, "moved": 1, "soft_cover": 1, "hard_cover": 2}
 COVERS = ("none", "soft", "hard")
-
-
-class Aim(NamedTuple):
-    """A shot worked out: the weapon, how far, the modifiers (codes of ``MODIFIERS``), the
-    to-hit needs (a 6 then ``hit2`` when it is 7+; 0 when it cannot hit), and the shots."""
-
-    weapon: str
-    distance: float
-    modifiers: tuple[str, ...]
-    hit: int
-    hit2: int
-    shots: int
 
 
 def why_not_shooter(state: State, u: UnitState) -> str:
@@ -145,11 +132,11 @@ def cover(state: State, u: UnitState, t: UnitState) -> str:
     return found
 
 
-def aim(state: State, u: UnitState, t: UnitState) -> Aim:
+def aim(state: State, u: UnitState, t: UnitState) -> ShotsFired:
     """SHOOT.HIT: 7 - BS on a D6, -1 at long range (beyond half the weapon's range), -1 if
     the unit moved this turn, -1 against soft cover, -2 against hard; a need of 7 to 9 takes a
     6 and then 4+ to 6+, 10 or more cannot hit (ATK.TO_HIT_SHOOTING). The models of the front
-    rank shoot."""
+    rank shoot. The shot worked out is the event the log keeps of it."""
     weapon = missile(u)
     assert weapon is not None
     name, reach, _, _ = weapon
@@ -163,4 +150,5 @@ def aim(state: State, u: UnitState, t: UnitState) -> Aim:
     if covered != "none":
         mods.append(f"{covered}_cover")
     hit, hit2 = attacks.to_hit_shooting(u.profile["BS"], sum(MODIFIERS[m] for m in mods))
-    return Aim(name, d, tuple(mods), hit, hit2, min(u.files, u.models))
+    return ShotsFired(unit=u.id, target=t.id, weapon=name, distance=d, modifiers=tuple(mods),
+                      hit=hit, hit2=hit2, shots=min(u.files, u.models))

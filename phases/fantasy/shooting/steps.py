@@ -80,18 +80,15 @@ class ShootingFlow(Quiet):
         why = rules.why_not_shooter(state, u) or rules.why_not_target(state, u, t)
         if why:
             raise self.flow.illegal(state, cmd, why, "SHOOT.WHO")
-        aim = rules.aim(state, u, t)
-        fired = ShotsFired(unit=u.id, target=t.id, weapon=aim.weapon, distance=aim.distance,
-                           modifiers=aim.modifiers, hit=aim.hit, hit2=aim.hit2,
-                           shots=aim.shots)
+        fired = rules.aim(state, u, t)
         events: list[Event] = [fired]
-        if aim.hit:
+        if fired.hit:
             events.append(InitiativeStepBegan(combat=None, step=STEP,
-                                              strikes=(volley(u, t, aim),)))
+                                              strikes=(volley(u, t, fired),)))
         return self.flow.then(state, events, "shoot")
 
 
-def volley(u: UnitState, t: UnitState, aim: rules.Aim) -> dict[str, Any]:
+def volley(u: UnitState, t: UnitState, aim: ShotsFired) -> dict[str, Any]:
     """ATK.SEQUENCE: the volley as a group of attacks: the front rank's shots at the weapon's
     Strength, wounding, and saved as the attack sequence has it."""
     weapon = missile(u)
