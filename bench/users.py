@@ -172,4 +172,4 @@ def bench_simulate(out: list[str], games: int = 600, rounds: int = 3) -> None:
     out.append(f"simulate, the mill race, {games} games ({rounds} interleaved rounds, whole "
                "commands)")
     out.append(f"  --jobs 1: {one:.1f} games/s;  --jobs {cores} (every core): {every:.1f} games/s"
-               f";  {every / one:.2f}x, of at most {cores}x;  {same}")
+               f";  {every / one:.2f}x, of at most {cores}x (goal: {0.9 * cores:.1f}x);  {same}")

@@ -53,3 +53,21 @@ def test_a_scheduler_that_does_not_answer_is_a_clear_error():
     out = cli("mill_race", "-n", "5", "--scheduler", "tcp://127.0.0.1:9")
     assert out.returncode == 2 and "Traceback" not in out.stderr
     assert "no Dask scheduler answers at tcp://127.0.0.1:9" in out.stderr
+
+
+@pytest.mark.parametrize("python", [(3, 11, 0), (3, 12, 0)])
+def test_simulate_workers_started_beforehand_play_the_same_games(python, monkeypatch):
+    """The workers ``simulate`` starts before its progress bar (forked from the command on
+    Python 3.11, from a server that loaded the rulebooks on later Pythons) give the same
+    tallies as one process."""
+    import sys
+
+    from regiment.core.scenario import load_scenario
+    from regiment.tools import simulate as sim
+
+    scenario = load_scenario(EXAMPLES / "mill_race.toml")
+    scenario["dice"] = "seeded"
+    monkeypatch.setattr(sys, "version_info", python)
+    pool = sim.workers(2, scenario["preset"])
+    monkeypatch.undo()
+    assert sim.simulate(scenario, 30, 7, 2, None, None, pool) == sim.simulate(scenario, 30, 7, 1)

@@ -76,9 +76,11 @@ def chunks(first: int, n: int, workers: int) -> list[range]:
 
 def simulate(scenario: dict[str, Any], n: int, first_seed: int = 0, jobs: int = 1,
              scheduler: str | None = None,
-             advance: Callable[[int], None] | None = None) -> dict[str, Any]:
+             advance: Callable[[int], None] | None = None,
+             pool: ProcessPoolExecutor | None = None) -> dict[str, Any]:
     """Play ``scenario`` ``n`` times, seeds ``first_seed`` on, on ``jobs`` processes (or on
-    the Dask cluster at ``scheduler``); ``advance`` hears how many games each piece held."""
+    the Dask cluster at ``scheduler``); ``advance`` hears how many games each piece held.
+    ``pool``: the workers (``workers(jobs)``), started beforehand; else made here."""
     total = empty(scenario)
     tick = advance or (lambda k: None)
     if scheduler is not None:
@@ -87,10 +89,8 @@ def simulate(scenario: dict[str, Any], n: int, first_seed: int = 0, jobs: int = 
             tick(k)
     elif jobs > 1 and n > 1:
         pieces = chunks(first_seed, n, jobs)
-        # spawn, not fork: the progress bar's thread must not be copied into the workers
-        with ProcessPoolExecutor(max_workers=min(jobs, len(pieces)),
-                                 mp_context=get_context("spawn")) as pool:
-            futures = {pool.submit(play_games, scenario, p): len(p) for p in pieces}
+        with pool or workers(min(jobs, len(pieces)), scenario["preset"]) as running:
+            futures = {running.submit(play_games, scenario, p): len(p) for p in pieces}
             for done in as_completed(futures):
                 add(total, done.result())
                 tick(futures[done])
@@ -99,6 +99,34 @@ def simulate(scenario: dict[str, Any], n: int, first_seed: int = 0, jobs: int = 
             add(total, play_games(scenario, piece))
             tick(len(piece))
     return {"n": n, **total}
+
+
+def workers(jobs: int, preset: str) -> ProcessPoolExecutor:
+    """``jobs`` worker processes, every one started now: on Python 3.11 forked from this
+    process, which has imported the library (spawned, each worker spent 0.3 s importing it
+    before its first game), before any thread of ours runs (the progress bar's); each loads
+    the ``preset``'s rulebook itself, all at once (``_ready``). On later Pythons, which warn against
+    forking a process with threads, forked from a server that loaded the rulebooks."""
+    import sys
+
+    if sys.version_info < (3, 12):
+        ctx = get_context("fork")
+    else:
+        ctx = get_context("forkserver")
+        ctx.set_forkserver_preload(["regiment.tools.warm", "regiment.tools.bot",
+                                    "regiment.core.playout"])
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx)
+    list(pool.map(_ready, [preset] * jobs))   # every worker up before the first game
+    return pool
+
+
+def _ready(preset: str) -> str:
+    """A worker's first task: its rulebook loaded, so that its first game starts at once."""
+    from regiment.core.protocols import PRESETS
+    from regiment.phases import PRESETS as _registered  # noqa: F401 - registers the presets
+
+    PRESETS[preset]
+    return preset
 
 
 def _on_cluster(scenario: dict[str, Any], pieces: list[range], address: str
@@ -166,13 +194,16 @@ def run_simulate(args: argparse.Namespace, console: Console) -> int:
         f"on {jobs} process{'es' if jobs > 1 else ''}"
     err = Console(stderr=True)
     clock = Clock()
+    # the workers start before the progress bar's thread does (see workers)
+    pool = (workers(jobs, scenario["preset"]) if jobs > 1 and args.n > 1 and not args.scheduler
+            else None)
     # rate and time left on standard error; the results alone on standard output, the same
     # whatever the number of processes
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   Rate(), TimeRemainingColumn(), console=err, transient=True) as bar:
         task = bar.add_task(f"playing {where}", total=args.n)
         out = simulate(scenario, args.n, args.seed, jobs, args.scheduler,
-                       lambda k: bar.advance(task, k))
+                       lambda k: bar.advance(task, k), pool)
     err.print(f"{clock.rate(args.n)} {where}", highlight=False)
     n = out["n"]
     names = {u["id"]: u.get("name", u["id"]) for u in scenario["units"]}
