@@ -4,7 +4,7 @@ These machines are noisy and absolute times drift; a ratio to a floor measured s
 on the same machine holds. Each figure is the best (or median) of several repeats.
 
 - replay: events/s of ``Game.load`` and its ratio to the floor (msgpack decode plus a
-  dict-dispatch fold of the same records).
+  dict-dispatch fold of the same records); ``verify`` of the same log against it.
 - undo/redo: median latency at 100, 10,000 and 100,000 events, and the largest over the
   smallest.
 - durable appends: steps/s with fsync per step, for each store, against raw file appends and raw
@@ -123,19 +123,27 @@ def bench_replay(out: list[str], events: int) -> None:
             m = decode(f)
             handlers[m["type"]](m["data"])
 
-    # Alternate the three so that drift in the machine's speed hits them alike.
-    floors, fast, loads = [], [], []
+    # Alternate them so that drift in the machine's speed hits them alike.
+    from regiment.tools.verify import verify
+
+    records = list(game.records)
+    floors, fast, loads, verifies = [], [], [], []
     for _ in range(5):
         floors.append(best(floor, 1))
         fast.append(best(fast_floor, 1))
         loads.append(best(lambda: Game.load(game.game_id, store), 1))
+        verifies.append(best(lambda: verify(records), 1))
     t_floor, t_fast, t_replay = min(floors), min(fast), min(loads)
+    t_verify = min(verifies)
     out.append(f"replay ({n:,} events, {len(game.timeline.steps):,} steps, memory store)")
     out.append(f"  floor (msgpack decode + dict-dispatch fold): {n / t_floor:12,.0f} events/s")
     out.append(f"  floor (msgspec decode + dict-dispatch fold): {n / t_fast:12,.0f} events/s")
     out.append(f"  Game.load:                                   {n / t_replay:12,.0f} events/s"
                f"   ratio {t_replay / t_floor:.2f}x  (target <= 3x); to the msgspec floor "
                f"{t_replay / t_fast:.2f}x  (target <= 2.5x)")
+    out.append(f"  verify (chain, every step re-derived):       {n / t_verify:12,.0f} events/s"
+               f"   {t_verify / t_replay:.2f}x Game.load (target <= 3x); spread "
+               f"{max(verifies) / t_verify:.2f}")
     out.append(f"  live play (rules, dice, codec, chain):       {n / played:12,.0f} events/s"
                f"   {played / len(game.timeline.steps) * 1e6:.0f} us/step")
     with tempfile.TemporaryDirectory() as tmp:

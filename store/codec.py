@@ -320,6 +320,17 @@ def decode_pair(payload: bytes, where: str = "") -> tuple[Record, Event]:
         raise exc.at(where or f"record {record.seq}") from None
 
 
+def data_and_digest(r: Record, prev: bytes) -> tuple[bytes, bytes]:
+    """A record's data as canonical bytes, and the hash its contents give after ``prev``: the
+    body put together from its parts as ``seal`` does, so that a verifier that compares the
+    data too encodes it once (ValueError: the data is not plain)."""
+    enc, k = _CANONICAL.encode, _K
+    data_b = encode_canonical(r.data)
+    body = (_BODY_MAP + k["at"] + enc(r.at) + k["data"] + data_b + k["seq"] + enc(r.seq) +
+            k["step"] + enc(r.step) + k["type"] + enc(r.type) + k["v"] + enc(r.v))
+    return data_b, link(prev, body)
+
+
 def check_link(r: Record, prev: bytes) -> str | None:
     """Why ``r`` does not chain onto ``prev`` (None when it does)."""
     if r.prev != prev:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from regiment.core.commands import command_from_record
 from regiment.core.dice import Dice, commitment, seed_bytes, seeded_face
@@ -27,7 +28,7 @@ from regiment.core.game import Game, find_preset, published_seed
 from regiment.core.record import Record
 from regiment.core.upcast import decode_event
 from regiment.core.walk import Step, walk
-from regiment.store.codec import GENESIS, check_link, encode_canonical
+from regiment.store.codec import GENESIS, data_and_digest, encode_canonical
 from regiment.store.memory import MemoryStore
 
 from .receipts import Receipt, check_receipts
@@ -68,16 +69,25 @@ class TapeDice(Dice):
         return self._commit
 
 
-def check_chain(records: Sequence[Record]) -> None:
-    prev = GENESIS
+def check_chain(records: Sequence[Record]) -> list[bytes]:
+    """The hash chain, each record hashed once; each record's data as canonical bytes, which
+    the re-derivation compares the rules' events with (``Replayed``)."""
+    prev, out = GENESIS, []
     for i, r in enumerate(records):
         if r.seq != i:
             raise TamperedLog(f"expected record {i} here (a record is missing or moved)",
                               seq=r.seq)
-        why = check_link(r, prev)
-        if why:
-            raise TamperedLog(why, seq=r.seq)
+        if r.prev != prev:
+            raise TamperedLog("its prev is not the hash of the record before it", seq=r.seq)
+        try:
+            data, digest = data_and_digest(r, prev)
+        except ValueError as exc:
+            raise TamperedLog(f"its data is not plain: {exc}", seq=r.seq) from None
+        if digest != r.hash:
+            raise TamperedLog("its hash does not match its contents", seq=r.seq)
+        out.append(data)
         prev = r.hash
+    return out
 
 
 def _key(e: Event) -> bytes:
@@ -91,7 +101,7 @@ def verify(records: Sequence[Record], seed: bytes | None = None,
     ``advance(1)`` is called as each step is re-derived (for a progress bar)."""
     if not records:
         raise TamperedLog("the log is empty")
-    check_chain(records)
+    data = check_chain(records)
     check_receipts(records, receipts)
     started = decode_event(records[0].type, records[0].v, records[0].data, "record 0")
     if not isinstance(started, GameStarted):
@@ -113,8 +123,43 @@ def verify(records: Sequence[Record], seed: bytes | None = None,
     # one walk: each step's dice go on the tape, then the step is re-derived with them
     walk(records, [tape, Rederived(started, TapeDice(started.dice, started.dice_commitment,
                                                       tape.faces), report,
-                                   advance or (lambda k: None))], {})
+                                   advance or (lambda k: None), Replayed(records, data))], {})
     return report
+
+
+class Replayed(MemoryStore):
+    """The re-derivation's store: each record the rules make is checked against the log's as
+    it is appended (its type, version, step, and its data's canonical bytes, those the chain
+    check encoded), and the log's own record is what the game keeps. So each record of the
+    log is hashed once (by ``check_chain``) and the rules' events encoded once. A record an
+    upcaster reads as another version (an older engine's log) is compared as it decodes."""
+
+    def __init__(self, records: Sequence[Record], data: Sequence[bytes]) -> None:
+        super().__init__()
+        self.log, self.data = records, data
+
+    def append(self, game_id: str, drafts: Sequence[Any], expected_version: int
+               ) -> list[Record]:
+        out = []
+        for d in drafts:
+            if d.seq >= len(self.log) or self.log[d.seq].step != d.step:
+                raise TamperedLog(f"the rules also produce {d.type}, missing here",
+                                  seq=self.log[d.seq - 1].seq)
+            r = self.log[d.seq]
+            if r.type != d.type or r.v != d.v or encode_canonical(d.data) != self.data[d.seq]:
+                _compare(d, r)
+            out.append(r)
+        return out
+
+
+def _compare(d: Any, r: Record) -> None:
+    """The rules' record ``d`` against the log's ``r``, as events (an upcast reading of ``r``
+    may be the same event); TamperedLog when they differ."""
+    made = decode_event(d.type, d.v, d.data)
+    logged = decode_event(r.type, r.v, r.data, f"record {r.seq}")
+    if _key(made) != _key(logged):
+        raise TamperedLog(f"the rules give {made.type} {made.to_data()}, the log has "
+                          f"{logged.type} {logged.to_data()}", seq=r.seq)
 
 
 class Tape:
@@ -122,7 +167,7 @@ class Tape:
     (and, with a seed, the face the seed gives): a visitor of ``core.walk``."""
 
     states = False
-    events = True
+    events = False   # it decodes the records it reads: the dice
 
     def __init__(self, seed: bytes | None, report: Report) -> None:
         self.seed, self.report = seed, report
@@ -130,7 +175,10 @@ class Tape:
 
     def visit(self, step: Step) -> None:
         seed, tape = self.seed, self.faces
-        for r, e in zip(step.records, step.events or (), strict=True):
+        for r in step.records:
+            if r.type != "DiceRolled":
+                continue
+            e = decode_event(r.type, r.v, r.data, f"record {r.seq}")
             if isinstance(e, DiceRolled):
                 for i, face in enumerate(e.faces):
                     if seed is not None and seeded_face(seed, e.index + i) != face:
@@ -150,51 +198,43 @@ class Rederived:
     dice, and must make exactly the recorded events (a visitor of ``core.walk``)."""
 
     states = False
-    events = True
+    events = False   # it decodes what it reads: each step's command
 
     def __init__(self, started: GameStarted, dice: Dice, report: Report,
-                 advance: Callable[[int], None]) -> None:
+                 advance: Callable[[int], None], store: Replayed) -> None:
         self.started, self.dice, self.report, self.advance = started, dice, report, advance
+        self.store = store
         self.game: Game | None = None
 
     def visit(self, step: Step) -> None:
-        records, events = step.records, step.events or []
+        records = step.records
         if self.game is None:   # step 0: the game starts as the log says it did
             try:
                 preset = find_preset(self.started.preset)
-                self.game = Game.new(self.started.scenario, store=MemoryStore(), preset=preset,
+                self.game = Game.new(self.started.scenario, store=self.store, preset=preset,
                                      dice=self.dice, started=self.started)
             except RegimentError as exc:
+                if isinstance(exc, TamperedLog):
+                    raise
                 raise TamperedLog(f"the scenario does not start a game: {exc}",
                                   seq=0) from None
-            made = [decode_event(r.type, r.v, r.data) for r in self.game.records]
-            _compare_events(made, records, events)
         else:
-            head = events[0]
+            first = records[0]
+            head = decode_event(first.type, first.v, first.data, f"record {first.seq}")
             if not isinstance(head, CommandIssued):
-                raise TamperedLog("a step must open with CommandIssued", seq=records[0].seq)
+                raise TamperedLog("a step must open with CommandIssued", seq=first.seq)
             try:
                 command = command_from_record(head.by, head.command, head.args)
-                produced = self.game.submit(command)
+                self.game.submit(command)   # (its store checks each record it makes)
             except (IllegalCommand, BadRequest) as exc:
                 raise TamperedLog(f"the recorded command is not legal here: {exc}",
-                                  seq=records[0].seq) from None
-            _compare_events(produced, records, events)
+                                  seq=first.seq) from None
+        made = len(self.game.records)
+        if made <= records[-1].seq:
+            missing = records[made - records[0].seq]
+            raise TamperedLog(f"the rules produce no {missing.type} here", seq=missing.seq)
         self.report.steps += 1
         self.advance(1)
 
     def end(self, branches: Mapping[int, str]) -> None:
         return None
-
-
-def _compare_events(produced: Sequence[Event], records: Sequence[Record],
-                    events: Sequence[Event]) -> None:
-    for n, (r, e) in enumerate(zip(records, events, strict=True)):
-        if n >= len(produced):
-            raise TamperedLog(f"the rules produce no {e.type} here", seq=r.seq)
-        if _key(produced[n]) != _key(e):
-            raise TamperedLog(f"the rules give {produced[n].type} {produced[n].to_data()}, "
-                              f"the log has {e.type} {e.to_data()}", seq=r.seq)
-    if len(produced) > len(events):
-        raise TamperedLog(f"the rules also produce {produced[len(events)].type}, missing here",
-                          seq=records[-1].seq)
