@@ -14,6 +14,7 @@ on the same machine holds. Each figure is the best (or median) of several repeat
 - multiple combats of 2, 4, 6 and 8 units: combats per second and the cost of a round per unit.
 - a skirmish assault of three squads as a playout, against replaying its own logs
   (bench/skirmish.py).
+- big battles: the live cost of an event with 2, 8 and 32 units on the table (bench/battles.py).
 - what users feel (bench/users.py): the replay command on a long game against Game.load,
   start-up against a bare interpreter, memory a live game holds an event, serve's round trip,
   simulate on one process and on every core.
@@ -45,6 +46,7 @@ from regiment.store.logfile import END, HEADER, crc32c
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from battles import bench_big  # noqa: E402
 from combats import bench_combats, bench_multiple  # noqa: E402
 from skirmish import bench_skirmish  # noqa: E402
 from users import (  # noqa: E402
@@ -362,6 +364,7 @@ def main(argv: list[str] | None = None) -> int:
                     lambda: bench_combats(out, 100 if args.quick else 500),
                     lambda: bench_multiple(out, 50 if args.quick else 200),
                     lambda: bench_skirmish(out, 50 if args.quick else 200),
+                    lambda: bench_big(out, 2 if args.quick else 6),
                     lambda: bench_replay_cli(out, 10_000 if args.quick else 50_000,
                                              scenario(turns=2_600), play_until),
                     lambda: bench_startup(out, 5 if args.quick else 15),

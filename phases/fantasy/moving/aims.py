@@ -24,7 +24,7 @@ def clear_ahead(state: State, u: UnitState, b: geo.Box, most: float) -> float:
     before it comes within its kept gap of another unit (``geo.free_run``, each unit at its
     own gap) or a corner reaches the table's edge; at most ``most``."""
     run = most
-    for o in rules.others(state, u, box(u)):
+    for o in rules.others(state, u):
         run = min(run, geo.free_run(b, b.facing, run, [o.box], o.keep))
     (fx, fy), _ = geo.axes(b.facing)
     width, depth = state.table["width"], state.table["depth"]

@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 from regiment.core import geometry as geo
 from regiment.core.geometry.sight import walls_of as wall_polygons
 from regiment.core.i18n import tr
+from regiment.core.state import memo
 from regiment.phases.common.sight import walls
 
 from ..acting import why_idle
@@ -99,14 +100,25 @@ def used(u: UnitState, legs: Sequence[Leg], width: float) -> float:
     return round(sum(cost(leg, width, float(u.profile["M"])) for leg in legs), 4)
 
 
-def others(state: State, u: UnitState, start: geo.Box) -> list[Other]:
-    """MOVE.SPACING: every other unit on the table, with the gap ``u`` must keep from it."""
+def others(state: State, u: UnitState) -> list[Other]:
+    """MOVE.SPACING: every other unit on the table, with the gap ``u`` must keep from it (1",
+    or its gap where it begins nearer), kept with the state: every move checked and offered
+    in it asks the same. A unit whose bounds are more than 1" from ``u``'s is not measured."""
+    answers = memo(state)
+    key = ("spacing", u.id)
+    if key in answers:
+        return answers[key]  # type: ignore[no-any-return]  # what this function memoized
+    start = box(u)
+    near = geo.grown(geo.bounds(start), SPACING)
     out = []
     for o in state.units.values():
         if o.id == u.id or o.status not in ALIVE or o.joined is not None:
             continue
         b = box(o)
-        out.append(Other(o.id, b, min(SPACING, round(geo.gap(start, b), 4))))
+        keep = (min(SPACING, round(geo.gap(start, b), 4)) if geo.overlap(near, geo.bounds(b))
+                else SPACING)
+        out.append(Other(o.id, b, keep))
+    answers[key] = out
     return out
 
 
@@ -158,7 +170,7 @@ def check(state: State, u: UnitState, kind: str, legs: tuple[Leg, ...], files: i
         return Refusal(tr("that path uses {used}\" and {unit} may move {most}\"",
                           used=format(spent, "g"), unit=u.name, most=format(most, "g")),
                        RULE_OF[kind])
-    clear = others(state, u, box(u))
+    clear = others(state, u)
     width, depth = state.table["width"], state.table["depth"]
     terrain = wall_polygons(walls(state))
     if kind == "reform":

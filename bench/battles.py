@@ -1,0 +1,67 @@
+"""Big battles (issue 29 item 5): the live cost of an event as the table fills.
+
+A battle of ``n`` units, half a side, in two lines facing each other 20" apart on a table
+as wide as they need; the bots play two game turns (moves, marches, charges, combats) with
+seeded dice, live (``Game`` on a memory store). The figure is microseconds an event, and its
+ratio to the 2-unit battle's, measured in the same run, in interleaved rounds.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from typing import Any
+
+from regiment.core.game import Game
+from regiment.core.scenario import parse_scenario
+from regiment.store import MemoryStore
+from regiment.tools.bot import choose
+
+
+def battle(n: int) -> dict[str, Any]:
+    per_side = max(1, n // 2)
+    width = max(72.0, per_side * 8.0 + 8.0)
+
+    def unit(i: int, player: str, y: float, facing: float, kind: str) -> dict[str, Any]:
+        return {"id": f"{player}{i}", "player": player, "catalogue": kind, "models": 10,
+                "files": 5, "position": [8.0 + i * 8.0, y], "facing": facing}
+
+    return parse_scenario({
+        "preset": "fantasy8", "first": "orcs", "dice": "seeded", "turns": 2,
+        "table": {"width": width, "depth": 48.0},
+        "players": [{"id": "orcs"}, {"id": "empire"}],
+        "units": [*(unit(i, "orcs", 12.0, 0.0, "orc_boyz") for i in range(per_side)),
+                  *(unit(i, "empire", 36.0, 180.0, "empire_spearmen")
+                    for i in range(per_side))]})
+
+
+def cost(n: int, seeds: range) -> float:
+    """Microseconds an event, over the games of ``seeds``."""
+    events, spent = 0, 0.0
+    for seed in seeds:
+        scenario = {**battle(n), "seed": f"{seed:x}"}
+        start = time.perf_counter()
+        game = Game.new(scenario, store=MemoryStore())
+        while game.pending.kind != "over":
+            game.submit(choose(game))
+        spent += time.perf_counter() - start
+        events += len(game.records)
+    return spent / events * 1e6
+
+
+def bench_big(out: list[str], games: int, rounds: int = 3) -> None:
+    sizes = (2, 8, 32)
+    for n in sizes:   # the rulebook loaded, and each size's first game, before any is timed
+        cost(n, range(1))
+    seen: dict[int, list[float]] = {n: [] for n in sizes}
+    for r in range(rounds):
+        for n in sizes:
+            seen[n].append(cost(n, range(r * games, (r + 1) * games)))
+    base = statistics.median(seen[2])
+    out.append(f"big battles, live (two game turns by the bots, {games} games a size, "
+               f"{rounds} interleaved rounds)")
+    for n in sizes:
+        med = statistics.median(seen[n])
+        out.append(f"  {n:2d} units: {med:6.1f} us an event ({min(seen[n]):.1f}-"
+                   f"{max(seen[n]):.1f});  {med / base:.2f}x the 2-unit figure"
+                   + ("  (target <= 1.3x)" if n == 32 else ""))
