@@ -113,9 +113,7 @@ def seal(drafts: Sequence[Draft], prev: bytes) -> tuple[list[Record], list[bytes
     encode, k = _CANONICAL.encode, _K
     for d in drafts:
         data_b = encode_canonical(d.data)
-        head = k["at"] + encode(d.at) + k["data"] + data_b
-        tail = (k["seq"] + encode(d.seq) + k["step"] + encode(d.step) + k["type"] +
-                encode(d.type) + k["v"] + encode(d.v))
+        head, tail = _parts(d, data_b, encode, k)
         digest = link(prev, _BODY_MAP + head + tail)
         frames.append(b"".join((_FRAME_MAP, head, k["hash"], encode(digest), k["prev"],
                                 encode(prev), tail)))
@@ -320,15 +318,21 @@ def decode_pair(payload: bytes, where: str = "") -> tuple[Record, Event]:
         raise exc.at(where or f"record {record.seq}") from None
 
 
+def _parts(d: Any, data_b: bytes, encode: Any, k: dict[str, bytes]) -> tuple[bytes, bytes]:
+    """A record's body (a draft's or a sealed one's) in the two parts a frame puts the hash
+    and prev between: ``at`` and ``data``, then ``seq``, ``step``, ``type`` and ``v``."""
+    return (k["at"] + encode(d.at) + k["data"] + data_b,
+            k["seq"] + encode(d.seq) + k["step"] + encode(d.step) + k["type"] +
+            encode(d.type) + k["v"] + encode(d.v))
+
+
 def data_and_digest(r: Record, prev: bytes) -> tuple[bytes, bytes]:
     """A record's data as canonical bytes, and the hash its contents give after ``prev``: the
     body put together from its parts as ``seal`` does, so that a verifier that compares the
     data too encodes it once (ValueError: the data is not plain)."""
-    enc, k = _CANONICAL.encode, _K
     data_b = encode_canonical(r.data)
-    body = (_BODY_MAP + k["at"] + enc(r.at) + k["data"] + data_b + k["seq"] + enc(r.seq) +
-            k["step"] + enc(r.step) + k["type"] + enc(r.type) + k["v"] + enc(r.v))
-    return data_b, link(prev, body)
+    head, tail = _parts(r, data_b, _CANONICAL.encode, _K)
+    return data_b, link(prev, _BODY_MAP + head + tail)
 
 
 def check_link(r: Record, prev: bytes) -> str | None:

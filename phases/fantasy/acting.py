@@ -25,3 +25,10 @@ def why_idle(state: State, u: UnitState) -> str:
     if u.id in state.context.rallied:
         return tr("{unit} rallied this turn", unit=u.name)
     return ""
+
+
+def standing_enemies(state: State, u: UnitState) -> list[UnitState]:
+    """The enemy units on the table that do not flee, no character inside a unit: what a
+    march is tested near (MOVE.MARCH) and what the bot moves toward."""
+    return [e for e in state.units.values() if e.player != u.player and e.joined is None
+            and e.status in ("ready", "engaged")]

@@ -97,9 +97,14 @@ def pools(state: S, squad: Squad, foes: list[str],
     return answer
 
 
+def has_difficult(state: S) -> bool:
+    """SK.TERRAIN, SK.MOVE: the table has difficult terrain, mapped or at the players' table."""
+    return bool(state.table.get("difficult") or state.table.get("difficult_at_table"))
+
+
 def terrain(state: S, squad: Squad, geometric: Callable[[], bool]) -> bool:
     """SK.TERRAIN: whether the charge crossed difficult terrain (only asked where the table
     has some)."""
-    if not (state.table.get("difficult") or state.table.get("difficult_at_table")):
+    if not has_difficult(state):
         return False
     return yes_no(state, measure.key("difficult", squad.id), "SK.TERRAIN", squad, "", geometric)

@@ -3,8 +3,9 @@ wound (SK.TO_WOUND), the save (SK.SAVE), then the casualties (SK.CASUALTIES)."""
 
 from __future__ import annotations
 
-from shapely.geometry import Point, Polygon
+from shapely.geometry import Point
 
+from regiment.core import geometry as geo
 from regiment.core import measure
 from regiment.core.events import Event, RollRequested
 
@@ -26,8 +27,9 @@ def in_cover(state: SkirmishState, target: Squad) -> bool:
         return False
     return table.yes_no(state, measure.key("in_cover", target.id), "SK.SHOOT", target, "",
                         lambda: 2 * sum(1 for m in target.models if any(
-                            Polygon(p).contains(Point(m[0], m[1]))
-                            for p in state.table["cover"])) >= len(target.models))
+                            area.contains(Point(m[0], m[1]))
+                            for area in geo.walls_of(state.table["cover"])))
+                        >= len(target.models))
 
 
 def shooting_need(bs: int) -> int:

@@ -10,6 +10,7 @@ from regiment.core import geometry as geo
 from regiment.core.commands import Command
 
 from .. import table
+from ..acting import standing_enemies
 from ..commands import Move
 from ..state import State, UnitState
 from ..units import box, missile
@@ -62,8 +63,7 @@ def toward(state: State, u: UnitState) -> Command | None:
     stopping where a charge next turn is likely (its Movement and 4" away); march when no
     enemy is within 8". A unit with a missile weapon stays where it can shoot. None: it has
     nowhere better to be."""
-    foes = [e for e in state.units.values() if e.player != u.player and e.joined is None
-            and e.status in ("ready", "engaged")]
+    foes = standing_enemies(state, u)
     if not foes or u.position is None:
         return None
     here = box(u)

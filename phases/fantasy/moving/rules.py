@@ -147,7 +147,8 @@ def reformed(u: UnitState, files: int, facing: float) -> geo.Box:
 
 def check(state: State, u: UnitState, kind: str, legs: tuple[Leg, ...], files: int,
           facing: float, end: tuple[float, float, float] | None) -> Plan | Refusal:
-    """Whether ``u`` may move so: the legs (or the end position, read into legs) within its
+    """MOVE.FORWARD, MOVE.WHEEL, MOVE.TURN, MOVE.REFORM, MOVE.BACK, MOVE.MARCH, MOVE.SPACING:
+    whether ``u`` may move so: the legs (or the end position, read into legs) within its
     allowance, and the whole path clear (MOVE.SPACING). In table mode the path is the
     players': only the reform's frontage is checked here."""
     if kind == "reform" and not 1 <= files <= u.models + len(u.characters):

@@ -16,6 +16,7 @@ from regiment.core.state import Awaiting
 from regiment.phases.common.table import question
 
 from .. import table
+from ..acting import standing_enemies
 from ..characters import unit_leadership
 from ..commands import Move
 from ..events import LeadershipTested, UnitMoved
@@ -93,9 +94,8 @@ class MoveFlow(Quiet):
 
     def _enemy_near(self, state: State, u: UnitState) -> bool:
         """MOVE.MARCH: a non-fleeing enemy within 8" of ``u`` as it begins its move."""
-        foes = [e for e in state.units.values() if e.player != u.player and e.joined is None
-                and e.status in ("ready", "engaged")]
-        return bool(table.within(state, u, foes, rules.MARCH_ZONE, "MOVE.MARCH"))
+        return bool(table.within(state, u, standing_enemies(state, u), rules.MARCH_ZONE,
+                                 "MOVE.MARCH"))
 
     def _tested(self, state: State, aw: Awaiting, faces: tuple[int, ...]) -> list[Event]:
         """MOVE.MARCH, MOVE.REFORM: the test taken; passed, the move is made; failed, a march

@@ -4,7 +4,7 @@ the players what geometry works out on a mapped table."""
 
 from __future__ import annotations
 
-from shapely.geometry import LineString, Polygon
+from shapely.geometry import LineString
 
 from regiment.core import geometry as geo
 from regiment.core import measure
@@ -16,7 +16,7 @@ from .. import attacks
 from ..acting import why_idle
 from ..combat import combat_holding
 from ..state import State, UnitState
-from ..units import box, missile, status_word
+from ..units import ALIVE, box, missile, status_word
 from ..why import WITHDRAWN
 from .events import ShotsFired
 
@@ -90,15 +90,14 @@ def in_front(state: State, u: UnitState, t: UnitState) -> bool:
 def in_sight(state: State, u: UnitState, t: UnitState) -> bool:
     """GEO.SIGHT, SHOOT.WHO: some line from ``u``'s front to ``t`` clear of sight-blocking
     terrain and of every other unit; at a table the players look."""
-    key = measure.key("line_of_sight", u.id, t.id)
-    if measured(state):   # units block sight at any table, walls or none
-        return yes_no(state, key, "SHOOT.WHO", u, t.id, lambda: True)
-    walls = list(geo.walls_of(sight.walls(state)))
-    walls += [geo.polygon(box(o)) for o in state.units.values()
-              if o.id not in (u.id, t.id) and o.status in ("ready", "fleeing", "engaged")
-              and o.joined is None and o.position is not None]
-    return yes_no(state, key, "SHOOT.WHO", u, t.id,
-                  lambda: geo.clear_sight(box(u), box(t), walls))
+    def clear() -> bool:
+        walls = [*geo.walls_of(sight.walls(state)),
+                 *(geo.polygon(box(o)) for o in state.units.values()
+                   if o.id not in (u.id, t.id) and o.status in ALIVE and o.joined is None)]
+        return geo.clear_sight(box(u), box(t), walls)
+
+    # (asked at any table, walls or none: units block sight there too)
+    return yes_no(state, measure.key("line_of_sight", u.id, t.id), "SHOOT.WHO", u, t.id, clear)
 
 
 def distance(state: State, u: UnitState, t: UnitState) -> float:
@@ -123,7 +122,7 @@ def cover(state: State, u: UnitState, t: UnitState) -> str:
         return measure.ask(state, question(state, "side", key, "SHOOT.HIT", u, t.id, COVERS))
     found = "none"
     for kind in ("hard", "soft"):
-        regions = [Polygon(p) for p in state.table.get(f"{kind}_cover", ())]
+        regions = list(geo.walls_of(state.table.get(f"{kind}_cover", ())))
         if regions and geo.area_share(box(t), regions) >= 0.5:
             found = kind
             break

@@ -5,7 +5,7 @@ and the pile in and consolidation that close it."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from regiment.core import geometry as geo
@@ -302,7 +302,18 @@ def sweep_rolled(state: S, uid: str, role: str, faces: tuple[int, ...]) -> list[
 
 
 def fall_back_rolled(state: S, uid: str, faces: tuple[int, ...]) -> list[Event]:
-    """SK.FALL_BACK: the 2D6 a squad that got away falls back."""
+    """SK.FALL_BACK: the 2D6 a squad that got away falls back, from its combat's enemies."""
+    def away() -> tuple[list[geo.Circle], list[geo.Circle]]:
+        enemy, others = sides(state, state.melees[_fight(state).combat], state.squads[uid])
+        return enemy or state.others(uid), others
+
+    return fall_back(state, uid, faces, away)
+
+
+def fall_back(state: S, uid: str, faces: tuple[int, ...],
+              away: Callable[[], tuple[list[geo.Circle], list[geo.Circle]]]) -> list[Event]:
+    """SK.FALL_BACK: a squad falls back its 2D6 straight away from the enemy models ``away``
+    gives (with the other models it may not end on); at a table: does it reach the edge?"""
     s = state.squads[uid]
     distance = float(sum(faces))
     a, b = faces
@@ -310,8 +321,8 @@ def fall_back_rolled(state: S, uid: str, faces: tuple[int, ...]) -> list[Event]:
         off = table.yes_no(state, measure.key("fall_back_edge", uid), "SK.FALL_BACK", s, "",
                            lambda: False, extra=distance)
         return [FellBack(unit=uid, faces=(a, b), distance=distance, off_table=off)]
-    enemy, others = sides(state, state.melees[_fight(state).combat], s)
-    moved, off = moves.fall_back(s.models, enemy or state.others(uid), others, distance,
+    enemy, others = away()
+    moved, off = moves.fall_back(s.models, enemy, others, distance,
                                  state.table["width"], state.table["depth"])
     if measure.heard:
         measure.tell(measure.key("fall_back_edge", uid), "yes" if off else "no")

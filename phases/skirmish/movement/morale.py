@@ -4,12 +4,12 @@ once the volley is done; a squad that fails falls back 2D6 from the enemy (SK.FA
 
 from __future__ import annotations
 
-from regiment.core import measure
+from typing import Any
+
 from regiment.core.events import Event, RollRequested
 
-from .. import moves, table
-from ..events import ModelsMoved
-from ..fight.events import FellBack, MoraleTested
+from ..fight.events import MoraleTested
+from ..fight.steps import fall_back
 from ..models import morale_passed
 from ..rulings import ruled
 from ..state import SkirmishState, Squad
@@ -49,22 +49,12 @@ def morale_rolled(state: S, uid: str, faces: tuple[int, ...]) -> list[Event]:
 
 
 def fall_back_rolled(state: S, uid: str, faces: tuple[int, ...]) -> list[Event]:
-    """SK.FALL_BACK: 2D6 straight away from the enemy's models (at a table: does it reach the
-    edge?)."""
+    """SK.FALL_BACK after shooting: 2D6 straight away from every enemy model."""
     s = state.squads[uid]
-    distance = float(sum(faces))
-    a, b = faces
-    if table.measured(state):
-        off = table.yes_no(state, measure.key("fall_back_edge", uid), "SK.FALL_BACK", s, "",
-                           lambda: False, extra=distance)
-        return [FellBack(unit=uid, faces=(a, b), distance=distance, off_table=off)]
-    foes = [c for q in state.squads.values() if q.player != s.player and q.on_table
-            for c in q.models]
-    others = [c for q in state.squads.values() if q.id != uid and q.player == s.player
-              and q.on_table for c in q.models]
-    moved, off = moves.fall_back(s.models, foes, others, distance, state.table["width"],
-                                 state.table["depth"])
-    if measure.heard:
-        measure.tell(measure.key("fall_back_edge", uid), "yes" if off else "no")
-    return [FellBack(unit=uid, faces=(a, b), distance=distance, off_table=off),
-            ModelsMoved(unit=uid, reason="fall_back", models=moves.spots(moved), off_table=off)]
+
+    def away() -> tuple[list[Any], list[Any]]:
+        foes = [c for q in state.squads.values() if q.player != s.player and q.on_table
+                for c in q.models]
+        return foes, state.others(uid)
+
+    return fall_back(state, uid, faces, away)

@@ -8,7 +8,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from shapely.geometry import LineString, Polygon
+from shapely.geometry import LineString
 
 from regiment.core import geometry as geo
 from regiment.core.i18n import tr
@@ -64,7 +64,7 @@ def ends(s: Squad, path: Sequence[Any], x: float | None, y: float | None
 
 def through_difficult(state: SkirmishState, s: Squad, after: Sequence[geo.Circle]) -> bool:
     """SK.MOVE: whether any model's path crosses the table's difficult terrain."""
-    areas = [Polygon(p) for p in state.table.get("difficult", ())]
+    areas = geo.walls_of(state.table.get("difficult", ()))
     return any(LineString([a[:2], b[:2]]).buffer(a[2]).intersects(t)
                for a, b in zip(s.models, after, strict=True) for t in areas
                if (a[0], a[1]) != (b[0], b[1]))
@@ -76,7 +76,7 @@ def problem(state: SkirmishState, s: Squad, after: Sequence[geo.Circle]) -> str:
     model; the squad in coherency; every model more than 1" from every enemy model."""
     most = allowance(s)
     width, depth = state.table["width"], state.table["depth"]
-    blocks = [Polygon(p) for p in walls(state)]
+    blocks = geo.walls_of(walls(state))
     for i, (a, b) in enumerate(zip(s.models, after, strict=True)):
         gone = math.hypot(b[0] - a[0], b[1] - a[1])
         if gone > most + 1e-6:

@@ -31,10 +31,6 @@ S = SkirmishState
 KINDS = ("forward", "difficult")
 
 
-def has_difficult(state: S) -> bool:
-    return bool(state.table.get("difficult") or state.table.get("difficult_at_table"))
-
-
 def options(state: S) -> list[Command]:
     """The moves offered (any other may be sent, and is checked): each squad that may move,
     straight toward the nearest enemy squad as far as it may go; where the table has
@@ -44,7 +40,7 @@ def options(state: S) -> list[Command]:
     for s in state.squads.values():
         if rules.why_not_mover(state, s):
             continue
-        if has_difficult(state) and not s.terrain_roll:
+        if table.has_difficult(state) and not s.terrain_roll:
             out.append(Move(by=p, unit=s.id, kind="difficult"))
         if table.measured(state):
             out.append(Move(by=p, unit=s.id))
@@ -98,7 +94,7 @@ def move(engine: SkirmishPreset, state: S, cmd: Move) -> list[Event]:
     if why:
         raise engine.illegal(state, cmd, why, "SK.MOVE")
     if cmd.kind == "difficult":   # the 2D6 first, once a turn
-        if not has_difficult(state) or s.terrain_roll:
+        if not table.has_difficult(state) or s.terrain_roll:
             raise engine.illegal(state, cmd, tr("{unit} has no difficult terrain roll to "
                                                 "make", unit=s.name), "SK.MOVE")
         return [RollRequested(purpose="difficult_terrain", unit=s.id, player=s.player,
