@@ -58,6 +58,8 @@ def test_undo_then_redo_is_the_identity(seed, steps, scenario):
 
 @SETTINGS
 @given(seed=st.integers(0, 2**32), steps=st.integers(1, 60), scenario=scenarios)
+# a pile in left a model touching a unit outside the fight; its consolidation was refused
+@example(seed=37495, steps=27, scenario="skirmish")
 def test_undo_all_the_way_back_meets_every_state_it_played(seed, steps, scenario):
     """A game keeps only some of its states (core.history.EVERY); each undo must bring back
     exactly the state that step left, folded again from the nearest kept one."""

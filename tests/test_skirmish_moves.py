@@ -45,6 +45,21 @@ def test_sk_consolidate_a_proposal_is_checked():
         before, [(10.0, 10.0, R), (10.5, 10.0, R)], [], enemy, 2)
 
 
+def test_sk_consolidate_only_new_contact_is_forbidden():
+    """A pile in toward the nearest enemy model can leave a model touching a unit outside the
+    fight; consolidating, it may stay there (the contact is not new) but touch no one else."""
+    from regiment.phases.skirmish.moves import consolidate_toward
+    before = [(10.0, 10.0, R), (11.5, 10.0, R)]
+    outside = [(10.0, 10.0 + 2 * R, R)]                 # touching the first model already
+    other = [(30.0, 10.0, R)]
+    enemies = [*outside, *other]
+    assert consolidate_problem(before, before, [], enemies, 3) == ""
+    assert "touch an enemy" in consolidate_problem(
+        before, [(10.0, 10.0, R), (10.0 + 2 * R, 10.0 + 2 * R, R)], [], enemies, 3)
+    after = consolidate_toward(before, [], enemies, other, 3)
+    assert consolidate_problem(before, after, [], enemies, 3) == ""
+
+
 def test_sk_fall_back_straight_away_from_the_enemy_and_clear_of_any_model():
     from regiment.phases.skirmish.moves import fall_back
 

@@ -60,15 +60,17 @@ def consolidate_problem(before: Sequence[geo.Circle], after: Sequence[geo.Circle
                         others: Sequence[geo.Circle], enemies: Sequence[geo.Circle],
                         distance: float) -> str:
     """SK.CONSOLIDATE: why a proposed consolidation is not allowed ("" when it is): every model
-    moves at most ``distance`` (the D6 rolled), none into base contact with an enemy, none onto
-    another model, and the unit keeps its coherency (in no more groups than before)."""
+    moves at most ``distance`` (the D6 rolled), none into base contact with an enemy it did
+    not touch before (a pile in toward the nearest enemy model may have left one touching a
+    unit outside the fight; the rule forbids only new contact), none onto another model, and
+    the unit keeps its coherency (in no more groups than before)."""
     if len(before) != len(after):
         return tr("every model must be placed again, no more and no fewer")
     for k, (a, b) in enumerate(zip(before, after, strict=True)):
         if math.hypot(a[0] - b[0], a[1] - b[1]) > distance + geo.EPS:
             return tr("model {k} would move more than {distance}\"", k=k + 1,
                       distance=format(distance, "g"))
-        if any(geo.circle_gap(b, e) <= 1e-4 for e in enemies):
+        if any(geo.circle_gap(b, e) <= 1e-4 < geo.circle_gap(a, e) for e in enemies):
             return tr("model {k} would touch an enemy: a consolidation makes no new contact",
                       k=k + 1)
         if any(geo.circles_overlap(b, o) for o in [*others, *after[:k], *after[k + 1:]]):
