@@ -5,6 +5,13 @@ checks the expected version and inserts the step's records; the primary key ``(g
 makes a racing second writer fail instead of forking the log. ``synchronous=FULL`` (the
 default, ``durable=True``) fsyncs the WAL at every commit.
 
+A game server commits many games' steps a second and must not wait on the disk for each
+(``grouped=True``): its commits are written to the WAL without an fsync, and ``sync()``, called
+from another thread, makes every commit before it durable with one fsync of the WAL for all of
+them (SQLite replays a WAL's committed frames after a crash, and those an fsync has reached
+are there). The server tells no client of a step before a ``sync()`` begun after it has
+returned (``tools.durable``); checkpoints are made there too, off the writers' way.
+
 Beside the database (``GAMES.db``) live two things that must not be inside it:
 
 - ``GAMES.db.secrets``, the dice seeds, mode 600 (see ``store.secrets``); a 0.3.0 store's
@@ -69,6 +76,7 @@ CREATE TABLE IF NOT EXISTS seats (
 );
 """
 MEMORY = ":memory:"
+CHECKPOINT_EVERY = 200   # syncs of a grouped store between its passive checkpoints
 # what SQLite raises on a damaged file: its errors, and Python's when its message quotes bytes
 # that are not UTF-8
 FAILURES = (sqlite3.Error, UnicodeDecodeError)
@@ -76,11 +84,16 @@ FAILURES = (sqlite3.Error, UnicodeDecodeError)
 
 class SqliteStore(Reading):
     def __init__(self, path: str | Path, *, durable: bool = True, check: bool = True,
-                 readonly: bool = False) -> None:
+                 readonly: bool = False, grouped: bool = False) -> None:
         """``readonly``: read the store as it is, changing nothing (no schema, no migration,
-        no side files): what ``verify``, ``replay`` and ``export`` do."""
+        no side files): what ``verify``, ``replay`` and ``export`` do. ``grouped``: commits
+        are durable once ``sync()`` returns after them (above)."""
         self.path = Path(path)
         self.memory = str(path) == MEMORY
+        self.grouped = grouped and not readonly and not self.memory
+        self._wal: int | None = None
+        self._checkpointer: sqlite3.Connection | None = None
+        self._syncs = 0
         self._secrets: SecretFile | dict[str, bytes]
         self._locks: dict[str, int] = {}
         if self.memory:
@@ -133,7 +146,10 @@ class SqliteStore(Reading):
             if check:
                 self._check(db)
             db.execute("PRAGMA journal_mode=WAL")
-            db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+            full = durable and not self.grouped
+            db.execute(f"PRAGMA synchronous={'FULL' if full else 'NORMAL'}")
+            if self.grouped:   # checkpoints are sync()'s, in its thread
+                db.execute("PRAGMA wal_autocheckpoint=0")
             db.executescript(SCHEMA)
             self._migrate()
         except BaseException:
@@ -417,7 +433,43 @@ class SqliteStore(Reading):
             seed = rows[0][0] if rows and type(rows[0][0]) is bytes else None
         return seed
 
+    def sync(self) -> None:
+        """Make every commit made before the call durable (``grouped``; otherwise each commit
+        already is). Called from one thread other than the writers': an fsync of the WAL,
+        and every few hundred a passive checkpoint on a connection of its own, so that the
+        WAL does not grow without end and no writer waits for one."""
+        if not self.grouped:
+            return
+        wal = self.path.with_name(self.path.name + "-wal")
+        try:
+            try:
+                inode = wal.stat().st_ino
+            except FileNotFoundError:   # nothing committed yet
+                return
+            if self._wal is not None and os.fstat(self._wal).st_ino != inode:
+                os.close(self._wal)   # made again (every connection had closed it)
+                self._wal = None
+            if self._wal is None:
+                self._wal = os.open(wal, os.O_RDONLY)
+            os.fsync(self._wal)
+            self._syncs += 1
+            if self._syncs % CHECKPOINT_EVERY == 0:
+                if self._checkpointer is None:
+                    self._checkpointer = sqlite3.connect(str(self.path), isolation_level=None,
+                                                         timeout=10.0, check_same_thread=False)
+                self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        except OSError as exc:
+            raise StoreError(f"{wal}: could not make the last steps durable "
+                             f"({exc.strerror})") from None
+        except FAILURES as exc:
+            raise self._failure(exc, "checkpoint the WAL") from None
+
     def close(self) -> None:
+        if self._checkpointer is not None:
+            self._checkpointer.close()
+        if self._wal is not None:
+            os.close(self._wal)
+            self._wal = None
         for game_id in list(self._locks):
             self.release(game_id)
         if isinstance(self._secrets, SecretFile):

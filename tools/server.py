@@ -40,12 +40,13 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from regiment.core.errors import BadRequest, RegimentError, StoreUnavailable
+from regiment.core.errors import BadRequest, RegimentError, StoreError, StoreUnavailable
 from regiment.core.log import get_logger
 from regiment.store.base import CAUGHT_UP
 
+from .durable import Flusher
 from .guard import BODY_TIMEOUT, HEADER_TIMEOUT, CreateLimit
-from .hub import MAX_SCENARIO, Held, Hub, Watcher, token_hash
+from .hub import MAX_SCENARIO, Held, Hub, Watcher, dumps, token_hash
 from .serve import event_json, pending_json
 from .signing import ServerKey
 
@@ -84,7 +85,9 @@ def error(exc: RegimentError, status: int = 400) -> JSONResponse:
 
 def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
              body_timeout: float = BODY_TIMEOUT) -> Starlette:
-    hub = Hub(store, key)
+    # a store that groups its commits makes them durable in a thread of its own
+    flusher = Flusher(store.sync) if getattr(store, "grouped", False) else None
+    hub = Hub(store, key, flusher)
     limit = CreateLimit(games_per_minute)
 
     async def mine(request: Request) -> Response:
@@ -96,16 +99,20 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
             seats = store.seated(token_hash(token)) if token else []
             out = []
             for game_id, role in seats[:100]:
-                state = store_state(game_id)
+                state = await store_state(game_id)
                 out.append({"id": game_id, "seat": role, **state})
+        except StoreError as exc:
+            return error(exc, 503)
         except RegimentError as exc:
             return error(exc)
         return JSONResponse({"games": out})
 
-    def store_state(game_id: str) -> dict[str, Any]:
+    async def store_state(game_id: str) -> dict[str, Any]:
         held = hub.held.get(game_id)
-        game = held.game if held is not None else None
-        if game is None:
+        if held is not None:   # a step made but not yet durable is not shown
+            await hub.settled(held)
+            game = held.game
+        else:
             from regiment.core.game import Game
 
             game = Game.load(game_id, store)
@@ -142,6 +149,10 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
                 return error(exc)
         try:
             made = hub.create(body, request.query_params.get("undo"))
+            if flusher is not None:   # its tokens are handed out once it is on disk
+                await flusher.wait(flusher.mark())
+        except StoreError as exc:
+            return error(exc, 503)
         except RegimentError as exc:
             return error(exc)
         log.info("game_created", game=made["id"], undo=made["undo"])
@@ -156,7 +167,10 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
             except RegimentError as exc:
                 return error(exc, 403)
             try:
+                await hub.settled(held)   # no step before it is durable (SERVER.DURABLE)
                 return handler(held, seat)
+            except StoreError as exc:
+                return error(exc, 503)
             finally:
                 if not held.watchers:   # read, not watched: not kept (Hub.leave)
                     hub.held.pop(held.game.game_id, None)
@@ -180,8 +194,11 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
 
     async def status(request: Request) -> Response:
         """How much this process holds: games in memory and connections watching them."""
-        return JSONResponse({"games_held": len(hub.held),
-                             "connections": sum(len(h.watchers) for h in hub.held.values())})
+        held = {"games_held": len(hub.held),
+                "connections": sum(len(h.watchers) for h in hub.held.values())}
+        if flusher is not None:   # group commit: how many commits each sync served
+            held |= {"commits": flusher.marked, "syncs": flusher.syncs}
+        return JSONResponse(held)
 
     async def public_key(request: Request) -> Response:
         return JSONResponse({"key": key.public, "algorithm": "Ed25519",
@@ -204,14 +221,17 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
         # two sends at once on one WebSocket break it.
         outbox: asyncio.Queue[str | None] = asyncio.Queue(maxsize=OUTBOX)
         writer = asyncio.create_task(write(ws, outbox))
-        game = held.game
-        start = min(int(after), game.version)
-        watcher = Watcher(seat, lambda text: post(outbox, text), game.version)
+        # watching from now (so the game is kept), told nothing before its first message
+        watcher = Watcher(seat, lambda text: post(outbox, text), greeted=False)
         held.watchers.append(watcher)
-        watcher.send(dumps({"game_id": game_id, "seat": seat, "events": [
-            event_json(r) for r in game.records[start:]], **hub.snapshot(game)}))
         bucket, refused = Bucket(), 0
         try:
+            await hub.settled(held)   # its first message shows only durable steps
+            game = held.game
+            start = min(int(after), game.version)
+            watcher.seen, watcher.greeted = game.version, True
+            watcher.send(dumps({"game_id": game_id, "seat": seat, "events": [
+                event_json(r) for r in game.records[start:]], **hub.snapshot(game)}))
             while not writer.done():
                 frame = await ws.receive()
                 if frame["type"] == "websocket.disconnect":
@@ -231,9 +251,11 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
                     watcher.send(error_message(BadRequest(
                         "a message is JSON text, not binary data (nothing changed)"), game_id))
                     continue
-                handle(watcher, game_id, seat, text)
+                await handle(watcher, held, seat, text)
         except WebSocketDisconnect:
             pass
+        except StoreError as exc:   # a step could not be made durable: told to no one
+            watcher.send(dumps({"error": exc.to_dict()}))
         finally:
             hub.leave(game_id, watcher)
             post(outbox, None)
@@ -255,7 +277,11 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
         with contextlib.suppress(Exception):
             await ws.close(code=1008, reason="gone, or too slow to read")
 
-    def handle(watcher: Watcher, game_id: str, seat: str, text: str) -> None:
+    async def handle(watcher: Watcher, held: Held, seat: str, text: str) -> None:
+        """A seat's message: the command applied, and once its step is durable, every
+        watcher told (SERVER.DURABLE); meanwhile the loop serves the other games."""
+        game_id = held.game.game_id
+        refusal = None
         try:
             if len(text) > MAX_MESSAGE:
                 raise BadRequest(f"a message of {len(text)} characters is longer than "
@@ -266,10 +292,11 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
                 raise BadRequest(f"malformed JSON: {exc}") from None
             hub.command(game_id, seat, request)
         except RegimentError as exc:
-            tell(game_id)   # a race lost: the steps that won it, to every watcher
-            watcher.send(error_message(exc, game_id))
-            return
+            refusal = exc   # a race lost: the steps that won it are told too
+        await hub.settled(held)
         tell(game_id)
+        if refusal is not None:
+            watcher.send(error_message(refusal, game_id))
 
     def error_message(exc: RegimentError, game_id: str) -> str:
         held = hub.held.get(game_id)   # as this process holds it: no query to answer a refusal
@@ -283,8 +310,8 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
         except RegimentError as exc:   # told once the store answers again (``moved``)
             log.warning("tell_failed", game=game_id, why=str(exc))
             return
-        for watcher, message in told:
-            watcher.send(dumps(message))
+        for watcher, text in told:
+            watcher.send(text)
 
     async def moved(game_id: str) -> None:
         """Another process appended to a game this one shows: catch up, and tell. ``*``: the
@@ -320,8 +347,12 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
             threading.Thread(target=listen, args=(loop,), daemon=True,
                              name="regiment-listen").start()
         sweeping = asyncio.create_task(sweeper())
+        if flusher is not None:
+            flusher.start(asyncio.get_running_loop())
         yield
         sweeping.cancel()
+        if flusher is not None:
+            flusher.stop()
 
     return Starlette(routes=[
         Route("/key", public_key),
@@ -333,10 +364,6 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
         Route("/games/{game_id}/replay", seated(replay)),
         WebSocketRoute("/games/{game_id}/ws", play),
     ], lifespan=lifespan)
-
-
-def dumps(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"))
 
 
 # The replay page follows the game: a step made since the page was built reloads it, at the
@@ -382,7 +409,7 @@ LIVE = """<script>
 
 def run_server(store: Any, key_path: Path, host: str, port: int,
                games_per_minute: float = 20.0, header_timeout: float = HEADER_TIMEOUT,
-               body_timeout: float = BODY_TIMEOUT) -> int:
+               body_timeout: float = BODY_TIMEOUT, deflate: bool = False) -> int:
     import uvicorn
 
     from .guard import KEEP_ALIVE, guarded
@@ -392,7 +419,11 @@ def run_server(store: Any, key_path: Path, host: str, port: int,
     print(f"regiment server: http://{host}:{port} (key {key.public[:16]}..., "
           f"{key_path})", flush=True)
     log.info("server_started", host=host, port=port, header_timeout=header_timeout,
-             body_timeout=body_timeout, games_per_minute=games_per_minute)
+             body_timeout=body_timeout, games_per_minute=games_per_minute, deflate=deflate)
+    # Per-message deflate only when asked for: every browser offers it, and with it each
+    # connection kept two zlib contexts (some 50 KiB) and spent 7-12 % of the server's CPU
+    # compressing messages of a few KiB that cross a fast link (measured, issue 29).
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1024 * 1024,
-                lifespan="on", http=guarded(header_timeout), timeout_keep_alive=KEEP_ALIVE)
+                ws_per_message_deflate=deflate, lifespan="on", http=guarded(header_timeout),
+                timeout_keep_alive=KEEP_ALIVE)
     return 0

@@ -1,0 +1,177 @@
+"""SERVER.DURABLE: the game server's commits are grouped, made durable off the event loop, and
+nothing is told before they are. The syncs are held back here by a gate, to see what a client
+would be told while the disk has not answered yet."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.sync.client import connect
+
+from regiment.core.errors import StoreError
+from regiment.core.game import Game
+from regiment.core.scenario import load_scenario
+from regiment.store.sqlite import SqliteStore
+from regiment.tools.durable import Flusher
+from regiment.tools.hub import Hub, Watcher
+from regiment.tools.serve import pending_json
+from regiment.tools.signing import ServerKey
+
+from .servers import Server, first_legal
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "ford_clash.toml"
+SCENARIO = EXAMPLE.read_bytes()
+
+
+class Gate:
+    """A sync that waits until it is let through, and counts how often it ran."""
+
+    def __init__(self, sync: Any) -> None:
+        self.sync, self.open, self.runs = sync, threading.Event(), 0
+        self.fail: Exception | None = None
+
+    def __call__(self) -> None:
+        self.open.wait(10)
+        self.runs += 1
+        if self.fail is not None:
+            raise self.fail
+        self.sync()
+
+
+async def pending(awaitable: Any, seconds: float = 0.2) -> bool:
+    """Whether ``awaitable`` is still waiting after ``seconds`` (it is cancelled if so)."""
+    try:
+        await asyncio.wait_for(awaitable, seconds)
+    except TimeoutError:
+        return True
+    return False
+
+
+def first_command(game: Game) -> dict[str, Any]:
+    command = first_legal({"pending": pending_json(game)})
+    assert command is not None
+    return command
+
+
+def test_server_durable_no_step_is_told_before_its_sync_returns(tmp_path):
+    store = SqliteStore(tmp_path / "games.db", grouped=True)
+    gate = Gate(store.sync)
+    hub = Hub(store, ServerKey.load_or_create(tmp_path / "k.pem"), Flusher(gate))
+    made = hub.create(SCENARIO)
+    held, seat = hub.seat_of(made["id"], made["seats"]["red"])
+    told: list[str] = []
+    held.watchers.append(Watcher(seat, told.append))
+
+    async def play() -> None:
+        assert hub.flusher is not None
+        hub.flusher.start(asyncio.get_running_loop())
+        try:
+            command = first_command(held.game)
+            hub.command(made["id"], command["by"], command)
+            assert hub.update(made["id"]) == []           # made, not yet durable: not told
+            assert await pending(hub.settled(held))
+            gate.open.set()
+            await asyncio.wait_for(hub.settled(held), 5)
+            assert [w.seen for w, _ in hub.update(made["id"])] == [held.game.version]
+        finally:
+            hub.flusher.stop()
+
+    asyncio.run(play())
+    store.close()
+
+
+def test_server_durable_one_sync_serves_every_commit_made_before_it(tmp_path):
+    """Group commit: steps of many games made while a sync runs wait for one more sync, not
+    one each."""
+    marks = []
+    gate = Gate(lambda: None)
+    flusher = Flusher(gate)
+
+    async def many() -> None:
+        flusher.start(asyncio.get_running_loop())
+        try:
+            marks.append(flusher.mark())
+            await asyncio.sleep(0.05)                     # the first sync is under way
+            marks.extend(flusher.mark() for _ in range(50))
+            waits = [asyncio.ensure_future(flusher.wait(m)) for m in marks]
+            assert await pending(asyncio.shield(asyncio.gather(*waits)))
+            gate.open.set()
+            await asyncio.wait_for(asyncio.gather(*waits), 5)
+        finally:
+            flusher.stop()
+
+    asyncio.run(many())
+    assert flusher.synced == 51 and gate.runs == 2
+
+
+def test_server_durable_a_failed_sync_is_told_to_every_later_step_too(tmp_path):
+    """After a failed fsync no later one proves the pages reached the disk: every step from
+    then on is refused, until the server is started again."""
+    gate = Gate(lambda: None)
+    gate.fail = OSError(5, "Input/output error")
+    gate.open.set()
+    flusher = Flusher(gate)
+
+    async def failing() -> list[str]:
+        flusher.start(asyncio.get_running_loop())
+        refused = []
+        try:
+            for _ in range(2):
+                try:
+                    await asyncio.wait_for(flusher.wait(flusher.mark()), 5)
+                except StoreError as exc:
+                    refused.append(str(exc))
+            gate.fail = None   # the disk answers again: the refusal stays
+            try:
+                await asyncio.wait_for(flusher.wait(flusher.mark()), 5)
+            except StoreError as exc:
+                refused.append(str(exc))
+        finally:
+            flusher.stop()
+        return refused
+
+    refused = asyncio.run(failing())
+    assert len(refused) == 3 and all("started again" in r for r in refused)
+
+
+def test_server_durable_a_grouped_store_fsyncs_its_wal_and_keeps_every_commit(tmp_path,
+                                                                          monkeypatch):
+    synced: list[str] = []
+    real = os.fsync
+
+    def fsync(fd: int) -> None:
+        synced.append(os.readlink(f"/proc/self/fd/{fd}"))
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    store = SqliteStore(tmp_path / "games.db", grouped=True)
+    scenario = load_scenario(EXAMPLE)
+    scenario["seed"] = "f00d"
+    game = Game.new(scenario, store=store)
+    for _ in range(5):
+        game.submit(first_command(game))
+    store.sync()
+    assert synced and synced[-1].endswith("games.db-wal")
+    head = game.head
+    store.close()
+    with SqliteStore(tmp_path / "games.db", readonly=True) as again:
+        assert Game.load(game.game_id, again).head == head
+
+
+@pytest.mark.parametrize("options, offered", [((), None), (("--deflate",), "permessage-deflate")])
+def test_server_durable_per_message_deflate_only_when_the_server_is_asked(tmp_path, options,
+                                                                        offered):
+    """Every browser offers per-message deflate; the server takes it only with --deflate."""
+    with Server(str(tmp_path / "games.db"), tmp_path / "server.key",
+                options=("--games-per-minute", "0", *options)) as server:
+        made = server.create(SCENARIO.decode())
+        url = f"{server.ws}/games/{made['id']}/ws?token={made['seats']['red']}"
+        with connect(url, compression="deflate") as ws:
+            agreed = ws.response.headers.get("Sec-WebSocket-Extensions")
+            assert agreed == offered if offered is None else offered in agreed
+            assert "pending" in ws.recv(timeout=20)
