@@ -57,7 +57,7 @@ browser:
 demo: $(STAMP)
 	$(BIN)/regiment demo --store $(STORE)
 
-bench: $(STAMP)
+bench: $(STAMP) postgres
 	$(BIN)/python bench/bench.py
 
 # The bench of revision REV (default: the last commit) beside the working tree, interleaved.

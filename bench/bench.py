@@ -18,6 +18,9 @@ on the same machine holds. Each figure is the best (or median) of several repeat
 - what users feel (bench/users.py): the replay command on a long game against Game.load,
   start-up against a bare interpreter, memory a live game holds an event, serve's round trip,
   simulate on one process and on every core.
+- hosted games (bench/hosted.py): ``regiment server`` with 200 games, SQLite and PostgreSQL:
+  steps/s, p50 and p99, the server's CPU a step against the engine's own step, memory a held
+  game and a connection.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ sys.path.insert(0, str(HERE))
 
 from battles import bench_big  # noqa: E402
 from combats import bench_combats, bench_multiple  # noqa: E402
+from hosted import bench_hosted  # noqa: E402
 from skirmish import bench_skirmish  # noqa: E402
 from users import (  # noqa: E402
     bench_memory,
@@ -370,7 +374,8 @@ def main(argv: list[str] | None = None) -> int:
                     lambda: bench_startup(out, 5 if args.quick else 15),
                     lambda: bench_memory(out, scenario(turns=100), play_until),
                     lambda: bench_serve(out, 300 if args.quick else 2_000),
-                    lambda: bench_simulate(out, 100 if args.quick else 600)):
+                    lambda: bench_simulate(out, 100 if args.quick else 600),
+                    lambda: bench_hosted(out, *((40, 20, 1) if args.quick else (200, 40, 3)))):
         gc.collect()
         section()
     print("\n".join(out))

@@ -1,0 +1,257 @@
+"""Hosted games (issue 29, items 1 and 2): ``regiment server`` as users run it, a child process,
+and a load client in this process playing many games at once over real WebSockets.
+
+For each store (SQLite with durable commits; PostgreSQL when it is installed, ``make
+postgres``) it prints steps/s, the latency of a step (a command sent to its answer) p50 and
+p99, and the server's CPU a step (its process's user and system time over the games, from
+``/proc``) against the floor: the CPU of the engine's own live step (``Game.submit`` of the
+same scenario on a memory store, in this process), measured in the same run. Then the server's
+memory: what a held game adds (its events told apart) and what a connection adds, from the
+process's resident size; and whether games nobody watches are let go.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+
+import regiment.phases  # noqa: F401 - registers the presets
+from regiment.core.game import Game
+from regiment.core.scenario import parse_scenario
+from regiment.store import MemoryStore
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.postgres import TempPostgres  # noqa: E402
+from tests.servers import Server  # noqa: E402
+
+TICK = os.sysconf("SC_CLK_TCK")
+SCENARIO = (ROOT / "examples" / "ford_clash.toml").read_text().replace("turns = 3",
+                                                                       "turns = 60")
+
+
+def cpu_split(pid: int) -> tuple[float, float]:
+    """User and system time of a process so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) / TICK, int(fields[12]) / TICK
+
+
+def resident(pid: int) -> int:
+    """A process's resident set, in bytes."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+def choose(pending: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+    legal = [c for c in pending.get("legal", ()) if c["cmd"] not in ("undo", "redo")]
+    return rng.choice(legal) if legal else None
+
+
+@dataclass
+class Load:
+    steps: int = 0
+    records: int = 0
+    latencies: list[float] = field(default_factory=list)
+    refused: int = 0
+
+
+async def seat(url: str, who: str, rng: random.Random, steps: int, load: Load,
+               start: asyncio.Event, joined: asyncio.Barrier, stop: asyncio.Event) -> None:
+    """One seat of one game: joins, waits for every game to be joined, then plays its own
+    decisions until the game has made ``steps`` steps (or is over)."""
+    # as a browser does, each connection offers per-message deflate
+    async with connect(url, max_size=2**24) as ws:
+        msg = json.loads(await ws.recv())
+        await joined.wait()
+        await start.wait()
+        made, sent_at = 0, None
+        while True:
+            pending = msg["pending"]
+            if pending["kind"] == "over" or made >= steps:
+                stop.set()
+                return
+            if pending["kind"] == "decision" and pending["player"] == who and sent_at is None:
+                command = choose(pending, rng)
+                if command is None:
+                    stop.set()
+                    return
+                await ws.send(json.dumps(command, separators=(",", ":")))
+                sent_at = time.perf_counter()
+            recv = asyncio.ensure_future(ws.recv())
+            done, _ = await asyncio.wait({recv, asyncio.ensure_future(stop.wait())},
+                                         return_when=asyncio.FIRST_COMPLETED)
+            if recv not in done:
+                recv.cancel()
+                return
+            msg = json.loads(recv.result())
+            if "error" in msg:
+                load.refused += 1
+                sent_at = None
+                continue
+            made += 1
+            load.records += len(msg["events"])
+            if sent_at is not None:
+                load.latencies.append(time.perf_counter() - sent_at)
+                load.steps += 1
+                sent_at = None
+
+
+async def play(server: Server, games: int, steps: int, watchers: int) -> dict[str, Any]:
+    async with httpx.AsyncClient(base_url=server.http, timeout=60) as client:
+        made = []
+        for _ in range(games):
+            r = await client.post("/games", content=SCENARIO.encode())
+            r.raise_for_status()
+            made.append(r.json())
+    assert server.proc is not None
+    pid = server.proc.pid
+    load = Load()
+    start = asyncio.Event()
+    joined = asyncio.Barrier(2 * games + 1)
+    rss_before = resident(pid)
+    tasks = []
+    for i, m in enumerate(made):
+        stop = asyncio.Event()
+        for who, token in m["seats"].items():
+            url = f"{server.ws}/games/{m['id']}/ws?token={token}"
+            rng = random.Random(f"{i}{who}")
+            tasks.append(asyncio.create_task(seat(url, who, rng, steps, load, start,
+                                                  joined, stop)))
+    await joined.wait()
+    (user0, sys0), t0 = cpu_split(pid), time.perf_counter()
+    start.set()
+    await asyncio.gather(*tasks)
+    wall = time.perf_counter() - t0
+    user1, sys1 = cpu_split(pid)
+    cpu, system = user1 - user0 + sys1 - sys0, sys1 - sys0
+    rss_played = resident(pid)
+    # what a connection adds: spectators join and hold every game; nothing else moves
+    spectators = []
+    for m in made[:watchers]:
+        token = m["spectate"].split("token=")[1]
+        ws = await connect(f"{server.ws}/games/{m['id']}/ws?token={token}", max_size=2**24)
+        await ws.recv()
+        spectators.append(ws)
+    rss_watched = resident(pid)
+    for ws in spectators:
+        await ws.close()
+    await asyncio.sleep(0.3)
+    async with httpx.AsyncClient(base_url=server.http, timeout=60) as client:
+        held = (await client.get("/status")).json()
+    return {"load": load, "wall": wall, "cpu": cpu, "system": system,
+            "rss": (rss_before, rss_played, rss_watched), "held_after": held["games_held"],
+            "watchers": len(spectators),
+            "per_sync": held["commits"] / held["syncs"] if held.get("syncs") else None}
+
+
+def engine_step(steps: int) -> float:
+    """The floor: CPU seconds of the engine's own live step, the same scenario on a memory
+    store, random legal commands (undo and redo left out, as the load client does)."""
+    import tomllib
+
+    done, cpu = 0, 0.0
+    seed = 0
+    while done < steps:
+        raw = tomllib.loads(SCENARIO)
+        raw["seed"] = f"{seed:064x}"
+        seed += 1
+        game = Game.new(parse_scenario(raw), store=MemoryStore())
+        rng = random.Random(seed)
+        for _ in range(60):
+            if game.pending.kind != "decision":
+                break
+            legal = list(game.pending.legal)   # its decisions (undo and redo are not among them)
+            start = time.process_time()
+            game.submit(rng.choice(legal))
+            cpu += time.process_time() - start
+            done += 1
+    return cpu / done
+
+
+def bench_hosted(out: list[str], games: int = 200, steps: int = 40, rounds: int = 3) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        stores: list[tuple[str, Any]] = [("SQLite, durable", lambda: str(Path(tmp) / "s.db"))]
+        pg: TempPostgres | None = None
+        try:
+            pg = TempPostgres().start()
+            stores.append(("PostgreSQL", pg.fresh))
+        except RuntimeError as exc:
+            out.append(f"  (PostgreSQL left out: {exc})")
+        results: dict[str, list[dict[str, Any]]] = {name: [] for name, _ in stores}
+        floors = []
+        try:
+            for r in range(rounds):   # interleaved: drift hits every store alike
+                floors.append(engine_step(2_000))
+                for name, where in stores:
+                    key = Path(tmp) / "server.key"
+                    with Server(where() if r == 0 or name != "SQLite, durable"
+                                else str(Path(tmp) / f"s{r}.db"), key) as server:
+                        results[name].append(asyncio.run(play(server, games, steps,
+                                                              games)))
+        finally:
+            if pg is not None:
+                pg.stop()
+    floor = statistics.median(floors)
+    out.append(f"hosted games: regiment server, one process, {games} games of two seats "
+               f"(each its own WebSocket), the load client in another process, {rounds} "
+               "interleaved rounds")
+    out.append(f"  floor, the engine's own live step (CPU, memory store): "
+               f"{_spread([f * 1e3 for f in floors], 'ms')}")
+    rates = {}
+    for name, runs in results.items():
+        per_step = [r["cpu"] / max(1, r["load"].steps) for r in runs]
+        rate = [r["load"].steps / r["wall"] for r in runs]
+        p50 = [statistics.median(r["load"].latencies) for r in runs]
+        p99 = [_pct(r["load"].latencies, 0.99) for r in runs]
+        rates[name] = statistics.median(rate)
+        out.append(f"  {name}: {_spread(rate, 'steps/s', 0)};  p50 {_spread(p50, 'ms', 2, 1e3)}"
+                   f", p99 {_spread(p99, 'ms', 2, 1e3)} (p99/p50 "
+                   f"{statistics.median(p99) / statistics.median(p50):.2f}x, goal <= 2x)")
+        out.append(f"    server CPU a step {_spread(per_step, 'ms', 3, 1e3)}: "
+                   f"{statistics.median(per_step) / floor:.2f}x the engine's step (goal <= 2.5x)"
+                   f" ({statistics.median(r['system'] / r['cpu'] for r in runs):.0%} of it in "
+                   f"the kernel);  refused {sum(r['load'].refused for r in runs)}"
+                   + (f";  {runs[-1]['per_sync']:.1f} commits a sync" if runs[-1]["per_sync"]
+                      else ""))
+        last = runs[-1]
+        before, played, watched = last["rss"]
+        records = last["load"].records / games / 2   # each seat is told every record
+        out.append(f"    memory: {(played - before) / games / 1024:.1f} KiB a held game with "
+                   f"its two connections and {records:.0f} records (goal <= 40 KiB + events"
+                   f" + 2 x 20);  a connection {(watched - played) / last['watchers'] / 1024:.1f}"
+                   f" KiB (goal <= 20);  held once everyone left: {last['held_after']}")
+    if len(rates) == 2:
+        names = list(rates)
+        out.append(f"  PostgreSQL's steps/s against SQLite's: "
+                   f"{rates[names[0]] / rates[names[1]]:.2f}x slower (goal <= 1.5x)")
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
+
+
+def _spread(values: list[float], unit: str, digits: int = 3, scale: float = 1.0) -> str:
+    med, lo, hi = (statistics.median(values) * scale, min(values) * scale, max(values) * scale)
+    return f"{med:.{digits}f} {unit} ({lo:.{digits}f}-{hi:.{digits}f})"
+
+
+if __name__ == "__main__":
+    lines: list[str] = []
+    bench_hosted(lines, *(int(a) for a in sys.argv[1:4]))
+    print("\n".join(lines))
