@@ -24,12 +24,13 @@ def open_store(path: str | Path, *, readonly: bool = False, grouped: bool = Fals
     file that begins as SQLite does is an SQLite store whatever its name, and any other file is
     refused (it would otherwise be made into a directory, or overwritten). ``readonly``
     opens an SQLite store to read it as it is (see ``SqliteStore``); ``grouped`` opens it for
-    a game server, whose commits are made durable together (``SqliteStore.sync``).
+    a game server, whose commits are made durable together (``SqliteStore.sync``,
+    ``PostgresStore.sync``).
     """
     if isinstance(path, str) and path.startswith(("postgresql://", "postgres://")):
         from .postgres import PostgresStore
 
-        return PostgresStore(path)
+        return PostgresStore(path, grouped=grouped)
     p = Path(path)
     sqlite_name = str(path).endswith((".db", ".sqlite"))
     if p.is_dir():

@@ -35,12 +35,12 @@ class Gate:
         self.sync, self.open, self.runs = sync, threading.Event(), 0
         self.fail: Exception | None = None
 
-    def __call__(self) -> None:
+    def __call__(self) -> Any:
         self.open.wait(10)
         self.runs += 1
         if self.fail is not None:
             raise self.fail
-        self.sync()
+        return self.sync()
 
 
 async def pending(awaitable: Any, seconds: float = 0.2) -> bool:
@@ -175,3 +175,106 @@ def test_server_durable_per_message_deflate_only_when_the_server_is_asked(tmp_pa
             agreed = ws.response.headers.get("Sec-WebSocket-Extensions")
             assert agreed == offered if offered is None else offered in agreed
             assert "pending" in ws.recv(timeout=20)
+
+
+def test_store_version_an_append_on_a_head_another_process_moved_on_is_a_conflict(postgres):
+    """PostgreSQL appends a game's next step in one statement on the head it last wrote; a
+    step another process appended meanwhile makes it a conflict, not a fork."""
+    from regiment.core.errors import ConcurrencyConflict
+    from regiment.store.postgres import PostgresStore
+
+    from .test_store_contract import drafts
+
+    url = postgres.fresh()
+    with PostgresStore(url) as one, PostgresStore(url) as two:
+        one.append("g", drafts(0, 2, 0, "g"), 0)
+        one.append("g", drafts(2, 1, 1, "g"), 2)      # on the head it wrote: one statement
+        assert one._heads["g"][0] == 3
+        won = two.append("g", drafts(3, 2, 2, "g"), 3)
+        with pytest.raises(ConcurrencyConflict):
+            one.append("g", drafts(3, 1, 2, "g"), 3)
+        assert [r.hash for r in one.read("g")][3:] == [r.hash for r in won]
+        assert one.version("g") == two.version("g") == 5
+        one.append("g", drafts(5, 1, 3, "g"), 5)      # read the new head, and go on
+        assert [r.seq for r in two.read("g")] == list(range(6))
+
+
+def test_server_durable_postgres_a_restarted_database_is_not_taken_for_durable(tmp_path):
+    """A database that started again may have lost commits it had not flushed: the sync after
+    it says it cannot prove them (the server reads those games again), and the next one goes
+    on."""
+    from regiment.core.errors import StoreUnavailable
+    from regiment.store.postgres import PostgresStore
+
+    from .postgres import SKIP, TempPostgres
+    from .test_store_contract import drafts
+
+    if os.environ.get(SKIP):
+        pytest.skip(f"{SKIP} is set")
+    with TempPostgres() as pg, PostgresStore(pg.fresh(), grouped=True) as store:
+        store.append("g", drafts(0, 2, 0, "g"), 0)
+        first = store.incarnation
+        assert store.sync() == first
+        store.append("g", drafts(2, 1, 1, "g"), 2)
+        pg.restart()
+        with pytest.raises(StoreUnavailable):   # its connection was cut
+            store.sync()
+        second = store.sync()                    # a new one, to the database started again
+        assert second != first
+        # what the first sync made durable survived the crash; the step after it may not
+        assert store.version("g") in (2, 3)
+        assert store.incarnation == second       # the appends' connection was made again
+
+
+def test_server_durable_steps_made_to_a_database_that_restarted_are_read_again(tmp_path):
+    """Each commit is marked with the incarnation of the database it went to (PostgreSQL's
+    start time); a step made to one that crashed before a sync may be lost: its game is not
+    told, and is read again from the store before anything more of it is."""
+    from regiment.core.errors import StoreUnavailable
+
+    store = SqliteStore(tmp_path / "games.db", grouped=True)
+    store.incarnation = "first"   # type: ignore[attr-defined]
+    flushed = ["first"]
+
+    def sync() -> str:
+        store.sync()
+        return flushed[0]
+
+    gate = Gate(sync)
+    gate.open.set()
+    hub = Hub(store, ServerKey.load_or_create(tmp_path / "k.pem"), Flusher(gate))
+    made = hub.create(SCENARIO)
+    held, seat = hub.seat_of(made["id"], made["seats"]["red"])
+    held.watchers.append(Watcher(seat, print))
+
+    async def play() -> None:
+        assert hub.flusher is not None
+        hub.flusher.start(asyncio.get_running_loop())
+        try:
+            await asyncio.wait_for(hub.settled(held), 5)
+            gate.fail = StoreUnavailable("the connection to the database was lost")
+            command = first_command(held.game)
+            hub.command(made["id"], command["by"], command)
+            with pytest.raises(StoreUnavailable):         # not known yet
+                await asyncio.wait_for(hub.settled(held), 5)
+            assert hub.doubtful(held) and not hub.uncertain(held)
+            assert hub.update(made["id"]) == []
+            # the database started again: the next sync flushes the new one
+            store.incarnation = flushed[0] = "second"   # type: ignore[attr-defined]
+            gate.fail = None
+            with pytest.raises(StoreUnavailable, match="restarted"):
+                await asyncio.wait_for(hub.settled(held), 5)
+            assert hub.uncertain(held) and hub.update(made["id"]) == []
+            before = held.game
+            again = hub.get(made["id"])   # read again: a new game object, from the store
+            assert again.game is not before and not hub.uncertain(again)
+            await asyncio.wait_for(hub.settled(again), 5)
+            assert [w.seen for w, _ in hub.update(made["id"])] == [again.game.version]
+            hub.command(made["id"], *[(c["by"], c) for c in [first_command(again.game)]][0])
+            await asyncio.wait_for(hub.settled(again), 5)   # made to the second: durable
+            assert not hub.uncertain(again) and hub.update(made["id"])
+        finally:
+            hub.flusher.stop()
+
+    asyncio.run(play())
+    store.close()

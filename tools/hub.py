@@ -138,10 +138,36 @@ class Hub:
             if not seats:
                 raise BadRequest(f"no game {game_id!r} on this server")
             held = self.held[game_id] = Held(Game.load(game_id, self.store), seats)
+            self._marked(held)   # what it read is told once a sync after it returns
             return held
-        if self._behind(held):   # moved on by another process
+        if self.doubtful(held):
+            self.reload(held)
+        elif self._behind(held):   # moved on by another process
             self.catch_up(held)
         return held
+
+    def uncertain(self, held: Held) -> bool:
+        """Whether the game as this process holds it may have a step the store lost (made to
+        a database that crashed before it was flushed): then it is read again before
+        anything of it is told (SERVER.DURABLE)."""
+        return self.flusher is not None and self.flusher.uncertain(held.mark)
+
+    def doubtful(self, held: Held) -> bool:
+        """Uncertain, or not yet durable while the database cannot be asked: a command is
+        decided on the game as the store has it, not on a step it may have lost."""
+        flusher = self.flusher
+        return flusher is not None and (flusher.uncertain(held.mark) or (
+            flusher.failing and held.mark > flusher.synced))
+
+    def mark(self) -> int:
+        """A commit (or a read) was just made: the number its sync is awaited with."""
+        assert self.flusher is not None
+        return self.flusher.mark(getattr(self.store, "incarnation", None))
+
+    def reload(self, held: Held) -> None:
+        """The whole game again, as the store has it; its watchers stay with it."""
+        held.game = Game.load(held.game.game_id, self.store)
+        self._marked(held)   # what it read may not be durable yet either
 
     def catch_up(self, held: Held) -> None:
         """Fold the steps another process appended; the game's watchers stay with it."""
@@ -152,21 +178,26 @@ class Hub:
             raise
         except RegimentError:   # anything odd: the whole game again, from the store
             held.game = Game.load(game.game_id, self.store)
-        self._marked(held)
+        self._marked(held)   # read from the store: durable once a sync after it is
 
     def _marked(self, held: Held) -> None:
         if self.flusher is not None:
-            held.mark = self.flusher.mark()
+            held.mark = self.mark()
 
     async def settled(self, held: Held) -> None:
         """Return once every step of the game this process holds is durable (SERVER.DURABLE:
         nothing is told, and no receipt signed, before)."""
         while self.flusher is not None and held.mark > self.flusher.synced:
-            await self.flusher.wait(held.mark)
+            await self.flusher.wait(held.mark)   # StoreUnavailable: not known yet
+        if self.uncertain(held):
+            raise StoreUnavailable("the database restarted before the game's latest step was "
+                                   "known durable: it is read again from the database")
 
     def ahead(self, held: Held) -> bool:
-        """Whether the game holds a step not yet durable (its teller is the step's own)."""
-        return self.flusher is not None and held.mark > self.flusher.synced
+        """Whether the game holds a step not yet durable (its teller is the step's own), or
+        one that may have been lost."""
+        return self.flusher is not None and (held.mark > self.flusher.synced
+                                             or self.flusher.uncertain(held.mark))
 
     def _behind(self, held: Held) -> bool:
         """Whether the store holds steps of the game this process has not folded."""
@@ -228,6 +259,8 @@ class Hub:
         # asked and the game caught up. That saves a query before every command (13 % of a
         # PostgreSQL server's time, measured in issue 29).
         held = self.held.get(game_id) or self.get(game_id)
+        if self.doubtful(held):
+            self.reload(held)
         for attempt in (1, 2):
             try:
                 held.game.submit(request)

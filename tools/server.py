@@ -116,6 +116,8 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
             from regiment.core.game import Game
 
             game = Game.load(game_id, store)
+            if flusher is not None:   # what it read, once durable
+                await flusher.wait(hub.mark())
         return {"records": game.version, "over": game.state.over,
                 "pending": pending_json(game)}
 
@@ -150,7 +152,7 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
         try:
             made = hub.create(body, request.query_params.get("undo"))
             if flusher is not None:   # its tokens are handed out once it is on disk
-                await flusher.wait(flusher.mark())
+                await flusher.wait(hub.mark())
         except StoreError as exc:
             return error(exc, 503)
         except RegimentError as exc:
@@ -281,7 +283,7 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
         """A seat's message: the command applied, and once its step is durable, every
         watcher told (SERVER.DURABLE); meanwhile the loop serves the other games."""
         game_id = held.game.game_id
-        refusal = None
+        refusal, made = None, (0, "")
         try:
             if len(text) > MAX_MESSAGE:
                 raise BadRequest(f"a message of {len(text)} characters is longer than "
@@ -291,16 +293,43 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
             except (ValueError, RecursionError) as exc:
                 raise BadRequest(f"malformed JSON: {exc}") from None
             hub.command(game_id, seat, request)
+            made = held.game.version, held.game.head
         except RegimentError as exc:
             refusal = exc   # a race lost: the steps that won it are told too
-        await hub.settled(held)
+        try:
+            await settled_again(held)
+        except StoreUnavailable as exc:   # whether the step is durable is not known: no
+            watcher.send(dumps({"error": exc.to_dict()}))   # position is told till it is
+            return
+        if refusal is None and not kept(held.game, *made):
+            refusal = StoreUnavailable("the database restarted and lost this step before it "
+                                       "was durable; nothing of it was told: look at the "
+                                       "position and send it again")
         tell(game_id)
         if refusal is not None:
             watcher.send(error_message(refusal, game_id))
 
+    async def settled_again(held: Held) -> None:
+        """``hub.settled``; if meanwhile the database could not be asked or restarted, the
+        game read again from it (a step it lost is then not in it) and settled once more."""
+        for attempt in (1, 2, 3):
+            try:
+                await hub.settled(held)
+                return
+            except StoreUnavailable:
+                if attempt == 3:
+                    raise
+                if hub.doubtful(held):
+                    hub.reload(held)   # StoreUnavailable while the database is away
+
+    def kept(game: Any, version: int, head: str) -> bool:
+        """Whether the step that made the game ``version`` records long, ending in ``head``,
+        is in it still."""
+        return game.version >= version and game.records[version - 1].hash.hex() == head
+
     def error_message(exc: RegimentError, game_id: str) -> str:
         held = hub.held.get(game_id)   # as this process holds it: no query to answer a refusal
-        if held is None:
+        if held is None or hub.ahead(held):
             return dumps({"error": exc.to_dict()})
         return dumps({"error": exc.to_dict(), **hub.snapshot(held.game)})
 
@@ -313,23 +342,37 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
         for watcher, text in told:
             watcher.send(text)
 
-    async def moved(game_id: str) -> None:
-        """Another process appended to a game this one shows: catch up, and tell. ``*``: the
-        listener (re)connected, and any game may have moved while nobody listened."""
+    async def moved(game_id: str, version: int) -> None:
+        """Another process appended to a game this one shows: catch up, and once what it
+        read is durable, tell. ``*``: the listener (re)connected, and any game may have moved
+        while nobody listened. A game already at the version notified (this process's own
+        step, or one caught up with) costs no query."""
         for gid in list(hub.held) if game_id == CAUGHT_UP else [game_id]:
-            if gid in hub.held and hub.held[gid].watchers:
-                try:
-                    hub.get(gid)
-                except RegimentError as exc:
-                    log.warning("catch_up_failed", game=gid, why=str(exc))
-                    continue
-                tell(gid)
+            held = hub.held.get(gid)
+            if held is None or not held.watchers:
+                continue
+            if gid == game_id and version <= held.game.version and not hub.uncertain(held):
+                continue
+            try:
+                hub.get(gid)
+                await settled_again(held)   # a step the database lost: the game read again
+            except RegimentError as exc:
+                log.warning("catch_up_failed", game=gid, why=str(exc))
+                continue
+            tell(gid)
 
     def listen(loop: asyncio.AbstractEventLoop) -> None:
         while True:
             try:
-                for game_id, _ in store.listen():
-                    asyncio.run_coroutine_threadsafe(moved(game_id), loop)
+                for game_id, version in store.listen():
+                    # Most notes are this process's own steps: a game it holds at the version
+                    # noted already is not handed to the loop (a hint read across threads;
+                    # ``moved`` decides on the loop).
+                    held = hub.held.get(game_id)
+                    if held is not None and version <= held.game.version and \
+                            not hub.doubtful(held):
+                        continue
+                    asyncio.run_coroutine_threadsafe(moved(game_id, version), loop)
             except Exception as exc:   # the database went away: try again shortly
                 log.warning("listen_failed", why=str(exc))
                 time.sleep(0.5)
