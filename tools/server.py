@@ -170,6 +170,10 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
                 return error(exc, 403)
             try:
                 await hub.settled(held)   # no step before it is durable (SERVER.DURABLE)
+                # Reading it may have caught the game up with another process's steps: the
+                # game's connections are told them now (its notes are not handed to the
+                # loop again once the game is at their version).
+                tell(held.game.game_id)
                 return handler(held, seat)
             except StoreError as exc:
                 return error(exc, 503)
@@ -234,6 +238,7 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
             watcher.seen, watcher.greeted = game.version, True
             watcher.send(dumps({"game_id": game_id, "seat": seat, "events": [
                 event_json(r) for r in game.records[start:]], **hub.snapshot(game)}))
+            tell(game_id)   # the game's other connections: what joining caught up with
             while not writer.done():
                 frame = await ws.receive()
                 if frame["type"] == "websocket.disconnect":
