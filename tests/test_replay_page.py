@@ -230,3 +230,32 @@ def test_the_page_draws_the_tables_cover_and_the_remaining_moves(pages, driver):
     marching = next(f["step"] for f in shown if any(p["reason"] == "march" for p in f["paths"]))
     driver.get(f"{path.as_uri()}#step={marching}")
     assert driver.find_elements("css selector", "line.path.march")
+
+
+@pytest.mark.parametrize(("name", "rule"), [("border_patrol", "VP.WIN"),
+                                            ("the_brood", "SK.VICTORY")])
+def test_the_header_says_who_won_and_why_and_opens_the_step_that_ended_it(pages, driver,
+                                                                           name, rule):
+    """VP.WIN, SK.VICTORY: the page's header tells the game's result as the log's last step
+    does, and a click on it shows that step."""
+    emulate(driver, 1280)
+    path, shown = pages[name]
+    driver.get(f"{path.as_uri()}#step=0")
+    result = driver.find_element("id", "result").text
+    assert result.startswith("Result: The game ends:") and f"({rule})" in result, result
+    assert "wins" in result, result
+    assert result.removeprefix("Result: ") == shown[-1]["ended"]
+    driver.find_element("css selector", "#result a").click()
+    assert driver.find_element("id", "where").text.startswith(f"Step {shown[-1]['step']} of")
+
+
+def test_a_log_cut_before_the_end_says_the_game_is_not_over():
+    _, game = story("border_patrol")
+    records = game.records
+    cut = next(i for i, r in enumerate(records) if r.type == "GameEnded")
+    data = json.loads(re.search(r'<script id="data" type="application/json">(.*?)</script>',
+                                page(records[:cut]), re.S).group(1))
+    assert data["result"] is None
+    whole = json.loads(re.search(r'<script id="data" type="application/json">(.*?)</script>',
+                                 page(records), re.S).group(1))
+    assert "orcs wins, with more points (VP.WIN)" in whole["result"]["text"]

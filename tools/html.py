@@ -71,13 +71,16 @@ class Frames:
         paths = view.paths(before, after, batch) if view is not None and before is not None \
             else []
         asked = before if before is not None else after
+        # GAME.END, VP.WIN, SK.VICTORY: the step that ended the game says who won and why
+        ended = next((preset.sentence(r.type, r.data, after) for r in batch
+                      if r.type == "GameEnded"), "")
         self.out.append({
             "step": head.step,
             "title": command_text(head) if head.type == "CommandIssued" else "set-up",
             "turn": asked.turn, "player": asked.player,
             "phase": _phase(asked.phase if before is not None else ""),
             "next_phase": _phase(after.phase), "next_player": after.player,
-            "lines": lines, "paths": paths,
+            "lines": lines, "paths": paths, "ended": ended,
             "units": _units(view.drawing(after) if view is not None else [],
                             view.ends(after) if view is not None else {},
                             self.numbers, self.last_seen),
@@ -152,6 +155,9 @@ def page(records: Sequence[Record], title: str = "") -> str:
     if published:
         text += f" Beware: {published}."
     verdict = {"ok": ok, "text": text}
+    # the game's result: the ending of the line that was played on, not of an undone branch
+    result = next(({"step": f["step"], "text": f["ended"]} for f in reversed(shown)
+                   if f["ended"] and f["branch"] == "live"), None)
     started = records[0].data
     scenario = started["scenario"]
     width, depth = scenario["table"]["width"], scenario["table"]["depth"]
@@ -163,7 +169,8 @@ def page(records: Sequence[Record], title: str = "") -> str:
     near = 4.0     # the closer view: where the units went, with some table around them
     close = [min(xs, default=0.0) - near, min(ys, default=0.0) - near,
              max(xs, default=width) + near, max(ys, default=depth) + near]
-    data = {"frames": shown, "verdict": verdict, "view": [round(v, 3) for v in view],
+    data = {"frames": shown, "verdict": verdict, "result": result,
+            "view": [round(v, 3) for v in view],
             "close": [round(v, 3) for v in close],
             "table": {"width": width, "depth": depth,
                       "hills": scenario["table"].get("hills", []),
