@@ -6,8 +6,12 @@ postgres``) it prints steps/s, the latency of a step (a command sent to its answ
 p99, and the server's CPU a step (its process's user and system time over the games, from
 ``/proc``) against the floor: the CPU of the engine's own live step (``Game.submit`` of the
 same scenario on a memory store, in this process), measured in the same run. Then the server's
-memory: what a held game adds (its events told apart) and what a connection adds, from the
-process's resident size; and whether games nobody watches are let go.
+memory: what a held game adds (its events told apart) and what a connection adds, weighed in
+one more round with the server's Python memory traced (``PYTHONTRACEMALLOC=1``: ``/status``
+then collects garbage and reports it), every game held and its seats connected when weighed,
+after a warm-up round (modules imported at first use are the process's); beside it the
+growth of the resident size in the last timed round, which counts what the allocator keeps;
+and whether games nobody watches are let go.
 """
 
 from __future__ import annotations
@@ -70,45 +74,65 @@ class Load:
     refused: int = 0
 
 
-async def seat(url: str, who: str, rng: random.Random, steps: int, load: Load,
-               start: asyncio.Event, joined: asyncio.Barrier, stop: asyncio.Event) -> None:
+@dataclass
+class Gates:
+    """Where the seats wait for each other: all joined, the start, all played (the games
+    still held, their connections open, for their memory to be weighed), the release."""
+
+    joined: asyncio.Barrier
+    start: asyncio.Event
+    played: asyncio.Barrier
+    release: asyncio.Event
+
+
+async def seat(url: str, who: str, rng: random.Random, steps: int, load: Load, gates: Gates,
+               stop: asyncio.Event) -> None:
     """One seat of one game: joins, waits for every game to be joined, then plays its own
-    decisions until the game has made ``steps`` steps (or is over)."""
+    decisions until the game has made ``steps`` steps (or is over); keeps its connection
+    until every seat has played and it is let go."""
     # as a browser does, each connection offers per-message deflate
     async with connect(url, max_size=2**24) as ws:
         msg = json.loads(await ws.recv())
-        await joined.wait()
-        await start.wait()
-        made, sent_at = 0, None
-        while True:
-            pending = msg["pending"]
-            if pending["kind"] == "over" or made >= steps:
+        await gates.joined.wait()
+        await gates.start.wait()
+        await play_seat(ws, msg, who, rng, steps, load, stop)
+        await gates.played.wait()
+        await gates.release.wait()
+
+
+async def play_seat(ws: Any, msg: dict[str, Any], who: str, rng: random.Random, steps: int,
+                    load: Load, stop: asyncio.Event) -> None:
+    made, sent_at = 0, None
+    while True:
+        pending = msg["pending"]
+        if pending["kind"] == "over" or made >= steps:
+            stop.set()
+            return
+        if pending["kind"] == "decision" and pending["player"] == who and sent_at is None:
+            command = choose(pending, rng)
+            if command is None:
                 stop.set()
                 return
-            if pending["kind"] == "decision" and pending["player"] == who and sent_at is None:
-                command = choose(pending, rng)
-                if command is None:
-                    stop.set()
-                    return
-                await ws.send(json.dumps(command, separators=(",", ":")))
-                sent_at = time.perf_counter()
-            recv = asyncio.ensure_future(ws.recv())
-            done, _ = await asyncio.wait({recv, asyncio.ensure_future(stop.wait())},
-                                         return_when=asyncio.FIRST_COMPLETED)
-            if recv not in done:
-                recv.cancel()
-                return
-            msg = json.loads(recv.result())
-            if "error" in msg:
-                load.refused += 1
-                sent_at = None
-                continue
-            made += 1
-            load.records += len(msg["events"])
-            if sent_at is not None:
-                load.latencies.append(time.perf_counter() - sent_at)
-                load.steps += 1
-                sent_at = None
+            await ws.send(json.dumps(command, separators=(",", ":")))
+            sent_at = time.perf_counter()
+        recv = asyncio.ensure_future(ws.recv())
+        halt = asyncio.ensure_future(stop.wait())
+        done, _ = await asyncio.wait({recv, halt}, return_when=asyncio.FIRST_COMPLETED)
+        if recv not in done:
+            recv.cancel()
+            return
+        halt.cancel()
+        msg = json.loads(recv.result())
+        if "error" in msg:
+            load.refused += 1
+            sent_at = None
+            continue
+        made += 1
+        load.records += len(msg["events"])
+        if sent_at is not None:
+            load.latencies.append(time.perf_counter() - sent_at)
+            load.steps += 1
+            sent_at = None
 
 
 async def play(server: Server, games: int, steps: int, watchers: int) -> dict[str, Any]:
@@ -118,45 +142,55 @@ async def play(server: Server, games: int, steps: int, watchers: int) -> dict[st
             r = await client.post("/games", content=SCENARIO.encode())
             r.raise_for_status()
             made.append(r.json())
-    assert server.proc is not None
-    pid = server.proc.pid
-    load = Load()
-    start = asyncio.Event()
-    joined = asyncio.Barrier(2 * games + 1)
-    rss_before = resident(pid)
-    tasks = []
-    for i, m in enumerate(made):
-        stop = asyncio.Event()
-        for who, token in m["seats"].items():
-            url = f"{server.ws}/games/{m['id']}/ws?token={token}"
-            rng = random.Random(f"{i}{who}")
-            tasks.append(asyncio.create_task(seat(url, who, rng, steps, load, start,
-                                                  joined, stop)))
-    await joined.wait()
-    (user0, sys0), t0 = cpu_split(pid), time.perf_counter()
-    start.set()
-    await asyncio.gather(*tasks)
-    wall = time.perf_counter() - t0
-    user1, sys1 = cpu_split(pid)
-    cpu, system = user1 - user0 + sys1 - sys0, sys1 - sys0
-    rss_played = resident(pid)
-    # what a connection adds: spectators join and hold every game; nothing else moves
-    spectators = []
-    for m in made[:watchers]:
-        token = m["spectate"].split("token=")[1]
-        ws = await connect(f"{server.ws}/games/{m['id']}/ws?token={token}", max_size=2**24)
-        await ws.recv()
-        spectators.append(ws)
-    rss_watched = resident(pid)
-    for ws in spectators:
-        await ws.close()
-    await asyncio.sleep(0.3)
-    async with httpx.AsyncClient(base_url=server.http, timeout=60) as client:
-        held = (await client.get("/status")).json()
-    return {"load": load, "wall": wall, "cpu": cpu, "system": system,
-            "rss": (rss_before, rss_played, rss_watched), "held_after": held["games_held"],
-            "watchers": len(spectators),
-            "per_sync": held["commits"] / held["syncs"] if held.get("syncs") else None}
+        assert server.proc is not None
+        pid = server.proc.pid
+        load = Load()
+        gates = Gates(asyncio.Barrier(2 * games + 1), asyncio.Event(),
+                      asyncio.Barrier(2 * games + 1), asyncio.Event())
+        memory = [await weigh(client, pid)]      # before anyone joined
+        tasks = []
+        for i, m in enumerate(made):
+            stop = asyncio.Event()
+            for who, token in m["seats"].items():
+                url = f"{server.ws}/games/{m['id']}/ws?token={token}"
+                rng = random.Random(f"{i}{who}")
+                tasks.append(asyncio.create_task(seat(url, who, rng, steps, load, gates,
+                                                      stop)))
+        await gates.joined.wait()
+        (user0, sys0), t0 = cpu_split(pid), time.perf_counter()
+        gates.start.set()
+        await gates.played.wait()
+        wall = time.perf_counter() - t0
+        user1, sys1 = cpu_split(pid)
+        cpu, system = user1 - user0 + sys1 - sys0, sys1 - sys0
+        memory.append(await weigh(client, pid))  # every game held, two connections each
+        # what a connection adds: spectators join and hold every game; nothing else moves
+        spectators = []
+        for m in made[:watchers]:
+            token = m["spectate"].split("token=")[1]
+            ws = await connect(f"{server.ws}/games/{m['id']}/ws?token={token}",
+                               max_size=2**24)
+            await ws.recv()
+            spectators.append(ws)
+        memory.append(await weigh(client, pid))
+        gates.release.set()
+        await asyncio.gather(*tasks)
+        for ws in spectators:
+            await ws.close()
+        await asyncio.sleep(0.3)
+        memory.append(await weigh(client, pid))  # everyone left
+        status = (await client.get("/status")).json()
+    return {"load": load, "wall": wall, "cpu": cpu, "system": system, "memory": memory,
+            "held_after": status["games_held"], "watchers": len(spectators),
+            "per_sync": status["commits"] / status["syncs"] if status.get("syncs") else None}
+
+
+async def weigh(client: httpx.AsyncClient, pid: int) -> dict[str, int]:
+    """The server's resident size, and (under PYTHONTRACEMALLOC) its traced Python memory
+    and the bytes of the records its held games keep."""
+    status = (await client.get("/status")).json()
+    return {"rss": resident(pid), "traced": status.get("traced", 0),
+            "events": status.get("events_bytes", 0), "held": status["games_held"]}
 
 
 def engine_step(steps: int) -> float:
@@ -193,6 +227,7 @@ def bench_hosted(out: list[str], games: int = 200, steps: int = 40, rounds: int 
         except RuntimeError as exc:
             out.append(f"  (PostgreSQL left out: {exc})")
         results: dict[str, list[dict[str, Any]]] = {name: [] for name, _ in stores}
+        traced: dict[str, dict[str, Any]] = {}
         floors = []
         try:
             for r in range(rounds):   # interleaved: drift hits every store alike
@@ -203,6 +238,15 @@ def bench_hosted(out: list[str], games: int = 200, steps: int = 40, rounds: int 
                                 else str(Path(tmp) / f"s{r}.db"), key) as server:
                         results[name].append(asyncio.run(play(server, games, steps,
                                                               games)))
+            for name, where in stores:   # memory: one more round, its Python heap traced
+                key = Path(tmp) / "server.key"
+                with Server(where() if name != "SQLite, durable" else
+                            str(Path(tmp) / "traced.db"), key,
+                            env={"PYTHONTRACEMALLOC": "1"}) as server:
+                    # warmed first: the modules a game imports when it first needs them and
+                    # the bounded geometry caches are the process's, not a game's
+                    asyncio.run(play(server, games // 4, steps, 0))
+                    traced[name] = asyncio.run(play(server, games, steps, games))
         finally:
             if pg is not None:
                 pg.stop()
@@ -228,17 +272,39 @@ def bench_hosted(out: list[str], games: int = 200, steps: int = 40, rounds: int 
                    f"the kernel);  refused {sum(r['load'].refused for r in runs)}"
                    + (f";  {runs[-1]['per_sync']:.1f} commits a sync" if runs[-1]["per_sync"]
                       else ""))
-        last = runs[-1]
-        before, played, watched = last["rss"]
-        records = last["load"].records / games / 2   # each seat is told every record
-        out.append(f"    memory: {(played - before) / games / 1024:.1f} KiB a held game with "
-                   f"its two connections and {records:.0f} records (goal <= 40 KiB + events"
-                   f" + 2 x 20);  a connection {(watched - played) / last['watchers'] / 1024:.1f}"
-                   f" KiB (goal <= 20);  held once everyone left: {last['held_after']}")
+        out.extend(memory_lines(runs[-1], traced.get(name), games))
     if len(rates) == 2:
         names = list(rates)
         out.append(f"  PostgreSQL's steps/s against SQLite's: "
                    f"{rates[names[0]] / rates[names[1]]:.2f}x slower (goal <= 1.5x)")
+
+
+def memory_lines(timed: dict[str, Any], traced: dict[str, Any] | None,
+                 games: int) -> list[str]:
+    """A held game and a connection: the Python memory the server traced (its own round),
+    the held game's events (its records' bytes) apart; and the resident size's growth."""
+    kib = 1024
+    out = []
+    records = timed["load"].records / games / 2   # each seat is told every record
+    if traced is not None:
+        before, played, watched, left = traced["memory"]
+        conn = (watched["traced"] - played["traced"]) / traced["watchers"]
+        game = (played["traced"] - before["traced"]) / games - 2 * conn
+        events = played["events"] / games
+        # what stays once every game is let go is the process's (the bounded caches the
+        # rules' geometry filled), not a held game's
+        kept = (left["traced"] - before["traced"]) / games
+        out.append(f"    memory (traced): a held game {game / kib:.1f} KiB = {events / kib:.1f}"
+                   f" KiB of events ({records:.0f} records) + {kept / kib:.1f} KiB that stay "
+                   f"once it is let go (caches) + {(game - events - kept) / kib:.1f} KiB (goal"
+                   f" <= 40);  a connection {conn / kib:.1f} KiB (goal <= 20);  once everyone "
+                   f"left: {left['held']} games held")
+    before, played, watched, _ = (m["rss"] for m in timed["memory"])
+    out.append(f"    memory (resident, timed round): {(played - before) / games / kib:.1f} KiB a "
+               f"held game with its two connections;  a connection "
+               f"{(watched - played) / timed['watchers'] / kib:.1f} KiB;  held once everyone "
+               f"left: {timed['held_after']}")
+    return out
 
 
 def _pct(values: list[float], q: float) -> float:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, NamedTuple, overload
 
@@ -73,6 +74,12 @@ class RecordLog(Sequence[Record]):
 
     def __len__(self) -> int:
         return len(self._items)
+
+    def held_bytes(self) -> int:
+        """The memory of the records kept as bytes (a game's "events", which make bench
+        weighs apart from the rest of a held game); records kept built, as a game made from
+        records given rather than read from a store keeps them, are not counted."""
+        return sum(sys.getsizeof(item) for item in self._items if type(item) is bytes)
 
     @overload
     def __getitem__(self, index: int) -> Record: ...

@@ -22,8 +22,9 @@ EXE = Path(sys.executable).with_name("regiment")
 class Server:
     def __init__(self, store: str, key: Path, port: int | None = None,
                  options: tuple[str, ...] = ("--games-per-minute", "0"),
-                 verbose: bool = False) -> None:
+                 verbose: bool = False, env: dict[str, str] | None = None) -> None:
         self.store, self.key = store, key
+        self.env = env or {}     # more of the server's environment (PYTHONTRACEMALLOC...)
         self.options = options   # the tests make many games from one address
         self.verbose = verbose   # its info log (JSON lines) to stderr too
         self.port = port or free_port()
@@ -49,7 +50,7 @@ class Server:
                 [str(EXE), *(["-v", "--log-json"] if self.verbose else []), "server",
                  "--store", self.store, "--key", str(self.key), "--port", str(self.port),
                  *self.options], stdout=subprocess.PIPE, stderr=err, text=True,
-                env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                env={**os.environ, "PYTHONUNBUFFERED": "1", **self.env})
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
         if not line.startswith("regiment server:"):

@@ -5,6 +5,7 @@ it. Real PostgreSQL (tests/postgres.py), real server processes, real clients."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 from pathlib import Path
@@ -131,3 +132,33 @@ def test_two_processes_racing_on_one_game_never_fork_it(pair, tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     records = [json.loads(line) for line in log.read_text().splitlines()[:-1]]
     assert [r["seq"] for r in records] == list(range(len(records)))   # one line, no branch
+
+
+def test_server_memory_a_connection_keeps_no_message_it_was_sent(tmp_path):
+    """A connection's greeting is the game's whole log; the connection must not keep it (nor
+    any later message) once sent, so what a connection costs does not grow with the log
+    (issue 29; weighed with the server's Python memory traced, as make bench weighs it)."""
+    from .test_server import play
+
+    with Server(str(tmp_path / "games.db"), tmp_path / "server.key",
+                env={"PYTHONTRACEMALLOC": "1"}) as server:
+        def weigh() -> int:
+            return int(httpx.get(f"{server.http}/status").json()["traced"])
+
+        costs, greetings = [], []
+        for steps in (0, 60):
+            made = server.create(SCENARIO)
+            play(server, made, steps)
+            token = made["spectate"].split("token=")[1]
+            url = f"{server.ws}/games/{made['id']}/ws?token={token}"
+            with contextlib.ExitStack() as open_:
+                first = open_.enter_context(connect(url))   # the game is read and held
+                greetings.append(len(first.recv(timeout=20)))
+                before = weigh()
+                more = [open_.enter_context(connect(url)) for _ in range(20)]
+                for ws in more:
+                    ws.recv(timeout=20)
+                costs.append((weigh() - before) / len(more))
+        grown = greetings[1] - greetings[0]
+        assert grown > 8_000, greetings   # the longer log: a greeting larger by this much
+        assert costs[1] - costs[0] < grown / 4, (costs, greetings)
