@@ -179,18 +179,20 @@ async def play(server: Server, games: int, steps: int, watchers: int) -> dict[st
             await ws.close()
         await asyncio.sleep(0.3)
         memory.append(await weigh(client, pid))  # everyone left
-        status = (await client.get("/status")).json()
+    left = memory[-1]
     return {"load": load, "wall": wall, "cpu": cpu, "system": system, "memory": memory,
-            "held_after": status["games_held"], "watchers": len(spectators),
-            "per_sync": status["commits"] / status["syncs"] if status.get("syncs") else None}
+            "held_after": left["held"], "watchers": len(spectators),
+            "per_sync": left["commits"] / left["syncs"] if left["syncs"] else None}
 
 
 async def weigh(client: httpx.AsyncClient, pid: int) -> dict[str, int]:
     """The server's resident size, and (under PYTHONTRACEMALLOC) its traced Python memory
-    and the bytes of the records its held games keep."""
+    and the bytes of the records its held games keep; its games held and commits and syncs
+    so far."""
     status = (await client.get("/status")).json()
     return {"rss": resident(pid), "traced": status.get("traced", 0),
-            "events": status.get("events_bytes", 0), "held": status["games_held"]}
+            "events": status.get("events_bytes", 0), "held": status["games_held"],
+            "commits": status.get("commits", 0), "syncs": status.get("syncs", 0)}
 
 
 def engine_step(steps: int) -> float:
@@ -219,11 +221,15 @@ def engine_step(steps: int) -> float:
 
 def bench_hosted(out: list[str], games: int = 200, steps: int = 40, rounds: int = 3) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        stores: list[tuple[str, Any]] = [("SQLite, durable", lambda: str(Path(tmp) / "s.db"))]
+        key = Path(tmp) / "server.key"
+        # each round a store of its own: a new SQLite file, a new PostgreSQL database
+        stores: list[tuple[str, Any]] = [("SQLite, durable",
+                                          lambda label: str(Path(tmp) / f"{label}.db"))]
         pg: TempPostgres | None = None
         try:
             pg = TempPostgres().start()
-            stores.append(("PostgreSQL", pg.fresh))
+            new_schema = pg.fresh
+            stores.append(("PostgreSQL", lambda label: new_schema()))
         except RuntimeError as exc:
             out.append(f"  (PostgreSQL left out: {exc})")
         results: dict[str, list[dict[str, Any]]] = {name: [] for name, _ in stores}
@@ -233,15 +239,11 @@ def bench_hosted(out: list[str], games: int = 200, steps: int = 40, rounds: int 
             for r in range(rounds):   # interleaved: drift hits every store alike
                 floors.append(engine_step(2_000))
                 for name, where in stores:
-                    key = Path(tmp) / "server.key"
-                    with Server(where() if r == 0 or name != "SQLite, durable"
-                                else str(Path(tmp) / f"s{r}.db"), key) as server:
+                    with Server(where(f"s{r}"), key) as server:
                         results[name].append(asyncio.run(play(server, games, steps,
                                                               games)))
             for name, where in stores:   # memory: one more round, its Python heap traced
-                key = Path(tmp) / "server.key"
-                with Server(where() if name != "SQLite, durable" else
-                            str(Path(tmp) / "traced.db"), key,
+                with Server(where("traced"), key,
                             env={"PYTHONTRACEMALLOC": "1"}) as server:
                     # warmed first: the modules a game imports when it first needs them and
                     # the bounded geometry caches are the process's, not a game's

@@ -19,7 +19,7 @@ import pytest
 from regiment.tools.html import frames, page
 
 from .test_golden import BATTLES, story
-from .test_html import browser
+from .test_html import browser, data_of
 
 SMALLEST_PX = 11.0   # a label at least this high on the screen is read without a lens
 
@@ -253,9 +253,5 @@ def test_a_log_cut_before_the_end_says_the_game_is_not_over():
     _, game = story("border_patrol")
     records = game.records
     cut = next(i for i, r in enumerate(records) if r.type == "GameEnded")
-    data = json.loads(re.search(r'<script id="data" type="application/json">(.*?)</script>',
-                                page(records[:cut]), re.S).group(1))
-    assert data["result"] is None
-    whole = json.loads(re.search(r'<script id="data" type="application/json">(.*?)</script>',
-                                 page(records), re.S).group(1))
-    assert "orcs wins, with more points (VP.WIN)" in whole["result"]["text"]
+    assert data_of(page(records[:cut]))["result"] is None
+    assert "orcs wins, with more points (VP.WIN)" in data_of(page(records))["result"]["text"]

@@ -66,14 +66,17 @@ class Frames:
         assert after is not None
         preset, view = self.preset, self.view
         head = batch[0]
-        lines = [text for r in batch if r.type not in QUIET
-                 for text in (preset.sentence(r.type, r.data, after),) if text]
+        lines: list[str] = []
+        ended = ""
+        for r in batch:
+            text = (preset.sentence(r.type, r.data, after) or "") if r.type not in QUIET else ""
+            if text:
+                lines.append(text)
+            if r.type == "GameEnded":   # GAME.END, VP.WIN, SK.VICTORY: who won and why
+                ended = text
         paths = view.paths(before, after, batch) if view is not None and before is not None \
             else []
         asked = before if before is not None else after
-        # GAME.END, VP.WIN, SK.VICTORY: the step that ended the game says who won and why
-        ended = next((preset.sentence(r.type, r.data, after) for r in batch
-                      if r.type == "GameEnded"), "")
         self.out.append({
             "step": head.step,
             "title": command_text(head) if head.type == "CommandIssued" else "set-up",
