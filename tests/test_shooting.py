@@ -167,3 +167,25 @@ def test_shoot_narration_in_english_and_russian():
     with language("ru"):
         ru = g.preset.sentence("ShotsFired", e.to_data(), g.state)
     assert "SHOOT.HIT" in ru and "shoot" not in ru.split("(")[0]
+
+
+def test_shoot_hit_the_bot_shoots_the_target_it_expects_to_hurt_most_not_the_nearest():
+    """Issue 28 item 4: of two targets, the nearer in hard cover (-2) and a farther one in the
+    open at long range (-1), the bot shoots the farther: more unsaved wounds expected."""
+    from regiment.phases.fantasy.bot import choose, expected_wounds
+    from regiment.phases.fantasy.charge import gap
+
+    g = shooting([archers(), b.unit("near", "blue", 36, 20, 180),
+                  b.unit("far", "blue", 44, 26, 180)],
+                 table={"width": 72.0, "depth": 48.0,
+                        "hard_cover": [[[28, 18], [44, 18], [44, 24], [28, 24]]]})
+    shots = {c.target: c for c in g.pending.legal if c.name == "shoot"}
+    assert set(shots) == {"near", "far"}
+    s = g.state
+    assert gap(s.units["archers"], s.units["near"]) < gap(s.units["archers"], s.units["far"])
+    assert expected_wounds(s, shots["far"]) > expected_wounds(s, shots["near"]) > 0
+    assert choose(s, g.pending).target == "far"
+    # with no cover the two are alike but for range: the nearer, at short range, is chosen
+    open_ = shooting([archers(), b.unit("near", "blue", 36, 20, 180),
+                      b.unit("far", "blue", 44, 26, 180)])
+    assert choose(open_.state, open_.pending).target == "near"

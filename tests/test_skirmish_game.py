@@ -580,3 +580,22 @@ def test_sk_morale_a_squad_that_loses_a_quarter_to_shooting_tests_and_falls_back
     rolled(old, *(6,) * 5)
     rolled(old, 6, 6, 6, 1, 1)
     assert old.pending.kind == "decision"   # before 0.12.0: no check after shooting
+
+
+def test_sk_shoot_the_bot_shoots_the_squad_it_expects_to_hurt_most_not_the_nearest():
+    """Issue 28 item 4: guardsmen 9" away in cover (a 4+ save against the bolters' AP 5)
+    and guardsmen 10.4" away in the open (no save), both within the bolters' half range:
+    the bot shoots the farther squad."""
+    from regiment.phases.skirmish.view import choose
+    from regiment.phases.skirmish.volleys import expected_unsaved
+
+    squads = [sq("tac", "red", "tactical_marines", row(10, 10, 3)),
+              sq("near", "blue", "guardsmen", row(10, 20, 3)),
+              sq("far", "blue", "guardsmen", row(22, 17, 3))]
+    game = new(squads, phase="shooting", cover=[[[0, 18], [20, 18], [20, 24], [0, 24]]])
+    st = game.state
+    tac, near, far = (st.squads[k] for k in ("tac", "near", "far"))
+    assert expected_unsaved(st, tac, far) > expected_unsaved(st, tac, near) > 0
+    assert choose(st, game.pending).target == "far"
+    plain = new(squads, phase="shooting")   # no cover: alike, and the nearer is shot
+    assert choose(plain.state, plain.pending).target == "near"

@@ -4,6 +4,13 @@ Skill, and to wound by Strength against Toughness."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
+
+def success(need: int) -> Fraction:
+    """The chance one D6 rolls ``need`` or more (0: it cannot be done)."""
+    return Fraction(7 - need, 6) if 2 <= need <= 6 else Fraction(0)
+
 
 def to_hit(ws: int, enemy_ws: int) -> int:
     """ATK.TO_HIT, SK.TO_HIT: WS above the enemy's hits on 3+; the enemy's WS more than double

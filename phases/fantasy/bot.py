@@ -1,9 +1,10 @@
 """The fantasy rulebook's plain bot (``tools/bot.py`` asks it through the preset's view).
 
 It charges what it will probably reach, moves toward the nearest enemy to charge it next
-turn (marching when none is near), shoots at the nearest target, holds (or stands and
-shoots), pursues, challenges and accepts, turns to face an enemy in its flank. It exists to
-drive demos, simulations and property tests, not to play well.
+turn (marching when none is near), shoots at the target it expects to hurt most (the
+nearest of equals), holds (or stands and shoots), pursues, challenges and accepts, turns to
+face an enemy in its flank. It exists to drive demos, simulations and property tests, not to
+play well.
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from regiment.core.pending import Decision
 from .charge import gap
 from .commands import DeclareCharge, LeaveUnit, Move, React, Shoot
 from .moving import aims
-from .odds import charge_odds
+from .odds import charge_odds, unsaved_chance
+from .shooting.rules import aim
+from .shooting.steps import volley
 from .specials import SWIFTSTRIDE, has
 from .state import State
 
@@ -67,10 +70,11 @@ def choose(state: State, pending: Decision) -> Command:
             if move is not None:
                 return move
         return legal[-1]   # end the phase
-    if pending.decision == "shoot":   # SHOOT.WHO: each unit at its nearest target
+    if pending.decision == "shoot":   # SHOOT.WHO: the target it expects to hurt most
         shots = [c for c in legal if isinstance(c, Shoot)]
         if shots and all(state.units[c.unit].position is not None for c in shots):
-            return min(shots, key=lambda c: gap(state.units[c.unit], state.units[c.target]))
+            return max(shots, key=lambda c: (expected_wounds(state, c),
+                                             -gap(state.units[c.unit], state.units[c.target])))
         return shots[0] if shots else legal[-1]
     if pending.decision == "reform":
         facing = [c for c in legal if getattr(c, "face", "")]
@@ -80,3 +84,13 @@ def choose(state: State, pending: Decision) -> Command:
             if c.name == name:
                 return c
     return legal[0]
+
+
+def expected_wounds(state: State, shot: Shoot) -> float:
+    """SHOOT.HIT, ATK.SEQUENCE: the unsaved wounds a volley is expected to do: its shots
+    times the chance of one (the need to hit with its modifiers, to wound, both saves)."""
+    u, t = state.units[shot.unit], state.units[shot.target]
+    fired = aim(state, u, t)
+    g = volley(u, t, fired)
+    return fired.shots * float(unsaved_chance(fired.hit, g["wound"], g["armour"], g["ward"],
+                                              hit2=fired.hit2))

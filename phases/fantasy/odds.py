@@ -11,6 +11,8 @@ import math
 from fractions import Fraction
 from functools import cache
 
+from regiment.phases.common.tables import success
+
 from .faces import counted
 
 
@@ -58,11 +60,6 @@ def break_odds(leadership: int, lost_by: int, steadfast: bool = False,
     a Leadership test less the margin it lost by (none if steadfast or stubborn)."""
     penalty = 0 if steadfast or stubborn else lost_by
     return leadership_odds(min(10, leadership) - penalty)
-
-
-def success(need: int) -> Fraction:
-    """The chance one D6 rolls ``need`` or more (0: it cannot be done)."""
-    return Fraction(7 - need, 6) if 2 <= need <= 6 else Fraction(0)
 
 
 def unsaved_chance(hit: int, wound: int, armour: int = 0, ward: int = 0,

@@ -15,6 +15,7 @@ from .assault import gap
 from .commands import Consolidate, DeclareAssault, Move, Shoot
 from .models import in_base_contact
 from .state import SkirmishState, Squad, skirmish
+from .volleys import expected_unsaved
 
 COLUMNS = ("unit", "player", "models", "wounds", "status", "combat")
 STATUS = {"destroyed": "destroyed", "off_table": "off the table",
@@ -112,9 +113,10 @@ class SkirmishView:
 
 def choose(state: SkirmishState, pending: Decision) -> Command:
     """The plain bot: move toward the nearest enemy (rolling for difficult terrain only when
-    no clear move is offered); shoot the nearest squad; charge what it will probably reach
-    (both of two such targets when it can: a disordered charge); always fire overwatch; split
-    attacks evenly; consolidate toward the nearest enemy."""
+    no clear move is offered); shoot the squad it expects to hurt most (the nearest of
+    equals); charge what it will probably reach (both of two such targets when it can: a
+    disordered charge); always fire overwatch; split attacks evenly; consolidate toward the
+    nearest enemy."""
     legal = list(pending.legal)
     kind = pending.decision
     gaps: dict[tuple[str, str], float] = {}
@@ -128,10 +130,14 @@ def choose(state: SkirmishState, pending: Decision) -> Command:
         offered = [c for c in legal if isinstance(c, Move)]
         made = [c for c in offered if c.kind != "difficult"]
         return (made or offered)[0] if offered else legal[-1]
-    if kind == "shoot":
+    if kind == "shoot":   # SK.SHOOT: the squad it expects to hurt most, the nearest of equals
         shots = [c for c in legal if isinstance(c, Shoot)]
-        return min(shots, key=lambda c: _near(state, state.squads[c.unit], c.target),
-                   default=legal[-1])
+        if measured(state):   # at a table how much it would hurt is the players' to measure
+            return min(shots, key=lambda c: _near(state, state.squads[c.unit], c.target),
+                       default=legal[-1])
+        return max(shots, key=lambda c: (
+            expected_unsaved(state, state.squads[c.unit], state.squads[c.target]),
+            -_near(state, state.squads[c.unit], c.target)), default=legal[-1])
     if kind == "declare_assault":
         near = [c for c in legal if isinstance(c, DeclareAssault) and all(
             _near(state, state.squads[c.unit], t) <= CHARGE_REACH

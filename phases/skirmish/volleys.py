@@ -8,6 +8,7 @@ from shapely.geometry import Point
 from regiment.core import geometry as geo
 from regiment.core import measure
 from regiment.core.events import Event, RollRequested
+from regiment.phases.common.tables import success
 
 from . import table
 from .assault import gap
@@ -59,6 +60,22 @@ def shots(state: SkirmishState, squad: Squad, target: Squad, rule: str = "SK.SHO
         lambda: sum(1 for m in squad.models if gap((m,), target.models) <= gun.range / 2),
         half=True, most=n)
     return n + near
+
+
+def expected_unsaved(state: SkirmishState, squad: Squad, target: Squad) -> float:
+    """SK.SHOOT, SK.TO_WOUND, SK.SAVE: the unsaved wounds a volley of ``squad`` at
+    ``target`` is expected to do (its shots times the chance of one: to hit, to wound, and
+    the better of its save and cover failing)."""
+    n = shots(state, squad, target)
+    if not n:
+        return 0.0
+    gun = squad.guns[0]
+    need = save(target.profile["Sv"], gun.AP)
+    if ruled(state, "cover_saves") and (not need or need > COVER_SAVE) and \
+            in_cover(state, target):
+        need = COVER_SAVE
+    return n * float(success(shooting_need(squad.profile["BS"])) *
+                     success(to_wound(gun.S, target.profile["T"])) * (1 - success(need)))
 
 
 def roll_for(state: SkirmishState, v: Volley) -> RollRequested:
