@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from regiment.core import measure
 from regiment.core.scenario import Reader
 
 from .table import measured, yes_no
@@ -46,14 +47,17 @@ def walls(state: Any) -> Polygons:
     return state.table.get("blocking") or []
 
 
-def sees(state: Any, key: str, rule: str, viewer: Any, target: str,
-         geometric: Callable[[], bool]) -> bool:
+def sees(state: Any, rule: str, viewer: Any, target: str, geometric: Callable[[], bool]
+         ) -> bool:
     """GEO.SIGHT: whether ``viewer`` can see ``target``: geometry on a mapped table (always
-    on an open one), the players' word at a table that has sight-blocking terrain."""
+    on an open one), the players' word at a table that has sight-blocking terrain (asked
+    under the key ``sight:<viewer>:<target>``)."""
     if measured(state):
         if not state.table.get("blocking_at_table"):
             return True
-        return yes_no(state, key, rule, viewer, target, lambda: True)
+        return yes_no(state, measure.key("sight", viewer.id, target), rule, viewer, target,
+                      lambda: True)
     if not walls(state):
-        return True
-    return yes_no(state, key, rule, viewer, target, geometric)
+        return True   # (the key not written: a charge declaration asks this of every pair)
+    return yes_no(state, measure.key("sight", viewer.id, target), rule, viewer, target,
+                  geometric)

@@ -31,6 +31,7 @@ def at_least(dist: dict[int, Fraction], k: int) -> Fraction:
     return sum((p for v, p in dist.items() if v >= k), Fraction(0))
 
 
+@cache   # the bot weighs every charge it may declare at each declaration
 def charge_odds(needed: int, swiftstride: bool = False) -> Fraction:
     """CH.RANGE: the chance the dice reach ``needed`` inches (distance minus Movement)."""
     return at_least(movement_roll(3 if swiftstride else 2), needed)

@@ -8,7 +8,6 @@ charger lands or why it cannot, failed charges and flee moves. Geometry comes fr
 from __future__ import annotations
 
 from regiment.core import geometry as geo
-from regiment.core import measure
 from regiment.core.i18n import tr
 from regiment.core.reasons import Reason
 from regiment.core.state import memo
@@ -102,8 +101,7 @@ def why_hidden(state: State, unit: UnitState, target: UnitState) -> str | None:
 def in_sight(state: State, unit: UnitState, target: UnitState) -> bool:
     """CH.DECLARE, GEO.SIGHT [G]: no sight-blocking terrain stands between the charger's front
     and the target; at a table with such terrain the players say (asked as it declares)."""
-    return sight.sees(state, measure.key("sight", unit.id, target.id), "CH.DECLARE", unit,
-                      target.id,
+    return sight.sees(state, "CH.DECLARE", unit, target.id,
                       lambda: geo.clear_sight(box(unit), box(target),
                                               geo.walls_of(sight.walls(state))))
 

@@ -100,6 +100,30 @@ def used(u: UnitState, legs: Sequence[Leg], width: float) -> float:
     return round(sum(cost(leg, width, float(u.profile["M"])) for leg in legs), 4)
 
 
+Placed = tuple[str, geo.Box, tuple[float, float, float, float]]
+
+
+def placed(state: State) -> list[Placed]:
+    """MOVE.SPACING: every unit a mover keeps clear of (on the table, alive, not inside
+    another), with its box and bounds; worked out once a state, for every unit that asks."""
+    answers = memo(state)
+    found: list[Placed] | None = answers.get("placed")
+    if found is None:
+        found = []
+        for o in state.units.values():
+            if o.status in ALIVE and o.joined is None and o.position is not None:
+                b = box(o)
+                found.append((o.id, b, geo.bounds(b)))
+        answers["placed"] = found
+    return found
+
+
+def _other(start: geo.Box, near: tuple[float, float, float, float], entry: Placed) -> Other:
+    oid, b, ob = entry
+    keep = min(SPACING, round(geo.gap(start, b), 4)) if geo.overlap(near, ob) else SPACING
+    return Other(oid, b, keep)
+
+
 def others(state: State, u: UnitState) -> list[Other]:
     """MOVE.SPACING: every other unit on the table, with the gap ``u`` must keep from it (1",
     or its gap where it begins nearer), kept with the state: every move checked and offered
@@ -110,16 +134,21 @@ def others(state: State, u: UnitState) -> list[Other]:
         return answers[key]  # type: ignore[no-any-return]  # what this function memoized
     start = box(u)
     near = geo.grown(geo.bounds(start), SPACING)
-    out = []
-    for o in state.units.values():
-        if o.id == u.id or o.status not in ALIVE or o.joined is not None:
-            continue
-        b = box(o)
-        keep = (min(SPACING, round(geo.gap(start, b), 4)) if geo.overlap(near, geo.bounds(b))
-                else SPACING)
-        out.append(Other(o.id, b, keep))
+    out = [_other(start, near, e) for e in placed(state) if e[0] != u.id]
     answers[key] = out
     return out
+
+
+def others_within(state: State, u: UnitState, reach: float) -> tuple[Other, ...]:
+    """The ``others`` whose bounds come within ``reach`` of ``u``'s (in ``others``' order):
+    all a path that keeps within ``reach`` of where ``u`` stands can meet or be kept from."""
+    start = box(u)
+    x0, y0, x1, y1 = geo.bounds(start)
+    near = geo.grown((x0, y0, x1, y1), SPACING)
+    x0, y0, x1, y1 = x0 - reach, y0 - reach, x1 + reach, y1 + reach
+    return tuple(_other(start, near, e) for e in placed(state)
+                 if e[0] != u.id and e[2][0] <= x1 and x0 <= e[2][2] and e[2][1] <= y1
+                 and y0 <= e[2][3])
 
 
 TROUBLE = {

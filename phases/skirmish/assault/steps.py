@@ -108,8 +108,7 @@ def in_sight(state: S, squad: Squad, target: Squad, rule: str) -> bool:
         walls = geo.walls_of(sight.walls(state))
         return any(geo.clear_line((m[0], m[1]), (t[0], t[1]), walls)
                    for m in squad.models for t in target.models)
-    return sight.sees(state, measure.key("sight", squad.id, target.id), rule, squad, target.id,
-                      geometric)
+    return sight.sees(state, rule, squad, target.id, geometric)
 
 
 def rapid_fired(state: S, s: Squad) -> bool:
