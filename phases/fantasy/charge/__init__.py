@@ -5,6 +5,7 @@ appliers and their sentences."""
 from .rules import (
     MOVABLE,
     charge_range,
+    chargeable,
     eligible_target,
     failed_move,
     flee_move,
@@ -22,7 +23,7 @@ from .rules import (
     why_not_target,
 )
 
-__all__ = ["MOVABLE", "charge_range", "eligible_target", "failed_move", "flee_move", "gap",
-           "in_sight", "movement_dice", "nearest_enemy", "plan_charge", "reaction_options",
-           "reactions", "redirect_targets", "stand_and_shoot", "why_cannot_charge",
-           "why_hidden", "why_not_target"]
+__all__ = ["MOVABLE", "charge_range", "chargeable", "eligible_target", "failed_move",
+           "flee_move", "gap", "in_sight", "movement_dice", "nearest_enemy", "plan_charge",
+           "reaction_options", "reactions", "redirect_targets", "stand_and_shoot",
+           "why_cannot_charge", "why_hidden", "why_not_target"]

@@ -108,8 +108,7 @@ class DeclarationFlow:
             if charge.why_cannot_charge(state, unit):
                 continue
             for t in state.units.values():
-                if t.player == unit.player or (unit.id, t.id) in drawn or \
-                        charge.eligible_target(state, unit, t):
+                if (unit.id, t.id) in drawn or not charge.chargeable(state, unit, t):
                     continue
                 sides = table.charge_sides(state, unit, t)
                 if len(sides) > 1:
@@ -226,11 +225,8 @@ class DeclarationFlow:
         for unit in state.units.values():
             if charge.why_cannot_charge(state, unit):
                 continue
-            # (a unit of its own side is never a target: not asked why, which costs a
-            # sentence each, 16 x 16 a decision on a 32-unit table)
             legal += [DeclareCharge(by=p, unit=unit.id, target=t.id)
-                      for t in state.units.values()
-                      if t.player != unit.player and not charge.eligible_target(state, unit, t)]
+                      for t in state.units.values() if charge.chargeable(state, unit, t)]
         return Decision(player=p, decision="declare_charge", legal=(*legal, EndCharges(by=p)))
 
     def _ask_reaction(self, state: State) -> Decision:

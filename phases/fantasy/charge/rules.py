@@ -8,7 +8,7 @@ charger lands or why it cannot, failed charges and flee moves. Geometry comes fr
 from __future__ import annotations
 
 from regiment.core import geometry as geo
-from regiment.core.i18n import tr
+from regiment.core.i18n import mark, tr
 from regiment.core.reasons import Reason
 from regiment.core.state import memo
 from regiment.phases.common import sight
@@ -85,17 +85,28 @@ def gap(a: UnitState, b: UnitState) -> float:
 # --- the charge rules proper ---------------------------------------------------------------
 
 
-def why_hidden(state: State, unit: UnitState, target: UnitState) -> str | None:
-    """CH.DECLARE: the target must be at least partly inside the charger's front arc. In table
-    mode the players see it for themselves: declaring the charge says it is (TABLE.ASK)."""
+HIDDEN = {"arc": mark("{target} is not in {unit}'s front arc"),
+          "sight": mark("{unit} cannot see {target}: terrain blocks the sight")}
+
+
+def hidden(state: State, unit: UnitState, target: UnitState) -> str:
+    """CH.DECLARE: what hides ``target`` from ``unit`` (a key of ``HIDDEN``; "" when
+    nothing does): the target must be at least partly inside the charger's front arc and in
+    its sight. In table mode the players see it for themselves: declaring the charge says it
+    is (TABLE.ASK)."""
     if table.measured(state):
-        return None
+        return ""
     if not geo.sees(box(unit), box(target)):
-        return tr("{target} is not in {unit}'s front arc", target=target.name, unit=unit.name)
+        return "arc"
     if not in_sight(state, unit, target):
-        return tr("{unit} cannot see {target}: terrain blocks the sight", unit=unit.name,
-                  target=target.name)
-    return None
+        return "sight"
+    return ""
+
+
+def why_hidden(state: State, unit: UnitState, target: UnitState) -> str | None:
+    """CH.DECLARE: ``hidden``, told."""
+    code = hidden(state, unit, target)
+    return tr(HIDDEN[code], target=target.name, unit=unit.name) if code else None
 
 
 def in_sight(state: State, unit: UnitState, target: UnitState) -> bool:
@@ -110,11 +121,21 @@ def eligible_target(state: State, unit: UnitState, target: UnitState) -> str | N
     """CH.DECLARE: why ``target`` cannot be charged by ``unit`` (None: it can). A unit already
     fighting, or already charged by another unit, may be charged too: the charger joins its
     combat (a multiple combat)."""
-    answers = memo(state)   # the declarations' ask and the sides' drive read the same state
-    key = ("eligible", unit.id, target.id)
-    if key not in answers:
-        answers[key] = why_not_target(state, unit, target) or why_hidden(state, unit, target)
-    return answers[key]  # type: ignore[no-any-return]  # what this function memoized
+    return why_not_target(state, unit, target) or why_hidden(state, unit, target)
+
+
+def chargeable(state: State, unit: UnitState, target: UnitState) -> bool:
+    """CH.DECLARE: whether ``unit`` may charge ``target`` (``eligible_target`` finds no
+    reason), kept with the state: the declarations' ask, the sides' drive and the redirects
+    ask it of every pair, and tell no reason (one sentence each, 16 x 16 pairs a decision
+    on a 32-unit table)."""
+    answers = memo(state)
+    key = ("chargeable", unit.id, target.id)
+    found = answers.get(key)
+    if found is None:
+        found = answers[key] = target.player != unit.player and \
+            not why_not_target(state, unit, target) and not hidden(state, unit, target)
+    return found
 
 
 def stand_and_shoot(state: State, target: UnitState, charger: UnitState,
@@ -156,7 +177,7 @@ def redirect_targets(state: State, unit: UnitState) -> list[UnitState]:
         return []
     # in table mode every other enemy is offered: the player's choice says it can see it
     return [t for t in state.units.values() if t.id != unit.declared
-            and not eligible_target(state, unit, t)]
+            and chargeable(state, unit, t)]
 
 
 def others(state: State, *skip: str) -> list[geo.Box]:
