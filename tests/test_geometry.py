@@ -125,3 +125,23 @@ def test_geo_distance_and_overlaps_agree_with_shapely_touching_is_not_overlappin
     beside = geo.Box(36.0 + 5.0, 20.0, 0.0, 5.0, 4.0)       # flush against A's right side
     assert not geo.overlaps(A, beside) and geo.gap(A, beside) < 1e-9
     assert geo.overlaps(A, geo.Box(37.0, 19.0, 45.0, 2.0, 2.0))
+
+
+def test_geo_distance_boxes_whose_bounds_are_apart_are_farther_apart_than_that():
+    """GEO.DISTANCE: ``apart`` (the cheap look before a distance) never says two boxes are
+    more than d apart when they are not; and says so of boxes well apart."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    box = st.builds(geo.Box, st.floats(0, 40), st.floats(0, 40), st.floats(0, 359),
+                    st.floats(0.5, 8), st.floats(0.5, 8))
+
+    @settings(max_examples=300, deadline=None)
+    @given(a=box, b=box, d=st.floats(0, 12))
+    def check(a, b, d):
+        if geo.apart(a, b, d):
+            assert geo.distance(a, b) > d
+
+    check()
+    assert geo.apart(geo.Box(0, 0, 0, 2, 2), geo.Box(10, 0, 0, 2, 2), 5)
+    assert not geo.apart(geo.Box(0, 0, 0, 2, 2), geo.Box(3, 0, 0, 2, 2), 1.5)

@@ -321,3 +321,25 @@ def test_move_remaining_offered_moves_are_those_worked_out_afresh(x, y, facing):
         assume(False)   # (the two stand on each other)
     for unit in ("men", "friend"):
         assert offered_moves(g, unit) == worked_out_afresh(g, unit)
+
+
+@settings(max_examples=200, deadline=None)
+@given(w=st.floats(0.5, 10), d=st.floats(0.5, 12), facing=st.floats(0, 359),
+       legs=st.lists(st.tuples(st.sampled_from(["forward", "wheel", "turn", "back",
+                                                "sideways"]),
+                               st.floats(-120, 120, allow_nan=False)), min_size=1, max_size=4))
+def test_move_spacing_a_path_never_goes_beyond_its_reach(w, d, facing, legs):
+    """Property: no corner of any place a path is checked at (``paths._stations``) ends up
+    farther from where it began than ``reach_of`` says: so the units beyond it (and 1"
+    more) may go unmeasured."""
+    start = geo.Box(30.0, 30.0, facing, w, d)
+    path = [Leg(k, 90.0 if k == "turn" else a) for k, a in legs]
+    reach = paths.reach_of(path, w, d)
+    x0, y0, x1, y1 = geo.bounds(start)
+    here = start
+    for leg in path:
+        for station in paths._stations(here, leg):
+            for cx, cy in geo.corners(station):
+                assert x0 - reach - 1e-9 <= cx <= x1 + reach + 1e-9
+                assert y0 - reach - 1e-9 <= cy <= y1 + reach + 1e-9
+        here = paths.after(here, leg)

@@ -127,6 +127,8 @@ def free_run(b: Box, heading: float, dist: float, blockers: list[Box], keep: flo
 def first_contact(b: Box, heading: float, dist: float, other: Box) -> float | None:
     """How far ``b`` moves along ``heading`` before it touches ``other`` (None: it does not
     within ``dist``)."""
+    if not overlap(grown(bounds(b, moved(b, dist, heading)), 2 * EPS), bounds(other)):
+        return None   # (its path's bounds miss the other's: no shapes made for a far unit)
     q = polygon(other)
     swept = polygon(b).union(outline(moved(b, dist, heading))).convex_hull
     if swept.distance(q) > EPS:

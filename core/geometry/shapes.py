@@ -92,14 +92,18 @@ def grown(r: tuple[float, float, float, float], d: float) -> tuple[float, float,
     return r[0] - d, r[1] - d, r[2] + d, r[3] + d
 
 
+def apart(a: Box, b: Box, d: float) -> bool:
+    """Whether the bounding rectangles of two boxes are more than ``d`` apart along x or y
+    (then so are the boxes: a look that costs no distance)."""
+    ax0, ay0, ax1, ay1 = bounds(a)
+    bx0, by0, bx1, by1 = bounds(b)
+    return ax0 - d > bx1 or bx0 - d > ax1 or ay0 - d > by1 or by0 - d > ay1
+
+
 def within(a: Box, b: Box, d: float) -> bool:
     """Whether two footprints are less than ``d`` apart (a cheap look at their bounding
     rectangles first: most units on a table are nowhere near each other)."""
-    ax0, ay0, ax1, ay1 = bounds(a)
-    bx0, by0, bx1, by1 = bounds(b)
-    if ax0 - d > bx1 or bx0 - d > ax1 or ay0 - d > by1 or by0 - d > ay1:
-        return False
-    return distance(a, b) < d
+    return not apart(a, b, d) and distance(a, b) < d
 
 
 def outline(b: Box) -> Polygon:

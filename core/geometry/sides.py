@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from shapely.geometry import LineString
 
-from .shapes import SIDES, Box, Point, arc_region, corners, gap, overlaps
+from .shapes import SIDES, Box, Point, apart, arc_region, corners, gap, overlaps
 
 
 def front_edge(b: Box) -> LineString:
@@ -62,7 +62,8 @@ def flush_beside(mover: Box, target: Box, side: str, others: list[Box]) -> Box |
     of ``target``, overlapping none of ``others`` (it may touch them), with as much front in
     contact as it can have and then as little sideways travel. None when no place is free."""
     first = flush_against(mover, target, side)
-    near = [o for o in others if gap(first, o) < mover.width + mover.depth]
+    reach = mover.width + mover.depth
+    near = [o for o in others if not apart(first, o, reach) and gap(first, o) < reach]
     if not any(overlaps(first, o) for o in near):
         return first
     p, q = side_segment(target, side)

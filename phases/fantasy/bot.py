@@ -9,6 +9,8 @@ play well.
 
 from __future__ import annotations
 
+from functools import cache
+
 from regiment.core.commands import Command
 from regiment.core.pending import Decision
 
@@ -40,7 +42,7 @@ def choose(state: State, pending: Decision) -> Command:
                 continue
             unit, target = state.units[c.unit], state.units[c.target]
             need = int(-(-(gap(unit, target) - unit.profile["M"]) // 1))
-            odds = float(charge_odds(need, has(unit, SWIFTSTRIDE)))
+            odds = _charge_chance(need, has(unit, SWIFTSTRIDE))
             if odds > best_odds:
                 best, best_odds = c, odds
         return best
@@ -94,3 +96,8 @@ def expected_wounds(state: State, shot: Shoot) -> float:
     g = volley(u, t, fired)
     return fired.shots * float(unsaved_chance(fired.hit, g["wound"], g["armour"], g["ward"],
                                               hit2=fired.hit2))
+
+
+@cache   # (the bot weighs every charge it may declare, at every declaration)
+def _charge_chance(need: int, swiftstride: bool) -> float:
+    return float(charge_odds(need, swiftstride))

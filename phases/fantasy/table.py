@@ -74,7 +74,8 @@ def within(state: State, cause: UnitState, candidates: list[UnitState], reach: f
                extra=reach)
         chosen = set(measure.units(state, q))
         return [u.id for u in candidates if u.id in chosen]
-    near = [u.id for u in candidates if round(geo.gap(box(u), box(cause)), 4) <= reach]
+    near = [u.id for u in candidates if not geo.apart(box(u), box(cause), reach + 1e-3)
+            and round(geo.gap(box(u), box(cause)), 4) <= reach]
     if heard:
         _tell(key, ",".join(near))
     return near

@@ -210,9 +210,11 @@ def plan_charge(state: State, unit: UnitState, target: UnitState, side: str
             return None, written(CHARGE_FAILED, state, "impassable")
     if around:
         swept = geo.polygon(start).union(geo.polygon(end)).convex_hull
+        reach = geo.grown(geo.bounds(start, end), 1e-3)
         for uid, b in around.items():
-            if swept.distance(geo.polygon(b)) >= 1e-3:
-                continue
+            if not geo.overlap(reach, geo.bounds(b)) or \
+                    swept.distance(geo.polygon(b)) >= 1e-3:
+                continue   # (bounds apart: no distance measured)
             # it may come to touch units already fighting (its target's combat, or another,
             # which the charge then links), but pass through none and touch no other
             if state.units[uid].status != "engaged" or \

@@ -66,6 +66,22 @@ def cost(leg: Leg, width: float, movement: float) -> float:
     return 2 * abs(leg.amount)
 
 
+def reach_of(legs: Sequence[Leg], width: float, depth: float) -> float:
+    """How far any corner of a box ``width`` by ``depth`` can end up from where it began,
+    walking ``legs``: a straight leg moves it its length; a wheel or a turn carries it about
+    a point at most the box's diagonal away, by the arc (wheel) or across (turn)."""
+    diagonal = math.hypot(width, depth)
+    out = 0.0
+    for leg in legs:
+        if leg.kind == "wheel":
+            out += min(diagonal * math.radians(abs(leg.amount)), 2 * diagonal)
+        elif leg.kind == "turn":
+            out += diagonal
+        else:
+            out += abs(leg.amount)
+    return out
+
+
 def wheeled(b: Box, degrees: float) -> Box:
     """MOVE.WHEEL: ``b`` pivoted about its front corner on the inside of the wheel (the right
     one when it wheels clockwise), so that the other front corner travels the arc."""

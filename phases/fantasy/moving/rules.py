@@ -17,7 +17,19 @@ from regiment.phases.common.sight import walls
 from ..acting import why_idle
 from ..state import State, UnitState
 from ..units import ALIVE, box
-from .paths import LEG_KINDS, SPACING, TURNS, Leg, Other, Trouble, cost, reach, trouble, walk
+from .paths import (
+    LEG_KINDS,
+    SPACING,
+    TURNS,
+    Leg,
+    Other,
+    Trouble,
+    cost,
+    reach,
+    reach_of,
+    trouble,
+    walk,
+)
 
 # the legs each kind of move may hold (MOVE.MARCH: wheels, nothing else; MOVE.BACK: no wheel)
 LEGS_OF = {"forward": ("forward", "wheel", "turn"), "march": ("forward", "wheel"),
@@ -200,7 +212,8 @@ def check(state: State, u: UnitState, kind: str, legs: tuple[Leg, ...], files: i
         return Refusal(tr("that path uses {used}\" and {unit} may move {most}\"",
                           used=format(spent, "g"), unit=u.name, most=format(most, "g")),
                        RULE_OF[kind])
-    clear = others(state, u)
+    # only the units the path can come within 1" of are measured (``reach_of``)
+    clear = others_within(state, u, reach_of(legs, start.width, start.depth) + SPACING + 0.01)
     width, depth = state.table["width"], state.table["depth"]
     terrain = wall_polygons(walls(state))
     if kind == "reform":
@@ -214,7 +227,7 @@ def check(state: State, u: UnitState, kind: str, legs: tuple[Leg, ...], files: i
     return Plan(kind, legs, files, facing, walk(start, legs), spent)
 
 
-def _standing(b: geo.Box, clear: list[Other], terrain: Sequence[Any]) -> Trouble | None:
+def _standing(b: geo.Box, clear: Sequence[Other], terrain: Sequence[Any]) -> Trouble | None:
     """MOVE.REFORM: the re-formed unit on no unit, in its kept gap, clear of terrain."""
     here = geo.polygon(b)
     if any(here.intersects(w) for w in terrain):
