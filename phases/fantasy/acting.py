@@ -3,28 +3,43 @@
 
 from __future__ import annotations
 
-from regiment.core.i18n import tr
+from regiment.core.i18n import mark, tr
 
 from .combat import combat_holding
 from .state import State, UnitState
 from .units import status_word
 
+IDLE = {"not_active": mark("{unit} is not {player}'s"),
+        "joined": mark("{unit} moves with the unit it has joined"),
+        "status": mark("{unit} is {status}"),
+        "charged": mark("{unit} charged this turn"),
+        "rallied": mark("{unit} rallied this turn")}
+
+
+def idle(state: State, u: UnitState) -> str:
+    """MOVE.REMAINING, SHOOT.WHO: why ``u`` may not act now, as a key of ``IDLE`` ("" when
+    it may): the active player's, no character inside a unit (it moves and shoots with its
+    unit), ready and out of combat, and it did not charge, fail a charge or rally this
+    turn."""
+    if u.player != state.player:
+        return "not_active"
+    if u.joined is not None:
+        return "joined"
+    if u.status != "ready" or combat_holding(state, u.id):
+        return "status"
+    if u.charged or u.declared:
+        return "charged"
+    if u.id in state.context.rallied:
+        return "rallied"
+    return ""
+
 
 def why_idle(state: State, u: UnitState) -> str:
-    """MOVE.REMAINING, SHOOT.WHO: why ``u`` may not act now ("" when it may): the active
-    player's, no character inside a unit (it moves and shoots with its unit), ready and out
-    of combat, and it did not charge, fail a charge or rally this turn."""
-    if u.player != state.player:
-        return tr("{unit} is not {player}'s", unit=u.name, player=state.player)
-    if u.joined is not None:
-        return tr("{unit} moves with the unit it has joined", unit=u.name)
-    if u.status != "ready" or combat_holding(state, u.id):
-        return tr("{unit} is {status}", unit=u.name, status=status_word(u.status))
-    if u.charged or u.declared:
-        return tr("{unit} charged this turn", unit=u.name)
-    if u.id in state.context.rallied:
-        return tr("{unit} rallied this turn", unit=u.name)
-    return ""
+    """``idle``, told ("" when ``u`` may act)."""
+    code = idle(state, u)
+    if not code:
+        return ""
+    return tr(IDLE[code], unit=u.name, player=state.player, status=status_word(u.status))
 
 
 def standing_enemies(state: State, u: UnitState) -> list[UnitState]:

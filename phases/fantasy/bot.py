@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from regiment.core import geometry as geo
 from regiment.core.commands import Command
 from regiment.core.pending import Decision
 
@@ -22,6 +23,7 @@ from .shooting.rules import aim
 from .shooting.steps import volley
 from .specials import SWIFTSTRIDE, has
 from .state import State
+from .units import box
 
 PREFERRED = {
     "redirect": ("redirect", "decline_redirect"),
@@ -33,6 +35,9 @@ PREFERRED = {
 }
 
 
+MOST_ROLLED = 12   # CH.RANGE: 2D6, or the highest two of 3D6, reach at most 12"
+
+
 def choose(state: State, pending: Decision) -> Command:
     legal = list(pending.legal)
     if pending.decision == "declare_charge":
@@ -41,6 +46,9 @@ def choose(state: State, pending: Decision) -> Command:
             if not isinstance(c, DeclareCharge):
                 continue
             unit, target = state.units[c.unit], state.units[c.target]
+            if unit.position is not None and target.position is not None and geo.apart(
+                    box(unit), box(target), unit.profile["M"] + MOST_ROLLED):
+                continue   # (no dice reach it: its chance is 0, and no distance is measured)
             need = int(-(-(gap(unit, target) - unit.profile["M"]) // 1))
             odds = _charge_chance(need, has(unit, SWIFTSTRIDE))
             if odds > best_odds:

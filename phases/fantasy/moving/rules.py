@@ -5,16 +5,17 @@ wrong, and the rule that forbids it), never raised."""
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from regiment.core import geometry as geo
 from regiment.core.geometry.sight import walls_of as wall_polygons
-from regiment.core.i18n import tr
+from regiment.core.i18n import mark, tr
 from regiment.core.state import memo
 from regiment.phases.common.sight import walls
 
-from ..acting import why_idle
+from ..acting import idle, why_idle
 from ..state import State, UnitState
 from ..units import ALIVE, box
 from .paths import (
@@ -58,19 +59,32 @@ class Plan(NamedTuple):
     used: float
 
 
-def movable(state: State, u: UnitState) -> str:
-    """MOVE.REMAINING: why ``u`` may make no remaining move ("" when it may): the active
-    player's, on the table and out of combat, no character inside a unit (it moves with it),
-    and it did not charge, fail a charge, flee, rally, or move already this turn."""
+STILL = {"moved": mark("{unit} has made its move this turn"),
+         "left": mark("{unit} left a unit this turn")}
+
+
+def still(state: State, u: UnitState) -> str:
+    """MOVE.REMAINING: why ``u`` may make no remaining move, as a key of ``IDLE`` or
+    ``STILL`` ("" when it may): the active player's, on the table and out of combat, no
+    character inside a unit (it moves with it), and it did not charge, fail a charge, flee,
+    rally, or move already this turn."""
     ctx = state.context
-    why = why_idle(state, u)
-    if why:
-        return why
+    code = idle(state, u)
+    if code:
+        return code
     if u.id in ctx.moves:
-        return tr("{unit} has made its move this turn", unit=u.name)
+        return "moved"
     if u.id in ctx.characters_moved:
-        return tr("{unit} left a unit this turn", unit=u.name)
+        return "left"
     return ""
+
+
+def movable(state: State, u: UnitState) -> str:
+    """MOVE.REMAINING: ``still``, told ("" when ``u`` may move)."""
+    code = still(state, u)
+    if code in STILL:
+        return tr(STILL[code], unit=u.name)
+    return why_idle(state, u) if code else ""
 
 
 def allowance(u: UnitState, kind: str) -> float:
@@ -115,18 +129,32 @@ def used(u: UnitState, legs: Sequence[Leg], width: float) -> float:
 Placed = tuple[str, geo.Box, tuple[float, float, float, float]]
 
 
-def placed(state: State) -> list[Placed]:
+class Table(NamedTuple):
     """MOVE.SPACING: every unit a mover keeps clear of (on the table, alive, not inside
-    another), with its box and bounds; worked out once a state, for every unit that asks."""
+    another) with its box and bounds, in the state's order (``placed``); and the same by
+    their left edges (``by_left``, ``lefts``: their indexes in ``placed``), with the widest
+    bounds, so that the units near a place are found by bisection, not by a look at each."""
+
+    placed: list[Placed]
+    by_left: list[int]
+    lefts: list[float]
+    widest: float
+
+
+def table_of(state: State) -> Table:
+    """The state's ``Table``, worked out once a state for every unit that asks."""
     answers = memo(state)
-    found: list[Placed] | None = answers.get("placed")
+    found: Table | None = answers.get("placed")
     if found is None:
-        found = []
+        placed = []
         for o in state.units.values():
             if o.status in ALIVE and o.joined is None and o.position is not None:
                 b = box(o)
-                found.append((o.id, b, geo.bounds(b)))
-        answers["placed"] = found
+                placed.append((o.id, b, geo.bounds(b)))
+        by_left = sorted(range(len(placed)), key=lambda i: placed[i][2][0])
+        found = answers["placed"] = Table(
+            placed, by_left, [placed[i][2][0] for i in by_left],
+            max((e[2][2] - e[2][0] for e in placed), default=0.0))
     return found
 
 
@@ -146,21 +174,26 @@ def others(state: State, u: UnitState) -> list[Other]:
         return answers[key]  # type: ignore[no-any-return]  # what this function memoized
     start = box(u)
     near = geo.grown(geo.bounds(start), SPACING)
-    out = [_other(start, near, e) for e in placed(state) if e[0] != u.id]
+    out = [_other(start, near, e) for e in table_of(state).placed if e[0] != u.id]
     answers[key] = out
     return out
 
 
 def others_within(state: State, u: UnitState, reach: float) -> tuple[Other, ...]:
-    """The ``others`` whose bounds come within ``reach`` of ``u``'s (in ``others``' order):
-    all a path that keeps within ``reach`` of where ``u`` stands can meet or be kept from."""
+    """The ``others`` whose bounds come within ``reach`` of ``u``'s, in ``others``' order
+    (the first unit a path meets is the one a refusal names): all that a path keeping within
+    ``reach`` of where ``u`` stands can meet or must keep its gap from."""
+    t = table_of(state)
     start = box(u)
     x0, y0, x1, y1 = geo.bounds(start)
     near = geo.grown((x0, y0, x1, y1), SPACING)
     x0, y0, x1, y1 = x0 - reach, y0 - reach, x1 + reach, y1 + reach
-    return tuple(_other(start, near, e) for e in placed(state)
-                 if e[0] != u.id and e[2][0] <= x1 and x0 <= e[2][2] and e[2][1] <= y1
-                 and y0 <= e[2][3])
+    # a unit whose left edge is more than the widest unit left of x0 ends before x0
+    lo, hi = bisect_left(t.lefts, x0 - t.widest - 1e-9), bisect_right(t.lefts, x1)
+    found = sorted(i for i in t.by_left[lo:hi] if t.placed[i][0] != u.id
+                   and x0 <= t.placed[i][2][2] and t.placed[i][2][1] <= y1
+                   and y0 <= t.placed[i][2][3])
+    return tuple(_other(start, near, t.placed[i]) for i in found)
 
 
 TROUBLE = {

@@ -51,9 +51,8 @@ class MoveFlow(Quiet):
             return []
         out: list[Command] = []
         for u in state.units.values():
-            if rules.movable(state, u):
-                continue
-            out += aims.straight_moves(state, u)
+            if not rules.still(state, u):   # (no reason told: only whether)
+                out += aims.straight_moves(state, u)
         return out
 
     def _move(self, state: State, cmd: Move) -> list[Event]:
