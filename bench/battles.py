@@ -35,18 +35,51 @@ def battle(n: int) -> dict[str, Any]:
                     for i in range(per_side))]})
 
 
-def cost(n: int, seeds: range) -> float:
-    """Microseconds an event, over the games of ``seeds``."""
+Kinds = dict[str, list[float]]   # a decision's kind: [seconds, events] over the games
+
+
+def cost(n: int, seeds: range, kinds: Kinds | None = None) -> float:
+    """Microseconds an event, over the games of ``seeds``; with ``kinds``, the time and the
+    events of each kind of decision (its choice, its command and what follows) added in."""
     events, spent = 0, 0.0
     for seed in seeds:
         scenario = {**battle(n), "seed": f"{seed:x}"}
         start = time.perf_counter()
         game = Game.new(scenario, store=MemoryStore())
-        while game.pending.kind != "over":
-            game.submit(choose(game))
+        if kinds is None:
+            while game.pending.kind != "over":
+                game.submit(choose(game))
+        else:
+            _play_by_kind(game, kinds)
         spent += time.perf_counter() - start
         events += len(game.records)
     return spent / events * 1e6
+
+
+def _play_by_kind(game: Game, kinds: Kinds) -> None:
+    while True:
+        start = time.perf_counter()
+        pending = game.pending
+        if pending.kind == "over":
+            return
+        kind = getattr(pending, "decision", "") or pending.kind
+        before = len(game.records)
+        game.submit(choose(game))
+        row = kinds.setdefault(kind, [0.0, 0.0])
+        row[0] += time.perf_counter() - start
+        row[1] += len(game.records) - before
+
+
+def mix_figure(small: Kinds, big: Kinds) -> float:
+    """The big battle's microseconds an event if each kind of decision cost what it costs
+    an event in the small one: what its mix of events alone makes (more of them are close
+    combat, dearer than the average), with no cost of the table's size."""
+    spent = events = 0.0
+    for kind, (_, n) in big.items():
+        if kind in small and small[kind][1]:
+            spent += n * small[kind][0] / small[kind][1]
+            events += n
+    return spent / events * 1e6 if events else 0.0
 
 
 def bench_big(out: list[str], games: int, rounds: int = 3) -> None:
@@ -57,6 +90,9 @@ def bench_big(out: list[str], games: int, rounds: int = 3) -> None:
     for r in range(rounds):
         for n in sizes:
             seen[n].append(cost(n, range(r * games, (r + 1) * games)))
+    kinds: dict[int, Kinds] = {2: {}, 32: {}}
+    for n in (2, 32, 2, 32):   # the kinds of decision, timed in rounds of their own
+        cost(n, range(games), kinds[n])
     base = statistics.median(seen[2])
     out.append(f"big battles, live (two game turns by the bots, {games} games a size, "
                f"{rounds} interleaved rounds)")
@@ -65,3 +101,7 @@ def bench_big(out: list[str], games: int, rounds: int = 3) -> None:
         out.append(f"  {n:2d} units: {med:6.1f} us an event ({min(seen[n]):.1f}-"
                    f"{max(seen[n]):.1f});  {med / base:.2f}x the 2-unit figure"
                    + ("  (target <= 1.3x)" if n == 32 else ""))
+    small = sum(k[0] for k in kinds[2].values()) / sum(k[1] for k in kinds[2].values()) * 1e6
+    mix = mix_figure(kinds[2], kinds[32])
+    out.append(f"  32 units at the 2-unit cost of each kind of decision (their mix of events "
+               f"alone): {mix / small:.2f}x")
