@@ -204,6 +204,23 @@ def test_ch_declare_the_target_must_be_in_the_front_arc():
         info.value.legal
 
 
+def test_ch_declare_an_answer_kept_with_the_charger_follows_what_the_target_becomes():
+    """CH.DECLARE: whether a unit may charge is kept with the charger's value by what it
+    depends on of the target: the same charger asked of the target moved behind it, or
+    destroyed, answers anew, and as the reasons say."""
+    game = b.game([b.unit("a", "red", 20, 10, 0), b.unit("ahead", "blue", 40, 20, 180)])
+    st = game.state
+    a, ahead = st.units["a"], st.units["ahead"]
+    assert charge.chargeable(st, a, ahead) and not charge.eligible_target(st, a, ahead)
+    for changed in (ahead.evolve(position=(20.0, 4.0), facing=0.0),
+                    ahead.evolve(status="destroyed")):
+        later = st.evolve(units={**st.units, "ahead": changed})
+        assert later.units["a"] is a                      # the same charger value
+        assert not charge.chargeable(later, a, changed)
+        assert charge.eligible_target(later, a, changed)  # and the reason says why
+    assert charge.chargeable(st, a, ahead)               # the first answer still holds
+
+
 def test_ch_declare_the_wrong_player_is_refused_with_the_legal_choices():
     game = b.game([b.unit("a", "red", 20, 10, 0), b.unit("x", "blue", 20, 20, 180)])
     before = game.version

@@ -21,9 +21,10 @@ class UnitState(Value):
     """One unit as the rules see it; static parts (profile, equipment) come from the scenario."""
 
     # its rectangle on the table and its models' places, worked out once (units.box,
-    # units.model_centres): slots, not fields, so that evolve starts a moved unit without
-    # them and equality never sees them
-    __slots__ = ("_box", "_centres")
+    # units.model_centres), and which enemies it may charge (charge.rules._kept): slots,
+    # not fields, so that evolve starts a changed unit without them and equality never sees
+    # them
+    __slots__ = ("_box", "_centres", "_targets")
 
     id: str
     player: str

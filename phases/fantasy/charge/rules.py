@@ -7,7 +7,10 @@ charger lands or why it cannot, failed charges and flee moves. Geometry comes fr
 
 from __future__ import annotations
 
+from typing import Any
+
 from regiment.core import geometry as geo
+from regiment.core import measure
 from regiment.core.i18n import mark, tr
 from regiment.core.reasons import Reason
 from regiment.core.state import memo
@@ -126,16 +129,39 @@ def eligible_target(state: State, unit: UnitState, target: UnitState) -> str | N
 
 def chargeable(state: State, unit: UnitState, target: UnitState) -> bool:
     """CH.DECLARE: whether ``unit`` may charge ``target`` (``eligible_target`` finds no
-    reason), kept with the state: the declarations' ask, the sides' drive and the redirects
-    ask it of every pair, and tell no reason (one sentence each, 16 x 16 pairs a decision
-    on a 32-unit table)."""
-    answers = memo(state)
-    key = ("chargeable", unit.id, target.id)
-    found = answers.get(key)
-    if found is None:
-        found = answers[key] = target.player != unit.player and \
-            not why_not_target(state, unit, target) and not hidden(state, unit, target)
+    reason, and tells none: the declarations' ask, the sides' drive and the redirects ask
+    it of every pair, 16 x 32 a decision on a 32-unit table).
+
+    On a mapped table the answer is the two units' own (where each stands, whether the
+    target is inside a unit, its status) and the game's (its rulings, its table), and a
+    declaration changes two units: the answer is kept with the charger's value, by what it
+    depends on of the target (not the target's value, which would keep old states alive),
+    and the other pairs are not worked out again in the next state. At a table the answers
+    are the players' (kept with the state), and while an explanation listens to what
+    geometry says, it is told each time."""
+    if target.player == unit.player:
+        return False
+    if table.measured(state) or measure.heard:
+        answers = memo(state)
+        key = ("chargeable", unit.id, target.id)
+        if key not in answers:
+            answers[key] = _chargeable(state, unit, target)
+        return answers[key]  # type: ignore[no-any-return]  # what this function memoized
+    kept: dict[str, tuple[Any, ...]] | None = getattr(unit, "_targets", None)
+    if kept is None:
+        kept = {}
+        object.__setattr__(unit, "_targets", kept)   # not a field: the unit is unchanged
+    asked = (box(target), target.status, target.joined, state.engine)
+    hit = kept.get(target.id)
+    if hit is not None and hit[0] == asked and hit[1] is state.table:
+        return hit[2]  # type: ignore[no-any-return]  # what this function kept
+    found = _chargeable(state, unit, target)
+    kept[target.id] = (asked, state.table, found)
     return found
+
+
+def _chargeable(state: State, unit: UnitState, target: UnitState) -> bool:
+    return not why_not_target(state, unit, target) and not hidden(state, unit, target)
 
 
 def stand_and_shoot(state: State, target: UnitState, charger: UnitState,
