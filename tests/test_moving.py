@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from regiment.core import geometry as geo
 from regiment.core.errors import IllegalCommand, InvalidScenario
 from regiment.core.i18n import language
-from regiment.phases.fantasy.moving import paths
+from regiment.phases.fantasy.moving import aims, paths
 from regiment.phases.fantasy.moving.paths import Leg
 from regiment.phases.fantasy.units import box
 
@@ -285,8 +285,6 @@ def offered_moves(g, unit="men"):
 
 
 def worked_out_afresh(g, unit="men"):
-    from regiment.phases.fantasy.moving import aims
-
     st_ = g.state
     u = st_.units[unit]
     kinds = ("forward",) if unit in st_.context.march_failed else ("forward", "march")
@@ -294,25 +292,32 @@ def worked_out_afresh(g, unit="men"):
 
 
 def test_move_remaining_a_units_offered_moves_are_kept_only_while_nothing_near_changes():
-    """The moves a decision offers are kept by what they depend on: the same unit in the
-    same place offers a shorter move once a friend stands in its way, and the full one again
-    when the friend stands beyond its reach."""
-    men = b.unit("men", "red", 36, 10, 0)
-    clear = moving([men, far_foe()])
-    blocked = moving([men, b.unit("friend", "red", 36, 17, 0), far_foe()])
-    beyond = moving([men, b.unit("friend", "red", 60, 30, 0), far_foe()])
-    runs = {name: {c.kind: c.path[0][1] for c in offered_moves(g)}
-            for name, g in (("clear", clear), ("blocked", blocked), ("beyond", beyond))}
-    assert runs["clear"] == runs["beyond"] == {"forward": 4.0, "march": 8.0}
-    assert runs["blocked"] == {"forward": 2.85}   # 1" short of its rear (13.85): no march
-    for g in (clear, blocked, beyond):
-        assert offered_moves(g) == worked_out_afresh(g)
+    """The moves a decision offers are kept with the unit's value by what else they depend
+    on: the same unit value offers a shorter move once a friend stands in its way, and the
+    full one again when the friend stands beyond its reach."""
+    g = moving([b.unit("men", "red", 36, 10, 0), b.unit("friend", "red", 60, 30, 0),
+                far_foe()])
+    st_ = g.state
+    men = st_.units["men"]
+    friend = st_.units["friend"]
+
+    def runs(friend_at):
+        later = st_.evolve(units={**st_.units, "friend": friend.evolve(position=friend_at)})
+        assert later.units["men"] is men   # the same unit value, asked in another state
+        got = aims.straight_moves(later, men)
+        assert got == aims._straight(later, men, "red", ("forward", "march"))
+        return {c.kind: c.path[0][1] for c in got}
+
+    assert runs((60.0, 30.0)) == {"forward": 4.0, "march": 8.0}
+    assert runs((36.0, 17.0)) == {"forward": 2.85}   # 1" short of its rear (13.85): no march
+    assert runs((60.0, 30.0)) == {"forward": 4.0, "march": 8.0}
+    assert offered_moves(g) == worked_out_afresh(g)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(x=st.floats(20, 52), y=st.floats(12, 30), facing=st.sampled_from([0.0, 90.0, 200.0]))
 def test_move_remaining_offered_moves_are_those_worked_out_afresh(x, y, facing):
-    """Property: wherever a friend stands, the moves offered (kept across states and games)
+    """Property: wherever a friend stands, the moves offered (kept with each unit's value)
     are the ones the rules work out for that state from nothing."""
     try:
         g = moving([b.unit("men", "red", 36, 10, 0), b.unit("friend", "red", x, y, facing),

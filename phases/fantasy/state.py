@@ -21,10 +21,10 @@ class UnitState(Value):
     """One unit as the rules see it; static parts (profile, equipment) come from the scenario."""
 
     # its rectangle on the table and its models' places, worked out once (units.box,
-    # units.model_centres), and which enemies it may charge (charge.rules._kept): slots,
-    # not fields, so that evolve starts a changed unit without them and equality never sees
-    # them
-    __slots__ = ("_box", "_centres", "_targets")
+    # units.model_centres), which enemies it may charge (charge.rules.chargeable) and its
+    # straight moves (moving.aims.straight_moves): slots, not fields, so that evolve starts
+    # a changed unit without them and equality never sees them
+    __slots__ = ("_box", "_centres", "_moves", "_targets")
 
     id: str
     player: str

@@ -54,23 +54,18 @@ def straight_moves(state: State, u: UnitState) -> list[Command]:
         return [Move(by=p, unit=u.id, kind=kind) for kind in kinds]
     most = max(rules.allowance(u, kind) for kind in kinds)
     # Every decision of the remaining moves lists every unit's moves, and one unit moves
-    # between two of them: a unit's moves are kept by what they depend on (where it stands,
-    # its Movement, the table, its walls, and the units its farthest move can come within 1"
-    # of; ``others_within``), so the units nowhere near the one that moved are not worked
-    # out again (on a 32-unit table, 640 -> 90 us a decision, measured).
-    key = (p, u.id, box(u), most, kinds, rules.others_within(state, u, most + SPACING + 0.01),
-           _ground(state))
-    found = _STRAIGHT.get(key)
-    if found is None:
-        found = tuple(_straight(state, u, p, kinds))
-        if len(_STRAIGHT) >= STRAIGHT_KEPT:
-            _STRAIGHT.clear()   # (rarely: a few games' worth of tables)
-        _STRAIGHT[key] = found
+    # between two of them: a unit's moves are kept with its value (where it stands, its
+    # Movement, its side) by what else they depend on (whether it may march, the units its
+    # farthest move can come within 1" of: ``others_within``; the table and its walls), so
+    # the units nowhere near the one that moved are not worked out again (on a 32-unit
+    # table, 640 -> 90 us a decision, measured).
+    asked = (kinds, rules.others_within(state, u, most + SPACING + 0.01), _ground(state))
+    kept: tuple[Any, tuple[Command, ...]] | None = getattr(u, "_moves", None)
+    if kept is not None and kept[0] == asked:
+        return list(kept[1])
+    found = tuple(_straight(state, u, p, kinds))
+    object.__setattr__(u, "_moves", (asked, found))   # not a field: the unit is unchanged
     return list(found)
-
-
-STRAIGHT_KEPT = 4096
-_STRAIGHT: dict[tuple[Any, ...], tuple[Command, ...]] = {}
 
 
 def _ground(state: State) -> tuple[Any, ...]:
