@@ -136,6 +136,17 @@ def test_move_reform_about_its_centre_is_its_whole_move():
     assert g.state.context.moves == {"men": "reform"}
 
 
+def test_move_spacing_a_reform_wider_than_the_unit_keeps_clear_of_its_neighbours():
+    """MOVE.REFORM, MOVE.SPACING: twenty wide, the unit stands 15.7" across about its centre:
+    a friend beside it, 4" from its old flank, is in the way (and so is 1" of it)."""
+    friend = b.unit("friend", "red", 44, 10, 0)   # 42.03 to 45.97 across
+    g = moving([b.unit("men", "red", 36, 10, 0), friend, far_foe()])   # 34.03 to 37.97
+    err = refused(g, kind="reform", files=20)
+    assert err.rule == "MOVE.SPACING" and "Friend" in str(err)
+    (m,) = moved(move(g, kind="reform", files=8))   # 6.3" across: 1.03" from the friend
+    assert m.files == 8
+
+
 def test_move_reform_a_musician_passing_its_test_moves_after_it():
     men = b.unit("men", "red", 36, 10, 0, command=["musician"])
     g = moving([men, far_foe()])
@@ -348,3 +359,28 @@ def test_move_spacing_a_path_never_goes_beyond_its_reach(w, d, facing, legs):
                 assert x0 - reach - 1e-9 <= cx <= x1 + reach + 1e-9
                 assert y0 - reach - 1e-9 <= cy <= y1 + reach + 1e-9
         here = paths.after(here, leg)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(files=st.integers(1, 20), facing=st.sampled_from([0.0, 90.0, 180.0, 270.0, 33.0]),
+       x=st.floats(24, 48), y=st.floats(14, 30))
+def test_move_spacing_no_accepted_reform_stands_on_or_near_another_unit(files, facing, x, y):
+    """Property: whatever frontage and facing a reform asks for, with a friend anywhere
+    near, a reform the engine accepts leaves the unit on the table and at least 1" from
+    every other unit."""
+    try:
+        g = moving([b.unit("men", "red", 36, 20, 0), b.unit("friend", "red", x, y, 90),
+                    b.unit("foe", "blue", 28, 40, 180)],
+                   table={"width": 72.0, "depth": 48.0})
+    except InvalidScenario:
+        assume(False)   # (the two stand on each other)
+    st_ = g.state
+    start = {o: geo.gap(box(st_.units["men"]), box(st_.units[o])) for o in ("friend", "foe")}
+    try:
+        move(g, kind="reform", files=files, facing=facing)
+    except IllegalCommand:
+        return
+    men = box(g.state.units["men"])
+    assert geo.on_table(men, 72.0, 48.0)
+    for other in ("friend", "foe"):
+        assert geo.gap(men, box(g.state.units[other])) >= min(1.0, start[other]) - 1e-3

@@ -5,6 +5,7 @@ wrong, and the rule that forbids it), never raised."""
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from typing import Any, NamedTuple
@@ -245,8 +246,11 @@ def check(state: State, u: UnitState, kind: str, legs: tuple[Leg, ...], files: i
         return Refusal(tr("that path uses {used}\" and {unit} may move {most}\"",
                           used=format(spent, "g"), unit=u.name, most=format(most, "g")),
                        RULE_OF[kind])
-    # only the units the path can come within 1" of are measured (``reach_of``)
-    clear = others_within(state, u, reach_of(legs, start.width, start.depth) + SPACING + 0.01)
+    # only the units the path can come within 1" of are measured (``reach_of``); a reform
+    # stands the unit about its centre, within half the new shape's diagonal of it
+    extent = math.hypot(start.width, start.depth) / 2 if kind == "reform" else 0.0
+    clear = others_within(state, u, extent + reach_of(legs, start.width, start.depth) +
+                          SPACING + 0.01)
     width, depth = state.table["width"], state.table["depth"]
     terrain = wall_polygons(walls(state))
     if kind == "reform":
