@@ -193,7 +193,7 @@ class Timeline:
             if below % EVERY:
                 states[below] = None
             else:
-                forget(states[below])  # type: ignore[arg-type]  # kept; its answers are the newest state's business
+                forget(states[below], state)  # type: ignore[arg-type]  # kept; its answers are the newest state's business
                 break
             below -= 1
         states.append(state)

@@ -76,6 +76,11 @@ class GameState(Value):
     asking: ClassVar[Any] = None
     answers: ClassVar[tuple[tuple[str, str], ...]] = ()
 
+    def let_go(self, newest: GameState) -> None:
+        """Drop what this state's rulebook keeps with values of it that ``newest`` no longer
+        holds (this state kept only for undo: ``forget``). None here."""
+        return None
+
     def opponent(self, player: str) -> str:
         a, b = self.players
         return b if player == a else a
@@ -103,11 +108,15 @@ def memo(state: GameState) -> dict[Any, Any]:
     return answers
 
 
-def forget(state: GameState) -> None:
+def forget(state: GameState, newest: GameState | None = None) -> None:
     """Drop the answers kept for a state the game moved on from. A game keeps every live
     step's state for undo, and their answers (decisions with their legal commands) were a
-    sixth of its memory; a state that undo brings back works them out again."""
+    sixth of its memory; a state that undo brings back works them out again. With the
+    ``newest`` state, a rulebook's state drops too what it keeps with its own values that
+    the newest no longer holds (``GameState.let_go``)."""
     try:
         object.__delattr__(state, "_memo")
     except AttributeError:
         pass
+    if newest is not None:
+        state.let_go(newest)

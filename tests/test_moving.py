@@ -384,3 +384,24 @@ def test_move_spacing_no_accepted_reform_stands_on_or_near_another_unit(files, f
     assert geo.on_table(men, 72.0, 48.0)
     for other in ("friend", "foe"):
         assert geo.gap(men, box(g.state.units[other])) >= min(1.0, start[other]) - 1e-3
+
+
+def test_move_remaining_a_state_kept_for_undo_lets_go_of_its_old_units_answers():
+    """A state kept only for undo (``forget`` with the newest state) drops the moves and
+    charges kept with its unit values that the newest state no longer holds; the values it
+    shares with the newest keep theirs."""
+    from regiment.core.state import forget
+
+    g = moving([b.unit("men", "red", 36, 10, 0), b.unit("friend", "red", 50, 10, 0),
+                far_foe()])
+    old = g.state
+    g.pending   # the decision lists every unit's moves: each value keeps its own
+    assert getattr(old.units["men"], "_moves", None) is not None
+    assert getattr(old.units["friend"], "_moves", None) is not None
+    move(g, path=[["forward", 2]])
+    newest = g.state
+    assert newest.units["friend"] is old.units["friend"]
+    assert newest.units["men"] is not old.units["men"]
+    forget(old, newest)
+    assert getattr(old.units["men"], "_moves", None) is None
+    assert getattr(old.units["friend"], "_moves", None) is not None

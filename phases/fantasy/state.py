@@ -235,6 +235,19 @@ class State(GameState):
     captured: Mapping[str, tuple[str, int]] = EMPTY
     engine: tuple[int, int, int] = (0, 0, 0)   # the engine that began the game (rulings.py)
 
+    def let_go(self, newest: GameState) -> None:
+        """A state kept for undo: the unit values of it that ``newest`` no longer holds drop
+        what they keep of their charges and moves (worked out again if undo brings them
+        back), so that a long game keeps no such answers but its newest units'."""
+        held = newest.units if isinstance(newest, State) else {}
+        for u in self.units.values():
+            if held.get(u.id) is not u:
+                for name in ("_targets", "_moves"):
+                    try:
+                        object.__delattr__(u, name)
+                    except AttributeError:
+                        pass
+
     def with_unit(self, unit: UnitState) -> State:
         units = dict(self.units)
         units[unit.id] = unit

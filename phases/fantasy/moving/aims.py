@@ -9,8 +9,6 @@ from typing import Any
 
 from regiment.core import geometry as geo
 from regiment.core.commands import Command
-from regiment.core.state import memo
-from regiment.phases.common.sight import walls
 
 from .. import table
 from ..acting import standing_enemies
@@ -56,26 +54,16 @@ def straight_moves(state: State, u: UnitState) -> list[Command]:
     # Every decision of the remaining moves lists every unit's moves, and one unit moves
     # between two of them: a unit's moves are kept with its value (where it stands, its
     # Movement, its side) by what else they depend on (whether it may march, the units its
-    # farthest move can come within 1" of: ``others_within``; the table and its walls), so
-    # the units nowhere near the one that moved are not worked out again (on a 32-unit
-    # table, 620 -> 180 us a decision, measured).
-    asked = (kinds, rules.others_within(state, u, most + SPACING + 0.01), _ground(state))
+    # farthest move can come within 1" of: ``others_within``; the table and its walls, one
+    # object every state of the game shares), so the units nowhere near the one that moved
+    # are not worked out again (on a 32-unit table, 620 -> 180 us a decision, measured).
+    asked = (kinds, rules.others_within(state, u, most + SPACING + 0.01), state.table)
     kept: tuple[Any, tuple[Command, ...]] | None = getattr(u, "_moves", None)
     if kept is not None and kept[0] == asked:
         return list(kept[1])
     found = tuple(_straight(state, u, p, kinds))
     object.__setattr__(u, "_moves", (asked, found))   # not a field: the unit is unchanged
     return list(found)
-
-
-def _ground(state: State) -> tuple[Any, ...]:
-    """The table's size and its walls, as a key (once a state)."""
-    answers = memo(state)
-    found = answers.get("ground")
-    if found is None:
-        found = answers["ground"] = (state.table["width"], state.table["depth"],
-                                     tuple(tuple(map(tuple, w)) for w in walls(state)))
-    return found
 
 
 def _straight(state: State, u: UnitState, p: str, kinds: tuple[str, ...]) -> list[Command]:
