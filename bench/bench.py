@@ -130,17 +130,20 @@ def bench_replay(out: list[str], events: int) -> None:
             handlers[m["type"]](m["data"])
 
     # Alternate them so that drift in the machine's speed hits them alike.
+    from regiment.tools.simulate import default_jobs
     from regiment.tools.verify import verify
 
     records = list(game.records)
-    floors, fast, loads, verifies = [], [], [], []
+    cores = default_jobs()
+    floors, fast, loads, verifies, pieces = [], [], [], [], []
     for _ in range(5):
         floors.append(best(floor, 1))
         fast.append(best(fast_floor, 1))
         loads.append(best(lambda: Game.load(game.game_id, store), 1))
         verifies.append(best(lambda: verify(records), 1))
+        pieces.append(best(lambda: verify(records, jobs=cores), 1))
     t_floor, t_fast, t_replay = min(floors), min(fast), min(loads)
-    t_verify = min(verifies)
+    t_verify, t_pieces = min(verifies), min(pieces)
     out.append(f"replay ({n:,} events, {len(game.timeline.steps):,} steps, memory store)")
     out.append(f"  floor (msgpack decode + dict-dispatch fold): {n / t_floor:12,.0f} events/s")
     out.append(f"  floor (msgspec decode + dict-dispatch fold): {n / t_fast:12,.0f} events/s")
@@ -150,6 +153,9 @@ def bench_replay(out: list[str], events: int) -> None:
     out.append(f"  verify (chain, every step re-derived):       {n / t_verify:12,.0f} events/s"
                f"   {t_verify / t_replay:.2f}x Game.load (target <= 3x); spread "
                f"{max(verifies) / t_verify:.2f}")
+    out.append(f"  verify --jobs {cores} (in pieces, one a core):     {n / t_pieces:12,.0f} "
+               f"events/s   {t_pieces / t_replay:.2f}x Game.load (target <= 3x); spread "
+               f"{max(pieces) / t_pieces:.2f}")
     out.append(f"  live play (rules, dice, codec, chain):       {n / played:12,.0f} events/s"
                f"   {played / len(game.timeline.steps) * 1e6:.0f} us/step")
     with tempfile.TemporaryDirectory() as tmp:

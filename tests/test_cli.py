@@ -61,6 +61,42 @@ def test_export_then_verify_the_file_and_catch_an_edit(tmp_path, capsys):
     assert f"FAILED at record {i}" in capsys.readouterr().out
 
 
+def test_verify_jobs_checks_the_log_in_pieces_with_the_same_answer(tmp_path, capsys,
+                                                                  monkeypatch):
+    """verify --jobs N: the same lines with 1 and 3 processes, for the honest log and for
+    one with a die edited (the same record named); a number of processes out of range is a
+    usage error (exit 2)."""
+    from regiment.tools import verify as module
+
+    monkeypatch.setattr(module, "PIECE_RECORDS", 8)   # the demo's short log, in pieces
+    db, _, _ = run_demo(tmp_path, capsys, seed="5eed")
+    out = tmp_path / "game.jsonl"
+    assert main(["export", str(db), "-o", str(out)]) == 0
+    capsys.readouterr()
+    said = {}
+    for jobs in ("1", "3"):
+        assert main(["verify", str(out), "--json", "--jobs", jobs]) == 0
+        said[jobs] = capsys.readouterr().out
+    assert said["1"] == said["3"] and '"ok": true' in said["3"]
+    lines = out.read_text().splitlines()
+    i = max(i for i, line in enumerate(lines) if json.loads(line).get("type") == "DiceRolled")
+    record = json.loads(lines[i])
+    record["data"]["faces"][0] = record["data"]["faces"][0] % 6 + 1
+    lines[i] = json.dumps(record)
+    out.write_text("\n".join(lines) + "\n")
+    for jobs in ("1", "3"):
+        assert main(["verify", str(out), "--jobs", jobs]) == 1
+        said[jobs] = capsys.readouterr().out
+    assert said["1"] == said["3"] and f"FAILED at record {i}" in said["3"]
+    try:
+        main(["verify", str(out), "--jobs", "0"])
+    except SystemExit as exc:
+        assert exc.code == 2
+    else:
+        raise AssertionError("--jobs 0 was taken")
+    assert "1 to 1,024" in capsys.readouterr().err
+
+
 def test_inspect_marks_undone_branches(tmp_path, capsys):
     db, game_id, _ = run_demo(tmp_path, capsys, seed="5eed")
     assert main(["inspect", str(db), "--game", game_id, "--json"]) == 0

@@ -395,7 +395,7 @@ def test_move_remaining_a_state_kept_for_undo_lets_go_of_its_old_units_answers()
     g = moving([b.unit("men", "red", 36, 10, 0), b.unit("friend", "red", 50, 10, 0),
                 far_foe()])
     old = g.state
-    g.pending   # the decision lists every unit's moves: each value keeps its own
+    assert g.pending.legal   # the decision lists every unit's moves: each value keeps its own
     assert getattr(old.units["men"], "_moves", None) is not None
     assert getattr(old.units["friend"], "_moves", None) is not None
     move(g, path=[["forward", 2]])

@@ -122,3 +122,52 @@ def test_geo_move_every_move_is_recorded_and_verify_recomputes_it():
     with pytest.raises(TamperedLog) as info:
         verify(rechain(records))
     assert info.value.seq == i
+
+
+def outcome(records, seed=None, jobs=1):
+    try:
+        report = verify(records, seed, jobs=jobs)
+    except TamperedLog as exc:
+        return "tampered", exc.seq, exc.reason
+    return "ok", report.records, report.steps, report.dice, report.seed
+
+
+@pytest.fixture
+def small_pieces(monkeypatch):
+    """Pieces of a few records, so that a short log is checked in several."""
+    from regiment.tools import verify as module
+
+    monkeypatch.setattr(module, "PIECE_RECORDS", 8)
+    return module
+
+
+def test_verify_in_pieces_names_what_one_walk_names(played, small_pieces):
+    """verify --jobs: the log cut into pieces, each chained and re-derived in a process of
+    its own, gives the same report for an honest log and names the same record, with the
+    same reason, for every kind of damage (a broken hash, a record dropped, a die changed
+    and re-hashed, an outcome or a command edited and re-hashed, two faults at once)."""
+    assert len(small_pieces._pieces(played, 3)) == 3
+    at = {kind: next(i for i, r in enumerate(played) if r.type == kind and r.step > 3)
+          for kind in ("DiceRolled", "ChargeRolled", "CommandIssued")}
+    die = copy.deepcopy(played[at["DiceRolled"]].data)
+    die["faces"][0] = die["faces"][0] % 6 + 1
+    charge = dict(played[at["ChargeRolled"]].data,
+                  success=not played[at["ChargeRolled"]].data["success"])
+    command = dict(played[at["CommandIssued"]].data, by="green")
+
+    def edited(i, data):
+        return [*played[:i], with_data(played[i], data), *played[i + 1:]]
+
+    late = len(played) - 3
+    variants = [played, edited(at["DiceRolled"], die), rechain(edited(at["DiceRolled"], die)),
+                rechain(edited(at["ChargeRolled"], charge)),
+                rechain(edited(at["CommandIssued"], command)),
+                # an outcome forged early, a hash broken late: the chain is named first
+                [*rechain(edited(at["ChargeRolled"], charge))[:late],
+                 with_data(played[late], dict(played[late].data, extra=1)),
+                 *played[late + 1:]],
+                *(played[:i] + played[i + 1:] for i in range(1, len(played), 9))]
+    for records in variants:
+        for seed in (None, SEED):
+            assert outcome(records, seed, jobs=3) == outcome(records, seed, jobs=1)
+    assert outcome(played, SEED, jobs=3)[0] == "ok"

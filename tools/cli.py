@@ -255,7 +255,7 @@ def build_parser() -> Parser:
                    "gains nothing from it")
     s.set_defaults(run=_server)
 
-    from .chances import add_parsers
+    from .chances import add_parsers, bounded
 
     add_parsers(sub)
 
@@ -314,6 +314,11 @@ def build_parser() -> Parser:
             s.add_argument("--key", metavar="HEX",
                            help="the server's public key (GET /key): refuse receipts signed "
                            "by any other")
+            s.add_argument("--jobs", "-j", type=bounded(int, 1, 1024, "the number of "
+                                                          "processes"), default=None,
+                           metavar="N", help="check a long log in N pieces at once, each in "
+                           "a process of its own (default: every core; 1: one walk); the "
+                           "same answer whatever the number")
         if name in ("inspect", "verify", "replay"):
             s.add_argument("--json", action="store_true", help="machine-readable output")
         if name == "replay":
@@ -547,6 +552,7 @@ def _verify(args: argparse.Namespace) -> int:
     from regiment.core.dice import seed_bytes
     from regiment.store import MemoryStore
 
+    from .simulate import default_jobs
     from .source import open_records
     from .verify import verify
 
@@ -562,8 +568,9 @@ def _verify(args: argparse.Namespace) -> int:
     try:
         heads = list(args.head) + (_signed_receipts(args.receipts, args.key, game_id)
                                    if args.receipts else [])
+        jobs = args.jobs or default_jobs()
         with progress("verifying", steps) as advance:
-            report = verify(records, seed, heads, advance)
+            report = verify(records, seed, heads, advance, jobs)
     except TamperedLog as exc:
         if args.json:
             print(json.dumps({"game": game_id, "ok": False, "seq": exc.seq, "error": exc.reason}))

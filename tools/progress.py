@@ -5,6 +5,7 @@ nothing: a few thousand steps take a second."""
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import IO
@@ -24,10 +25,21 @@ def progress(what: str, total: int, stream: IO[str] | None = None
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
+        # drawn by ``advance`` (ten times a second at most), not by a thread of rich's own:
+        # verify --jobs forks its workers while the bar is up
         with Progress(f"[bold]{what}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                      console=Console(file=out), transient=True) as bar:
+                      console=Console(file=out), transient=True, auto_refresh=False) as bar:
             task = bar.add_task(what, total=total)
-            yield lambda k: bar.advance(task, k)
+            drawn = [0.0]
+
+            def draw(k: int) -> None:
+                bar.advance(task, k)
+                now = time.monotonic()
+                if now - drawn[0] >= 0.1:
+                    drawn[0] = now
+                    bar.refresh()
+
+            yield draw
         return
     done = [0, 1]   # steps done, the next quarter to tell
 
