@@ -22,9 +22,11 @@ from .state import GameState, forget
 
 # Keep the state after one live step in EVERY (and the newest). Keeping all of them was half
 # of a game's memory (0.28 KiB an event, measured on the ford_clash bench game); one in eight
-# is 0.05, and an undo then re-folds at most seven steps from their records (measured: 24
-# undos in a row, 42 us each at the median and about 1 ms at worst, against 38 us before).
-EVERY = 8
+# was 0.05, and one in sixteen is a held game's 13 KiB less again (189 -> 176 KiB for 290
+# records, issue 29 item 2). An undo then re-folds at most fifteen steps from their records:
+# 24 undos in a row cost 19-21 us each at the median either way (measured; the worst one
+# 0.4 ms against 0.7).
+EVERY = 16
 
 
 class StepInfo(NamedTuple):
