@@ -22,11 +22,11 @@ from .state import GameState, forget
 
 # Keep the state after one live step in EVERY (and the newest). Keeping all of them was half
 # of a game's memory (0.28 KiB an event, measured on the ford_clash bench game); one in eight
-# was 0.05, and one in sixteen is a held game's 13 KiB less again (189 -> 176 KiB for 290
-# records, issue 29 item 2). An undo then re-folds at most fifteen steps from their records:
-# 24 undos in a row cost 19-21 us each at the median either way (measured; the worst one
-# 0.4 ms against 0.7).
-EVERY = 16
+# was 0.05. One in 32 keeps a held game of 290 records in 166 KiB, not 189 (issue 29 item 2),
+# and an undo then re-folds at most 31 steps from their records: 24 undos in a row cost
+# 18-22 us each at the median as with one in eight, the worst one 0.6 ms against 0.7
+# (measured).
+EVERY = 32
 
 
 class StepInfo(NamedTuple):
