@@ -3,9 +3,10 @@
 A step is one command and everything it caused. Undo, redo and undo requests are *meta* steps:
 they are logged like any other, but instead of adding to the timeline they move its end.
 ``feed`` is the fold of a whole step; a live game and a replay of its log both go through it,
-so they cannot disagree. The state after every ``EVERY``-th live step is kept, and the newest
-(states share structure): an undo folds at most ``EVERY - 1`` steps again from the nearest
-kept state, so undo and redo cost the same at step 10 and at step 100,000.
+so they cannot disagree. The state after every ``EVERY``-th of the last ``RECENT`` live steps
+is kept, every ``FAR``-th before them, and the newest (states share structure): an undo folds
+at most ``EVERY - 1`` steps again from the nearest kept state (``FAR - 1`` once, taken
+further back), so undo and redo cost the same at step 10 and at step 100,000.
 """
 
 from __future__ import annotations
@@ -20,13 +21,16 @@ from .fold import fold
 from .protocols import Applier, Preset
 from .state import GameState, forget
 
-# Keep the state after one live step in EVERY (and the newest). Keeping all of them was half
-# of a game's memory (0.28 KiB an event, measured on the ford_clash bench game); one in eight
-# was 0.05. One in 32 keeps a held game of 290 records in 166 KiB, not 189 (issue 29 item 2),
-# and an undo then re-folds at most 31 steps from their records: 24 undos in a row cost
-# 18-22 us each at the median as with one in eight, the worst one 0.6 ms against 0.7
-# (measured).
-EVERY = 32
+# Keep the state after one live step in EVERY among the last RECENT, one in FAR before them,
+# and the newest. Keeping all of them was half of a game's memory (0.28 KiB an event,
+# measured on the ford_clash bench game); one in eight was 0.05. An undo re-folds the steps
+# since the nearest kept state from their records: at most seven for the steps undone most
+# (the last ones), at most FAR - 1 for one taken further back (once: the states between are
+# kept again). A game of 290 records held on SQLite: 188 KiB with one in eight throughout,
+# 168 so (issue 29 item 2).
+EVERY = 8
+RECENT = 16
+FAR = 32
 
 
 class StepInfo(NamedTuple):
@@ -199,6 +203,9 @@ class Timeline:
                 break
             below -= 1
         states.append(state)
+        old = len(states) - 1 - RECENT   # it leaves the last RECENT now
+        if not self.keep_all and old > 0 and old % FAR:
+            states[old] = None
 
     @contextmanager
     def bulk(self) -> Iterator[None]:
@@ -213,7 +220,7 @@ class Timeline:
             self.keep_all = False
             states = self.states
             for i in range(first, len(states) - 1):
-                if i % EVERY:
+                if i % (EVERY if i >= len(states) - 1 - RECENT else FAR):
                     states[i] = None
 
     def _restore(self) -> None:

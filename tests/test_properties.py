@@ -11,7 +11,7 @@ from regiment.core.commands import COMMANDS, parse_command
 from regiment.core.dice import ManualDice
 from regiment.core.errors import BadRequest, IllegalCommand
 from regiment.core.game import Game
-from regiment.core.history import EVERY
+from regiment.core.history import EVERY, FAR, RECENT
 from regiment.store import LogFileStore, MemoryStore
 from regiment.tools.verify import verify
 
@@ -61,8 +61,9 @@ def test_undo_then_redo_is_the_identity(seed, steps, scenario):
 # a pile in left a model touching a unit outside the fight; its consolidation was refused
 @example(seed=37495, steps=27, scenario="skirmish")
 def test_undo_all_the_way_back_meets_every_state_it_played(seed, steps, scenario):
-    """A game keeps only some of its states (core.history.EVERY); each undo must bring back
-    exactly the state that step left, folded again from the nearest kept one."""
+    """A game keeps only some of its states (core.history.EVERY, RECENT, FAR); each undo
+    must bring back exactly the state that step left, folded again from the nearest kept
+    one."""
     game = Game.new(SCENARIOS[scenario](), store=MemoryStore())
     rng = random.Random(seed)
     seen = [game.state]
@@ -72,7 +73,7 @@ def test_undo_all_the_way_back_meets_every_state_it_played(seed, steps, scenario
         random_play(game, rng, 1, 0.0)
         seen[len(game.timeline.live) - 1:] = [game.state]   # (an undo when nothing else is legal)
     kept = sum(s is not None for s in game.timeline.states)
-    assert kept <= len(game.timeline.states) // EVERY + 2
+    assert kept <= RECENT // EVERY + len(game.timeline.states) // FAR + 2
     while game.timeline.last_live() is not None:
         game.undo("red")
         if game.timeline.request is not None:
