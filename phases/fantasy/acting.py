@@ -36,7 +36,11 @@ def idle(state: State, u: UnitState) -> str:
 
 def why_idle(state: State, u: UnitState) -> str:
     """``idle``, told ("" when ``u`` may act)."""
-    code = idle(state, u)
+    return told_idle(state, u, idle(state, u))
+
+
+def told_idle(state: State, u: UnitState, code: str) -> str:
+    """MOVE.REMAINING, SHOOT.WHO: an ``idle`` code of ``u`` as its sentence ("" for none)."""
     if not code:
         return ""
     return tr(IDLE[code], unit=u.name, player=state.player, status=status_word(u.status))

@@ -18,7 +18,7 @@ from regiment.core.pending import Decision
 from .charge import gap
 from .commands import DeclareCharge, LeaveUnit, Move, React, Shoot
 from .moving import aims
-from .odds import charge_odds, unsaved_chance
+from .odds import charge_odds, movement_roll, unsaved_chance
 from .shooting.rules import aim
 from .shooting.steps import volley
 from .specials import SWIFTSTRIDE, has
@@ -35,7 +35,9 @@ PREFERRED = {
 }
 
 
-MOST_ROLLED = 12   # CH.RANGE: 2D6, or the highest two of 3D6, reach at most 12"
+# CH.RANGE: the most the charge dice can add (2D6, or the highest two of 3D6), from the odds'
+# own distribution of them
+MOST_ROLLED = max(movement_roll(3))
 
 
 def choose(state: State, pending: Decision) -> Command:

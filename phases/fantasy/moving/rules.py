@@ -16,7 +16,7 @@ from regiment.core.i18n import mark, tr
 from regiment.core.state import memo
 from regiment.phases.common.sight import walls
 
-from ..acting import idle, why_idle
+from ..acting import idle, told_idle
 from ..state import State, UnitState
 from ..units import ALIVE, box
 from .paths import (
@@ -85,7 +85,7 @@ def movable(state: State, u: UnitState) -> str:
     code = still(state, u)
     if code in STILL:
         return tr(STILL[code], unit=u.name)
-    return why_idle(state, u) if code else ""
+    return told_idle(state, u, code)   # (the code already found: idle is not asked again)
 
 
 def allowance(u: UnitState, kind: str) -> float:
