@@ -86,13 +86,25 @@ KERNEL_APPLIERS: dict[type[Event], Applier] = {
 }
 
 
+# Each rulebook's table, made once: every game of it reads the same one (a table a game
+# was 2.2 KiB of a held game's memory, issue 29 item 2). Kept with the appliers it was made
+# from, so an id is never mistaken for another mapping's.
+_TABLES: dict[int, tuple[Mapping[Any, Applier], dict[type[Event], Applier]]] = {}
+
+
 def appliers_for(preset_appliers: Mapping[Any, Applier]
                  ) -> dict[type[Event], Applier]:
     """The kernel's appliers and a rulebook's, by event class (a rulebook may still name an
-    event by its type name): the rulebook's replace the kernel's."""
+    event by its type name): the rulebook's replace the kernel's. The table is shared by
+    every caller given the same appliers: read it, never change it (a rulebook's appliers
+    are fixed once it is loaded)."""
+    kept = _TABLES.get(id(preset_appliers))
+    if kept is not None and kept[0] is preset_appliers:
+        return kept[1]
     table = dict(KERNEL_APPLIERS)
     for key, applier in preset_appliers.items():
         table[event_class(key) if isinstance(key, str) else key] = applier
+    _TABLES[id(preset_appliers)] = (preset_appliers, table)
     return table
 
 

@@ -11,6 +11,7 @@ further back), so undo and redo cost the same at step 10 and at step 100,000.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, NamedTuple, overload
@@ -51,7 +52,7 @@ class Steps(Sequence[list[Event]]):
         self._t = timeline
 
     def __len__(self) -> int:
-        return len(self._t._events)
+        return len(self._t._size)
 
     @overload
     def __getitem__(self, i: int) -> list[Event]: ...
@@ -70,14 +71,18 @@ class Timeline:
         self.preset = preset
         self.table = table
         self.loader: Callable[[int, int], list[Event]] | None = None  # (first seq, size)
-        self._events: list[list[Event] | None] = []
-        # Step facts in flat lists of ints and strings, which the GC never walks.
+        # the event objects of the steps a walk keeps (a game keeps none: it reads them again
+        # from its records), by step
+        self._events: dict[int, list[Event]] = {}
+        # Step facts in flat arrays and lists of strings, which the GC never walks: machine
+        # ints and bytes, not a list of int objects (3 KiB less for a held game of 80 steps,
+        # issue 29 item 2)
         self._by: list[str] = []
         self._command: list[str] = []
-        self._first: list[int] = []
-        self._size: list[int] = []
-        self._meta: list[bool] = []
-        self._rolled: list[bool] = []
+        self._first = array("q")
+        self._size = array("q")
+        self._meta = bytearray()     # 1: an undo, a redo or an undo request or its answer
+        self._rolled = bytearray()   # 1: it rolled dice
         self.steps = Steps(self)
         self.live: list[int] = []
         self.states: list[GameState | None] = []   # None: dropped, folded again if needed
@@ -92,12 +97,13 @@ class Timeline:
 
     @property
     def info(self) -> list[StepInfo]:
-        return [StepInfo(i, *row) for i, row in enumerate(zip(
-            self._by, self._command, self._first, self._size, self._meta, strict=True))]
+        return [StepInfo(i, by, command, first, size, bool(meta)) for i, (
+            by, command, first, size, meta) in enumerate(zip(
+                self._by, self._command, self._first, self._size, self._meta, strict=True))]
 
     def events(self, step: int) -> list[Event]:
         """The events of ``step``, decoded from its records if a load did not keep them."""
-        kept = self._events[step]
+        kept = self._events.get(step)
         if kept is not None:
             return kept
         if self.loader is None:
@@ -109,7 +115,7 @@ class Timeline:
         return self.live[-1] if len(self.live) > 1 else None
 
     def rolled_dice(self, step: int) -> bool:
-        return self._rolled[step]
+        return bool(self._rolled[step])
 
     def by(self, step: int) -> str:
         """Who issued ``step`` ("" for the opening)."""
@@ -117,14 +123,14 @@ class Timeline:
 
     def is_meta(self, step: int) -> bool:
         """Whether ``step`` is an undo, a redo or an undo request or its answer."""
-        return self._meta[step]
+        return bool(self._meta[step])
 
     def feed(self, step: int, events: Sequence[Event], by: str, first_seq: int,
              state_after: GameState | None = None, keep: bool = True) -> None:
         """Fold one whole step. ``state_after`` is given by a live game that already folded it;
         ``keep=False`` (a load) drops the event objects once folded."""
-        if step != len(self._events):
-            raise TamperedLog(f"step {step} follows step {len(self._events) - 1}", seq=first_seq)
+        if step != len(self._size):
+            raise TamperedLog(f"step {step} follows step {len(self._size) - 1}", seq=first_seq)
         head = events[0]
         meta = rolled = False
         if step == 0:
@@ -146,8 +152,8 @@ class Timeline:
                     self.tape[start + i] = face
             elif kind in META_EVENTS:
                 meta = True
-        self._events.append((events if isinstance(events, list) else list(events))
-                            if keep else None)
+        if keep:
+            self._events[step] = events if isinstance(events, list) else list(events)
         self._by.append(by)
         self._command.append(command)
         self._first.append(first_seq)
