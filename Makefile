@@ -57,7 +57,12 @@ browser:
 demo: $(STAMP)
 	$(BIN)/regiment demo --store $(STORE)
 
+# The bytecode compiled first, as pip compiles a regular install's: an editable install run
+# under PYTHONDONTWRITEBYTECODE (as the shells of these machines set it) compiled every
+# module at every start, 0.17 s of each command's start-up, and that start-up is in the
+# figures (simulate's 600 games on two processes, measured: issue 29 item 6).
 bench: $(STAMP) postgres
+	@$(BIN)/python -m compileall -q core phases store tools >/dev/null
 	$(BIN)/python bench/bench.py
 
 # The bench of revision REV (default: the last commit) beside the working tree, interleaved.
