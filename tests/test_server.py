@@ -150,6 +150,21 @@ def test_a_wrong_or_missing_token_is_refused_everywhere(server, token):
     assert r.status_code == 403   # said the same way: ids cannot be probed
 
 
+def test_a_websocket_anywhere_but_a_games_is_refused(server):
+    """A game's WebSocket goes straight to its handler (tools/server.py, ``front``); any other
+    path is still the router's, which refuses it before the handshake."""
+    from websockets.exceptions import InvalidStatus
+
+    made = server.create(SCENARIO)
+    token = made["seats"]["red"]
+    for path in ("/ws", f"/games/{made['id']}/ws/more", f"/games/{made['id']}", "/games//ws"):
+        with pytest.raises(InvalidStatus) as refused:
+            connect(f"{server.ws}{path}?token={token}").close()
+        assert refused.value.response.status_code == 403, path
+    with connect(f"{server.ws}/games/{made['id']}/ws?token={token}") as ws:
+        assert recv(ws)["seat"] == "red"
+
+
 def test_bad_messages_get_clear_errors_and_change_nothing(server):
     made = server.create(SCENARIO)
     with seat(server, made, "red") as red:
