@@ -29,7 +29,6 @@ import asyncio
 import contextlib
 import gc
 import json
-import re
 import threading
 import time
 import tracemalloc
@@ -40,7 +39,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
-from starlette.routing import Route, WebSocketRoute
+from starlette.routing import Match, Route, WebSocketRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -63,7 +62,6 @@ BURST = 40.0                   # ...and at once
 FLOOD = 200                    # refused for rate in a row: the connection is closed
 OUTBOX = 1000                  # messages waiting for a client that does not read
 SWEEP = 30.0                   # seconds between sweeps of games nobody watches
-PLAY_PATH = re.compile(r"/games/([^/]+)/ws")   # the game WebSocket route's, as Starlette reads it
 
 
 class Bucket:
@@ -409,6 +407,7 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
         if flusher is not None:
             flusher.stop()
 
+    game_socket = WebSocketRoute("/games/{game_id}/ws", play)
     app = Starlette(routes=[
         Route("/key", public_key),
         Route("/status", status),
@@ -417,7 +416,7 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
         Route("/games/{game_id}", seated(state)),
         Route("/games/{game_id}/log", seated(export)),
         Route("/games/{game_id}/replay", seated(replay)),
-        WebSocketRoute("/games/{game_id}/ws", play),
+        game_socket,
     ], lifespan=lifespan)
 
     async def front(scope: Scope, receive: Receive, send: Send) -> None:
@@ -425,10 +424,12 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
         # router: their frames wait as long as the connection lives (4 KiB of its 26, traced
         # with make bench, issue 29 item 2), and for a WebSocket they do nothing ``play``
         # does not (it answers every error itself). Everything else is Starlette's.
-        if scope["type"] == "websocket" and (found := PLAY_PATH.fullmatch(scope["path"])):
-            scope["path_params"] = {"game_id": found[1]}
-            await play(WebSocket(scope, receive, send))
-            return
+        if scope["type"] == "websocket":
+            found, child = game_socket.matches(scope)   # the router's own match
+            if found is Match.FULL:
+                scope.update(child)
+                await play(WebSocket(scope, receive, send))
+                return
         await app(scope, receive, send)
 
     return front
