@@ -317,8 +317,8 @@ class Game(Deciding, Undoing):
         seq = len(self.records)
         step = len(self.timeline.steps)
         at = self.clock()
-        drafts = [Draft(seq=seq + i, step=step, type=e.type, v=e.v, data=e.to_data(), at=at)
-                  for i, e in enumerate(events)]
+        # each draft's data is its event, which the store encodes straight (store.sealing)
+        drafts = [Draft(seq + i, step, e.type, e.v, e, at) for i, e in enumerate(events)]
         sealed = self.store.append(self.game_id, drafts, seq)
         self.records.add(sealed)
         # the events are in the records: keep none, as a loaded game keeps none, and read a

@@ -4,17 +4,22 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, NamedTuple, overload
+from typing import TYPE_CHECKING, Any, NamedTuple, overload
+
+if TYPE_CHECKING:
+    from .events import Event
 
 
 class Draft(NamedTuple):
-    """An event ready to append: the store gives it its place in the hash chain."""
+    """An event ready to append: the store gives it its place in the hash chain. Its data is
+    plain data, or the event itself (a game's own drafts: the store encodes its fields
+    straight, and the record holds ``event.to_data()`` as a reader sees it)."""
 
     seq: int
     step: int
     type: str
     v: int
-    data: dict[str, Any]
+    data: dict[str, Any] | Event
     at: str
 
 

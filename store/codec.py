@@ -13,7 +13,7 @@ where; nothing crashes, hangs or allocates without bound.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Annotated, Any
 
 import msgpack
@@ -21,7 +21,7 @@ import msgspec
 
 from regiment.core.errors import CorruptLog
 from regiment.core.events import EVENTS, Event
-from regiment.core.record import Draft, Record
+from regiment.core.record import Record
 from regiment.core.upcast import decode_event
 
 HASH_SIZE = 32
@@ -95,33 +95,6 @@ def body_bytes(seq: int, step: int, type_: str, v: int, data: Any, at: str) -> b
 
 def link(prev: bytes, body: bytes) -> bytes:
     return hashlib.blake2b(prev + body, digest_size=HASH_SIZE).digest()
-
-
-# A map's canonical msgpack is its header, then each key and value in sorted key order: the
-# body and the frame are put together from their parts, each encoded once (``data`` was
-# encoded three times, the body's and the frame's keys twice). tests/test_codec.py checks the
-# bytes against encoding the whole maps.
-_K = {k: _CANONICAL.encode(k) for k in ("at", "data", "hash", "prev", "seq", "step", "type",
-                                        "v")}
-_BODY_MAP = b"\x86"    # a fixmap of 6 entries
-_FRAME_MAP = b"\x88"   # of 8
-
-
-def seal(drafts: Sequence[Draft], prev: bytes) -> tuple[list[Record], list[bytes]]:
-    """Chain drafts onto ``prev``: the sealed records and their encoded frames."""
-    records, frames = [], []
-    encode, k = _CANONICAL.encode, _K
-    for d in drafts:
-        data_b = encode_canonical(d.data)
-        head, tail = _parts(d, data_b, encode, k)
-        digest = link(prev, _BODY_MAP + head + tail)
-        frames.append(b"".join((_FRAME_MAP, head, k["hash"], encode(digest), k["prev"],
-                                encode(prev), tail)))
-        data = _DATA.decode(data_b)  # the data exactly as a reader will see it
-        records.append(_new_record(Record, (d.seq, d.step, d.type, d.v, data, d.at, prev,
-                                            digest)))
-        prev = digest
-    return records, frames
 
 
 def encode_record(r: Record) -> bytes:
@@ -316,23 +289,6 @@ def decode_pair(payload: bytes, where: str = "") -> tuple[Record, Event]:
         return record, decode_event(record.type, record.v, record.data)
     except CorruptLog as exc:
         raise exc.at(where or f"record {record.seq}") from None
-
-
-def _parts(d: Any, data_b: bytes, encode: Any, k: dict[str, bytes]) -> tuple[bytes, bytes]:
-    """A record's body (a draft's or a sealed one's) in the two parts a frame puts the hash
-    and prev between: ``at`` and ``data``, then ``seq``, ``step``, ``type`` and ``v``."""
-    return (k["at"] + encode(d.at) + k["data"] + data_b,
-            k["seq"] + encode(d.seq) + k["step"] + encode(d.step) + k["type"] +
-            encode(d.type) + k["v"] + encode(d.v))
-
-
-def data_and_digest(r: Record, prev: bytes) -> tuple[bytes, bytes]:
-    """A record's data as canonical bytes, and the hash its contents give after ``prev``: the
-    body put together from its parts as ``seal`` does, so that a verifier that compares the
-    data too encodes it once (ValueError: the data is not plain)."""
-    data_b = encode_canonical(r.data)
-    head, tail = _parts(r, data_b, _CANONICAL.encode, _K)
-    return data_b, link(prev, _BODY_MAP + head + tail)
 
 
 def check_link(r: Record, prev: bytes) -> str | None:

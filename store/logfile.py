@@ -37,7 +37,8 @@ from regiment.core.log import get_logger
 from regiment.core.record import Draft, Record, Sealed
 
 from .base import Reading, check_append, check_game_id
-from .codec import GENESIS, MAX_FRAME, decode_blob, decode_record, encode_blob, seal
+from .codec import GENESIS, MAX_FRAME, decode_blob, decode_record, encode_blob
+from .sealing import seal
 
 MAGIC = b"RGMLOG01"
 HEADER = struct.Struct("<II")

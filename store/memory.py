@@ -12,7 +12,8 @@ from typing import Any
 from regiment.core.record import Draft, Record, Sealed
 
 from .base import Reading, check_append, check_game_id
-from .codec import GENESIS, decode_blob, encode_blob, seal
+from .codec import GENESIS, decode_blob, encode_blob
+from .sealing import seal
 
 
 class MemoryStore(Reading):

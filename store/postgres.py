@@ -41,7 +41,8 @@ from regiment.core.errors import ConcurrencyConflict, CorruptLog, StoreError, St
 from regiment.core.record import Draft, Record, Sealed
 
 from .base import CAUGHT_UP, Reading, check_append, check_game_id
-from .codec import GENESIS, HASH_SIZE, decode_blob, encode_blob, seal
+from .codec import GENESIS, HASH_SIZE, decode_blob, encode_blob
+from .sealing import seal
 
 CHANNEL = "regiment"
 BACKOFF = (0.05, 2.0)   # seconds before a new connection is tried: first, and at most

@@ -41,7 +41,8 @@ from regiment.core.log import get_logger
 from regiment.core.record import Draft, Record, Sealed
 
 from .base import Reading, check_append, check_game_id
-from .codec import GENESIS, decode_blob, encode_blob, seal
+from .codec import GENESIS, decode_blob, encode_blob
+from .sealing import seal
 from .secrets import SUFFIX as SECRETS
 from .secrets import SecretFile
 

@@ -20,9 +20,9 @@ from regiment.store.codec import (
     decode_blob,
     decode_record,
     link,
-    seal,
 )
 from regiment.store.logfile import MAGIC, scan
+from regiment.store.sealing import seal
 from regiment.tools.source import read_export
 
 plain = st.recursive(

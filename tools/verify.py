@@ -28,8 +28,9 @@ from regiment.core.game import Game, find_preset, published_seed
 from regiment.core.record import Record
 from regiment.core.upcast import decode_event
 from regiment.core.walk import Step, walk
-from regiment.store.codec import GENESIS, data_and_digest, encode_canonical
+from regiment.store.codec import GENESIS, encode_canonical
 from regiment.store.memory import MemoryStore
+from regiment.store.sealing import Bodies, data_and_digest, data_bytes
 
 from .receipts import Receipt, check_receipts
 
@@ -77,6 +78,7 @@ def check_chain(records: Sequence[Record], lo: int = 0, hi: int | None = None
     before it holds)."""
     hi = len(records) if hi is None else hi
     prev, out = (GENESIS if lo == 0 else records[lo - 1].hash), []
+    bodies = Bodies()
     for i in range(lo, hi):
         r = records[i]
         if r.seq != i:
@@ -85,7 +87,7 @@ def check_chain(records: Sequence[Record], lo: int = 0, hi: int | None = None
         if r.prev != prev:
             raise TamperedLog("its prev is not the hash of the record before it", seq=r.seq)
         try:
-            data, digest = data_and_digest(r, prev)
+            data, digest = data_and_digest(bodies, r, prev)
         except ValueError as exc:
             raise TamperedLog(f"its data is not plain: {exc}", seq=r.seq) from None
         if digest != r.hash:
@@ -169,7 +171,7 @@ class Replayed(MemoryStore):
                 raise TamperedLog(f"the rules also produce {d.type}, missing here",
                                   seq=self.log[d.seq - 1].seq)
             r = self.log[d.seq]
-            if r.type != d.type or r.v != d.v or encode_canonical(d.data) != self.data[d.seq]:
+            if r.type != d.type or r.v != d.v or data_bytes(d.data) != self.data[d.seq]:
                 _compare(d, r)
             out.append(r)
         return out
@@ -178,7 +180,7 @@ class Replayed(MemoryStore):
 def _compare(d: Any, r: Record) -> None:
     """The rules' record ``d`` against the log's ``r``, as events (an upcast reading of ``r``
     may be the same event); TamperedLog when they differ."""
-    made = decode_event(d.type, d.v, d.data)
+    made = d.data if isinstance(d.data, Event) else decode_event(d.type, d.v, d.data)
     logged = decode_event(r.type, r.v, r.data, f"record {r.seq}")
     if _key(made) != _key(logged):
         raise TamperedLog(f"the rules give {made.type} {made.to_data()}, the log has "
