@@ -177,6 +177,10 @@ class Replayed(MemoryStore):
         return out
 
 
+def _no_clock() -> str:
+    return ""
+
+
 def _compare(d: Any, r: Record) -> None:
     """The rules' record ``d`` against the log's ``r``, as events (an upcast reading of ``r``
     may be the same event); TamperedLog when they differ."""
@@ -236,8 +240,10 @@ class Rederived:
         if self.game is None:   # step 0: the game starts as the log says it did
             try:
                 preset = find_preset(self.started.preset)
+                # the clock is not read: the log's own records are kept (Replayed), with
+                # their times
                 self.game = Game.new(self.started.scenario, store=self.store, preset=preset,
-                                     dice=self.dice, started=self.started)
+                                     dice=self.dice, started=self.started, clock=_no_clock)
             except RegimentError as exc:
                 if isinstance(exc, TamperedLog):
                     raise
