@@ -175,6 +175,8 @@ class Deciding:
         return tuple(f for f in known if f is not None)
 
     def _partly_known(self, index: int, count: int) -> tuple[int | None, ...] | None:
+        if index >= self.timeline.tape_end:   # live play, nothing undone: no die is known
+            return None
         tape = self.timeline.tape
         known = tuple(tape.get(index + i) for i in range(count))
         return None if all(f is None for f in known) else known

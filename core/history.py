@@ -90,6 +90,7 @@ class Timeline:
         self.redo: list[int] = []
         self.request: tuple[int, str] | None = None
         self.tape: dict[int, int] = {}
+        self.tape_end = 0   # past the last position of the dice stream the tape holds
 
     @property
     def state(self) -> GameState:
@@ -148,8 +149,11 @@ class Timeline:
             if kind == "DiceRolled":
                 rolled = True
                 start = e.index  # type: ignore[attr-defined]  # a DiceRolled, by its name
-                for i, face in enumerate(e.faces):  # type: ignore[attr-defined]  # (the same)
+                faces = e.faces  # type: ignore[attr-defined]  # (the same)
+                for i, face in enumerate(faces):
                     self.tape[start + i] = face
+                if start + len(faces) > self.tape_end:
+                    self.tape_end = start + len(faces)
             elif kind in META_EVENTS:
                 meta = True
         if keep:
