@@ -4,8 +4,8 @@ A record's body is a canonical map ``{at, data, seq, step, type, v}``, and its f
 map with ``hash`` and ``prev`` added (store/codec.py). A canonical map is its header, then each
 key and value in sorted key order, so the body and the frame are put together from parts,
 each encoded once; the parts that repeat from record to record (a step's time and number, an
-event type's name and version) are encoded once a batch. tests/test_codec.py checks the bytes
-against encoding the whole maps.
+event type's name and version) are encoded once a batch. tests/test_codec.py and
+tests/test_sealing.py check the bytes against encoding the whole maps.
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ class Bodies:
 
     def parts(self, r: Draft | Record, data_b: bytes) -> tuple[bytes, bytes]:
         encode = _CANONICAL.encode
-        if r.at != self.at:
+        if r.at != self.at or type(r.at) is not str:
             self.at, self.at_part = r.at, _K["at"] + encode(r.at) + _K["data"]
         if r.step != self.step or type(r.step) is not int:
             self.step, self.step_part = r.step, _K["step"] + encode(r.step)
