@@ -10,7 +10,6 @@ tests/test_sealing.py check the bytes against encoding the whole maps.
 
 from __future__ import annotations
 
-import hashlib
 import operator
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
@@ -22,10 +21,10 @@ from .codec import (
     _CANONICAL,
     _DATA,
     _SCALARS,
-    HASH_SIZE,
     _new_record,
     check_plain,
     encode_canonical,
+    link,
 )
 
 _K = {k: _CANONICAL.encode(k) for k in ("at", "data", "hash", "prev", "seq", "step", "type",
@@ -109,7 +108,7 @@ class Bodies:
 
 def data_bytes(data: dict[str, Any] | Event) -> bytes:
     """A draft's data in canonical bytes, given as plain data or as its event."""
-    return encode_canonical(data) if type(data) is dict else event_bytes(data)  # type: ignore[arg-type]
+    return event_bytes(data) if isinstance(data, Event) else encode_canonical(data)
 
 
 def seal(drafts: Sequence[Draft], prev: bytes) -> tuple[list[Record], list[bytes]]:
@@ -117,12 +116,12 @@ def seal(drafts: Sequence[Draft], prev: bytes) -> tuple[list[Record], list[bytes
     may be given as its event (``Draft``)."""
     records, frames = [], []
     bodies = Bodies()
-    blake2b, decode = hashlib.blake2b, _DATA.decode
+    decode = _DATA.decode
     prev_b = _CANONICAL.encode(prev)
     for d in drafts:
         data_b = data_bytes(d.data)
         head, tail = bodies.parts(d, data_b)
-        digest = blake2b(b"".join((prev, _BODY_MAP, head, tail)), digest_size=HASH_SIZE).digest()
+        digest = link(prev, b"".join((_BODY_MAP, head, tail)))
         frames.append(b"".join((_FRAME_MAP, head, _HASH_KEY, digest, _PREV_KEY, prev_b, tail)))
         data = decode(data_b)  # the data exactly as a reader will see it
         records.append(_new_record(Record, (d.seq, d.step, d.type, d.v, data, d.at, prev,
@@ -138,6 +137,5 @@ def data_and_digest(bodies: Bodies, r: Record, prev: bytes) -> tuple[bytes, byte
     ``Bodies()``, which keeps the parts its records repeat."""
     data_b = encode_canonical(r.data)
     head, tail = bodies.parts(r, data_b)
-    return data_b, hashlib.blake2b(b"".join((prev, _BODY_MAP, head, tail)),
-                                   digest_size=HASH_SIZE).digest()
+    return data_b, link(prev, b"".join((_BODY_MAP, head, tail)))
 
