@@ -325,6 +325,28 @@ def test_move_remaining_a_units_offered_moves_are_kept_only_while_nothing_near_c
     assert offered_moves(g) == worked_out_afresh(g)
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(first=st.tuples(st.floats(20, 52), st.floats(4, 30)),
+       then=st.tuples(st.floats(20, 52), st.floats(4, 30)),
+       facing=st.sampled_from([0.0, 90.0, 200.0]))
+def test_move_remaining_kept_moves_follow_a_friend_anywhere(first, then, facing):
+    """Property: a unit's moves worked out with a friend in one place, then asked of the same
+    unit value with the friend in another (ahead, beside, behind, touching its path's 1"),
+    are the ones worked out afresh there: what they are kept by misses nothing they depend
+    on (MOVE.SPACING)."""
+    g = moving([b.unit("men", "red", 36, 10, 0), b.unit("friend", "red", 60, 30, 0),
+                far_foe()])
+    st_ = g.state
+    men, friend = st_.units["men"], st_.units["friend"]
+    for at in (first, then):
+        later = st_.evolve(units={**st_.units, "friend": friend.evolve(position=at,
+                                                                       facing=facing)})
+        if geo.overlaps(box(later.units["friend"]), box(men)):
+            continue   # (no state of a game stands them on each other)
+        assert aims.straight_moves(later, men) == aims._straight(later, men, "red",
+                                                                 ("forward", "march"))
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(x=st.floats(20, 52), y=st.floats(12, 30), facing=st.sampled_from([0.0, 90.0, 200.0]))
 def test_move_remaining_offered_moves_are_those_worked_out_afresh(x, y, facing):

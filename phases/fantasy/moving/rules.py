@@ -186,15 +186,34 @@ def others_within(state: State, u: UnitState, reach: float) -> tuple[Other, ...]
     ``reach`` of where ``u`` stands can meet or must keep its gap from."""
     t = table_of(state)
     start = box(u)
-    x0, y0, x1, y1 = geo.bounds(start)
-    near = geo.grown((x0, y0, x1, y1), SPACING)
-    x0, y0, x1, y1 = x0 - reach, y0 - reach, x1 + reach, y1 + reach
+    bounds = geo.bounds(start)
+    near = geo.grown(bounds, SPACING)
+    return tuple(_other(start, near, t.placed[i])
+                 for i in _placed_in(t, geo.grown(bounds, reach), u.id))
+
+
+def ahead_of(state: State, u: UnitState, run: float) -> tuple[tuple[str, geo.Box], ...]:
+    """MOVE.SPACING: the units (id and box, in ``others``' order) that ``u`` moving straight
+    ahead up to ``run`` inches can meet or must keep its gap from: those whose bounds come
+    within 1" (and a hundredth) of its path's bounds, the start and end boxes' together. No
+    other can stop a straight move (``paths.trouble`` and ``geo.free_run`` look at no unit
+    whose bounds are further from the path's than its kept gap, at most 1"): with the table,
+    they are all that ``u``'s straight moves depend on (``aims.straight_moves``)."""
+    t = table_of(state)
+    start = box(u)
+    path = geo.grown(geo.bounds(start, geo.moved(start, run)), SPACING + 0.01)
+    return tuple(t.placed[i][:2] for i in _placed_in(t, path, u.id))
+
+
+def _placed_in(t: Table, area: tuple[float, float, float, float], uid: str) -> list[int]:
+    """The indexes (in ``placed``) of the units other than ``uid`` whose bounds meet
+    ``area``, in order."""
+    x0, y0, x1, y1 = area
     # a unit whose left edge is more than the widest unit left of x0 ends before x0
     lo, hi = bisect_left(t.lefts, x0 - t.widest - 1e-9), bisect_right(t.lefts, x1)
-    found = sorted(i for i in t.by_left[lo:hi] if t.placed[i][0] != u.id
-                   and x0 <= t.placed[i][2][2] and t.placed[i][2][1] <= y1
-                   and y0 <= t.placed[i][2][3])
-    return tuple(_other(start, near, t.placed[i]) for i in found)
+    return sorted(i for i in t.by_left[lo:hi] if t.placed[i][0] != uid
+                  and x0 <= t.placed[i][2][2] and t.placed[i][2][1] <= y1
+                  and y0 <= t.placed[i][2][3])
 
 
 TROUBLE = {
