@@ -87,13 +87,13 @@ def within(state: State, cause: UnitState, candidates: list[UnitState], reach: f
 def charge_sides(state: State, unit: UnitState, target: UnitState) -> tuple[str, ...]:
     """CH.CHARGE_MOVE: the side of ``target`` whose arc holds most of the charger's front (two
     when it is split evenly: a die decides)."""
-    key = measure.key("side", unit.id, target.id)
     if measured(state):
-        q = _q(state, "side", key, "CH.CHARGE_MOVE", unit, target.id, SIDE_OPTIONS)
+        q = _q(state, "side", measure.key("side", unit.id, target.id), "CH.CHARGE_MOVE", unit,
+               target.id, SIDE_OPTIONS)
         return tuple(measure.ask(state, q).split("/"))
     sides = geo.facing_sides(box(unit), box(target))
-    if heard:
-        _tell(key, "/".join(sides[:2]))
+    if heard:   # (the key is written only for a listener: the sides' drive asks every pair)
+        _tell(measure.key("side", unit.id, target.id), "/".join(sides[:2]))
     return sides
 
 

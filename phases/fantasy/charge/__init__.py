@@ -4,6 +4,7 @@ appliers and their sentences."""
 
 from .rules import (
     MOVABLE,
+    cannot_charge,
     charge_range,
     chargeable,
     eligible_target,
@@ -18,12 +19,13 @@ from .rules import (
     reactions,
     redirect_targets,
     stand_and_shoot,
+    targets,
     why_cannot_charge,
     why_hidden,
     why_not_target,
 )
 
-__all__ = ["MOVABLE", "charge_range", "chargeable", "eligible_target", "failed_move",
-           "flee_move", "gap", "in_sight", "movement_dice", "nearest_enemy", "plan_charge",
-           "reaction_options", "reactions", "redirect_targets", "stand_and_shoot",
-           "why_cannot_charge", "why_hidden", "why_not_target"]
+__all__ = ["MOVABLE", "cannot_charge", "charge_range", "chargeable", "eligible_target",
+           "failed_move", "flee_move", "gap", "in_sight", "movement_dice", "nearest_enemy",
+           "plan_charge", "reaction_options", "reactions", "redirect_targets",
+           "stand_and_shoot", "targets", "why_cannot_charge", "why_hidden", "why_not_target"]

@@ -105,10 +105,10 @@ class DeclarationFlow:
             return []
         drawn = state.context.drawn
         for unit in state.units.values():
-            if charge.why_cannot_charge(state, unit):
+            if charge.cannot_charge(state, unit):
                 continue
-            for t in state.units.values():
-                if (unit.id, t.id) in drawn or not charge.chargeable(state, unit, t):
+            for t in charge.targets(state, unit):
+                if (unit.id, t.id) in drawn:
                     continue
                 sides = table.charge_sides(state, unit, t)
                 if len(sides) > 1:
@@ -223,10 +223,10 @@ class DeclarationFlow:
         p = state.player
         legal: list[Command] = []
         for unit in state.units.values():
-            if charge.why_cannot_charge(state, unit):
+            if charge.cannot_charge(state, unit):
                 continue
             legal += [DeclareCharge(by=p, unit=unit.id, target=t.id)
-                      for t in state.units.values() if charge.chargeable(state, unit, t)]
+                      for t in charge.targets(state, unit)]
         return Decision(player=p, decision="declare_charge", legal=(*legal, EndCharges(by=p)))
 
     def _ask_reaction(self, state: State) -> Decision:

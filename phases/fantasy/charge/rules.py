@@ -27,19 +27,34 @@ from ..why import CHARGE_FAILED, written
 MOVABLE = ("ready",)
 
 
-def why_cannot_charge(state: State, unit: UnitState) -> str | None:
-    """CH.DECLARE: a unit declares one charge a turn, if it is neither engaged nor fleeing, nor
-    just back on the table as reinforcements (FP.OFF_TABLE under fantasy-classic)."""
+CANNOT = {"not_active": mark("{unit} is not the active player's unit"),
+          "status": mark("{unit} is {status}"),
+          "declared": mark("{unit} already declared a charge this turn"),
+          "returned": mark("{unit} came back this turn as reinforcements and may not charge")}
+
+
+def cannot_charge(state: State, unit: UnitState) -> str:
+    """CH.DECLARE: why ``unit`` may declare no charge, as a key of ``CANNOT`` ("" when it
+    may): a unit declares one charge a turn, if it is the active player's, neither engaged
+    nor fleeing, nor just back on the table as reinforcements (FP.OFF_TABLE under
+    fantasy-classic). The drive and the ask only need whether: no reason is told."""
     if unit.player != state.player:
-        return tr("{unit} is not the active player's unit", unit=unit.name)
+        return "not_active"
     if unit.status not in MOVABLE:
-        return tr("{unit} is {status}", unit=unit.name, status=status_word(unit.status))
+        return "status"
     if unit.declared is not None:
-        return tr("{unit} already declared a charge this turn", unit=unit.name)
+        return "declared"
     if unit.id in state.context.returned:  # FP.OFF_TABLE (fantasy-classic)
-        return tr("{unit} came back this turn as reinforcements and may not charge",
-                  unit=unit.name)
-    return None
+        return "returned"
+    return ""
+
+
+def why_cannot_charge(state: State, unit: UnitState) -> str | None:
+    """CH.DECLARE: ``cannot_charge``, told (None: ``unit`` may charge)."""
+    code = cannot_charge(state, unit)
+    if not code:
+        return None
+    return tr(CANNOT[code], unit=unit.name, status=status_word(unit.status))
 
 
 def why_not_target(state: State, unit: UnitState, target: UnitState) -> str | None:
@@ -160,6 +175,19 @@ def chargeable(state: State, unit: UnitState, target: UnitState) -> bool:
     return found
 
 
+def targets(state: State, unit: UnitState) -> list[UnitState]:
+    """CH.DECLARE: the units ``unit`` may charge (``chargeable``), in the state's order; kept
+    with the state: the sides' drive and the declarations' ask ask it of each charger in the
+    same state, and no friend is asked about."""
+    answers = memo(state)
+    key = ("targets", unit.id)
+    found: list[UnitState] | None = answers.get(key)
+    if found is None:
+        found = answers[key] = [t for t in state.units.values()
+                                if t.player != unit.player and chargeable(state, unit, t)]
+    return found
+
+
 def _chargeable(state: State, unit: UnitState, target: UnitState) -> bool:
     return not why_not_target(state, unit, target) and not hidden(state, unit, target)
 
@@ -202,8 +230,7 @@ def redirect_targets(state: State, unit: UnitState) -> list[UnitState]:
     if unit.redirected or unit.status != "ready":
         return []
     # in table mode every other enemy is offered: the player's choice says it can see it
-    return [t for t in state.units.values() if t.id != unit.declared
-            and chargeable(state, unit, t)]
+    return [t for t in targets(state, unit) if t.id != unit.declared]
 
 
 def others(state: State, *skip: str) -> list[geo.Box]:

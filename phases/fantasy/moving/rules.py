@@ -200,8 +200,12 @@ def ahead_of(state: State, u: UnitState, run: float) -> tuple[tuple[str, geo.Box
     whose bounds are further from the path's than its kept gap, at most 1"): with the table,
     they are all that ``u``'s straight moves depend on (``aims.straight_moves``)."""
     t = table_of(state)
-    start = box(u)
-    path = geo.grown(geo.bounds(start, geo.moved(start, run)), SPACING + 0.01)
+    x0, y0, x1, y1 = geo.bounds(box(u))
+    (fx, fy), _ = geo.axes(u.facing)
+    dx, dy = fx * run, fy * run   # the end box's bounds are the start's, moved so
+    k = SPACING + 0.01
+    path = (min(x0, x0 + dx) - k, min(y0, y0 + dy) - k, max(x1, x1 + dx) + k,
+            max(y1, y1 + dy) + k)
     return tuple(t.placed[i][:2] for i in _placed_in(t, path, u.id))
 
 
