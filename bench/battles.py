@@ -82,19 +82,28 @@ def mix_figure(small: Kinds, big: Kinds) -> float:
     return spent / events * 1e6 if events else 0.0
 
 
-def bench_big(out: list[str], games: int, rounds: int = 3) -> None:
+# Games a size plays for each game of the 32-unit battle: about as many events in each (a
+# 2-unit battle makes 127 events, an 8-unit one 377, a 32-unit one 1,283), so that the small
+# battles' figures are not a twentieth of a second of a noisy machine's time, and come from
+# as many seeds as their events need.
+GAMES_PER = {2: 10, 8: 3, 32: 1}
+
+
+def bench_big(out: list[str], games: int, rounds: int = 5) -> None:
     sizes = (2, 8, 32)
     for n in sizes:   # the rulebook loaded, and each size's first game, before any is timed
         cost(n, range(1))
     seen: dict[int, list[float]] = {n: [] for n in sizes}
     for r in range(rounds):
         for n in sizes:
-            seen[n].append(cost(n, range(r * games, (r + 1) * games)))
+            k = games * GAMES_PER[n]
+            seen[n].append(cost(n, range(r * k, (r + 1) * k)))
     kinds: dict[int, Kinds] = {2: {}, 32: {}}
     for n in (2, 32, 2, 32):   # the kinds of decision, timed in rounds of their own
-        cost(n, range(games), kinds[n])
+        cost(n, range(games * GAMES_PER[n]), kinds[n])
     base = statistics.median(seen[2])
-    out.append(f"big battles, live (two game turns by the bots, {games} games a size, "
+    out.append(f"big battles, live (two game turns by the bots; {games * GAMES_PER[2]}, "
+               f"{games * GAMES_PER[8]} and {games} games of 2, 8 and 32 units a round, "
                f"{rounds} interleaved rounds)")
     for n in sizes:
         med = statistics.median(seen[n])

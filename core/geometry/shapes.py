@@ -209,7 +209,11 @@ def arc_region(b: Box, side: str, far: float = 1000.0) -> Polygon:
 def overlaps(a: Box, b: Box) -> bool:
     """Whether two footprints share area; touching along an edge or at a corner is not
     overlapping. Separating axes: two rectangles are apart (or only touch) when, along one
-    of their four edge directions, their shadows do not overlap by more than a whisker."""
+    of their four edge directions, their shadows do not overlap by more than a whisker.
+    Bounding rectangles apart: so are the boxes (an edge direction of one separates them),
+    with no axis worked out."""
+    if apart(a, b, 0.0):
+        return False
     return _apart_axis(a, b, corners(a), corners(b), 1e-4) is None
 
 

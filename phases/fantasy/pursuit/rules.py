@@ -50,7 +50,8 @@ def pursue_move(state: State, unit: UnitState, heading: float, dist: float, pivo
     if pivot and clean and any(geo.overlaps(start, b) for b in blockers):
         return geo.rounded(box(unit)), None, None, 0.0   # GEO.NO_OVERLAP: it cannot turn
     for e in fresh:  # FP.PIVOT_CONTACT: the pivot itself may bring the front into contact
-        if geo.gap(start, box(e)) <= 1e-3:
+        # (bounds more than 1/1000" apart: the boxes are, with no distance measured)
+        if not geo.apart(start, box(e), 1e-3) and geo.gap(start, box(e)) <= 1e-3:
             if clean:   # GEO.NO_OVERLAP: a turn onto the enemy ends touching it
                 start = geo.moved(start, -geo.back_off(start, heading, box(e)), heading)
                 if any(geo.overlaps(start, b) for b in blockers) or any(
