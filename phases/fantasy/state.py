@@ -21,10 +21,11 @@ class UnitState(Value):
     """One unit as the rules see it; static parts (profile, equipment) come from the scenario."""
 
     # its rectangle on the table and its models' places, worked out once (units.box,
-    # units.model_centres), which enemies it may charge (charge.rules.chargeable) and its
-    # straight moves (moving.aims.straight_moves): slots, not fields, so that evolve starts
-    # a changed unit without them and equality never sees them
-    __slots__ = ("_box", "_centres", "_moves", "_targets")
+    # units.model_centres), which enemies it may charge (charge.rules.chargeable) and the
+    # declarations at them (charge.declarations), and its straight moves
+    # (moving.aims.straight_moves): slots, not fields, so that evolve starts a changed unit
+    # without them and equality never sees them
+    __slots__ = ("_box", "_centres", "_declarations", "_moves", "_targets")
 
     id: str
     player: str
@@ -245,7 +246,7 @@ class State(GameState):
         held = newest.units if isinstance(newest, State) else {}
         for u in self.units.values():
             if held.get(u.id) is not u:
-                for name in ("_targets", "_moves"):
+                for name in ("_targets", "_moves", "_declarations"):
                     try:
                         object.__delattr__(u, name)
                     except AttributeError:

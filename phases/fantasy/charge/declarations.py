@@ -225,8 +225,7 @@ class DeclarationFlow:
         for unit in state.units.values():
             if charge.cannot_charge(state, unit):
                 continue
-            legal += [DeclareCharge(by=p, unit=unit.id, target=t.id)
-                      for t in charge.targets(state, unit)]
+            legal += _declarations(p, unit, charge.targets(state, unit))
         return Decision(player=p, decision="declare_charge", legal=(*legal, EndCharges(by=p)))
 
     def _ask_reaction(self, state: State) -> Decision:
@@ -259,6 +258,21 @@ class DeclarationFlow:
             *(Redirect(by=p, unit=unit.id, target=t.id)
               for t in charge.redirect_targets(state, unit)),
             DeclineRedirect(by=p, unit=unit.id)))
+
+
+def _declarations(p: str, unit: UnitState, targets: list[UnitState]
+                  ) -> tuple[DeclareCharge, ...]:
+    """``unit``'s declarations at ``targets``: kept with the unit's value while its targets
+    are the same units (a command is a frozen value: the same one serves every ask, and a
+    32-unit table asks 16 chargers of up to 16 targets after each declaration)."""
+    ids = tuple(t.id for t in targets)
+    kept: tuple[str, tuple[str, ...], tuple[DeclareCharge, ...]] | None = \
+        getattr(unit, "_declarations", None)
+    if kept is not None and kept[0] == p and kept[1] == ids:
+        return kept[2]
+    made = tuple(DeclareCharge(by=p, unit=unit.id, target=t) for t in ids)
+    object.__setattr__(unit, "_declarations", (p, ids, made))   # not a field: unchanged
+    return made
 
 
 def _declaring(state: State) -> tuple[str, str]:
