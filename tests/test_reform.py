@@ -159,3 +159,32 @@ def test_ref_placement_no_model_moves_more_than_twice_its_movement():
         if not allowed:
             assert turn[0] == ("REF.PLACEMENT", "a model would move more than twice its "
                                                 "Movement (4\")")
+
+
+def test_ref_placement_reforms_kept_across_states_are_those_worked_out_afresh():
+    """REF.PLACEMENT, REF.CONTACT: the reforms open to a unit are kept from one state to the
+    next while both hold the same units and combat (reform.steps._kept); in every state of
+    whole seeded combats, played by the bots, for every unit of the combat being fought,
+    what is kept is what the rules work out from that state alone."""
+    from regiment.phases.fantasy.flow import fight_of
+    from regiment.phases.fantasy.reform import rules, steps
+    from regiment.tools.bot import choose
+
+    asked = reused = 0
+    for seed in range(12):
+        a = b.unit("a", "red", models=20, command=["musician"])
+        foe = b.against(a, b.unit("b", "blue", models=15), "front")
+        g = b.game([a, foe], phase="close_combat", dice="seeded", seed=f"{seed:x}", turns=4)
+        while g.pending.kind != "over":
+            st = g.state
+            if st.fight is not None:
+                cmb = st.combats.get(fight_of(st).combat)
+                for u in st.units.values():
+                    fresh = (rules.reform_options(st, cmb, u) if cmb is not None
+                             else rules.free_reform_options(st, u))
+                    hit = steps._KEPT.get((id(st.units), id(cmb), u.id))
+                    reused += hit is not None and hit[0] is st.units and hit[1] is cmb
+                    assert steps._kept(st, cmb, u) == fresh
+                    asked += 1
+            g.submit(choose(g))
+    assert asked > 50 and reused > 10   # (combats fought; answers kept from a state before)

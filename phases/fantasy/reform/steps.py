@@ -25,6 +25,28 @@ from ..why import REFORM_SKIPPED, REFORMED, written
 from . import rules
 from .events import ReformOrderChosen, ReformSkipped, UnitReformed
 
+# The reforms open to a unit depend on the units on the table and its combat (and on the
+# game's table and rulings, which a game's units are never shared with another's): one
+# state's answer serves the next while the two hold the same units dict and combat, as
+# states do across the events that change neither (a break test, a reform order chosen:
+# half of a duel's reform checks were asked again so, measured). Kept by identity for the
+# last few, with the objects themselves, so that an id is never reused while kept.
+_KEPT: dict[tuple[int, int, str], tuple[Any, Any, list[Any]]] = {}
+KEPT_MOST = 64
+
+
+def _kept(state: State, cmb: Any, u: UnitState) -> list[Any]:
+    k = (id(state.units), id(cmb), u.id)
+    hit = _KEPT.get(k)
+    if hit is not None and hit[0] is state.units and hit[1] is cmb:
+        return hit[2]
+    found = (rules.reform_options(state, cmb, u) if cmb is not None
+             else rules.free_reform_options(state, u))
+    _KEPT[k] = (state.units, cmb, found)
+    if len(_KEPT) > KEPT_MOST:
+        del _KEPT[next(iter(_KEPT))]   # the oldest
+    return found
+
 
 class ReformFlow:
     """Combat reform at the end of a round (REF.*)."""
@@ -56,9 +78,9 @@ class ReformFlow:
         key = ("reforms", u.id)
         if key not in answers:
             cmb = state.combats.get(fight_of(state).combat)
-            answers[key] = (rules.reform_options(state, cmb, u) if cmb is not None
-                            else rules.free_reform_options(state, u))
+            answers[key] = _kept(state, cmb, u)
         return answers[key]  # type: ignore[no-any-return]  # what this function memoized
+
 
     def _order_open(self, state: State, left: list[UnitState]) -> bool:
         """REF.ORDER: both players have a reform open and no order was chosen yet."""
