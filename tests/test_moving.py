@@ -325,6 +325,24 @@ def test_move_remaining_a_units_offered_moves_are_kept_only_while_nothing_near_c
     assert offered_moves(g) == worked_out_afresh(g)
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(x=st.floats(1, 59), y=st.floats(1, 43), facing=st.floats(0, 359.9),
+       kind=st.sampled_from(["forward", "march"]))
+def test_move_spacing_an_empty_path_always_fits(x, y, facing, kind):
+    """MOVE.SPACING: a path of no legs is the unit where it stands, which the rules never
+    refuse, wherever it is (even 1" from a friend, or at the table's edge): the farthest
+    straight move (``aims.farthest``) does not check it."""
+    from regiment.phases.fantasy.moving import rules
+
+    try:
+        g = moving([b.unit("men", "red", x, y, facing), b.unit("friend", "red", 30, 20, 0),
+                    far_foe()])
+    except InvalidScenario:
+        assume(False)   # (off the table, or on another unit)
+    u = g.state.units["men"]
+    assert isinstance(rules.check(g.state, u, kind, (), 0, u.facing, None), rules.Plan)
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(first=st.tuples(st.floats(20, 52), st.floats(4, 30)),
        then=st.tuples(st.floats(20, 52), st.floats(4, 30)),

@@ -138,7 +138,8 @@ def farthest(state: State, u: UnitState, kind: str, legs: tuple[Leg, ...], most:
     is worked out first (``clear_ahead``) and checked; where the rules refuse it (terrain),
     halving finds the farthest: a straight leg that is clear is clear over any shorter
     stretch."""
-    if not _fits(state, u, kind, legs):
+    # (no legs fit always: ``rules.check`` of an empty path is the unit where it stands)
+    if legs and not _fits(state, u, kind, legs):
         return -1.0
     if most <= 0 or _fits(state, u, kind, (*legs, Leg("forward", most))):
         return most
