@@ -9,7 +9,7 @@ play well.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 from regiment.core import geometry as geo
 from regiment.core.commands import Command
@@ -48,11 +48,12 @@ def choose(state: State, pending: Decision) -> Command:
             if not isinstance(c, DeclareCharge):
                 continue
             unit, target = state.units[c.unit], state.units[c.target]
-            if unit.position is not None and target.position is not None and geo.apart(
-                    box(unit), box(target), unit.profile["M"] + MOST_ROLLED):
-                continue   # (no dice reach it: its chance is 0, and no distance is measured)
-            need = int(-(-(gap(unit, target) - unit.profile["M"]) // 1))
-            odds = _charge_chance(need, has(unit, SWIFTSTRIDE))
+            swift = has(unit, SWIFTSTRIDE)
+            if unit.position is not None and target.position is not None:
+                odds = _reach_chance(box(unit), box(target), unit.profile["M"], swift)
+            else:
+                need = int(-(-(gap(unit, target) - unit.profile["M"]) // 1))
+                odds = _charge_chance(need, swift)
             if odds > best_odds:
                 best, best_odds = c, odds
         return best
@@ -111,3 +112,13 @@ def expected_wounds(state: State, shot: Shoot) -> float:
 @cache   # (the bot weighs every charge it may declare, at every declaration)
 def _charge_chance(need: int, swiftstride: bool) -> float:
     return float(charge_odds(need, swiftstride))
+
+
+@lru_cache(maxsize=8192)   # (every pair, at every declaration: most stood still since)
+def _reach_chance(unit: geo.Box, target: geo.Box, m: int, swiftstride: bool) -> float:
+    """CH.RANGE: the chance that a charger standing at ``unit`` with Movement ``m`` reaches
+    ``target`` (0 where no dice reach it, and no distance is measured)."""
+    if geo.apart(unit, target, m + MOST_ROLLED):
+        return 0.0
+    need = int(-(-(round(geo.gap(unit, target), 4) - m) // 1))
+    return _charge_chance(need, swiftstride)
