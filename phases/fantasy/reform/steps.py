@@ -81,7 +81,6 @@ class ReformFlow:
             answers[key] = _kept(state, cmb, u)
         return answers[key]  # type: ignore[no-any-return]  # what this function memoized
 
-
     def _order_open(self, state: State, left: list[UnitState]) -> bool:
         """REF.ORDER: both players have a reform open and no order was chosen yet."""
         fight = fight_of(state)
