@@ -343,6 +343,29 @@ def test_move_spacing_an_empty_path_always_fits(x, y, facing, kind):
     assert isinstance(rules.check(g.state, u, kind, (), 0, u.facing, None), rules.Plan)
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(friend=st.tuples(st.floats(20, 52), st.floats(4, 30)),
+       wall=st.tuples(st.floats(26, 46), st.floats(12, 24)))
+def test_move_remaining_the_forward_move_offered_is_the_farthest(friend, wall):
+    """MOVE.FORWARD, MOVE.SPACING: the forward move offered beside a march is the farthest
+    the rules allow on its own, with a friend and a wall anywhere (the march's run stands
+    for it when it reaches a Movement: a clear straight path is clear over any shorter
+    one)."""
+    x, y = wall
+    try:
+        g = moving([b.unit("men", "red", 36, 10, 0), b.unit("friend", "red", *friend, 0),
+                    far_foe()],
+                   table={"width": 72.0, "depth": 48.0,
+                          "blocking": [[[x, y], [x + 3, y], [x + 3, y + 0.5], [x, y + 0.5]]]})
+    except InvalidScenario:
+        assume(False)   # (the friend on the men, or in the wall)
+    st_, men = g.state, g.state.units["men"]
+    offered = {c.kind: c.path[0][1] for c in aims._straight(st_, men, "red",
+                                                            ("forward", "march"))}
+    alone = aims.farthest(st_, men, "forward", (), 4.0)
+    assert offered.get("forward", 0.0) == (alone if alone > 0 else 0.0)
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(first=st.tuples(st.floats(20, 52), st.floats(4, 30)),
        then=st.tuples(st.floats(20, 52), st.floats(4, 30)),

@@ -68,9 +68,17 @@ def straight_moves(state: State, u: UnitState) -> list[Command]:
 
 
 def _straight(state: State, u: UnitState, p: str, kinds: tuple[str, ...]) -> list[Command]:
+    runs: dict[str, float] = {}
+    if "march" in kinds:
+        runs["march"] = farthest(state, u, "march", (), rules.allowance(u, "march"))
+        if runs["march"] >= rules.allowance(u, "forward"):
+            # a straight leg that is clear is clear over any shorter stretch (``farthest``):
+            # a march that goes a Movement or more leaves the whole forward move clear
+            runs["forward"] = rules.allowance(u, "forward")
     out: list[Command] = []
     for kind in kinds:
-        run = farthest(state, u, kind, (), rules.allowance(u, kind))
+        run = runs[kind] if kind in runs else farthest(state, u, kind, (),
+                                                       rules.allowance(u, kind))
         if run > 0 and (kind == "forward" or run > u.profile["M"]):
             out.append(Move(by=p, unit=u.id, kind=kind, path=(("forward", run),)))
     return out
