@@ -15,7 +15,7 @@ from regiment.core import geometry as geo
 from regiment.core.commands import Command
 from regiment.core.pending import Decision
 
-from .charge import gap
+from .charge import box_gap, gap
 from .commands import DeclareCharge, LeaveUnit, Move, React, Shoot
 from .moving import aims
 from .odds import charge_odds, movement_roll, unsaved_chance
@@ -52,8 +52,7 @@ def choose(state: State, pending: Decision) -> Command:
             if unit.position is not None and target.position is not None:
                 odds = _reach_chance(box(unit), box(target), unit.profile["M"], swift)
             else:
-                need = int(-(-(gap(unit, target) - unit.profile["M"]) // 1))
-                odds = _charge_chance(need, swift)
+                odds = _chance_at(gap(unit, target), unit.profile["M"], swift)
             if odds > best_odds:
                 best, best_odds = c, odds
         return best
@@ -114,11 +113,16 @@ def _charge_chance(need: int, swiftstride: bool) -> float:
     return float(charge_odds(need, swiftstride))
 
 
+def _chance_at(distance: float, m: int, swiftstride: bool) -> float:
+    """CH.RANGE: the chance that the dice make up what ``distance`` is beyond Movement ``m``
+    (whole inches, rounded up)."""
+    return _charge_chance(int(-(-(distance - m) // 1)), swiftstride)
+
+
 @lru_cache(maxsize=8192)   # (every pair, at every declaration: most stood still since)
 def _reach_chance(unit: geo.Box, target: geo.Box, m: int, swiftstride: bool) -> float:
     """CH.RANGE: the chance that a charger standing at ``unit`` with Movement ``m`` reaches
     ``target`` (0 where no dice reach it, and no distance is measured)."""
     if geo.apart(unit, target, m + MOST_ROLLED):
         return 0.0
-    need = int(-(-(round(geo.gap(unit, target), 4) - m) // 1))
-    return _charge_chance(need, swiftstride)
+    return _chance_at(box_gap(unit, target), m, swiftstride)

@@ -4,6 +4,7 @@ appliers and their sentences."""
 
 from .rules import (
     MOVABLE,
+    box_gap,
     cannot_charge,
     charge_range,
     chargeable,
@@ -25,7 +26,7 @@ from .rules import (
     why_not_target,
 )
 
-__all__ = ["MOVABLE", "cannot_charge", "charge_range", "chargeable", "eligible_target",
+__all__ = ["MOVABLE", "box_gap", "cannot_charge", "charge_range", "chargeable", "eligible_target",
            "failed_move", "flee_move", "gap", "in_sight", "movement_dice", "nearest_enemy",
            "plan_charge", "reaction_options", "reactions", "redirect_targets",
            "stand_and_shoot", "targets", "why_cannot_charge", "why_hidden", "why_not_target"]

@@ -262,9 +262,9 @@ class DeclarationFlow:
 
 def _declarations(p: str, unit: UnitState, targets: list[UnitState]
                   ) -> tuple[DeclareCharge, ...]:
-    """``unit``'s declarations at ``targets``: kept with the unit's value while its targets
-    are the same units (a command is a frozen value: the same one serves every ask, and a
-    32-unit table asks 16 chargers of up to 16 targets after each declaration)."""
+    """CH.DECLARE: ``unit``'s declarations at ``targets``, kept with the unit's value while
+    its targets are the same units (a command is a frozen value: the same one serves every
+    ask, and a 32-unit table asks 16 chargers of up to 16 targets after each declaration)."""
     ids = tuple(t.id for t in targets)
     kept: tuple[str, tuple[str, ...], tuple[DeclareCharge, ...]] | None = \
         getattr(unit, "_declarations", None)

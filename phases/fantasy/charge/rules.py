@@ -97,7 +97,12 @@ def charge_range(unit: UnitState, faces: tuple[int, ...]) -> float:
 
 def gap(a: UnitState, b: UnitState) -> float:
     """GEO.DISTANCE between two units' footprints, to 1/10000 inch (what the log records)."""
-    return round(geo.gap(box(a), box(b)), 4)
+    return box_gap(box(a), box(b))
+
+
+def box_gap(a: geo.Box, b: geo.Box) -> float:
+    """GEO.DISTANCE between two footprints, to 1/10000 inch: ``gap`` of units standing so."""
+    return round(geo.gap(a, b), 4)
 
 
 # --- the charge rules proper ---------------------------------------------------------------

@@ -36,6 +36,8 @@ KEPT_MOST = 64
 
 
 def _kept(state: State, cmb: Any, u: UnitState) -> list[Any]:
+    """REF.WHO, REF.PLACEMENT, REF.CONTACT, CR.NO_MORE_FOES: the reforms open to ``u`` in
+    ``cmb`` (freely, with none), worked out or kept from a state with the same units."""
     k = (id(state.units), id(cmb), u.id)
     hit = _KEPT.get(k)
     if hit is not None and hit[0] is state.units and hit[1] is cmb:
