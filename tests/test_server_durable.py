@@ -109,6 +109,38 @@ def test_server_durable_one_sync_serves_every_commit_made_before_it(tmp_path):
     assert flusher.synced == 51 and gate.runs == 2
 
 
+def test_server_durable_a_lone_commit_is_synced_at_once_and_busy_ones_gathered():
+    """A sync serves the commits of games played at the same moment together: once a sync
+    has served more than one, the next waits its window for more to join it; a lone
+    commit, after a sync that served one, is synced without waiting."""
+    runs = []
+    flusher = Flusher(lambda: runs.append(flusher.marked), window=0.5)
+
+    async def play() -> float:
+        loop = asyncio.get_running_loop()
+        flusher.start(loop)
+        try:
+            await asyncio.wait_for(flusher.wait(flusher.mark()), 5)      # alone: at once
+            start = loop.time()
+            await asyncio.wait_for(flusher.wait(flusher.mark()), 5)
+            alone = loop.time() - start
+            await asyncio.wait_for(asyncio.gather(*[flusher.wait(flusher.mark())
+                                                    for _ in range(5)]), 5)
+            # the last sync served five: the next waits, and the commits made meanwhile
+            # join it
+            first = flusher.wait(flusher.mark())
+            await asyncio.sleep(0.1)
+            rest = [flusher.wait(flusher.mark()) for _ in range(3)]
+            await asyncio.wait_for(asyncio.gather(first, *rest), 5)
+        finally:
+            flusher.stop()
+        return alone
+
+    alone = asyncio.run(play())
+    assert alone < 0.4                      # not held for the window
+    assert runs == [1, 2, 7, 11]            # the last four commits in one sync
+
+
 def test_server_durable_a_failed_sync_is_told_to_every_later_step_too(tmp_path):
     """After a failed fsync no later one proves the pages reached the disk: every step from
     then on is refused, until the server is started again."""

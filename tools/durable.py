@@ -9,7 +9,13 @@ before it began, from every game, and the loop goes on deciding other games' ste
 (before, the durable COMMIT blocked the loop for half of its time, measured in issue 29).
 
 The loop marks each commit (``mark``: a number that only grows) and awaits ``wait(mark)``;
-the thread, woken, notes the newest mark, syncs, and answers every waiter up to it.
+the thread, woken, notes the newest mark, syncs, and answers every waiter up to it. While
+games are played at the same moment (the last sync served more than one commit), it first
+waits ``WINDOW`` for more commits to join the sync: an fsync costs the kernel about as much
+CPU for ten commits as for one. Measured on 200 games (bench/hosted.py, SQLite): 1.2 commits
+a sync became 9-10, and the server's CPU a step fell from 1.65 to 1.37 ms, its latency no
+worse (the steps are waiting on the CPU, not on the disk). A lone game's step is synced at
+once.
 
 Two kinds of failure:
 
@@ -39,11 +45,14 @@ from regiment.core.log import get_logger
 log = get_logger("regiment.server")
 
 RETRY = (0.05, 1.0)   # seconds before a sync the database did not answer is tried again
+WINDOW = 0.01         # seconds a sync waits for more commits while games are played at once
 
 
 class Flusher:
-    def __init__(self, sync: Callable[[], Any]) -> None:
+    def __init__(self, sync: Callable[[], Any], window: float = WINDOW) -> None:
         self._sync = sync   # returns the incarnation it made durable
+        self.window = window
+        self._busy = False  # the last sync served more than one commit
         self.marked = 0     # commits marked (the loop's only)
         self.synced = 0     # every commit up to this one is settled: durable or uncertain
         self.syncs = 0      # syncs made (GET /status: commits a sync)
@@ -55,6 +64,7 @@ class Flusher:
         # marks (low, high] made to an incarnation that ended before a sync: read again
         self._uncertain: list[tuple[int, int]] = []
         self._wake = threading.Event()
+        self._halt = threading.Event()   # stop: ends a window's wait too
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop = False
         self._thread: threading.Thread | None = None
@@ -66,6 +76,7 @@ class Flusher:
 
     def stop(self) -> None:
         self._stop = True
+        self._halt.set()
         self._wake.set()
         if self._thread is not None:
             self._thread.join(5)
@@ -96,13 +107,16 @@ class Flusher:
         await future
 
     def _run(self) -> None:
-        retries = 0
+        retries, last = 0, 0
         while True:
             self._wake.wait()
+            if self._busy and self.window:
+                self._halt.wait(self.window)   # more commits join this sync meanwhile
             self._wake.clear()
             if self._stop:
                 return
             upto = self.marked   # every commit up to it was made before this read
+            self._busy, last = upto - last > 1, upto
             incarnation: Any = None
             failure: Exception | None = None
             try:
