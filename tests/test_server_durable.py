@@ -310,3 +310,31 @@ def test_server_durable_steps_made_to_a_database_that_restarted_are_read_again(t
 
     asyncio.run(play())
     store.close()
+
+
+def test_the_servers_messages_are_the_json_the_standard_library_reads(tmp_path):
+    """What a seat is told (hub.dumps, msgspec) is the JSON ``json.dumps`` writes, read back
+    the same: the pending decision, the events, a receipt, Russian text, and an error."""
+    import json
+
+    from regiment.core.errors import IllegalCommand
+    from regiment.tools.hub import dumps
+
+    store = SqliteStore(tmp_path / "games.db")
+    hub = Hub(store, ServerKey.load_or_create(tmp_path / "k.pem"))
+    made = hub.create(SCENARIO)
+    held, seat = hub.seat_of(made["id"], made["seats"]["red"])
+    told: list[str] = []
+    held.watchers.append(Watcher(seat, told.append))
+    for w in held.watchers:
+        w.greeted = True
+    command = first_command(held.game)
+    hub.command(made["id"], command["by"], command)
+    (_, text), = hub.update(made["id"])
+    message = json.loads(text)
+    assert message["pending"] == pending_json(held.game) and message["events"]
+    error = IllegalCommand("юнит «Копейщики» не может атаковать", rule="CH.DECLARE")
+    for value in (message, {"error": error.to_dict(), "n": [1.5, -2, None, True]}):
+        assert json.loads(dumps(value)) == value == json.loads(json.dumps(value))
+    assert "Копейщики" in dumps({"error": error.to_dict()})   # as UTF-8, not escaped
+    store.close()
