@@ -267,13 +267,26 @@ class Game(Deciding, Undoing):
                             faces=tuple(f for f in pending.known if f is not None)))
         if isinstance(pending, Measurement):
             out += [Measure(by=pending.player, value=v) for v in measure.choices(pending)]
-        if self.timeline.request is None and self.undo_policy != "off":
-            for player in self.state.players:
-                if self.timeline.last_live() is not None:
-                    out.append(parse_command({"cmd": "undo", "by": player}))
-                if self.timeline.redo:
-                    out.append(parse_command({"cmd": "redo", "by": player}))
+        undo, redo = self.can_undo, self.can_redo
+        for player in self.state.players if undo or redo else ():
+            if undo:
+                out.append(parse_command({"cmd": "undo", "by": player}))
+            if redo:
+                out.append(parse_command({"cmd": "redo", "by": player}))
         return out
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether either player may ask to undo now (UNDO.CONSENT: not while a request
+        waits for its answer)."""
+        timeline = self.timeline
+        return (timeline.request is None and self.undo_policy != "off"
+                and timeline.last_live() is not None)
+
+    @property
+    def can_redo(self) -> bool:
+        timeline = self.timeline
+        return timeline.request is None and self.undo_policy != "off" and bool(timeline.redo)
 
     # --- commands --------------------------------------------------------------------------
 

@@ -121,3 +121,31 @@ def test_a_skirmish_game_is_served_to_its_end_with_every_decision_legal_as_sent(
         assert set(contacts) <= {"assault", "first_squad", "second_squad"}
     finally:
         assert e.close() == 0
+
+
+@pytest.mark.parametrize("undo", ["free", "consent", "off"])
+def test_can_undo_and_can_redo_say_whether_legal_offers_them(undo):
+    """The flags a client is sent with each pending decision are what ``legal()`` offers,
+    through undos, redos, undo requests and their answers."""
+    import random
+
+    from regiment.core.game import Game
+    from regiment.store import MemoryStore
+    from regiment.tools.serve import pending_json
+
+    from .conftest import small_scenario
+
+    rng = random.Random(undo)
+    game = Game.new(small_scenario(undo=undo), store=MemoryStore())
+    seen = set()
+    for _ in range(150):
+        names = {c.name for c in game.legal()}
+        told = pending_json(game)
+        assert (told["can_undo"], told["can_redo"]) == ("undo" in names, "redo" in names)
+        seen.add((told["can_undo"], told["can_redo"]))
+        options = game.legal()
+        if not options:
+            break
+        meta = [c for c in options if c.name in ("undo", "redo", "grant_undo", "refuse_undo")]
+        game.submit(rng.choice(meta if meta and rng.random() < 0.4 else options))
+    assert undo == "off" or {(True, True), (True, False)} <= seen

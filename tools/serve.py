@@ -29,9 +29,7 @@ def event_json(r: Record) -> dict[str, Any]:
 
 def pending_json(game: Game) -> dict[str, Any]:
     out = game.pending.to_dict()
-    legal = game.legal()
-    out["can_undo"] = any(c.name == "undo" for c in legal)
-    out["can_redo"] = any(c.name == "redo" for c in legal)
+    out["can_undo"], out["can_redo"] = game.can_undo, game.can_redo   # (as legal() offers)
     return out
 
 
