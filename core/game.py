@@ -268,7 +268,7 @@ class Game(Deciding, Undoing):
         if isinstance(pending, Measurement):
             out += [Measure(by=pending.player, value=v) for v in measure.choices(pending)]
         undo, redo = self.can_undo, self.can_redo
-        for player in self.state.players if undo or redo else ():
+        for player in self.state.players:
             if undo:
                 out.append(parse_command({"cmd": "undo", "by": player}))
             if redo:
@@ -277,16 +277,19 @@ class Game(Deciding, Undoing):
 
     @property
     def can_undo(self) -> bool:
-        """Whether either player may ask to undo now (UNDO.CONSENT: not while a request
-        waits for its answer)."""
-        timeline = self.timeline
-        return (timeline.request is None and self.undo_policy != "off"
-                and timeline.last_live() is not None)
+        """UNDO.NOTHING, UNDO.POLICY, UNDO.CONSENT: whether a player may send an undo now (a
+        live step to take back, a policy that allows it, no request waiting for its
+        answer); ``legal()`` offers one to each player then."""
+        return self._undo_open() and self.timeline.last_live() is not None
 
     @property
     def can_redo(self) -> bool:
-        timeline = self.timeline
-        return timeline.request is None and self.undo_policy != "off" and bool(timeline.redo)
+        """UNDO.REDO, UNDO.POLICY, UNDO.CONSENT: whether a player may send a redo now (an
+        undone step to put back, on the same terms as an undo)."""
+        return self._undo_open() and bool(self.timeline.redo)
+
+    def _undo_open(self) -> bool:
+        return self.timeline.request is None and self.undo_policy != "off"
 
     # --- commands --------------------------------------------------------------------------
 

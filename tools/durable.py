@@ -52,7 +52,6 @@ class Flusher:
     def __init__(self, sync: Callable[[], Any], window: float = WINDOW) -> None:
         self._sync = sync   # returns the incarnation it made durable
         self.window = window
-        self._busy = False  # the last sync served more than one commit
         self.marked = 0     # commits marked (the loop's only)
         self.synced = 0     # every commit up to this one is settled: durable or uncertain
         self.syncs = 0      # syncs made (GET /status: commits a sync)
@@ -108,15 +107,16 @@ class Flusher:
 
     def _run(self) -> None:
         retries, last = 0, 0
+        busy = False   # the last sync served more than one commit
         while True:
             self._wake.wait()
-            if self._busy and self.window:
+            if busy and self.window:
                 self._halt.wait(self.window)   # more commits join this sync meanwhile
             self._wake.clear()
             if self._stop:
                 return
             upto = self.marked   # every commit up to it was made before this read
-            self._busy, last = upto - last > 1, upto
+            busy, last = upto - last > 1, upto
             incarnation: Any = None
             failure: Exception | None = None
             try:

@@ -71,10 +71,11 @@ def _straight(state: State, u: UnitState, p: str, kinds: tuple[str, ...]) -> lis
     runs: dict[str, float] = {}
     if "march" in kinds:
         runs["march"] = farthest(state, u, "march", (), rules.allowance(u, "march"))
-        if runs["march"] >= rules.allowance(u, "forward"):
+        forward = rules.allowance(u, "forward")
+        if runs["march"] >= forward:
             # a straight leg that is clear is clear over any shorter stretch (``farthest``):
             # a march that goes a Movement or more leaves the whole forward move clear
-            runs["forward"] = rules.allowance(u, "forward")
+            runs["forward"] = forward
     out: list[Command] = []
     for kind in kinds:
         run = runs[kind] if kind in runs else farthest(state, u, kind, (),
