@@ -424,3 +424,34 @@ def test_ch_charge_move_games_begun_before_0_9_0_roll_the_side_at_the_declaratio
     assert old.pending.purpose == "random_side"
     declared = b.one(b.answer(old, {"random_side": [(5,)]}), "ChargeDeclared")
     assert declared.side == "right"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_ch_declare_the_declarations_offered_are_those_worked_out_afresh(seed):
+    """The declarations a charger is offered are kept with its value while its targets are
+    the same units (``declarations._declarations``): in every state of random play they are
+    the rules' own, each charger that may charge at each enemy it may charge, and the kept
+    commands follow a target that fled, moved or was declared at."""
+    import random
+
+    from .conftest import close_scenario
+
+    rng = random.Random(seed)
+    asked = 0
+    for game_seed in range(4):
+        game = Game.new(close_scenario(seed=f"{seed:x}{game_seed:x}"), store=MemoryStore())
+        for _ in range(120):
+            pending = game.pending
+            if pending.kind != "decision":
+                break
+            state = game.state
+            if pending.decision == "declare_charge":
+                asked += 1
+                fresh = [DeclareCharge(by=state.player, unit=u.id, target=t.id)
+                         for u in state.units.values() if not charge.why_cannot_charge(state, u)
+                         for t in state.units.values()
+                         if t.player != u.player and charge.rules._chargeable(state, u, t)]
+                offered = [c for c in pending.legal if isinstance(c, DeclareCharge)]
+                assert offered == fresh
+            game.submit(rng.choice(pending.legal))
+    assert asked > 10
