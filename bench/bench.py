@@ -1,7 +1,9 @@
 """``make bench``: the kernel's speed as ratios to floors measured in the same run.
 
 These machines are noisy and absolute times drift; a ratio to a floor measured seconds apart
-on the same machine holds. Each figure is the best (or median) of several repeats.
+on the same machine holds. Each figure is the median of several rounds, interleaved with its
+floor's so that drift hits both alike, and printed with its range (a few, where noted, are the
+best of several repeats).
 
 - replay: events/s of ``Game.load`` and its ratio to the floor (msgpack decode plus a
   dict-dispatch fold of the same records); ``verify`` of the same log against it.
@@ -62,6 +64,7 @@ from users import (  # noqa: E402
 )
 
 APPEND_ROUNDS = 5
+REPLAY_ROUNDS = 5
 
 
 def scenario(turns: int = 100) -> dict:
@@ -136,26 +139,35 @@ def bench_replay(out: list[str], events: int) -> None:
     records = list(game.records)
     cores = default_jobs()
     floors, fast, loads, verifies, pieces = [], [], [], [], []
-    for _ in range(5):
+    for _ in range(REPLAY_ROUNDS):
         floors.append(best(floor, 1))
         fast.append(best(fast_floor, 1))
         loads.append(best(lambda: Game.load(game.game_id, store), 1))
         verifies.append(best(lambda: verify(records), 1))
         pieces.append(best(lambda: verify(records, jobs=cores), 1))
-    t_floor, t_fast, t_replay = min(floors), min(fast), min(loads)
-    t_verify, t_pieces = min(verifies), min(pieces)
-    out.append(f"replay ({n:,} events, {len(game.timeline.steps):,} steps, memory store)")
-    out.append(f"  floor (msgpack decode + dict-dispatch fold): {n / t_floor:12,.0f} events/s")
-    out.append(f"  floor (msgspec decode + dict-dispatch fold): {n / t_fast:12,.0f} events/s")
-    out.append(f"  Game.load:                                   {n / t_replay:12,.0f} events/s"
-               f"   ratio {t_replay / t_floor:.2f}x  (target <= 3x); to the msgspec floor "
-               f"{t_replay / t_fast:.2f}x  (target <= 2.5x)")
-    out.append(f"  verify (chain, every step re-derived):       {n / t_verify:12,.0f} events/s"
-               f"   {t_verify / t_replay:.2f}x Game.load (target <= 3x); spread "
-               f"{max(verifies) / t_verify:.2f}")
-    out.append(f"  verify --jobs {cores} (in pieces, one a core):     {n / t_pieces:12,.0f} "
-               f"events/s   {t_pieces / t_replay:.2f}x Game.load (target <= 3x); spread "
-               f"{max(pieces) / t_pieces:.2f}")
+    med = statistics.median
+    t_floor = med(floors)
+
+    def rate(times: list[float]) -> str:
+        return (f"{n / med(times):10,.0f} events/s ({n / max(times):,.0f}-"
+                f"{n / min(times):,.0f})")
+
+    def ratio(times: list[float], to: list[float]) -> str:
+        # each round's own ratio: drift between rounds cancels
+        each = [t / f for t, f in zip(times, to, strict=True)]
+        return f"{med(each):.2f}x ({min(each):.2f}-{max(each):.2f})"
+
+    out.append(f"replay ({n:,} events, {len(game.timeline.steps):,} steps, memory store; "
+               f"medians of {REPLAY_ROUNDS} interleaved rounds, their range)")
+    out.append(f"  floor (msgpack decode + dict-dispatch fold): {rate(floors)}")
+    out.append(f"  floor (msgspec decode + dict-dispatch fold): {rate(fast)}")
+    out.append(f"  Game.load:                                   {rate(loads)}   "
+               f"{ratio(loads, floors)} the msgpack floor (target <= 3x); "
+               f"{ratio(loads, fast)} the msgspec floor (target <= 2.5x)")
+    out.append(f"  verify (chain, every step re-derived):       {rate(verifies)}   "
+               f"{ratio(verifies, loads)} Game.load (target <= 3x)")
+    out.append(f"  verify --jobs {cores} (in pieces, one a core):     {rate(pieces)}   "
+               f"{ratio(pieces, loads)} Game.load (target <= 3x)")
     out.append(f"  live play (rules, dice, codec, chain):       {n / played:12,.0f} events/s"
                f"   {played / len(game.timeline.steps) * 1e6:.0f} us/step")
     with tempfile.TemporaryDirectory() as tmp:
@@ -371,7 +383,7 @@ def main(argv: list[str] | None = None) -> int:
     for section in (lambda: bench_replay(out, events), lambda: bench_undo(out, sizes),
                     lambda: bench_appends(out, 100 if args.quick else 400),
                     lambda: bench_create(out),
-                    lambda: bench_combats(out, 100 if args.quick else 500),
+                    lambda: bench_combats(out, 100 if args.quick else 1_000),
                     lambda: bench_multiple(out, 50 if args.quick else 200),
                     lambda: bench_skirmish(out, 50 if args.quick else 200),
                     lambda: bench_big(out, 2 if args.quick else 6),

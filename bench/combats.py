@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import collections
 import cProfile
+import gc
 import math
 import pstats
+import statistics
 import time
 from typing import Any
 
@@ -89,37 +91,57 @@ def shares(fn: Any) -> dict[str, float]:
     return {k: v / whole for k, v in totals.most_common()}
 
 
-def bench_combats(out: list[str], n: int) -> None:
+def bench_combats(out: list[str], n: int, rounds: int = 5) -> None:
+    """Live, playout and the floor in ``rounds`` interleaved rounds of ``n // rounds`` seeded
+    combats each (the same seeds every round, so every round does the same work): medians,
+    with their range; each round's ratio is taken to its own floor, so that drift in the
+    machine's speed between rounds cancels."""
     scenario = duel()
     for seed in range(20):   # warm up (imports, caches)
         live(scenario, 10_000 + seed)
-    logs = []   # keep only the stores' bytes: a heap of live games would slow the GC
-    start = time.perf_counter()
-    for seed in range(n):
-        game = live(scenario, seed)
-        logs.append((game.store, game.game_id, len(game.records)))
-    t_live = time.perf_counter() - start
-    del game
-    events = sum(size for _, _, size in logs)
-    start = time.perf_counter()
-    for seed in range(n):
-        playout(scenario, seed)
-    t_play = time.perf_counter() - start
-    start = time.perf_counter()
-    for store, game_id, _ in logs:
-        Game.load(game_id, store)
-    t_floor = time.perf_counter() - start
-    rounds = sum(1 for store, game_id, _ in logs for r in store.read(game_id)
-                 if r.type == "CombatRoundBegan")
-    out.append(f"whole combats, one against one ({n} seeded games: {events / n:.0f} events, "
-               f"{rounds / n:.1f} rounds a combat)")
-    out.append(f"  live (Game, memory store, hash chain): {n / t_live:7.0f} combats/s "
-               f"({t_live / n * 1e3:.2f} ms each)")
-    out.append(f"  playout (same rules and dice, no log): {n / t_play:7.0f} combats/s "
-               f"({t_play / n * 1e3:.2f} ms each)  (target 1,000/s)")
-    out.append(f"  floor: replaying the same logs:        {n / t_floor:7.0f} combats/s; "
-               f"live is {t_live / t_floor:.1f}x the floor, playout {t_play / t_floor:.1f}x")
-    split = shares(lambda: [live(scenario, 20_000 + s) for s in range(max(20, n // 5))])
+    per = max(1, n // rounds)
+    t_live, t_play, t_floor = [], [], []
+    events = rounds_fought = 0
+    for _ in range(rounds):
+        gc.collect()
+        logs = []   # keep only the stores' bytes: a heap of live games would slow the GC
+        start = time.perf_counter()
+        for seed in range(per):
+            game = live(scenario, seed)
+            logs.append((game.store, game.game_id, len(game.records)))
+        t_live.append(time.perf_counter() - start)
+        del game
+        start = time.perf_counter()
+        for seed in range(per):
+            playout(scenario, seed)
+        t_play.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        for store, game_id, _ in logs:
+            Game.load(game_id, store)
+        t_floor.append(time.perf_counter() - start)
+        events = sum(size for _, _, size in logs)
+        rounds_fought = sum(1 for store, game_id, _ in logs for r in store.read(game_id)
+                            if r.type == "CombatRoundBegan")
+    live_x = [a / b for a, b in zip(t_live, t_floor, strict=True)]
+    play_x = [a / b for a, b in zip(t_play, t_floor, strict=True)]
+
+    def each(times: list[float]) -> str:
+        ms = [t / per * 1e3 for t in times]
+        return (f"{per / statistics.median(times):6.0f} combats/s ({statistics.median(ms):.2f} "
+                f"ms each, {min(ms):.2f}-{max(ms):.2f})")
+
+    def ratio(values: list[float]) -> str:
+        return f"{statistics.median(values):.2f}x ({min(values):.2f}-{max(values):.2f})"
+
+    out.append(f"whole combats, one against one ({per} seeded games a round, {rounds} "
+               f"interleaved rounds: {events / per:.0f} events, {rounds_fought / per:.1f} "
+               "rounds a combat; medians, their range)")
+    out.append(f"  floor: Game.load of the same logs:     {each(t_floor)}")
+    out.append(f"  live (Game, memory store, hash chain): {each(t_live)};  "
+               f"{ratio(live_x)} the floor (goal <= 3.5x)")
+    out.append(f"  playout (same rules and dice, no log): {each(t_play)};  "
+               f"{ratio(play_x)} the floor (goal <= 2.2x; target 1,000 combats/s)")
+    split = shares(lambda: [live(scenario, 20_000 + s) for s in range(max(20, per))])
     out.append("  where the time goes (live, self time): " +
                ", ".join(f"{k} {v * 100:.0f}%" for k, v in split.items()))
 
