@@ -35,6 +35,13 @@ def test_the_seeds_are_split_into_pieces_that_cover_each_once():
     assert all(len(p) == 1 for p in chunks(0, 10, 1))
 
 
+def test_the_pieces_shrink_as_the_games_run_out_so_the_workers_finish_together():
+    sizes = [len(p) for p in chunks(0, 600, 2)]
+    assert sizes == sorted(sizes, reverse=True) and max(sizes) <= 50
+    # the last pieces are single games: no worker is left with a long piece while one idles
+    assert sizes[-1] == 1 and sum(sizes[-4:]) <= 4 < len(sizes)
+
+
 def test_simulate_on_a_dask_cluster_of_two_workers_counts_what_one_core_does():
     distributed = pytest.importorskip("distributed")
     scenario = load_scenario(EXAMPLES / "two_targets.toml")
