@@ -16,6 +16,7 @@ The first record that disagrees is named; nothing else is trusted after it.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -348,6 +349,12 @@ def in_pieces(records: Sequence[Record], started: GameStarted, tape: Tape, repor
     except TamperedLog as exc:   # the dice after it are not on the tape: a piece may fail
         failures.append(_failure(records, exc, 1, 0))   # for that, and is named after it
     _SHARED.update(records=records, started=started, faces=tape.faces)
+    # The records go to the pieces by fork, as shared pages; frozen, they are left out of
+    # the collections a piece runs, which would otherwise write to every one of them and
+    # copy its pages (as the gc module's documentation advises for a fork). Measured on
+    # 100,000 events, five interleaved runs: 0.80 s (0.79-0.86) against 0.83 (0.80-0.91),
+    # and once 1.47 (1.09-1.84) when the run before had left the collector's counts high.
+    gc.freeze()
     try:
         with ProcessPoolExecutor(len(pieces), mp_context=get_context("fork")) as pool:
             running = [pool.submit(_piece, lo, hi) for lo, hi in pieces]
@@ -358,6 +365,7 @@ def in_pieces(records: Sequence[Record], started: GameStarted, tape: Tape, repor
                 if failure is not None:
                     failures.append(failure)
     finally:
+        gc.unfreeze()
         _SHARED.clear()
     if failures:
         *_, seq, reason = min(failures)
