@@ -34,7 +34,7 @@ import google_crc32c
 
 from regiment.core.errors import ConcurrencyConflict, CorruptLog, StoreError
 from regiment.core.log import get_logger
-from regiment.core.record import Draft, Record, Sealed
+from regiment.core.record import Draft, Record
 
 from .base import Reading, check_append, check_game_id
 from .codec import GENESIS, MAX_FRAME, decode_blob, decode_record, encode_blob
@@ -220,7 +220,7 @@ class LogFileStore(Reading):
         self._writer(game_id)
 
     def append(self, game_id: str, drafts: Sequence[Draft], expected_version: int
-               ) -> list[Record]:
+               ) -> Sequence[Record]:
         w = self._writer(game_id)
         check_append(game_id, drafts, expected_version, w.version)
         records, frames = seal(drafts, w.head)
@@ -241,8 +241,8 @@ class LogFileStore(Reading):
         w.size += len(buf)
         w.version += len(records)
         if records:
-            w.head = records[-1].hash
-        return Sealed(records, frames)
+            w.head = records.hashes[-1]
+        return records
 
     def _rollback(self, w: _Writer, exc: OSError) -> None:
         try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from regiment.core.record import Draft, Record, Sealed
+from regiment.core.record import Draft, Record
 
 from .base import Reading, check_append, check_game_id
 from .codec import GENESIS, decode_blob, encode_blob
@@ -28,7 +28,7 @@ class MemoryStore(Reading):
         return f"MemoryStore(<{len(self._frames)} games>)"
 
     def append(self, game_id: str, drafts: Sequence[Draft], expected_version: int
-               ) -> list[Record]:
+               ) -> Sequence[Record]:
         frames = self._frames.get(game_id)
         if frames is None:
             check_game_id(game_id)
@@ -39,8 +39,8 @@ class MemoryStore(Reading):
             frames = self._frames[game_id] = []
         frames.extend(encoded)
         if records:
-            self._heads[game_id] = records[-1].hash
-        return Sealed(records, encoded)
+            self._heads[game_id] = records.hashes[-1]
+        return records
 
     def _payloads(self, game_id: str, start: int) -> Iterator[tuple[int, bytes]]:
         frames = self._frames.get(game_id, [])

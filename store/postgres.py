@@ -38,7 +38,7 @@ import psycopg
 from psycopg import errors as pg_errors
 
 from regiment.core.errors import ConcurrencyConflict, CorruptLog, StoreError, StoreUnavailable
-from regiment.core.record import Draft, Record, Sealed
+from regiment.core.record import Draft, Record
 
 from .base import CAUGHT_UP, Reading, check_append, check_game_id
 from .codec import GENESIS, HASH_SIZE, decode_blob, encode_blob
@@ -183,7 +183,7 @@ class PostgresStore(Reading):
     # --- the log ----------------------------------------------------------------------------
 
     def append(self, game_id: str, drafts: Sequence[Draft], expected_version: int
-               ) -> list[Record]:
+               ) -> Sequence[Record]:
         check_game_id(game_id)
         for attempt in (1, 2):
             db = self.db
@@ -210,7 +210,7 @@ class PostgresStore(Reading):
         raise AssertionError("unreachable")
 
     def _append(self, db: psycopg.Connection[Any], game_id: str, drafts: Sequence[Draft],
-                expected_version: int, stage: list[str]) -> list[Record]:
+                expected_version: int, stage: list[str]) -> Sequence[Record]:
         known = self._heads.pop(game_id, None)
         if known is not None and known[0] == expected_version and drafts:
             done = self._append_known(db, game_id, drafts, known, stage)
@@ -223,7 +223,7 @@ class PostgresStore(Reading):
         return done
 
     def _append_known(self, db: psycopg.Connection[Any], game_id: str, drafts: Sequence[Draft],
-                      known: tuple[int, bytes], stage: list[str]) -> list[Record] | None:
+                      known: tuple[int, bytes], stage: list[str]) -> Sequence[Record] | None:
         """The step on the head this process last wrote: one statement, one round trip (the
         long way is six: issue 29 measured the PostgreSQL server waiting on them for half its
         time). The games row is moved on only if it still stands where this process left
@@ -237,10 +237,10 @@ class PostgresStore(Reading):
         stage[0] = "commit"   # the statement is its own transaction
         row = db.execute(APPEND_KNOWN, {
             "game": game_id, "version": version, "head": head,
-            "records": version + len(records), "new_head": records[-1].hash, "step": step,
+            "records": version + len(records), "new_head": records.hashes[-1], "step": step,
             "lengths": ",".join(str(len(f)) for f in frames),
-            "types": ",".join(r.type for r in records), "frames": b"".join(frames),
-            "hashes": b"".join(r.hash for r in records), "hash_size": HASH_SIZE,
+            "types": ",".join(d.type for d in drafts), "frames": b"".join(frames),
+            "hashes": b"".join(records.hashes), "hash_size": HASH_SIZE,
             "channel": CHANNEL, "note": f"{game_id} {version + len(records)}"},
             prepare=True).fetchone()
         if row is None:
@@ -248,8 +248,8 @@ class PostgresStore(Reading):
         if row[0] != len(records):   # the events table disagrees with the games row
             raise CorruptLog(f"game {game_id}: {row[0]} of {len(records)} records were "
                              "written", where=self._where(game_id, version))
-        self._known(game_id, version + len(records), records[-1].hash)
-        return Sealed(records, frames)
+        self._known(game_id, version + len(records), records.hashes[-1])
+        return records
 
     def _known(self, game_id: str, version: int, head: bytes) -> None:
         self._heads[game_id] = (version, head)
@@ -257,7 +257,7 @@ class PostgresStore(Reading):
             del self._heads[next(iter(self._heads))]
 
     def _append_read(self, db: psycopg.Connection[Any], game_id: str, drafts: Sequence[Draft],
-                     expected_version: int, stage: list[str]) -> list[Record]:
+                     expected_version: int, stage: list[str]) -> Sequence[Record]:
         with db.transaction():
             row = db.execute("SELECT records, head FROM games WHERE game_id = %s FOR UPDATE",
                              (game_id,)).fetchone()
@@ -265,24 +265,24 @@ class PostgresStore(Reading):
             check_append(game_id, drafts, expected_version, version)
             records, frames = seal(drafts, head)
             if not records:
-                return Sealed(records, frames)
+                return records
             if row is None:
                 db.execute("INSERT INTO games (game_id, started, records, head) "
-                           "VALUES (%s, %s, 0, %s)", (game_id, records[0].at, GENESIS))
+                           "VALUES (%s, %s, 0, %s)", (game_id, drafts[0].at, GENESIS))
             with db.cursor() as cur:
                 cur.executemany(
                     "INSERT INTO events VALUES (%s, %s, %s, %s, %s, %s)",
-                    [(game_id, r.seq, r.step, r.type, f, r.hash)
-                     for r, f in zip(records, frames, strict=True)])
+                    [(game_id, d.seq, d.step, d.type, f, h)
+                     for d, f, h in zip(drafts, frames, records.hashes, strict=True)])
             db.execute("UPDATE games SET records = %s, head = %s WHERE game_id = %s",
-                       (version + len(records), records[-1].hash, game_id))
+                       (version + len(records), records.hashes[-1], game_id))
             db.execute("SELECT pg_notify(%s, %s)",
                        (CHANNEL, f"{game_id} {version + len(records)}"))
             stage[0] = "commit"   # the block's end sends it
-        return Sealed(records, frames)
+        return records
 
     def _committed(self, game_id: str, drafts: Sequence[Draft], expected: int, why: str
-                   ) -> list[Record] | None:
+                   ) -> Sequence[Record] | None:
         """After a broken append: the sealed step if the database holds it (it committed),
         None if it holds the game as before (nothing was written). Either way it is known
         before the caller is answered; while it cannot be known, ``StoreUnavailable``."""
@@ -299,9 +299,9 @@ class PostgresStore(Reading):
         if version == expected:
             return None
         prev = self._head_at(game_id, expected)
-        records, frames = seal(drafts, prev)
-        if records and version == expected + len(records) and head == records[-1].hash:
-            return Sealed(records, frames)
+        records, _ = seal(drafts, prev)
+        if records and version == expected + len(records) and head == records.hashes[-1]:
+            return records
         raise ConcurrencyConflict(f"game {game_id}: another writer appended first")
 
     def _head_at(self, game_id: str, version: int) -> bytes:

@@ -15,13 +15,12 @@ from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from regiment.core.events import EVENTS, Event
-from regiment.core.record import Draft, Record
+from regiment.core.record import Draft, Record, Sealed
 
 from .codec import (
     _CANONICAL,
     _DATA,
     _SCALARS,
-    _new_record,
     check_plain,
     encode_canonical,
     link,
@@ -111,23 +110,23 @@ def data_bytes(data: dict[str, Any] | Event) -> bytes:
     return event_bytes(data) if isinstance(data, Event) else encode_canonical(data)
 
 
-def seal(drafts: Sequence[Draft], prev: bytes) -> tuple[list[Record], list[bytes]]:
-    """Chain drafts onto ``prev``: the sealed records and their encoded frames. A draft's data
-    may be given as its event (``Draft``)."""
-    records, frames = [], []
+def seal(drafts: Sequence[Draft], prev: bytes) -> tuple[Sealed, list[bytes]]:
+    """Chain drafts onto ``prev``: the sealed records (built when read: ``Sealed``) and their
+    encoded frames. A draft's data may be given as its event (``Draft``)."""
+    frames: list[bytes] = []
+    hashes: list[bytes] = []
+    data: list[bytes] = []
     bodies = Bodies()
-    decode = _DATA.decode
-    prev_b = _CANONICAL.encode(prev)
+    first, prev_b = prev, _CANONICAL.encode(prev)
     for d in drafts:
         data_b = data_bytes(d.data)
         head, tail = bodies.parts(d, data_b)
         digest = link(prev, b"".join((_BODY_MAP, head, tail)))
         frames.append(b"".join((_FRAME_MAP, head, _HASH_KEY, digest, _PREV_KEY, prev_b, tail)))
-        data = decode(data_b)  # the data exactly as a reader will see it
-        records.append(_new_record(Record, (d.seq, d.step, d.type, d.v, data, d.at, prev,
-                                            digest)))
+        hashes.append(digest)
+        data.append(data_b)
         prev, prev_b = digest, _BIN32 + digest
-    return records, frames
+    return Sealed(tuple(drafts), frames, hashes, data, first, _DATA.decode), frames
 
 
 def data_and_digest(bodies: Bodies, r: Record, prev: bytes) -> tuple[bytes, bytes]:

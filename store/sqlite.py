@@ -38,7 +38,7 @@ from typing import Any
 
 from regiment.core.errors import ConcurrencyConflict, CorruptLog, StoreError
 from regiment.core.log import get_logger
-from regiment.core.record import Draft, Record, Sealed
+from regiment.core.record import Draft, Record
 
 from .base import Reading, check_append, check_game_id
 from .codec import GENESIS, decode_blob, encode_blob
@@ -258,7 +258,7 @@ class SqliteStore(Reading):
             os.close(fd)   # closing the descriptor drops the flock
 
     def append(self, game_id: str, drafts: Sequence[Draft], expected_version: int
-               ) -> list[Record]:
+               ) -> Sequence[Record]:
         if self.readonly:
             raise StoreError(f"{self.path}: opened read-only (the disk was full, or the file "
                              "cannot be written); nothing was written")
@@ -275,14 +275,14 @@ class SqliteStore(Reading):
                     return records
                 if version == 0:
                     db.execute("INSERT INTO games VALUES (?, ?, 0, NULL)",
-                               (game_id, records[0].at))
+                               (game_id, drafts[0].at))
                 db.executemany(
                     "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)",
-                    [(game_id, r.seq, r.step, r.type, f, r.hash)
-                     for r, f in zip(records, frames, strict=True)],
+                    [(game_id, d.seq, d.step, d.type, f, h)
+                     for d, f, h in zip(drafts, frames, records.hashes, strict=True)],
                 )
                 db.execute("UPDATE games SET records = ?, head = ? WHERE game_id = ?",
-                           (version + len(records), records[-1].hash, game_id))
+                           (version + len(records), records.hashes[-1], game_id))
                 db.execute("COMMIT")
             except BaseException:
                 if db.in_transaction:  # SQLite may have rolled back itself (a full disk)
@@ -295,7 +295,7 @@ class SqliteStore(Reading):
                 raise ConcurrencyConflict(f"game {game_id}: the store is locked by another "
                                           f"writer ({exc})") from None
             raise self._failure(exc, "append the step") from None
-        return Sealed(records, frames)
+        return records
 
     def _head(self, game_id: str) -> tuple[int, bytes]:
         """(records, head) of a game inside an append's transaction, the games row and the

@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 
 from regiment.core.events import EVENTS, DiceRolled, load_rulebooks
 from regiment.core.game import Game
-from regiment.core.record import Draft
+from regiment.core.record import Draft, Record
 from regiment.core.scenario import load_scenario
 from regiment.store import MemoryStore
-from regiment.store.codec import GENESIS, canonical, encode_canonical, link
+from regiment.store.codec import GENESIS, canonical, decode_record, encode_canonical, link
 from regiment.store.sealing import event_bytes, seal
 from regiment.tools.demo import play
 
@@ -146,3 +146,41 @@ def test_every_frame_of_a_batch_is_its_whole_record_encoded(batch):
         framed = {**canonical(whole), "hash": r.hash, "prev": prev}
         assert frame == msgpack.packb({k: framed[k] for k in sorted(framed)})
         prev = r.hash
+
+
+@given(drafted, st.data())
+def test_a_sealed_record_is_built_when_read_and_is_the_record_its_frame_holds(batch, data):
+    """``seal`` keeps each record's parts and builds the record when it is read: whatever
+    index, negative index or slice is read, in whatever order, it is the record a reader of
+    the stored frame gets (its data decoded as a reader decodes it), and one not read is not
+    built."""
+    drafts = [Draft(i, step, type_, v, d, at) for i, ((type_, v), step, at, d) in
+              enumerate(batch)]
+    records, frames = seal(drafts, GENESIS)
+    assert records.frames is frames and len(records) == len(frames) and not records._built
+    stored = [Record(**msgpack.unpackb(f)) for f in frames]   # (steps here may pass seqs)
+    order = data.draw(st.permutations(range(-len(frames), len(frames))))
+    for i in order[:len(frames)]:
+        assert records[i] == stored[i]
+    assert len(records._built) <= len(frames)
+    lo, hi = data.draw(st.integers(0, len(frames))), data.draw(st.integers(0, len(frames)))
+    assert records[lo:hi] == stored[lo:hi]
+    assert list(records) == stored == records
+    half = len(stored) // 2   # added to a list either way, as a store's list once was
+    assert records + stored[:half] == stored + stored[:half]
+    assert stored[:half] + records == stored[:half] + stored
+    assert [r.hash for r in records] == records.hashes
+    with pytest.raises(IndexError):
+        records[len(frames)]
+
+
+def test_a_live_game_builds_none_of_a_step_s_records_until_one_is_read():
+    scenario = load_scenario(EXAMPLES / "ford_clash.toml")
+    scenario["seed"] = "60de"
+    game = Game.new(scenario, store=MemoryStore())
+    game.submit(game.legal()[0])
+    tail = game.records._tail
+    assert len(tail) > 0 and not tail._built   # (a Sealed, from the memory store)
+    head = game.head
+    assert list(tail._built) == [len(tail) - 1] and head == game.records[-1].hash.hex()
+    assert game.records[-1] == decode_record(game.store.frames(game.game_id)[-1])
