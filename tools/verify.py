@@ -23,7 +23,13 @@ from typing import Any
 
 from regiment.core.commands import command_from_record
 from regiment.core.dice import Dice, commitment, seed_bytes, seeded_face
-from regiment.core.errors import BadRequest, IllegalCommand, RegimentError, TamperedLog
+from regiment.core.errors import (
+    BadRequest,
+    CorruptLog,
+    IllegalCommand,
+    RegimentError,
+    TamperedLog,
+)
 from regiment.core.events import CommandIssued, DiceRolled, Event, GameStarted
 from regiment.core.game import Game, find_preset, published_seed
 from regiment.core.record import Record
@@ -119,8 +125,11 @@ def verify(records: Sequence[Record], seed: bytes | None = None,
         except TamperedLog:
             pass   # one walk names what is wrong first: the chain's, or the opening's
         else:
-            in_pieces(records, started, tape, report, advance, pieces)
-            return report
+            try:
+                in_pieces(records, started, tape, report, advance, pieces)
+                return report
+            except _Undecodable:
+                pass   # one walk says which comes first: a broken chain, or this record
     data = check_chain(records)
     started, report, tape = _opening(records, seed, receipts)
     # one walk: each step's dice go on the tape, then the step is re-derived with them
@@ -348,6 +357,8 @@ def in_pieces(records: Sequence[Record], started: GameStarted, tape: Tape, repor
         walk(records, [tape], {})
     except TamperedLog as exc:   # the dice after it are not on the tape: a piece may fail
         failures.append(_failure(records, exc, 1, 0))   # for that, and is named after it
+    except CorruptLog:
+        raise _Undecodable from None
     _SHARED.update(records=records, started=started, faces=tape.faces)
     # The records go to the pieces by fork, as shared pages; frozen, they are left out of
     # the collections a piece runs, which would otherwise write to every one of them and
@@ -359,7 +370,9 @@ def in_pieces(records: Sequence[Record], started: GameStarted, tape: Tape, repor
         with ProcessPoolExecutor(len(pieces), mp_context=get_context("fork")) as pool:
             running = [pool.submit(_piece, lo, hi) for lo, hi in pieces]
             for done in as_completed(running):
-                steps, failure = done.result()
+                steps, failure, undecodable = done.result()
+                if undecodable:
+                    raise _Undecodable
                 report.steps += steps
                 advance(steps)
                 if failure is not None:
@@ -378,30 +391,40 @@ def _failure(records: Sequence[Record], exc: TamperedLog, where: int, kind: int)
     return where, step if where else seq, kind, seq, exc.reason
 
 
-def _piece(lo: int, hi: int) -> tuple[int, Failure | None]:
+def _piece(lo: int, hi: int) -> tuple[int, Failure | None, bool]:
     """In a forked worker: records ``lo`` to ``hi`` (whole steps) chained and re-derived
-    from the fold of those before them; how many steps, and the first failure."""
+    from the fold of those before them; how many steps, the first failure, and whether a
+    record did not decode (CorruptLog: one walk then says what is named, see ``verify``)."""
     records: Sequence[Record] = _SHARED["records"]
     started: GameStarted = _SHARED["started"]
     try:
         data = check_chain(records, lo, hi)
     except TamperedLog as exc:
-        return 0, _failure(records, exc, 0, 0)
+        return 0, _failure(records, exc, 0, 0), False
     report = Report()
     dice = TapeDice(started.dice, started.dice_commitment, _SHARED["faces"])
     store = Replayed(records, _Window(lo, data))
     rederived = Rederived(started, dice, report, lambda k: None, store)
-    if lo > 0:
-        try:
-            rederived.game = keep_states(Game.from_records(records[:lo], store=store,
-                                                           dice=dice))
-        except TamperedLog as exc:   # (the piece before re-derives those steps: its
-            return 0, _failure(records, exc, 1, 2)   # failure there comes first)
     try:
-        walk(records[lo:hi], [rederived], {})
-    except TamperedLog as exc:
-        return report.steps, _failure(records, exc, 1, 1)
-    return report.steps, None
+        if lo > 0:
+            try:
+                rederived.game = keep_states(Game.from_records(records[:lo], store=store,
+                                                               dice=dice))
+            except TamperedLog as exc:   # (the piece before re-derives those steps: its
+                return 0, _failure(records, exc, 1, 2), False   # failure there comes first)
+        try:
+            walk(records[lo:hi], [rederived], {})
+        except TamperedLog as exc:
+            return report.steps, _failure(records, exc, 1, 1), False
+    except CorruptLog:
+        return report.steps, None, True
+    return report.steps, None, False
+
+
+class _Undecodable(Exception):
+    """A record of the log does not decode (a CorruptLog in a piece or in the dice's walk):
+    whether one walk names it or a broken chain before it, one walk says (rare: a log
+    damaged so; the pieces' steps are then checked again)."""
 
 
 class _Window:
