@@ -4,8 +4,9 @@ and a load client in this process playing many games at once over real WebSocket
 For each store (SQLite with durable commits; PostgreSQL when it is installed, ``make
 postgres``) it prints steps/s, the latency of a step (a command sent to its answer) p50 and
 p99, and the server's CPU a step (its process's user and system time over the games, from
-``/proc``) against the floor: the CPU of the engine's own live step (``Game.submit`` of the
-same scenario on a memory store, in this process), measured in the same run. Then the server's
+``/proc``) against the floor: the CPU of the engine's own live step (``Game.submit`` and the
+decision it leads to, ``Game.pending`` with its legal commands, of the same scenario on a
+memory store, in this process), measured in the same run. Then the server's
 memory: what a held game adds (its events told apart) and what a connection adds, weighed in
 one more round with the server's Python memory traced (``PYTHONTRACEMALLOC=1``: ``/status``
 then collects garbage and reports it), every game held and its seats connected when weighed,
@@ -195,12 +196,15 @@ async def weigh(client: httpx.AsyncClient, pid: int) -> dict[str, int]:
             "commits": status.get("commits", 0), "syncs": status.get("syncs", 0)}
 
 
-def engine_step(steps: int) -> float:
+def engine_step(steps: int) -> tuple[float, float]:
     """The floor: CPU seconds of the engine's own live step, the same scenario on a memory
-    store, random legal commands (undo and redo left out, as the load client does)."""
+    store, random legal commands (undo and redo left out, as the load client does): the
+    command (``Game.submit``) and the decision it leads to (``Game.pending``), which every
+    front end shows its player and the server tells its seats. Returns (step, command
+    alone)."""
     import tomllib
 
-    done, cpu = 0, 0.0
+    done, cpu, submits = 0, 0.0, 0.0
     seed = 0
     while done < steps:
         raw = tomllib.loads(SCENARIO)
@@ -208,15 +212,21 @@ def engine_step(steps: int) -> float:
         seed += 1
         game = Game.new(parse_scenario(raw), store=MemoryStore())
         rng = random.Random(seed)
+        pending = game.pending
         for _ in range(60):
-            if game.pending.kind != "decision":
+            if pending.kind != "decision":
                 break
-            legal = list(game.pending.legal)   # its decisions (undo and redo are not among them)
+            legal = list(pending.legal)   # its decisions (undo and redo are not among them)
             start = time.process_time()
             game.submit(rng.choice(legal))
+            submitted = time.process_time()
+            pending = game.pending   # the next decision and its commands, as a player sees them
+            if pending.kind == "decision":
+                list(pending.legal)
             cpu += time.process_time() - start
+            submits += submitted - start
             done += 1
-    return cpu / done
+    return cpu / done, submits / done
 
 
 def bench_hosted(out: list[str], games: int = 200, steps: int = 40, rounds: int = 3) -> None:
@@ -234,10 +244,12 @@ def bench_hosted(out: list[str], games: int = 200, steps: int = 40, rounds: int 
             out.append(f"  (PostgreSQL left out: {exc})")
         results: dict[str, list[dict[str, Any]]] = {name: [] for name, _ in stores}
         traced: dict[str, dict[str, Any]] = {}
-        floors = []
+        floors, commands = [], []
         try:
             for r in range(rounds):   # interleaved: drift hits every store alike
-                floors.append(engine_step(2_000))
+                step, command = engine_step(2_000)
+                floors.append(step)
+                commands.append(command)
                 for name, where in stores:
                     with Server(where(f"s{r}"), key) as server:
                         results[name].append(asyncio.run(play(server, games, steps,
@@ -256,8 +268,9 @@ def bench_hosted(out: list[str], games: int = 200, steps: int = 40, rounds: int 
     out.append(f"hosted games: regiment server, one process, {games} games of two seats "
                f"(each its own WebSocket), the load client in another process, {rounds} "
                "interleaved rounds")
-    out.append(f"  floor, the engine's own live step (CPU, memory store): "
-               f"{_spread([f * 1e3 for f in floors], 'ms')}")
+    out.append(f"  floor, the engine's own live step, a command and the decision it leads to "
+               f"(CPU, memory store): {_spread([f * 1e3 for f in floors], 'ms')}; the command "
+               f"alone {statistics.median(commands) * 1e3:.3f} ms")
     rates = {}
     for name, runs in results.items():
         per_step = [r["cpu"] / max(1, r["load"].steps) for r in runs]
