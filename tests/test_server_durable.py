@@ -312,6 +312,39 @@ def test_server_durable_steps_made_to_a_database_that_restarted_are_read_again(t
     store.close()
 
 
+def test_server_durable_a_game_made_before_the_database_restarted_is_not_handed_out(tmp_path):
+    """A new game's tokens are handed out once it is durable; made to a database that crashed
+    before its sync (PostgreSQL's start time changed), it may be lost: StoreUnavailable (503),
+    and the client makes it again. One made after that is handed out."""
+    from regiment.core.errors import StoreUnavailable
+
+    store = SqliteStore(tmp_path / "games.db", grouped=True)
+    store.incarnation = "first"   # type: ignore[attr-defined]
+    flushed = ["second"]   # the database restarted before the first sync
+
+    def sync() -> str:
+        store.sync()
+        return flushed[0]
+
+    hub = Hub(store, ServerKey.load_or_create(tmp_path / "k.pem"), Flusher(sync))
+
+    async def make() -> None:
+        assert hub.flusher is not None
+        hub.flusher.start(asyncio.get_running_loop())
+        try:
+            hub.create(SCENARIO)
+            with pytest.raises(StoreUnavailable, match="the new game"):
+                await asyncio.wait_for(hub.stored("the new game"), 5)
+            store.incarnation = "second"   # type: ignore[attr-defined]
+            hub.create(SCENARIO)
+            await asyncio.wait_for(hub.stored("the new game"), 5)
+        finally:
+            hub.flusher.stop()
+
+    asyncio.run(make())
+    store.close()
+
+
 def test_the_servers_messages_are_the_json_the_standard_library_reads(tmp_path):
     """What a seat is told (hub.dumps, msgspec) is the JSON ``json.dumps`` writes, read back
     the same: the pending decision, the events, a receipt, Russian text, and an error."""

@@ -194,6 +194,19 @@ class Hub:
             raise StoreUnavailable("the database restarted before the game's latest step was "
                                    "known durable: it is read again from the database")
 
+    async def stored(self, what: str) -> None:
+        """Return once what this process just wrote to the store, or read from it, is durable
+        (SERVER.DURABLE: a game's tokens are handed out, and a game read from the store is
+        shown, only then). StoreUnavailable if the database restarted before it was known
+        durable: it may have been lost, so nothing of it is told; ``what`` says what it was."""
+        if self.flusher is None:
+            return
+        mark = self.mark()
+        await self.flusher.wait(mark)
+        if self.flusher.uncertain(mark):
+            raise StoreUnavailable(f"the database restarted before {what} was known to be "
+                                   "durable: nothing of it was told; try again")
+
     def ahead(self, held: Held) -> bool:
         """Whether the game holds a step not yet durable (its teller is the step's own), or
         one that may have been lost."""

@@ -120,8 +120,7 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
             from regiment.core.game import Game
 
             game = Game.load(game_id, store)
-            if flusher is not None:   # what it read, once durable
-                await flusher.wait(hub.mark())
+            await hub.stored("the game it read")
         return {"records": game.version, "over": game.state.over,
                 "pending": pending_json(game)}
 
@@ -155,8 +154,7 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
                 return error(exc)
         try:
             made = hub.create(body, request.query_params.get("undo"))
-            if flusher is not None:   # its tokens are handed out once it is on disk
-                await flusher.wait(hub.mark())
+            await hub.stored("the new game")   # its tokens are handed out once it is stored
         except StoreError as exc:
             return error(exc, 503)
         except RegimentError as exc:
