@@ -46,7 +46,33 @@ class Record(NamedTuple):
                 "hash": self.hash.hex()}
 
 
-class Sealed(Sequence[Record]):
+class BuiltWhenRead(Sequence[Record]):
+    """Records read as a list (indexed, sliced, iterated, compared), each built by ``_get``
+    when it is read: what ``Sealed`` and ``RecordLog`` share."""
+
+    __slots__ = ()
+
+    def _get(self, i: int) -> Record:
+        raise NotImplementedError
+
+    @overload
+    def __getitem__(self, index: int) -> Record: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Record]: ...
+
+    def __getitem__(self, index: int | slice) -> Record | list[Record]:
+        if isinstance(index, slice):
+            return [self._get(i) for i in range(*index.indices(len(self)))]
+        return self._get(index)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]  # unhashable, as a list is
+
+
+class Sealed(BuiltWhenRead):
     """What a store's ``append`` returns: the records it sealed, and the frames it encoded
     them into (the bytes it stored), which a game keeps instead of the records.
 
@@ -69,18 +95,8 @@ class Sealed(Sequence[Record]):
     def __len__(self) -> int:
         return len(self.hashes)
 
-    @overload
-    def __getitem__(self, index: int) -> Record: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[Record]: ...
-
-    def __getitem__(self, index: int | slice) -> Record | list[Record]:
-        if isinstance(index, slice):
-            return [self._get(i) for i in range(*index.indices(len(self.hashes)))]
-        return self._get(range(len(self.hashes))[index])   # (an IndexError out of range)
-
     def _get(self, i: int) -> Record:
+        i = range(len(self.hashes))[i]   # (an IndexError out of range)
         r = self._built.get(i)
         if r is None:
             d = self.drafts[i]
@@ -88,11 +104,6 @@ class Sealed(Sequence[Record]):
             r = self._built[i] = Record(d.seq, d.step, d.type, d.v, self._decode(self._data[i]),
                                         d.at, prev, self.hashes[i])
         return r
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Sequence) and list(self) == list(other)
-
-    __hash__ = None  # type: ignore[assignment]  # unhashable, as a list is
 
     def __add__(self, other: Sequence[Record]) -> list[Record]:
         return [*self, *other]
@@ -104,7 +115,7 @@ class Sealed(Sequence[Record]):
         return f"Sealed(<{len(self.hashes)} records>)"
 
 
-class RecordLog(Sequence[Record]):
+class RecordLog(BuiltWhenRead):
     """A game's records, each kept as the bytes it is stored in and built when read.
 
     A record is a tuple of eight objects and a decoded dict, three times the bytes it was
@@ -133,17 +144,6 @@ class RecordLog(Sequence[Record]):
         records given rather than read from a store keeps them, are not counted."""
         return sum(sys.getsizeof(item) for item in self._items if type(item) is bytes)
 
-    @overload
-    def __getitem__(self, index: int) -> Record: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[Record]: ...
-
-    def __getitem__(self, index: int | slice) -> Record | list[Record]:
-        if isinstance(index, slice):
-            return [self._get(i) for i in range(*index.indices(len(self._items)))]
-        return self._get(index)
-
     def _get(self, i: int) -> Record:
         item = self._items[i]
         if type(item) is not bytes:
@@ -159,11 +159,6 @@ class RecordLog(Sequence[Record]):
     def __iter__(self) -> Iterator[Record]:
         for i in range(len(self._items)):
             yield self._get(i)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Sequence) and list(self) == list(other)
-
-    __hash__ = None  # type: ignore[assignment]  # unhashable, as a list is
 
     def __repr__(self) -> str:
         return f"RecordLog(<{len(self._items)} records>)"
