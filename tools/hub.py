@@ -190,9 +190,7 @@ class Hub:
         nothing is told, and no receipt signed, before)."""
         while self.flusher is not None and held.mark > self.flusher.synced:
             await self.flusher.wait(held.mark)   # StoreUnavailable: not known yet
-        if self.uncertain(held):
-            raise StoreUnavailable("the database restarted before the game's latest step was "
-                                   "known durable: it is read again from the database")
+        self._certain(held.mark, "the game's latest step", "it is read again from the database")
 
     async def stored(self, what: str) -> None:
         """Return once what this process just wrote to the store, or read from it, is durable
@@ -203,9 +201,14 @@ class Hub:
             return
         mark = self.mark()
         await self.flusher.wait(mark)
-        if self.flusher.uncertain(mark):
-            raise StoreUnavailable(f"the database restarted before {what} was known to be "
-                                   "durable: nothing of it was told; try again")
+        self._certain(mark, what, "nothing of it was told; try again")
+
+    def _certain(self, mark: int, what: str, then: str) -> None:
+        """StoreUnavailable if commit ``mark`` went to a database that restarted before it
+        was known durable (SERVER.DURABLE): ``then`` says what follows."""
+        if self.flusher is not None and self.flusher.uncertain(mark):
+            raise StoreUnavailable(f"the database restarted before {what} was known "
+                                   f"durable: {then}")
 
     def ahead(self, held: Held) -> bool:
         """Whether the game holds a step not yet durable (its teller is the step's own), or
