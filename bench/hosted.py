@@ -181,7 +181,11 @@ async def play(server: Server, games: int, steps: int, watchers: int) -> dict[st
         await asyncio.sleep(0.3)
         memory.append(await weigh(client, pid))  # everyone left
     left = memory[-1]
+    before, after = memory[0]["gc"], memory[1]["gc"]
+    collected = {"seconds": after.get("seconds", 0) - before.get("seconds", 0),
+                 "longest": after.get("longest", 0)}
     return {"load": load, "wall": wall, "cpu": cpu, "system": system, "memory": memory,
+            "gc": collected,
             "held_after": left["held"], "watchers": len(spectators),
             "per_sync": left["commits"] / left["syncs"] if left["syncs"] else None}
 
@@ -189,11 +193,12 @@ async def play(server: Server, games: int, steps: int, watchers: int) -> dict[st
 async def weigh(client: httpx.AsyncClient, pid: int) -> dict[str, int]:
     """The server's resident size, and (under PYTHONTRACEMALLOC) its traced Python memory
     and the bytes of the records its held games keep; its games held and commits and syncs
-    so far."""
+    so far; what its garbage collector did so far (``gc``: tools/collector.py)."""
     status = (await client.get("/status")).json()
     return {"rss": resident(pid), "traced": status.get("traced", 0),
             "events": status.get("events_bytes", 0), "held": status["games_held"],
-            "commits": status.get("commits", 0), "syncs": status.get("syncs", 0)}
+            "commits": status.get("commits", 0), "syncs": status.get("syncs", 0),
+            "gc": status.get("gc", {})}
 
 
 def engine_step(steps: int) -> tuple[float, float]:
@@ -287,6 +292,9 @@ def bench_hosted(out: list[str], games: int = 200, steps: int = 40, rounds: int 
                    f"the kernel);  refused {sum(r['load'].refused for r in runs)}"
                    + (f";  {runs[-1]['per_sync']:.1f} commits a sync" if runs[-1]["per_sync"]
                       else ""))
+        gc_step = [r["gc"]["seconds"] / max(1, r["load"].steps) for r in runs]
+        out.append(f"    garbage collection {_spread(gc_step, 'us', 1, 1e6)} a step, its longest "
+                   f"pause {_spread([r['gc']['longest'] for r in runs], 'ms', 1, 1e3)}")
         out.extend(memory_lines(runs[-1], traced.get(name), games))
     if len(rates) == 2:
         names = list(rates)

@@ -47,6 +47,7 @@ from regiment.core.errors import BadRequest, RegimentError, StoreError, StoreUna
 from regiment.core.log import get_logger
 from regiment.store.base import CAUGHT_UP
 
+from . import collector
 from .durable import Flusher
 from .guard import BODY_TIMEOUT, HEADER_TIMEOUT, CreateLimit
 from .hub import MAX_SCENARIO, Held, Hub, Watcher, dumps, token_hash
@@ -201,11 +202,15 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
         return HTMLResponse(page(records).replace("</body>", live + "</body>"))
 
     async def status(request: Request) -> Response:
-        """How much this process holds: games in memory and connections watching them."""
-        held = {"games_held": len(hub.held),
-                "connections": sum(len(h.watchers) for h in hub.held.values())}
+        """How much this process holds: games in memory and connections watching them; what
+        its garbage collector did (tools/collector.py)."""
+        held: dict[str, Any] = {
+            "games_held": len(hub.held),
+            "connections": sum(len(h.watchers) for h in hub.held.values())}
         if flusher is not None:   # group commit: how many commits each sync served
             held |= {"commits": flusher.marked, "syncs": flusher.syncs}
+        if collector.WATCH.watching:   # the server as ``run_server`` starts it
+            held["gc"] = collector.WATCH.figures()
         if tracemalloc.is_tracing():   # PYTHONTRACEMALLOC=1: what make bench weighs
             gc.collect()   # what is still reachable, not what the collector has yet to free
             held |= {"traced": tracemalloc.get_traced_memory()[0],
@@ -487,6 +492,8 @@ def run_server(store: Any, key_path: Path, host: str, port: int,
           f"{key_path})", flush=True)
     log.info("server_started", host=host, port=port, header_timeout=header_timeout,
              body_timeout=body_timeout, games_per_minute=games_per_minute, deflate=deflate)
+    collector.tune()   # once the app is built: see tools/collector.py
+    collector.WATCH.start()
     # Per-message deflate only when asked for: every browser offers it, and with it each
     # connection kept two zlib contexts (some 50 KiB) and spent 7-12 % of the server's CPU
     # compressing messages of a few KiB that cross a fast link (measured, issue 29).
