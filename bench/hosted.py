@@ -6,13 +6,14 @@ postgres``) it prints steps/s, the latency of a step (a command sent to its answ
 p99, and the server's CPU a step (its process's user and system time over the games, from
 ``/proc``) against the floor: the CPU of the engine's own live step (``Game.submit`` and the
 decision it leads to, ``Game.pending`` with its legal commands, of the same scenario on a
-memory store, in this process), measured in the same run. Then the server's
-memory: what a held game adds (its events told apart) and what a connection adds, weighed in
-one more round with the server's Python memory traced (``PYTHONTRACEMALLOC=1``: ``/status``
-then collects garbage and reports it), every game held and its seats connected when weighed,
-after a warm-up round (modules imported at first use are the process's); beside it the
-growth of the resident size in the last timed round, which counts what the allocator keeps;
-and whether games nobody watches are let go.
+memory store, in this process), measured in the same run; and the time the server's garbage
+collector took a step, with its longest pause (``/status``: tools/collector.py). Then the
+server's memory: what a held game adds (its events told apart) and what a connection adds,
+weighed in one more round with the server's Python memory traced (``PYTHONTRACEMALLOC=1``:
+``/status`` then collects garbage and reports it), every game held and its seats connected
+when weighed, after a warm-up round (modules imported at first use are the process's);
+beside it the growth of the resident size in the last timed round, which counts what the
+allocator keeps; and whether games nobody watches are let go.
 """
 
 from __future__ import annotations
