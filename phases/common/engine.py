@@ -85,10 +85,7 @@ class Engine:
         unless given), then settle."""
         guards = self.guards
         for edge in self.machine.edges.get(at or self.where(state), {}).get(trigger, ()):
-            for c in edge.conditions:   # (a loop, not all(): see _auto_edge)
-                if not guards[c](state):
-                    break
-            else:
+            if edge.holds(guards, state):
                 return self.finish(state, self._enter(state, edge.dest))
         raise IllegalCommand(tr("{trigger} is not possible in {phase}", trigger=trigger,
                                 phase=state.phase), rule="TURN.ORDER",
@@ -119,13 +116,8 @@ class Engine:
 
     def _auto_edge(self, state: Any) -> list[Event]:
         guards = self.guards
-        # a loop, not all() over a generator: this runs at every event the engine settles,
-        # and the generator was the top line of verify's profile (Compiled.locate alike)
         for edge in self.machine.autos.get(self.where(state), ()):
-            for c in edge.conditions:
-                if not guards[c](state):
-                    break
-            else:
+            if edge.holds(guards, state):
                 return self._enter(state, edge.dest)
         return []
 

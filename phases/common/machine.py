@@ -41,6 +41,15 @@ class Edge:
     step: bool = False            # from one step of a phase to the next: the log says nothing
     source: str = ""              # the state that holds it (a leaf, or a parent of the leaf)
 
+    def holds(self, guards: Mapping[str, Callable[[Any], bool]], state: Any) -> bool:
+        """Whether every guard of the edge holds in ``state``. A loop, not all() over a
+        generator: it runs at every event the engine settles, and the generator was the top
+        line of verify's profile (issue 29)."""
+        for c in self.conditions:  # noqa: SIM110 - measured: see the docstring
+            if not guards[c](state):
+                return False
+        return True
+
 
 @dataclass(frozen=True)
 class Compiled:
@@ -70,10 +79,7 @@ class Compiled:
         steps = self.steps
         while True:
             for e in steps[leaf]:
-                for c in e.conditions:   # (a loop, not all(): this runs at every event)
-                    if not guards[c](state):
-                        break
-                else:
+                if e.holds(guards, state):
                     leaf = e.dest
                     break
             else:
