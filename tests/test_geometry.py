@@ -145,3 +145,80 @@ def test_geo_distance_boxes_whose_bounds_are_apart_are_farther_apart_than_that()
     check()
     assert geo.apart(geo.Box(0, 0, 0, 2, 2), geo.Box(10, 0, 0, 2, 2), 5)
     assert not geo.apart(geo.Box(0, 0, 0, 2, 2), geo.Box(3, 0, 0, 2, 2), 1.5)
+
+
+def test_geo_distance_nearest_is_what_min_over_every_box_gives():
+    """GEO.DISTANCE: the ordered scan (``nearest``) names the box ``min`` names, the first of
+    equals, by the true gap and by the gap rounded to 1/10000 inch; and it works out fewer
+    gaps than there are boxes on a spread-out table."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    coarse = st.floats(0, 40).map(lambda v: round(v, 1))   # many ties, many touching
+    box = st.builds(geo.Box, coarse, coarse, st.sampled_from([0.0, 90.0, 180.0, 33.0]),
+                    st.sampled_from([2.0, 4.0, 5.0]), st.sampled_from([2.0, 4.0]))
+
+    def rounded(a, b):
+        return round(geo.gap(a, b), 4)
+
+    @settings(max_examples=400, deadline=None)
+    @given(here=box, others=st.lists(box, max_size=12))
+    def check(here, others):
+        for measure in (geo.gap, rounded):
+            want = min(range(len(others)), key=lambda i: measure(here, others[i]),
+                       default=-1)
+            assert geo.nearest(here, others, measure) == want
+
+    check()
+    # equals: the one looked at first (its bounding rectangle nearer) is the second named
+    here = geo.Box(20.0, 20.0, 0.0, 4.0, 2.0)
+    tied = [geo.Box(1.0, 39.0, 90.0, 4.0, 2.0), geo.Box(2.0, 0.0, 45.0, 4.0, 2.0)]
+    assert rounded(here, tied[0]) == rounded(here, tied[1])
+    assert geo.nearest(here, tied, rounded) == 0
+    asked = []
+    row = [geo.Box(4.0 + 8 * i, 30.0, 180.0, 5.0, 2.0) for i in range(16)]
+    here = geo.Box(4.0, 10.0, 0.0, 5.0, 2.0)
+    assert geo.nearest(here, row, lambda a, b: asked.append(b) or geo.gap(a, b)) == 0
+    assert len(asked) < 4
+
+
+def test_geo_arcs_sees_what_shapely_says_of_the_front_arc_plain_or_not():
+    """GEO.ARCS: whether a target is partly in the front arc, answered by the plain look
+    (``_plainly``) where it answers, is shapely's answer (the area of the wedge and the
+    target shared is more than EPS); and the plain look answers most pairs of a table."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from regiment.core.geometry.sight import _plainly
+
+    coarse = st.floats(0, 48).map(lambda v: round(v, 2))
+    box = st.builds(geo.Box, coarse, coarse, st.sampled_from([0.0, 45.0, 90.0, 180.0, 271.5]),
+                    st.sampled_from([0.5, 2.0, 5.0, 40.0]), st.sampled_from([0.5, 1.0, 4.0]))
+
+    def shapely_says(viewer, target):
+        shared = geo.arc_region(viewer, "front").intersection(geo.polygon(target)).area
+        return float(shared) > geo.EPS
+
+    answered = []
+
+    @settings(max_examples=1500, deadline=None)
+    @given(viewer=box, target=box)
+    def check(viewer, target):
+        plain = _plainly(geo.wedge(viewer, "front"), target)
+        answered.append(plain is not None)
+        if plain is not None:
+            assert plain == shapely_says(viewer, target)
+        assert geo.sees(viewer, target) == shapely_says(viewer, target)
+
+    check()
+    assert sum(answered) > 0.5 * len(answered)   # boxes thrown anywhere, over each other
+    # on a table, two lines 24" apart: nine pairs in ten answered plainly (the rest have a
+    # corner on the edge of the wedge, which shapely says)
+    line = [geo.Box(8.0 + 8 * i, 12.0, 0.0, 4.0, 3.0) for i in range(16)]
+    facing = [geo.Box(8.0 + 8 * i, 36.0, 180.0, 4.0, 3.0) for i in range(16)]
+    plain = [_plainly(geo.wedge(a, "front"), b) is not None for a in line for b in facing]
+    assert sum(plain) > 0.9 * len(plain)
+    # the wedge ends 1000" out along its corners: for a wide, shallow unit that is short of
+    # the far side of a table, and the plain look keeps to it
+    wide, ahead = geo.Box(24.0, 10.0, 0.0, 40.0, 0.5), geo.Box(24.0, 47.0, 180.0, 2.0, 2.0)
+    assert not shapely_says(wide, ahead) and not geo.sees(wide, ahead)

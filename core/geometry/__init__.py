@@ -48,6 +48,7 @@ from .shapes import (
     grown,
     local,
     moved,
+    nearest,
     on_table,
     overlap,
     overlaps,
@@ -57,6 +58,7 @@ from .shapes import (
     stands_on,
     turn_between,
     unit_size,
+    wedge,
     within,
 )
 from .sides import (
@@ -115,6 +117,7 @@ __all__ = [
     "grown",
     "local",
     "moved",
+    "nearest",
     "on_table",
     "overlap",
     "overlaps",
@@ -129,6 +132,7 @@ __all__ = [
     "turn_between",
     "unit_size",
     "walls_of",
+    "wedge",
     "within",
     "within_reach",
 ]

@@ -2,19 +2,53 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from functools import lru_cache
 
 import shapely
 from shapely.geometry import LineString, Polygon
 
-from .shapes import EPS, Box, arc_region, corners, polygon
+from .shapes import EPS, Box, Point, arc_region, centre, corners, polygon, wedge
 
 
 @lru_cache(maxsize=8192)
 def sees(viewer: Box, target: Box) -> bool:
-    """Whether ``target`` is at least partly inside the viewer's front arc (GEO.ARCS)."""
+    """Whether ``target`` is at least partly inside the viewer's front arc (GEO.ARCS): the
+    area they share is more than EPS. Most targets are plainly in or out (``_plainly``); the
+    rest are asked of shapely (a big battle asks it of every pair: issue 29)."""
+    plain = _plainly(wedge(viewer, "front"), target)
+    if plain is not None:
+        return plain
     return float(arc_region(viewer, "front").intersection(polygon(target)).area) > EPS
+
+
+CLEAR = 1e-2     # a disc this wide is more than EPS of area (3e-4 square inches)
+OUTSIDE = 1e-7   # corners this far beyond an edge share nothing with the wedge, to shapely too
+
+
+def _plainly(arc: tuple[Point, Point, Point], target: Box) -> bool | None:
+    """True when the target's centre or a corner is more than CLEAR inside the wedge (then a
+    disc, or a quarter of one, that wide is inside both); False when every corner of the
+    target is more than OUTSIDE beyond one edge of the wedge (a triangle: convex); None
+    when it is not so plain."""
+    c, p, q = arc
+    turn = (p[0] - c[0]) * (q[1] - c[1]) - (p[1] - c[1]) * (q[0] - c[0])
+    if not turn or min(target.width, target.depth) < 2 * CLEAR:
+        return None
+    sign = 1.0 if turn > 0 else -1.0
+    points = (*corners(target), centre(target))
+    deepest = [math.inf] * 5   # how far each point is inside every edge
+    for (ax, ay), (bx, by) in ((c, p), (p, q), (q, c)):
+        length = math.hypot(bx - ax, by - ay)
+        if not length:
+            return None
+        ux, uy = sign * (bx - ax) / length, sign * (by - ay) / length
+        inside = [ux * (y - ay) - uy * (x - ax) for x, y in points]
+        if max(inside[:4]) < -OUTSIDE:
+            return False
+        deepest = [min(d, k) for d, k in zip(deepest, inside, strict=True)]
+    return True if max(deepest) > CLEAR else None
 
 
 @lru_cache(maxsize=64)
