@@ -15,7 +15,7 @@ from typing import Any
 from regiment.core.commands import Command
 from regiment.core.events import Event, GameStarted, PhaseChanged
 from regiment.core.fold import appliers_for, fold
-from regiment.core.geometry import contact
+from regiment.core.geometry import apart, contact
 from regiment.core.i18n import tr
 from regiment.core.state import Awaiting
 from regiment.phases.common.machine import Rolled, leaf_named, leaves
@@ -110,7 +110,9 @@ class FantasyPreset(Flow):
 
     def _touching_at_start(self, state: State) -> list[Event]:
         """Units touching an enemy form combats; units linked through the enemies they touch
-        are one (multiple) combat, named after its first unit and that unit's first enemy."""
+        are one (multiple) combat, named after its first unit and that unit's first enemy.
+        Every pair is asked, most of them at a look at their bounding rectangles (sides in
+        contact lie within 1/10000 inch of each other)."""
         units = [u for u in state.units.values() if u.joined is None]   # not in a unit
         links: dict[str, set[str]] = {u.id: set() for u in units}
         measured = table.measured(state)   # table mode: as the scenario's positions said
@@ -118,8 +120,9 @@ class FantasyPreset(Flow):
             for b in units[i + 1:]:
                 if a.player != b.player and (
                         any(t[0] == b.id for t in a.touch) or any(t[0] == a.id for t in b.touch)
-                        if measured else contact(box(a), box(b)) is not None
-                        or contact(box(b), box(a)) is not None):
+                        if measured else not apart(box(a), box(b), 1e-3) and (
+                            contact(box(a), box(b)) is not None
+                            or contact(box(b), box(a)) is not None)):
                     links[a.id].add(b.id)
                     links[b.id].add(a.id)
         out: list[Event] = []

@@ -57,7 +57,7 @@ def nearest_enemy(state: State, unit: UnitState, rule: str) -> UnitState | None:
             return foes[0]
         q = _q(state, "unit", key, rule, unit, options=tuple(f.id for f in foes))
         return state.units[measure.ask(state, q)]
-    best = min(foes, key=lambda f: geo.gap(box(unit), box(f)))
+    best = foes[geo.nearest(box(unit), [box(f) for f in foes])]
     if heard and len(foes) > 1:
         _tell(key, best.id)
     return best

@@ -155,10 +155,10 @@ def chargeable(state: State, unit: UnitState, target: UnitState) -> bool:
     On a mapped table the answer is the two units' own (where each stands, whether the
     target is inside a unit, its status) and the game's (its rulings, its table), and a
     declaration changes two units: the answer is kept with the charger's value, by what it
-    depends on of the target (not the target's value, which would keep old states alive),
-    and the other pairs are not worked out again in the next state. At a table the answers
-    are the players' (kept with the state), and while an explanation listens to what
-    geometry says, it is told each time."""
+    depends on of the target (``_asked``: not the target's value, which would keep old
+    states alive), and the other pairs are not worked out again in the next state. At a
+    table the answers are the players' (kept with the state), and while an explanation
+    listens to what geometry says, it is told each time."""
     if target.player == unit.player:
         return False
     if table.measured(state) or measure.heard:
@@ -167,13 +167,18 @@ def chargeable(state: State, unit: UnitState, target: UnitState) -> bool:
         if key not in answers:
             answers[key] = _chargeable(state, unit, target)
         return answers[key]  # type: ignore[no-any-return]  # what this function memoized
+    return _kept(state, unit, target, (box(target), target.status, target.joined,
+                                       state.engine))
+
+
+def _kept(state: State, unit: UnitState, target: UnitState, asked: tuple[Any, ...]) -> bool:
+    """``chargeable`` on a mapped table, by what it depends on of ``target`` (``asked``)."""
     kept: dict[str, tuple[Any, ...]] | None = getattr(unit, "_targets", None)
     if kept is None:
         kept = {}
         object.__setattr__(unit, "_targets", kept)   # not a field: the unit is unchanged
-    asked = (box(target), target.status, target.joined, state.engine)
     hit = kept.get(target.id)
-    if hit is not None and hit[0] == asked and hit[1] is state.table:
+    if hit is not None and hit[1] is state.table and hit[0] == asked:
         return hit[2]  # type: ignore[no-any-return]  # what this function kept
     found = _chargeable(state, unit, target)
     kept[target.id] = (asked, state.table, found)
@@ -183,13 +188,32 @@ def chargeable(state: State, unit: UnitState, target: UnitState) -> bool:
 def targets(state: State, unit: UnitState) -> list[UnitState]:
     """CH.DECLARE: the units ``unit`` may charge (``chargeable``), in the state's order; kept
     with the state: the sides' drive and the declarations' ask ask it of each charger in the
-    same state, and no friend is asked about."""
+    same state, and no friend is asked about. On a mapped table, what ``chargeable`` depends
+    on of each enemy is worked out once a state for every charger (``_enemies``): a 128-unit
+    table asks it of 64 x 64 pairs at each declaration (issue 29: big battles)."""
     answers = memo(state)
     key = ("targets", unit.id)
     found: list[UnitState] | None = answers.get(key)
     if found is None:
-        found = answers[key] = [t for t in state.units.values()
-                                if t.player != unit.player and chargeable(state, unit, t)]
+        if table.measured(state) or measure.heard:
+            found = [t for t in state.units.values()
+                     if t.player != unit.player and chargeable(state, unit, t)]
+        else:
+            found = [t for t, asked in _enemies(state, unit.player)
+                     if _kept(state, unit, t, asked)]
+        answers[key] = found
+    return found
+
+
+def _enemies(state: State, player: str) -> list[tuple[UnitState, tuple[Any, ...]]]:
+    """``player``'s enemies in the state's order, each with what ``chargeable`` asks of it."""
+    answers = memo(state)
+    key = ("enemies", player)
+    found: list[tuple[UnitState, tuple[Any, ...]]] | None = answers.get(key)
+    if found is None:
+        engine = state.engine
+        found = answers[key] = [(t, (box(t), t.status, t.joined, engine))
+                                for t in state.units.values() if t.player != player]
     return found
 
 
@@ -332,4 +356,4 @@ def nearest_enemy(state: State, unit: UnitState) -> UnitState | None:
     foes = [u for u in state.units.values() if u.player != unit.player and u.status in ALIVE]
     if not foes:
         return None
-    return min(foes, key=lambda f: gap(unit, f))
+    return foes[geo.nearest(box(unit), [box(f) for f in foes], box_gap)]

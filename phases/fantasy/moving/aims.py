@@ -95,12 +95,12 @@ def toward(state: State, u: UnitState) -> Command | None:
     if not foes or u.position is None:
         return None
     here = box(u)
-    foe = min(foes, key=lambda e: geo.gap(here, box(e)))
+    foe = foes[geo.nearest(here, [box(e) for e in foes])]
     weapon = missile(u)
     if weapon is not None and geo.gap(here, box(foe)) <= weapon[1] + u.profile["M"]:
         return None   # SHOOT.WHO: a unit that may shoot stays to shoot (a march would forbid it)
     delta = turn_of(u.facing, geo.bearing(geo.centre(here), geo.centre(box(foe))))
-    near = any(geo.gap(here, box(e)) <= rules.MARCH_ZONE for e in foes)
+    near = geo.gap(here, box(foe)) <= rules.MARCH_ZONE   # (the nearest is, if any is)
     stop = u.profile["M"] + CHARGE_REACH
     best: tuple[float, float, Command] | None = None
     for kind in ("forward",) if near else ("march", "forward"):
