@@ -5,12 +5,22 @@ checks the expected version and inserts the step's records; the primary key ``(g
 makes a racing second writer fail instead of forking the log. ``synchronous=FULL`` (the
 default, ``durable=True``) fsyncs the WAL at every commit.
 
-A game server commits many games' steps a second and must not wait on the disk for each
-(``grouped=True``): its commits are written to the WAL without an fsync, and ``sync()``, called
-from another thread, makes every commit before it durable with one fsync of the WAL for all of
-them (SQLite replays a WAL's committed frames after a crash, and those an fsync has reached
-are there). The server tells no client of a step before a ``sync()`` begun after it has
-returned (``tools.durable``); checkpoints are made there too, off the writers' way.
+A game server makes many games' steps a second and must not wait on the disk for each, nor
+commit each on its event loop (``grouped=True``). Its steps are written into one transaction
+that every game's steps join, each step in a savepoint of its own (a step that fails rolls
+back to its savepoint and takes nothing else with it), and ``sync()``, called from another
+thread, commits that transaction and makes it durable with one fsync of the WAL: one COMMIT
+and one fsync for every step of every game made since the last (SQLite replays a WAL's
+committed frames after a crash, and those an fsync has reached are there). The server tells
+no client of a step before a ``sync()`` begun after it has returned (``tools.durable``);
+checkpoints are made there too, off the writers' way. The connection is the loop's and the
+sync's in turn (``_lock``); what the loop reads on it includes the steps not yet committed,
+which are its own. If SQLite rolls back the whole transaction (it may, on a full disk or a
+failed write) or its COMMIT fails, every step in it is lost together, none of them told:
+the transaction's *generation* ends (``incarnation``), and the server reads the games whose
+steps went to it again from the store before it tells anything of them, as it does for a
+PostgreSQL server that restarted (``tools.durable``). While it serves, the server is the
+store's one writer: another process that writes it waits for a gap between transactions.
 
 Beside the database (``GAMES.db``) live two things that must not be inside it:
 
@@ -28,10 +38,12 @@ SQLite raises on a damaged page is a ``CorruptLog``, never a crash or a shorter 
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import os
 import sqlite3
+import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -92,6 +104,11 @@ class SqliteStore(Reading):
         self.path = Path(path)
         self.memory = str(path) == MEMORY
         self.grouped = grouped and not readonly and not self.memory
+        # grouped: the generation of the shared transaction, which ends when its steps are
+        # lost together (tools.durable marks each step with it); and the connection's lock,
+        # as the loop writes and reads on it and the sync commits on it from its thread
+        self.incarnation = 0
+        self._lock = threading.RLock()
         self._wal: int | None = None
         self._checkpointer: sqlite3.Connection | None = None
         self._syncs = 0
@@ -263,15 +280,12 @@ class SqliteStore(Reading):
             raise StoreError(f"{self.path}: opened read-only (the disk was full, or the file "
                              "cannot be written); nothing was written")
         self.claim(game_id)
-        db = self.db
         try:
-            db.execute("BEGIN IMMEDIATE")
-            try:
+            with self._writing() as db:
                 version, head = self._head(game_id)
                 check_append(game_id, drafts, expected_version, version)
                 records, frames = seal(drafts, head)
                 if not records:
-                    db.execute("COMMIT")
                     return records
                 if version == 0:
                     db.execute("INSERT INTO games VALUES (?, ?, 0, NULL)",
@@ -283,11 +297,6 @@ class SqliteStore(Reading):
                 )
                 db.execute("UPDATE games SET records = ?, head = ? WHERE game_id = ?",
                            (version + len(records), records.hashes[-1], game_id))
-                db.execute("COMMIT")
-            except BaseException:
-                if db.in_transaction:  # SQLite may have rolled back itself (a full disk)
-                    db.execute("ROLLBACK")
-                raise
         except sqlite3.IntegrityError:
             raise ConcurrencyConflict(f"game {game_id}: another writer appended first") from None
         except FAILURES as exc:
@@ -296,6 +305,49 @@ class SqliteStore(Reading):
                                           f"writer ({exc})") from None
             raise self._failure(exc, "append the step") from None
         return records
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[sqlite3.Connection]:
+        """One step's writes, all or none. Alone: a transaction of its own (``BEGIN
+        IMMEDIATE`` ... ``COMMIT``). Grouped: a savepoint in the transaction that ``sync``
+        commits; a write that fails rolls back to it, and if SQLite rolled back the whole
+        transaction meanwhile, its generation ends (``_lost``)."""
+        with self._lock:
+            db = self.db
+            if not self.grouped:
+                db.execute("BEGIN IMMEDIATE")
+            else:
+                if not db.in_transaction:
+                    db.execute("BEGIN IMMEDIATE")
+                db.execute("SAVEPOINT step")
+            try:
+                yield db
+                db.execute("RELEASE step" if self.grouped else "COMMIT")
+            except BaseException:
+                self._undo()
+                raise
+
+    def _undo(self) -> None:
+        db = self.db
+        if not self.grouped:
+            if db.in_transaction:  # SQLite may have rolled back itself (a full disk)
+                db.execute("ROLLBACK")
+            return
+        if db.in_transaction:
+            try:
+                db.execute("ROLLBACK TO step")
+                db.execute("RELEASE step")
+                return
+            except FAILURES:
+                with contextlib.suppress(*FAILURES):
+                    db.execute("ROLLBACK")
+        self._lost("SQLite rolled back the transaction of the steps not yet synced")
+
+    def _lost(self, why: str) -> None:
+        """The shared transaction's steps are gone, none of them told: a new generation."""
+        self.incarnation += 1
+        log.warning("store_steps_lost", path=str(self.path), why=why,
+                    generation=self.incarnation)
 
     def _head(self, game_id: str) -> tuple[int, bytes]:
         """(records, head) of a game inside an append's transaction, the games row and the
@@ -330,13 +382,14 @@ class SqliteStore(Reading):
         shorter game. Records appended while this reads are left for the next read."""
         expected = start
         try:
-            kept = self._kept(game_id)
-            limit = kept[0] if kept is not None else 2**62
-            cursor = self.db.execute("SELECT seq, record, hash FROM events WHERE game_id = ? "
-                                     "AND seq >= ? AND seq < ? ORDER BY seq",
-                                     (game_id, start, limit))
+            with self._lock:   # read whole: a grouped store's sync commits on the connection
+                kept = self._kept(game_id)
+                limit = kept[0] if kept is not None else 2**62
+                rows = self.db.execute("SELECT seq, record, hash FROM events WHERE game_id = ? "
+                                       "AND seq >= ? AND seq < ? ORDER BY seq",
+                                       (game_id, start, limit)).fetchall()
             last = None
-            for seq, blob, digest in cursor:
+            for seq, blob, digest in rows:
                 if seq != expected:
                     raise CorruptLog(f"record {expected} is missing (the next is {seq!r})",
                                      where=self._where(game_id, expected))
@@ -357,7 +410,8 @@ class SqliteStore(Reading):
 
     def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
         try:
-            return self.db.execute(sql, args).fetchall()
+            with self._lock:
+                return self.db.execute(sql, args).fetchall()
         except FAILURES as exc:
             raise self._failure(exc, "read the store") from None
 
@@ -373,8 +427,9 @@ class SqliteStore(Reading):
 
     def save_snapshot(self, game_id: str, seq: int, data: dict[str, Any]) -> None:
         try:
-            self.db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?)",
-                            (game_id, seq, encode_blob(data)))
+            with self._writing() as db:
+                db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?)",
+                           (game_id, seq, encode_blob(data)))
         except FAILURES as exc:
             raise self._failure(exc, "save a snapshot") from None
 
@@ -393,10 +448,9 @@ class SqliteStore(Reading):
     def put_seats(self, game_id: str, seats: dict[str, str]) -> None:
         """Each seat's token hash (a player's name, or ``spectate``): a game server's."""
         try:
-            with self.db:
-                self.db.execute("BEGIN IMMEDIATE")
-                self.db.executemany("INSERT INTO seats VALUES (?, ?, ?)",
-                                    [(game_id, role, h) for role, h in seats.items()])
+            with self._writing() as db:
+                db.executemany("INSERT INTO seats VALUES (?, ?, ?)",
+                               [(game_id, role, h) for role, h in seats.items()])
         except FAILURES as exc:
             raise self._failure(exc, "keep the seats") from None
 
@@ -434,19 +488,24 @@ class SqliteStore(Reading):
             seed = rows[0][0] if rows and type(rows[0][0]) is bytes else None
         return seed
 
-    def sync(self) -> None:
-        """Make every commit made before the call durable (``grouped``; otherwise each commit
-        already is). Called from one thread other than the writers': an fsync of the WAL,
-        and every few hundred a passive checkpoint on a connection of its own, so that the
-        WAL does not grow without end and no writer waits for one."""
+    def sync(self) -> int | None:
+        """Make every step written before the call durable (``grouped``; otherwise each
+        commit already is), and return the generation they went to if it is kept (the next,
+        if they were lost: tools.durable reads their games again). Called from one thread
+        other than the writers': a COMMIT of the shared transaction, then an fsync of the
+        WAL, and every few hundred a passive checkpoint on a connection of its own, so that
+        the WAL does not grow without end and no writer waits for one."""
         if not self.grouped:
-            return
+            return None
+        with self._lock:   # the loop writes no step while the transaction is committed
+            self._commit()
+            generation = self.incarnation
         wal = self.path.with_name(self.path.name + "-wal")
         try:
             try:
                 inode = wal.stat().st_ino
             except FileNotFoundError:   # nothing committed yet
-                return
+                return generation
             if self._wal is not None and os.fstat(self._wal).st_ino != inode:
                 os.close(self._wal)   # made again (every connection had closed it)
                 self._wal = None
@@ -464,8 +523,26 @@ class SqliteStore(Reading):
                              f"({exc.strerror})") from None
         except FAILURES as exc:
             raise self._failure(exc, "checkpoint the WAL") from None
+        return generation
+
+    def _commit(self) -> None:
+        """Commit the shared transaction, if one is open (with ``_lock`` held); if it cannot
+        be, its steps are lost together, and rolled back."""
+        db = self.db
+        if not db.in_transaction:
+            return
+        try:
+            db.execute("COMMIT")
+        except FAILURES as exc:
+            with contextlib.suppress(*FAILURES):
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+            self._lost(f"its COMMIT failed ({exc})")
 
     def close(self) -> None:
+        if self.grouped:   # what a server wrote since its last sync, told to no one yet
+            with self._lock:
+                self._commit()
         if self._checkpointer is not None:
             self._checkpointer.close()
         if self._wal is not None:

@@ -23,6 +23,7 @@ from regiment.tools.serve import pending_json
 from regiment.tools.signing import ServerKey
 
 from .servers import Server, first_legal
+from .test_trust import fill, small_disk  # noqa: F401 - the small disk fixture
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "ford_clash.toml"
 SCENARIO = EXAMPLE.read_bytes()
@@ -370,4 +371,257 @@ def test_the_servers_messages_are_the_json_the_standard_library_reads(tmp_path):
     for value in (message, {"error": error.to_dict(), "n": [1.5, -2, None, True]}):
         assert json.loads(dumps(value)) == value == json.loads(json.dumps(value))
     assert "Копейщики" in dumps({"error": error.to_dict()})   # as UTF-8, not escaped
+    store.close()
+
+
+# --- SQLite: every game's steps in one transaction, committed by the sync ----------------------
+
+
+class FailingCommit:
+    """The store's connection, but its next COMMIT fails as a full disk makes it fail: SQLite
+    rolls the transaction back and says so."""
+
+    def __init__(self, db: Any) -> None:
+        self.db, self.armed = db, True
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.db, name)
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        if sql == "COMMIT" and self.armed:
+            import sqlite3
+
+            self.armed = False
+            self.db.execute("ROLLBACK")
+            raise sqlite3.OperationalError("database or disk is full")
+        return self.db.execute(sql, *args)
+
+
+def test_server_durable_sqlite_steps_are_committed_by_the_sync_not_by_each_step(tmp_path):
+    """SERVER.DURABLE: a grouped SQLite store writes every game's steps into one transaction
+    (a savepoint a step), which the sync commits: another connection sees none of them
+    before the sync, all of them after, and the generation they went to is kept."""
+    from .test_store_contract import drafts
+
+    store = SqliteStore(tmp_path / "games.db", grouped=True)
+    for game in ("g1", "g2"):
+        store.append(game, drafts(0, 2, 0, game), 0)
+        store.append(game, drafts(2, 3, 1, game), 2)
+    assert store.version("g1") == 5   # the loop reads its own steps
+    with SqliteStore(tmp_path / "games.db", readonly=True) as other:
+        assert other.version("g1") == other.version("g2") == 0
+    assert store.sync() == store.incarnation == 0
+    with SqliteStore(tmp_path / "games.db", readonly=True) as other:
+        assert [r.seq for r in other.read("g2")] == [0, 1, 2, 3, 4]
+    store.close()
+
+
+def test_server_durable_sqlite_a_step_that_fails_takes_back_only_itself(tmp_path):
+    """A step whose write fails half done (here the racing writer's key is found by its
+    events' INSERT, after its games row was written) rolls back to its own savepoint: the
+    other games' steps in the same transaction are kept, and their generation goes on."""
+    import sqlite3
+
+    from regiment.core.errors import ConcurrencyConflict
+
+    from .test_store_contract import drafts
+
+    class Raced(FailingCommit):
+        def execute(self, sql: str, *args: Any) -> Any:
+            return self.db.execute(sql, *args)
+
+        def executemany(self, sql: str, rows: Any) -> Any:
+            if sql.startswith("INSERT INTO events") and self.armed:
+                self.armed = False
+                raise sqlite3.IntegrityError("UNIQUE constraint failed: events.game_id")
+            return self.db.executemany(sql, rows)
+
+    store = SqliteStore(tmp_path / "games.db", grouped=True)
+    store.append("g1", drafts(0, 2, 0, "g1"), 0)
+    store.db = Raced(store.db)  # type: ignore[assignment]
+    with pytest.raises(ConcurrencyConflict):
+        store.append("g2", drafts(0, 1, 0, "g2"), 0)
+    assert store.version("g1") == 2 and store.version("g2") == 0
+    assert store.games() == ["g1"]            # its games row went back with it
+    assert store.sync() == store.incarnation == 0
+    store.close()
+    with SqliteStore(tmp_path / "games.db", readonly=True) as again:
+        assert again.version("g1") == 2 and again.games() == ["g1"]
+
+
+def test_server_durable_sqlite_a_full_database_loses_the_steps_not_yet_synced(tmp_path):
+    """A full database makes SQLite roll back the whole transaction: the step refused is told
+    so, the other games' steps not yet synced are lost with it (told to no one: the
+    generation ends, and the server reads their games again), and with room again the next
+    steps are kept."""
+    from regiment.core.errors import StoreError
+
+    from .test_store_contract import drafts
+
+    store = SqliteStore(tmp_path / "games.db", grouped=True)
+    store.append("g1", drafts(0, 2, 0, "g1"), 0)
+    assert store.sync() == 0
+    store.append("g1", drafts(2, 1, 1, "g1"), 2)
+    store.append("g2", drafts(0, 1, 0, "g2"), 0)
+    full = store.db.execute("PRAGMA page_count").fetchone()[0]
+    store.db.execute(f"PRAGMA max_page_count = {full}")
+    big = [d._replace(data={"blob": "x" * 200_000}) for d in drafts(1, 2, 1, "g2")]
+    with pytest.raises(StoreError, match="the disk is full"):
+        store.append("g2", big, 1)
+    assert store.incarnation == 1
+    assert store.version("g1") == 2 and store.version("g2") == 0
+    store.db.execute("PRAGMA max_page_count = 1073741823")
+    store.append("g1", drafts(2, 1, 1, "g1"), 2)
+    assert store.sync() == 1
+    store.close()
+    with SqliteStore(tmp_path / "games.db", readonly=True) as again:
+        assert again.version("g1") == 3 and again.version("g2") == 0
+
+
+def test_server_durable_sqlite_a_failed_commit_loses_its_steps_together(tmp_path):
+    """A COMMIT that fails loses every step of its transaction at once: the generation ends,
+    the sync says the next one (so tools.durable reads those games again), the store holds
+    what the syncs before kept, and the next steps are committed as usual."""
+    from .test_store_contract import drafts
+
+    store = SqliteStore(tmp_path / "games.db", grouped=True)
+    store.append("g1", drafts(0, 2, 0, "g1"), 0)
+    assert store.sync() == 0
+    store.append("g1", drafts(2, 1, 1, "g1"), 2)
+    store.append("g2", drafts(0, 1, 0, "g2"), 0)
+    store.db = FailingCommit(store.db)  # type: ignore[assignment]
+    assert store.sync() == store.incarnation == 1
+    assert store.version("g1") == 2 and store.version("g2") == 0
+    store.append("g1", drafts(2, 1, 1, "g1"), 2)
+    assert store.sync() == 1
+    store.close()
+    with SqliteStore(tmp_path / "games.db", readonly=True) as again:
+        assert again.version("g1") == 3 and again.version("g2") == 0
+
+
+def test_server_durable_sqlite_a_full_disk_at_the_commit_loses_nothing_told(small_disk):  # noqa: F811
+    """On a real disk that fills up (tmpfs): the transaction's COMMIT fails, its steps are
+    lost together and the next generation begins; what earlier syncs made durable is all
+    there; with room again, steps are committed and kept."""
+    from .test_store_contract import drafts
+
+    store = SqliteStore(small_disk / "games.db", grouped=True)
+    store.append("g1", drafts(0, 3, 0, "g1"), 0)
+    assert store.sync() == 0
+    filler = fill(small_disk)
+    store.append("g1", drafts(3, 2, 1, "g1"), 3)   # into the page cache: no room is needed
+    store.append("g2", drafts(0, 2, 0, "g2"), 0)
+    assert store.sync() == 1                       # its COMMIT found no room
+    assert store.version("g1") == 3 and store.version("g2") == 0
+    filler.unlink()
+    store.append("g1", drafts(3, 2, 1, "g1"), 3)
+    assert store.sync() == 1
+    store.close()
+    with SqliteStore(small_disk / "games.db", readonly=True) as again:
+        assert [r.seq for r in again.read("g1")] == [0, 1, 2, 3, 4]
+        assert again.version("g2") == 0
+
+
+def test_server_durable_sqlite_games_whose_steps_were_lost_are_read_again(tmp_path):
+    """Two games' steps lost with their transaction: neither is told, each is uncertain and
+    read again from the store (where the step is not), and their next steps are told."""
+    store = SqliteStore(tmp_path / "games.db", grouped=True)
+    hub = Hub(store, ServerKey.load_or_create(tmp_path / "k.pem"), Flusher(store.sync))
+    games = []
+    for _ in range(2):
+        made = hub.create(SCENARIO)
+        held, seat = hub.seat_of(made["id"], made["seats"]["red"])
+        held.watchers.append(Watcher(seat, print))
+        games.append((made["id"], held))
+
+    async def play() -> None:
+        assert hub.flusher is not None
+        hub.flusher.start(asyncio.get_running_loop())
+        try:
+            before = {}
+            for game_id, held in games:
+                await asyncio.wait_for(hub.settled(held), 5)
+                hub.update(game_id)
+                before[game_id] = held.game.version
+                command = first_command(held.game)
+                hub.command(game_id, command["by"], command)
+            store.db = FailingCommit(store.db)  # type: ignore[assignment]
+            for game_id, held in games:
+                with pytest.raises(StoreUnavailable, match="failed to commit"):
+                    await asyncio.wait_for(hub.settled(held), 5)
+                assert hub.uncertain(held) and hub.update(game_id) == []
+                again = hub.get(game_id)          # read again: the lost step is not there
+                assert again.game.version == before[game_id]
+                await asyncio.wait_for(hub.settled(again), 5)
+                command = first_command(again.game)
+                hub.command(game_id, command["by"], command)
+                await asyncio.wait_for(hub.settled(again), 5)
+                assert [w.seen for w, _ in hub.update(game_id)] == [again.game.version]
+        finally:
+            hub.flusher.stop()
+
+    from regiment.core.errors import StoreUnavailable
+
+    asyncio.run(play())
+    store.close()
+
+
+def test_server_durable_sqlite_a_command_after_its_games_step_was_lost_is_decided_again(
+        tmp_path):
+    """Once a transaction is lost (a full database), a game whose step went to it is read
+    again before the next command is decided on it, even before the sync has said so: the
+    seat's command, sent again on the position it was last told, is taken."""
+    import sqlite3
+
+    from regiment.core.errors import StoreError
+
+    class FullDatabase(FailingCommit):
+        def execute(self, sql: str, *args: Any) -> Any:
+            return self.db.execute(sql, *args)
+
+        def executemany(self, sql: str, rows: Any) -> Any:
+            if sql.startswith("INSERT INTO events") and self.armed:
+                self.armed = False
+                self.db.execute("ROLLBACK")    # as SQLite does when the disk is full
+                raise sqlite3.OperationalError("database or disk is full")
+            return self.db.executemany(sql, rows)
+
+    store = SqliteStore(tmp_path / "games.db", grouped=True)
+    gate = Gate(store.sync)
+    gate.open.set()
+    hub = Hub(store, ServerKey.load_or_create(tmp_path / "k.pem"), Flusher(gate))
+    made = [hub.create(SCENARIO) for _ in range(2)]
+    games = []
+    for m in made:
+        held, seat = hub.seat_of(m["id"], m["seats"]["red"])
+        held.watchers.append(Watcher(seat, print))
+        games.append(held)
+
+    async def play() -> None:
+        assert hub.flusher is not None
+        hub.flusher.start(asyncio.get_running_loop())
+        try:
+            for held in games:
+                await asyncio.wait_for(hub.settled(held), 5)
+                hub.update(held.game.game_id)
+            gate.open.clear()                  # no sync from here until it is let through
+            await asyncio.sleep(0.05)
+            a, b = games
+            told = a.game.version
+            command = first_command(a.game)
+            hub.command(a.game.game_id, command["by"], command)   # into the transaction
+            store.db = FullDatabase(store.db)  # type: ignore[assignment]
+            other = first_command(b.game)
+            with pytest.raises(StoreError, match="the disk is full"):
+                hub.command(b.game.game_id, other["by"], other)
+            assert hub.doubtful(a)
+            hub.command(a.game.game_id, command["by"], command)   # sent again: taken
+            gate.open.set()
+            await asyncio.wait_for(hub.settled(a), 5)
+            assert a.game.version > told
+            assert [w.seen for w, _ in hub.update(a.game.game_id)] == [a.game.version]
+        finally:
+            hub.flusher.stop()
+
+    asyncio.run(play())
     store.close()

@@ -3,10 +3,12 @@ receipt for it is signed, before the step is on disk; and the event loop never w
 disk itself.
 
 A store that groups its commits (``SqliteStore`` or ``PostgresStore`` with ``grouped=True``)
-commits each step without waiting for the disk and makes every earlier commit durable in
-``sync()``. One thread here runs those syncs back to back: each serves every step committed
-before it began, from every game, and the loop goes on deciding other games' steps meanwhile
-(before, the durable COMMIT blocked the loop for half of its time, measured in issue 29).
+writes each step without waiting for the disk and makes every earlier one durable in
+``sync()`` (PostgreSQL commits each step unflushed; SQLite writes every game's steps into one
+transaction, a savepoint a step, which the sync commits). One thread here runs those syncs
+back to back: each serves every step written before it began, from every game, and the loop
+goes on deciding other games' steps meanwhile (before, the durable COMMIT blocked the loop
+for half of its time, measured in issue 29).
 
 The loop marks each commit (``mark``: a number that only grows) and awaits ``wait(mark)``;
 the thread, woken, notes the newest mark, syncs, and answers every waiter up to it. While
@@ -26,10 +28,12 @@ Two kinds of failure:
 - A database that cannot be asked now (``StoreUnavailable``: the sync's connection broke) is
   not a failed disk: the waiters are told it is not known yet, their games stay untold, and
   the sync is tried again until it answers. Each mark carries the *incarnation* of the
-  database its commit went to (PostgreSQL's start time; SQLite has one, ``None``); a sync
-  says which incarnation it flushed. A commit made to an earlier one may have been lost in
-  the crash that ended it: its mark is *uncertain*, and the server reads its game again
-  from the store before it tells anything of it (``Hub.uncertain``).
+  database its commit went to (PostgreSQL's start time; for SQLite, the generation of its
+  shared transaction, which ends when SQLite rolls the transaction back or its COMMIT
+  fails); a sync says which incarnation it flushed. A commit made to an earlier one may
+  have been lost in the crash (or the failed transaction) that ended it: its mark is
+  *uncertain*, and the server reads its game again from the store before it tells anything
+  of it (``Hub.uncertain``).
 """
 
 from __future__ import annotations
@@ -91,6 +95,16 @@ class Flusher:
     def uncertain(self, mark: int) -> bool:
         """Whether commit ``mark`` may have been lost (made to a database that crashed)."""
         return any(low < mark <= high for low, high in self._uncertain)
+
+    def outdated(self, mark: int, incarnation: Any) -> bool:
+        """Whether commit ``mark``, not yet settled, went to an incarnation other than
+        ``incarnation`` (the store's now): lost already, or about to be found uncertain."""
+        if mark <= self.synced:
+            return False
+        for first, made_to in reversed(self._incarnations):
+            if first <= mark:
+                return bool(made_to != incarnation)
+        return False
 
     async def wait(self, mark: int) -> None:
         """Return once commit ``mark`` is settled (then ``uncertain`` says whether it is

@@ -154,11 +154,13 @@ class Hub:
         return self.flusher is not None and self.flusher.uncertain(held.mark)
 
     def doubtful(self, held: Held) -> bool:
-        """Uncertain, or not yet durable while the database cannot be asked: a command is
+        """Uncertain, or not yet durable while the database cannot be asked or since the
+        incarnation its step went to ended (a SQLite transaction rolled back): a command is
         decided on the game as the store has it, not on a step it may have lost."""
         flusher = self.flusher
         return flusher is not None and (flusher.uncertain(held.mark) or (
-            flusher.failing and held.mark > flusher.synced))
+            held.mark > flusher.synced and (flusher.failing or flusher.outdated(
+                held.mark, getattr(self.store, "incarnation", None)))))
 
     def mark(self) -> int:
         """A commit (or a read) was just made: the number its sync is awaited with."""
@@ -195,8 +197,9 @@ class Hub:
     async def stored(self, what: str) -> None:
         """Return once what this process just wrote to the store, or read from it, is durable
         (SERVER.DURABLE: a game's tokens are handed out, and a game read from the store is
-        shown, only then). StoreUnavailable if the database restarted before it was known
-        durable: it may have been lost, so nothing of it is told; ``what`` says what it was."""
+        shown, only then). StoreUnavailable if the database restarted, or the transaction it
+        went to could not be committed, before it was known durable: it may have been lost,
+        so nothing of it is told; ``what`` says what it was."""
         if self.flusher is None:
             return
         mark = self.mark()
@@ -204,11 +207,12 @@ class Hub:
         self._certain(mark, what, "nothing of it was told; try again")
 
     def _certain(self, mark: int, what: str, then: str) -> None:
-        """StoreUnavailable if commit ``mark`` went to a database that restarted before it
-        was known durable (SERVER.DURABLE): ``then`` says what follows."""
+        """StoreUnavailable if commit ``mark`` went to a database that restarted, or to a
+        transaction that failed, before it was known durable (SERVER.DURABLE): ``then`` says
+        what follows."""
         if self.flusher is not None and self.flusher.uncertain(mark):
-            raise StoreUnavailable(f"the database restarted before {what} was known "
-                                   f"durable: {then}")
+            raise StoreUnavailable(f"the database restarted, or failed to commit, before "
+                                   f"{what} was known durable: {then}")
 
     def ahead(self, held: Held) -> bool:
         """Whether the game holds a step not yet durable (its teller is the step's own), or

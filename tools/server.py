@@ -315,9 +315,9 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
             watcher.send(dumps({"error": exc.to_dict()}))   # position is told till it is
             return
         if refusal is None and not kept(held.game, *made):
-            refusal = StoreUnavailable("the database restarted and lost this step before it "
-                                       "was durable; nothing of it was told: look at the "
-                                       "position and send it again")
+            refusal = StoreUnavailable("the database lost this step before it was durable "
+                                       "(it restarted, or its commit failed); nothing of it "
+                                       "was told: look at the position and send it again")
         tell(game_id)
         if refusal is not None:
             watcher.send(error_message(refusal, game_id))
