@@ -234,7 +234,7 @@ class Game(Deciding, Undoing):
     @property
     def head(self) -> str:
         """The hash of the last record, in hex: the head of the last step (a receipt)."""
-        return self.records[-1].hash.hex() if len(self.records) else ""
+        return self.records.hash_at(-1).hex() if len(self.records) else ""
 
     @property
     def pending(self) -> Pending:

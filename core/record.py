@@ -69,6 +69,10 @@ class BuiltWhenRead(Sequence[Record]):
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Sequence) and list(self) == list(other)
 
+    def hash_at(self, i: int) -> bytes:
+        """Record ``i``'s hash (a head), without building the record where it is known."""
+        return self._get(i).hash
+
     __hash__ = None  # type: ignore[assignment]  # unhashable, as a list is
 
 
@@ -104,6 +108,9 @@ class Sealed(BuiltWhenRead):
             r = self._built[i] = Record(d.seq, d.step, d.type, d.v, self._decode(self._data[i]),
                                         d.at, prev, self.hashes[i])
         return r
+
+    def hash_at(self, i: int) -> bytes:
+        return self.hashes[i]
 
     def __add__(self, other: Sequence[Record]) -> list[Record]:
         return [*self, *other]
@@ -155,6 +162,17 @@ class RecordLog(BuiltWhenRead):
         if self._decode is None:
             raise ValueError("this log holds raw records but no decoder")
         return self._decode(item)
+
+    def hash_at(self, i: int) -> bytes:
+        """A head after each step (the server tells it, signed) is the newest step's, whose
+        records a live game keeps sealed: their hashes are read without building them."""
+        n = len(self._items)
+        if -n <= i < 0:
+            i += n
+        tail = self._tail
+        if 0 <= i - self._tail_at < len(tail) and isinstance(tail, BuiltWhenRead):
+            return tail.hash_at(i - self._tail_at)
+        return self._get(i).hash
 
     def __iter__(self) -> Iterator[Record]:
         for i in range(len(self._items)):

@@ -181,6 +181,23 @@ def test_a_live_game_builds_none_of_a_step_s_records_until_one_is_read():
     game.submit(game.legal()[0])
     tail = game.records._tail
     assert len(tail) > 0 and not tail._built   # (a Sealed, from the memory store)
-    head = game.head
-    assert list(tail._built) == [len(tail) - 1] and head == game.records[-1].hash.hex()
+    head = game.head                           # read from the hashes: nothing built
+    assert not tail._built and head == game.records[-1].hash.hex()
+    assert list(tail._built) == [len(tail) - 1]
     assert game.records[-1] == decode_record(game.store.frames(game.game_id)[-1])
+
+
+def test_a_records_hash_is_the_one_its_record_holds_live_loaded_and_at_either_end():
+    """``hash_at``: what a head is read from, the newest step's hashes or a record's bytes."""
+    scenario = load_scenario(EXAMPLES / "ford_clash.toml")
+    scenario["seed"] = "beef"
+    game = Game.new(scenario, store=MemoryStore())
+    for _ in range(6):
+        game.submit(game.legal()[0])
+    loaded = Game.load(game.game_id, game.store)
+    for records in (game.records, loaded.records):
+        n = len(records)
+        assert [records.hash_at(i) for i in range(-n, n)] == [r.hash for r in records] * 2
+        with pytest.raises(IndexError):
+            records.hash_at(n)
+    assert loaded.head == game.head == game.records[-1].hash.hex()

@@ -338,7 +338,7 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
     def kept(game: Any, version: int, head: str) -> bool:
         """Whether the step that made the game ``version`` records long, ending in ``head``,
         is in it still."""
-        return game.version >= version and game.records[version - 1].hash.hex() == head
+        return game.version >= version and game.records.hash_at(version - 1).hex() == head
 
     def error_message(exc: RegimentError, game_id: str) -> str:
         held = hub.held.get(game_id)   # as this process holds it: no query to answer a refusal
