@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 	@$(BIN)/python -m pip install --quiet --upgrade pip >$(VENV)/install.log 2>&1 || \
 	  { cat $(VENV)/install.log; exit 1; }
 	@echo "installing regiment and its libraries into $(VENV) (log: $(VENV)/install.log)"
-	@$(BIN)/python -m pip install --quiet -e '.[test]' >>$(VENV)/install.log 2>&1 || \
+	@$(BIN)/python -m pip install --quiet -e '.[test,bench]' >>$(VENV)/install.log 2>&1 || \
 	  { cat $(VENV)/install.log; exit 1; }
 	@touch $(STAMP)
 

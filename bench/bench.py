@@ -54,6 +54,7 @@ sys.path.insert(0, str(HERE))
 from battles import bench_big  # noqa: E402
 from combats import bench_combats, bench_multiple  # noqa: E402
 from hosted import bench_hosted  # noqa: E402
+from rivals import eventsourcing_replay  # noqa: E402
 from skirmish import bench_skirmish  # noqa: E402
 from users import (  # noqa: E402
     bench_memory,
@@ -82,6 +83,12 @@ def best(fn: Callable[[], object], repeat: int = 5) -> float:
         fn()
         times.append(time.perf_counter() - start)
     return min(times)
+
+
+def collected(fn: Callable[[], object]) -> float:
+    """The time of one call of ``fn``, the garbage collected before it."""
+    gc.collect()
+    return best(fn, 1)
 
 
 def play_until(game: Game, events: int, rng: random.Random, undo_rate: float = 0.05) -> None:
@@ -138,13 +145,18 @@ def bench_replay(out: list[str], events: int) -> None:
 
     records = list(game.records)
     cores = default_jobs()
-    floors, fast, loads, verifies, pieces = [], [], [], [], []
+    rival = eventsourcing_replay(n)
+    floors, fast, loads, verifies, pieces, rivals = [], [], [], [], [], []
     for _ in range(REPLAY_ROUNDS):
-        floors.append(best(floor, 1))
-        fast.append(best(fast_floor, 1))
-        loads.append(best(lambda: Game.load(game.game_id, store), 1))
-        verifies.append(best(lambda: verify(records), 1))
-        pieces.append(best(lambda: verify(records, jobs=cores), 1))
+        # each from a collected heap: what the one before left to collect (the library's
+        # replay, 100,000 events made and dropped) must not be collected in the next's time
+        floors.append(collected(floor))
+        fast.append(collected(fast_floor))
+        loads.append(collected(lambda: Game.load(game.game_id, store)))
+        verifies.append(collected(lambda: verify(records)))
+        pieces.append(collected(lambda: verify(records, jobs=cores)))
+        if rival is not None:
+            rivals.append(collected(rival))
     med = statistics.median
     t_floor = med(floors)
 
@@ -164,6 +176,11 @@ def bench_replay(out: list[str], events: int) -> None:
     out.append(f"  Game.load:                                   {rate(loads)}   "
                f"{ratio(loads, floors)} the msgpack floor (target <= 3x); "
                f"{ratio(loads, fast)} the msgspec floor (target <= 2.5x)")
+    if rivals:
+        out.append(f"  eventsourcing's replay (bench/rivals.py):    {rate(rivals)}   "
+                   f"Game.load {ratio(rivals, loads)} it (target >= 10x)")
+    else:
+        out.append("  eventsourcing's replay: not measured (the library is not installed)")
     out.append(f"  verify (chain, every step re-derived):       {rate(verifies)}   "
                f"{ratio(verifies, loads)} Game.load (target <= 3x)")
     out.append(f"  verify --jobs {cores} (in pieces, one a core):     {rate(pieces)}   "
