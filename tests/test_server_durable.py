@@ -397,6 +397,26 @@ class FailingCommit:
         return self.db.execute(sql, *args)
 
 
+class FailingInsert(FailingCommit):
+    """The store's connection, but its next INSERT of events fails with ``error``; with
+    ``rolled``, SQLite has rolled the whole transaction back first (as on a full disk)."""
+
+    def __init__(self, db: Any, error: Exception, rolled: bool) -> None:
+        super().__init__(db)
+        self.error, self.rolled = error, rolled
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        return self.db.execute(sql, *args)
+
+    def executemany(self, sql: str, rows: Any) -> Any:
+        if sql.startswith("INSERT INTO events") and self.armed:
+            self.armed = False
+            if self.rolled:
+                self.db.execute("ROLLBACK")
+            raise self.error
+        return self.db.executemany(sql, rows)
+
+
 def test_server_durable_sqlite_steps_are_committed_by_the_sync_not_by_each_step(tmp_path):
     """SERVER.DURABLE: a grouped SQLite store writes every game's steps into one transaction
     (a savepoint a step), which the sync commits: another connection sees none of them
@@ -426,19 +446,10 @@ def test_server_durable_sqlite_a_step_that_fails_takes_back_only_itself(tmp_path
 
     from .test_store_contract import drafts
 
-    class Raced(FailingCommit):
-        def execute(self, sql: str, *args: Any) -> Any:
-            return self.db.execute(sql, *args)
-
-        def executemany(self, sql: str, rows: Any) -> Any:
-            if sql.startswith("INSERT INTO events") and self.armed:
-                self.armed = False
-                raise sqlite3.IntegrityError("UNIQUE constraint failed: events.game_id")
-            return self.db.executemany(sql, rows)
-
     store = SqliteStore(tmp_path / "games.db", grouped=True)
     store.append("g1", drafts(0, 2, 0, "g1"), 0)
-    store.db = Raced(store.db)  # type: ignore[assignment]
+    raced = sqlite3.IntegrityError("UNIQUE constraint failed: events.game_id")
+    store.db = FailingInsert(store.db, raced, rolled=False)  # type: ignore[assignment]
     with pytest.raises(ConcurrencyConflict):
         store.append("g2", drafts(0, 1, 0, "g2"), 0)
     assert store.version("g1") == 2 and store.version("g2") == 0
@@ -575,17 +586,6 @@ def test_server_durable_sqlite_a_command_after_its_games_step_was_lost_is_decide
 
     from regiment.core.errors import StoreError
 
-    class FullDatabase(FailingCommit):
-        def execute(self, sql: str, *args: Any) -> Any:
-            return self.db.execute(sql, *args)
-
-        def executemany(self, sql: str, rows: Any) -> Any:
-            if sql.startswith("INSERT INTO events") and self.armed:
-                self.armed = False
-                self.db.execute("ROLLBACK")    # as SQLite does when the disk is full
-                raise sqlite3.OperationalError("database or disk is full")
-            return self.db.executemany(sql, rows)
-
     store = SqliteStore(tmp_path / "games.db", grouped=True)
     gate = Gate(store.sync)
     gate.open.set()
@@ -610,7 +610,8 @@ def test_server_durable_sqlite_a_command_after_its_games_step_was_lost_is_decide
             told = a.game.version
             command = first_command(a.game)
             hub.command(a.game.game_id, command["by"], command)   # into the transaction
-            store.db = FullDatabase(store.db)  # type: ignore[assignment]
+            full = sqlite3.OperationalError("database or disk is full")
+            store.db = FailingInsert(store.db, full, rolled=True)  # type: ignore[assignment]
             other = first_command(b.game)
             with pytest.raises(StoreError, match="the disk is full"):
                 hub.command(b.game.game_id, other["by"], other)
