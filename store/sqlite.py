@@ -328,6 +328,8 @@ class SqliteStore(Reading):
                 raise
 
     def _undo(self) -> None:
+        """A write that failed, taken back: alone, its transaction; grouped, its savepoint,
+        or, when SQLite rolled the whole transaction back, the steps in it (``_lost``)."""
         db = self.db
         if not self.grouped:
             if db.in_transaction:  # SQLite may have rolled back itself (a full disk)
