@@ -84,9 +84,15 @@ def _may_redirect(s: State) -> bool:
     return bool(charge.redirect_targets(s, s.units[last[0]]))
 
 
+# A unit that still counts for its side (GAME.END): alive, or off the table and able to come
+# back.
+_COUNTS = frozenset((*ALIVE, "off_table"))
+
+
 def _one_side_left(s: State) -> bool:
-    return any(not any(u.player == p and u.status in (*ALIVE, "off_table")
-                       for u in s.units.values()) for p in s.players)
+    """GAME.END: a side has no unit that counts (asked at the end of every turn)."""
+    sides = {u.player for u in s.units.values() if u.status in _COUNTS}
+    return any(p not in sides for p in s.players)
 
 
 GUARDS: dict[str, Guard] = {
@@ -146,8 +152,7 @@ class Flow(Engine):
         return leaf.drives(state) if leaf is not None and leaf.drives is not None else []
 
     def has_pieces(self, state: State, player: str) -> bool:
-        return any(u.player == player and u.status in (*ALIVE, "off_table")
-                   for u in state.units.values())
+        return any(u.player == player and u.status in _COUNTS for u in state.units.values())
 
     def score(self, state: State) -> tuple[str, dict[str, int]] | None:
         """VP.WIN (games begun under 0.12.0): victory points decide a game played out."""
