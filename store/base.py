@@ -9,7 +9,7 @@ from regiment.core.errors import BadRequest, ConcurrencyConflict, CorruptLog
 from regiment.core.events import Event
 from regiment.core.record import Draft, Record
 
-from .codec import decode_fast, decode_record, decode_stream
+from .codec import decode_fast, decode_record
 
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 # What a store's ``listen`` yields as it (re)connects, in place of a game id: anything may have
@@ -62,8 +62,14 @@ class Reading:
                     ) -> Iterator[tuple[int, int, Event, bytes]]:
         """(seq, step, event, stored bytes) of each record: the fast path of ``Game.load``,
         which builds a record from its bytes only when it is read (``record_decoder``)."""
-        return decode_stream(self._payloads(game_id, start),
-                             lambda seq: self._where(game_id, seq))
+        for seq, payload in self._payloads(game_id, start):
+            try:
+                s, step, event = decode_fast(payload)
+            except CorruptLog as exc:
+                raise exc.at(self._where(game_id, seq)) from None
+            if s != seq:
+                raise CorruptLog(f"the record says seq {s}", where=self._where(game_id, seq))
+            yield seq, step, event, payload
 
     @staticmethod
     def record_decoder(payload: bytes) -> Record:

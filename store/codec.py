@@ -13,8 +13,8 @@ where; nothing crashes, hangs or allocates without bound.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Iterator
-from typing import Annotated, Any, Literal, Union
+from collections.abc import Callable
+from typing import Annotated, Any
 
 import msgpack
 import msgspec
@@ -252,116 +252,15 @@ def _plan(type_: str) -> _Plan | None:
     return plan
 
 
-class _Whole(msgspec.Struct, frozen=True):
-    """A record whose event msgspec decodes in the same pass as its envelope (made by type in
-    ``_whole``: its tag is the record's ``type``, its ``v`` the class's version)."""
-
-    seq: int
-    step: int
-    data: Any
-
-
-# The one-pass decoder: a union of a record type per event class, told apart by ``type``.
-# It is remade when a rulebook registers more events (its size is the key).
-_WHOLE: tuple[int, Callable[[bytes], Any], dict[type, int]] = (-1, bool, {})
-
-
-def _whole() -> tuple[Callable[[bytes], Any], dict[type, int]]:
-    """The decoder of a whole record, and for each of its record types how many keys its
-    data map may have: how many fields its class requires, when those are exactly all of its
-    fields or all but the sparse ones (-1: any other map goes through the keys' check)."""
-    global _WHOLE
-    if _WHOLE[0] == len(EVENTS):
-        return _WHOLE[1], _WHOLE[2]
-    kinds, sizes = [], {}
-    for name, cls in EVENTS.items():
-        schema = cls.schema
-        if schema.aliases:   # (msgspec knows fields by name, not wire name)
-            continue
-        kind = msgspec.defstruct(
-            f"_Whole_{name}", [("seq", _Count), ("step", _Count), ("v", Literal[cls.v]),
-                               ("data", cls), ("at", str), ("prev", _Hash), ("hash", _Hash)],
-            bases=(_Whole,), tag_field="type", tag=name, frozen=True,
-            forbid_unknown_fields=True)
-        kinds.append(kind)
-        required = len(schema.required)
-        lean = schema.n - len(cls.sparse)
-        sizes[kind] = required if required in (schema.n, lean) else -1
-    union: Any = Union[tuple(kinds)]  # noqa: UP007  (made at run time: no ``|`` spelling)
-    decode = msgspec.msgpack.Decoder(union).decode
-    _WHOLE = (len(EVENTS), decode, sizes)
-    return decode, sizes
-
-
-# Where canonical bytes put a record's data map: its first key is ``at`` (a timestamp, short
-# enough to be a fixstr), its second ``data``. By the byte after "at": the offset of "data"
-# (0: not a fixstr). By a map's first byte: how many keys a fixmap declares (-1: no fixmap).
-_AT = b"\x88\xa2at"
-_AFTER_AT = tuple(5 + (h & 0x1F) if 0xA0 <= h <= 0xBF else 0 for h in range(256))
-_DATA_KEY = b"\xa4data"
-_FIXMAP = tuple(h & 0x0F if 0x80 <= h <= 0x8F else -1 for h in range(256))
-
-
-def _one_pass(payload: bytes) -> Any:
-    """The record in ``payload`` decoded in one msgspec pass (a ``_Whole``), or None when its
-    bytes are not laid out canonically, its data map has a size its class cannot prove exact
-    (see ``decode_fast``), or msgspec refuses it."""
-    try:
-        if payload[:4] == _AT and len(payload) <= MAX_FRAME:
-            i = _AFTER_AT[payload[4]]
-            if i and payload[i:i + 5] == _DATA_KEY:
-                if _WHOLE[0] != len(EVENTS):
-                    _whole()
-                r = _WHOLE[1](payload)
-                if _WHOLE[2][type(r)] == _FIXMAP[payload[i + 5]] and r.step <= r.seq:
-                    return r
-    except (*_FAILURES, IndexError):   # (IndexError: bytes cut short)
-        pass
-    return None
-
-
-def decode_stream(payloads: Iterable[tuple[int, bytes]], where: Callable[[int], str]
-                  ) -> Iterator[tuple[int, int, Event, bytes]]:
-    """(seq, step, event, payload) of each (seq, payload): ``decode_fast`` over a game's
-    stored records, its one pass inlined (a load's hot loop: a call less a record)."""
-    decode, sizes = _whole()
-    for seq, payload in payloads:
-        r = None
-        try:
-            if payload[:4] == _AT and len(payload) <= MAX_FRAME:
-                i = _AFTER_AT[payload[4]]
-                if i and payload[i:i + 5] == _DATA_KEY:
-                    r = decode(payload)
-                    if sizes[type(r)] != _FIXMAP[payload[i + 5]] or r.step > r.seq:
-                        r = None
-        except (*_FAILURES, IndexError):
-            r = None
-        if r is None:
-            try:
-                s, step, event = decode_fast(payload)
-            except CorruptLog as exc:
-                raise exc.at(where(seq)) from None
-        else:
-            s, step, event = r.seq, r.step, r.data
-        if s != seq:
-            raise CorruptLog(f"the record says seq {s}", where=where(seq))
-        yield seq, step, event, payload
-
-
 def decode_fast(payload: bytes) -> tuple[int, int, Event]:
     """(seq, step, event) of a record, its event decoded straight from the stored bytes.
 
-    The load path: no Record and no data dict are built (see core.record.RecordLog). One
-    msgspec pass decodes the envelope and the event and checks every type, range and size in
-    C. msgspec skips a dataclass's unknown fields and fills defaults, so an unknown field must
-    not hide: a data map must have exactly as many keys as its class requires (then they are
-    those keys: every required one was found). A map of any other size, bytes not laid out
-    canonically, an older version or anything refused go through the path below, which reads
-    the keys, and then through ``decode_pair``, whose error says what is wrong.
+    The load path: no Record and no data dict are built (see core.record.RecordLog). msgspec
+    skips unknown fields and fills defaults, so an unknown field must not hide: a map must
+    have exactly as many keys as the class has fields, and for a class with defaults its keys
+    are read too (a field left out, an unknown one in its place). Anything else goes through
+    ``decode_pair``, whose error says what is wrong.
     """
-    r = _one_pass(payload)
-    if r is not None:
-        return r.seq, r.step, r.data
     try:
         e = _ENVELOPE.decode(payload)
     except _FAILURES:

@@ -200,51 +200,6 @@ def test_the_fast_read_path_lets_no_unknown_field_take_a_defaulted_ones_place():
         decode_fast(frame({**good, "bogus": "x"}))
 
 
-def test_one_pass_decodes_most_records_and_refuses_what_it_cannot_prove_exact():
-    """The one-pass decoder (envelope and event at once) takes a record only when its data
-    map has exactly as many keys as its class requires; a required key swapped for an
-    unknown one, a map of another size or bytes laid out otherwise go the slower way."""
-    import random
-
-    from regiment.core.game import Game
-    from regiment.store import MemoryStore
-    from regiment.store.codec import _one_pass, decode_fast, decode_pair, decode_stream
-
-    from .conftest import random_play, small_scenario
-
-    store = MemoryStore()
-    game = Game.new(small_scenario(), store=store)
-    random_play(game, random.Random(5), 150, 0.2)
-    frames = store.frames(game.game_id)
-    taken = [f for f in frames if _one_pass(f) is not None]
-    assert len(taken) > len(frames) // 2   # (the path a load takes, not a rare one)
-    for f in taken:
-        r, event = _one_pass(f), decode_pair(f)[1]
-        assert r.data == event and type(r.data) is type(event)
-    streamed = list(decode_stream(enumerate(frames), str))
-    assert [(s, step, e) for s, step, e, _ in streamed] == [decode_fast(f) for f in frames]
-
-    def frame(data: dict, at: str = "t") -> bytes:
-        return seal([Draft(seq=0, step=0, type="PhaseChanged", v=1, data=data, at=at)],
-                    GENESIS)[1][0]
-
-    good = {"phase": "x", "turn": 1, "player": "red"}
-    assert _one_pass(frame(good)) is not None
-    assert _one_pass(frame(good, at="t" * 40)) is None   # (a str8 timestamp: the slow way)
-    assert decode_fast(frame(good, at="t" * 40))[2].phase == "x"
-    swapped = frame({"phase": "x", "turn": 1, "colour": "red"})
-    assert _one_pass(swapped) is None
-    with pytest.raises(CorruptLog, match="unknown field 'colour'"):
-        decode_fast(swapped)
-    # the same record with its keys out of canonical order: read, the slow way
-    odd = msgpack.packb({"type": "PhaseChanged", **msgpack.unpackb(frame(good))})
-    assert _one_pass(odd) is None and decode_fast(odd)[2].phase == "x"
-    with pytest.raises(CorruptLog, match="unknown field 'extra'"):
-        list(decode_stream([(0, frame({**good, "extra": 1}))], str))
-    with pytest.raises(CorruptLog, match="the record says seq 0"):
-        list(decode_stream([(1, frame(good))], lambda seq: f"record {seq}"))
-
-
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
 @given(st.binary(max_size=300))
 def test_random_bytes_on_the_fast_path_are_corrupt_log(blob):
