@@ -170,6 +170,7 @@ def test_one_default_store_for_every_command(tmp_path, capsys, monkeypatch):
     import pytest
 
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", "200")   # the listing's lines whole
     assert main(["demo"]) == 0
     assert (tmp_path / "regiment.db").exists()
     capsys.readouterr()
@@ -180,6 +181,8 @@ def test_one_default_store_for_every_command(tmp_path, capsys, monkeypatch):
     with SqliteStore(tmp_path / "regiment.db") as store:
         game_id = store.games()[-1]
     assert game_id in out and "fantasy8" in out and "over" in out
+    # how it ended, in the rulebook's word for its pieces, as the replay tells it
+    assert "over: orcs won (only orcs has units left)" in out
     assert main(["record", "export", "-o", "t.record"]) == 0
     with pytest.raises(SystemExit) as info:
         main(["--version"])

@@ -111,7 +111,8 @@ def list_games(path: str, console: Console) -> int:
     for game_id in ids:
         game = Game.load(game_id, store)
         s = game.state
-        ended = next((legacy_reason(ending_of(r.data), "pieces") for r in reversed(game.records)
+        pieces = getattr(game.preset, "pieces", "pieces")   # the rulebook's word: units, squads
+        ended = next((legacy_reason(ending_of(r.data), pieces) for r in reversed(game.records)
                       if r.type == "GameEnded"), "")
         stands = (f"over: {s.winner} won ({ended})" if s.over and s.winner else
                   f"over: no winner ({ended})" if s.over else f"turn {s.turn}, {s.player}")
