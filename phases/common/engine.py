@@ -149,7 +149,9 @@ class Engine:
         return [PhaseChanged(phase=self.machine.recorded.get(dest, dest), turn=state.turn,
                              player=state.player)]
 
-    pieces = "units"   # a side's pieces, in the reason of a game begun before 0.10.0
+    # a side's pieces in short English: the reason of a game begun before 0.10.0, and how
+    # `regiment games` lists a game's end (tools.listings)
+    pieces = "units"
 
     def game_over(self, state: Any) -> GameEnded:
         """GAME.END: one side left wins; none left, no one does; when the turns run out, the
