@@ -135,6 +135,35 @@ def test_shoot_hit_a_quarter_lost_to_shooting_causes_a_panic_test():
     assert [e for e in b.of(events, "LeadershipTested") if e.purpose == "panic"]
 
 
+def two_volleys(engine=None):
+    """Two units of archers each kill 1 of the 8 models of ``foe`` in one shooting phase."""
+    units = [archers(x=30.0), b.unit("bows2", "red", 46, 10, 0, equipment=BOWS),
+             b.unit("foe", "blue", 38, 20, 180, models=8, files=4)]
+    g = b.old_game(units, engine=engine, phase="shooting") if engine else shooting(units)
+    events = []
+    for unit in ("archers", "bows2"):
+        events += shoot(g, unit=unit)
+        events += b.answer(g, {"shooting_hit": [(6, 1, 1, 1, 1)], "to_wound": [(6,)],
+                               "panic": [(6, 6)], "flee": [(1, 1)]}, default=1)
+    return g, events
+
+
+def test_panic_triggers_a_quarter_lost_over_the_whole_shooting_phase():
+    """PANIC.TRIGGERS (0.13.0): a quarter of the models a unit had when the phase began, lost
+    to shooting in the phase, calls for a panic test: two volleys of one slain each of 8."""
+    g, events = two_volleys()
+    assert g.state.units["foe"].models == 6
+    caused = b.of(events, "PanicCaused")
+    assert [c.units for c in caused] == [("foe",)]
+    assert caused[0].reason["code"] == "shot"
+    assert [e.unit for e in b.of(events, "LeadershipTested") if e.purpose == "panic"] == ["foe"]
+
+
+def test_panic_triggers_games_begun_under_0_12_0_count_one_volley():
+    g, events = two_volleys(engine="0.12.0")
+    assert g.state.units["foe"].models == 6 and not b.of(events, "PanicCaused")
+
+
 def test_shoot_who_games_begun_before_0_12_0_have_no_shooting():
     g = b.old_game([archers(), b.unit("foe", "blue", 36, 20, 180)], engine="0.11.0",
                    phase="shooting")

@@ -26,14 +26,14 @@ def with_status(g, **changes):
 def test_vp_points_full_value_for_destroyed_fled_or_fleeing_half_for_a_quarter_left():
     g = b.game(units())
     foe = g.state.units["foe"]
-    assert unit_points(foe) == 0
-    for status in ("destroyed", "off_table", "fleeing"):
-        assert unit_points(foe.evolve(status=status)) == 120
-    assert unit_points(foe.evolve(models=5)) == 60     # 5 of 20: a quarter
-    assert unit_points(foe.evolve(models=6)) == 0
+    st = g.state
+    assert unit_points(st, foe) == 0
+    for status in ("destroyed", "fleeing"):
+        assert unit_points(st, foe.evolve(status=status)) == 120
+    assert unit_points(st, foe.evolve(models=5)) == 60     # 5 of 20: a quarter
+    assert unit_points(st, foe.evolve(models=6)) == 0
     boss = g.state.units["boss"]
-    assert unit_points(boss.evolve(status="destroyed")) == 180   # the general slain: +100
-    assert unit_points(boss.evolve(status="off_table")) == 80    # fled: not slain
+    assert unit_points(st, boss.evolve(status="destroyed", models=0)) == 180   # slain: +100
     st = with_status(g, foe={"status": "fleeing"}, men={"models": 4})
     assert victory_points(st) == {"red": 120, "blue": 50}
 
@@ -86,3 +86,48 @@ def test_vp_win_games_begun_before_0_12_0_end_as_they_did():
     g = b.old_game(units(), engine="0.11.0")
     ended = g.preset.game_over(with_status(g, foe={"status": "destroyed"}))
     assert ended.winner is None and ended.ending["code"] == "turns_played"
+
+
+def test_vp_points_a_general_who_fled_off_the_table_is_not_slain():
+    """VP.POINTS (0.13.0): the general's 100 is for the general slain; fled off the table
+    it keeps its models (unit_destroyed) and scores only its unit's value."""
+    g = b.game(units())
+    boss = g.state.units["boss"]
+    fled = boss.evolve(status="destroyed")             # fled off: its model kept
+    assert unit_points(g.state, fled) == 80
+    assert unit_points(g.state, boss.evolve(status="destroyed", models=0)) == 180
+    old = b.old_game(units(), engine="0.12.0")
+    assert unit_points(old.state, fled) == 180          # as 0.12.0 scored it
+
+
+def test_vp_points_a_general_inside_a_unit_that_fled_off_keeps_its_model():
+    """VP.POINTS: a character in a unit that fled off the table left with it (not slain)."""
+    from regiment.phases.fantasy.appliers import unit_destroyed
+    from regiment.phases.fantasy.events import UnitDestroyed
+    from regiment.phases.fantasy.why import DESTROYED
+
+    g = b.game(units())
+    st = g.state
+    st = st.evolve(units={**st.units, "foe": st.units["foe"].evolve(characters=("boss",)),
+                          "boss": st.units["boss"].evolve(joined="foe", status="joined")})
+    fled = unit_destroyed(st, UnitDestroyed(unit="foe", reason=DESTROYED.make(
+        "fled_off_table")))
+    assert fled.units["boss"].status == "destroyed" and fled.units["boss"].models == 1
+    assert victory_points(fled)["red"] == 120 + 80      # both units' value, no general slain
+    slain = unit_destroyed(st, UnitDestroyed(unit="foe", reason=DESTROYED.make("slain")))
+    assert victory_points(slain)["red"] == 120 + 80 + 100
+
+
+def test_vp_points_a_pursuer_off_the_table_is_not_lost():
+    """VP.POINTS, FP.OFF_TABLE (0.13.0): a unit that pursued off the table and will come back
+    scores nothing for the enemy (before: its full value, as if it had fled)."""
+    g = b.game(units())
+    foe = g.state.units["foe"].evolve(status="off_table")
+    assert unit_points(g.state, foe) == 0
+    assert unit_points(g.state, foe.evolve(models=5)) == 60      # a quarter left: half
+    st = with_status(g, foe={"status": "off_table"}, men={"models": 4})
+    assert victory_points(st) == {"red": 0, "blue": 50}
+    ended = g.preset.game_over(st)
+    assert ended.winner == "blue" and ended.ending["code"] == "points"
+    old = b.old_game(units(), engine="0.12.0")
+    assert unit_points(old.state, foe) == 120                    # as 0.12.0 scored it

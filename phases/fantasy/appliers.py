@@ -72,8 +72,8 @@ def unit_destroyed(s: State, e: ev.UnitDestroyed) -> State:
     u = s.units[e.unit]
     fled = DESTROYED.read(e.reason)["code"] == "fled_off_table"   # its models kept, gone
     s = with_unit(s, e.unit, status="destroyed", models=u.models if fled else 0)
-    for c in u.characters:
-        s = with_unit(s, c, status="destroyed", models=0)
+    for c in u.characters:   # fled off with it, not slain (VP.POINTS)
+        s = with_unit(s, c, status="destroyed", models=s.units[c].models if fled else 0)
     if u.joined is not None:   # a character slain in a challenge leaves its unit's ranks
         host = s.units[u.joined]
         s = with_unit(s, host.id, characters=tuple(c for c in host.characters if c != u.id))
@@ -176,6 +176,8 @@ def attacks_resolved(s: State, e: ev.AttacksResolved) -> State:
         t = t.evolve(models=t.models - total // w, wounded=total % w)
     units = {**s.units, t.id: t}
     changes: dict[str, Any] = {"units": units}    # one new state for all of it
+    if e.combat is None:   # PANIC.TRIGGERS: what shooting took from it in this phase
+        changes["context"] = shot_lost(s, e.target, s.units[e.target].models - t.models)
     fight = s.fight
     if e.combat is not None and fight is not None:
         caused = {**fight.caused, e.unit: fight.caused.get(e.unit, 0) + e.lost}
@@ -188,6 +190,12 @@ def attacks_resolved(s: State, e: ev.AttacksResolved) -> State:
     changes["batch"] = None if done >= len(batch.groups) else attacks.Batch._make(
         (batch.combat, batch.step, batch.groups, batch.last, done))
     return s.evolve(**changes)
+
+
+def shot_lost(s: State, unit: str, lost: int) -> Turn:
+    ctx = s.context
+    before = ctx.shot_lost if ctx.shot_in == s.phase else {}
+    return ctx.evolve(shot_lost={**before, unit: before.get(unit, 0) + lost}, shot_in=s.phase)
 
 
 def order_chosen(s: State, e: ev.OrderChosen) -> State:

@@ -198,7 +198,9 @@ class CombatFlow:
             cur = fold(cur, closing, self.flow.fold_table)
             events += closing
         events += self.flow.flights.panic_after(cur, dead, "was destroyed")
-        if batch.combat is None:  # PANIC.TRIGGERS: 25% lost to shooting
+        if batch.combat is None and ruled(state, "panic_by_phase"):
+            events += self._phase_panic(cur, batch, events)
+        elif batch.combat is None:  # PANIC.TRIGGERS before 0.13.0: 25% lost to one volley
             for g in batch.groups:
                 before = state.units[g.target].models
                 u = cur.units[g.target]
@@ -206,6 +208,25 @@ class CombatFlow:
                         not has(u, IMMUNE_TO_PSYCHOLOGY):
                     events.append(self._shot_panic(cur, u))
         return events
+
+    def _phase_panic(self, cur: State, batch: Batch, events: list[Event]) -> list[Event]:
+        """PANIC.TRIGGERS: a unit that has lost a quarter of the models it had when the
+        phase began to shooting in this phase tests, once (two volleys of an eighth each
+        count together); one already owing or taken a panic test this turn does not."""
+        ctx = cur.context
+        lost = ctx.shot_lost if ctx.shot_in == cur.phase else {}
+        owing = {*ctx.panic, *ctx.panicked}
+        for e in events:
+            if isinstance(e, PanicCaused):
+                owing.update(e.units)
+        out: list[Event] = []
+        for uid in dict.fromkeys(g.target for g in batch.groups):
+            u = cur.units[uid]
+            began = u.models + lost.get(uid, 0)
+            if u.status == "ready" and uid not in owing and began and \
+                    4 * lost.get(uid, 0) >= began and not has(u, IMMUNE_TO_PSYCHOLOGY):
+                out.append(self._shot_panic(cur, u))
+        return out
 
     def _shot_panic(self, state: State, u: UnitState) -> Event:
         return PanicCaused(units=(u.id,), cause=u.id,

@@ -66,6 +66,14 @@ RULINGS: dict[str, Version] = {
     # CH.DECLARE, CHAR.IN_UNIT: a character inside a unit is no target of its own (before: it
     # was offered and could be declared against)
     "no_charge_at_joined": (0, 12, 0),
+    # PANIC.TRIGGERS: a quarter of the models lost to shooting in the phase, over all its
+    # volleys (before: to one volley)
+    "panic_by_phase": (0, 13, 0),
+    # VP.POINTS: 100 for the general only when slain, not when it fled off the table
+    "general_slain_only": (0, 13, 0),
+    # VP.POINTS: a pursuer off the table, coming back (FP.OFF_TABLE), is not lost (before: it
+    # scored for the enemy as if it had fled off)
+    "pursuer_not_lost": (0, 13, 0),
 }
 
 

@@ -223,6 +223,9 @@ class Turn(Value):
     moves: Mapping[str, str] = EMPTY  # each unit's remaining move: its kind (MOVE.REMAINING)
     march_failed: tuple[str, ...] = ()                 # failed the test to march (MOVE.MARCH)
     shot: tuple[str, ...] = ()                         # units that shot this phase (SHOOT.WHO)
+    # PANIC.TRIGGERS: the models each unit lost to shooting in the phase ``shot_in`` names
+    shot_lost: Mapping[str, int] = EMPTY
+    shot_in: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)

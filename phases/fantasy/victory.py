@@ -2,24 +2,36 @@
 
 from __future__ import annotations
 
+from .rulings import ruled
 from .state import State, UnitState
 
-GONE = frozenset({"destroyed", "off_table", "fleeing"})   # full value (VP.POINTS)
+GONE = frozenset({"destroyed", "fleeing"})   # full value (VP.POINTS)
+# before 0.13.0 a pursuer off the table, coming back (FP.OFF_TABLE), counted as gone too
+GONE_BEFORE = frozenset({"destroyed", "off_table", "fleeing"})
 GENERAL = 100     # the enemy general slain
 STANDARD = 100    # each enemy standard captured
 
 
-def unit_points(u: UnitState) -> int:
+def unit_points(state: State, u: UnitState) -> int:
     """VP.POINTS: what an enemy unit is worth at the end: its points value when destroyed,
     fled off the table or fleeing; half when it has a quarter or fewer of its starting
-    models left (rounded down); nothing otherwise. The general slain is worth 100 more."""
-    if u.status in GONE:
+    models left (rounded down); nothing otherwise. A pursuer off the table that will come back
+    (FP.OFF_TABLE) is not lost. The general slain is worth 100 more; a general who fled off
+    the table is not slain (it keeps its models, unit_destroyed)."""
+    if u.status in (GONE if ruled(state, "pursuer_not_lost") else GONE_BEFORE):
         value = u.points
     elif 4 * u.models <= u.start_models:
         value = u.points // 2
     else:
         value = 0
-    return value + (GENERAL if u.general and u.status == "destroyed" else 0)
+    return value + (GENERAL if u.general and slain(state, u) else 0)
+
+
+def slain(state: State, u: UnitState) -> bool:
+    """VP.POINTS: the general slain (not fled off the table, in games from 0.13.0)."""
+    if u.status != "destroyed":
+        return False
+    return u.models == 0 or not ruled(state, "general_slain_only")
 
 
 def victory_points(state: State) -> dict[str, int]:
@@ -28,7 +40,7 @@ def victory_points(state: State) -> dict[str, int]:
     unit in close combat."""
     out = {}
     for p in state.players:
-        units = sum(unit_points(u) for u in state.units.values() if u.player != p)
+        units = sum(unit_points(state, u) for u in state.units.values() if u.player != p)
         standards = sum(n for taker, n in state.captured.values() if taker == p)
         out[p] = units + STANDARD * standards
     return out
