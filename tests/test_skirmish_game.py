@@ -224,6 +224,24 @@ def test_sk_shoot_once_a_turn_at_a_squad_not_locked_the_nearest_falling_first():
     assert not [c for c in game.legal() if c.name == "shoot"]
 
 
+def test_sk_shoot_only_at_a_squad_one_of_its_models_can_see():
+    """SK.SHOOT (0.13.0): a wall between every marine and every guardsman hides the squad:
+    it is not offered and a shot at it is refused; the squad beside the wall is offered."""
+    wall = [[[5, 14], [30, 14], [30, 15], [5, 15]]]
+    units = [sq("tac", "red", "tactical_marines", row(10, 10, 3)),
+             sq("guard", "blue", "guardsmen", row(10, 20, 3)),
+             sq("open", "blue", "guardsmen", [[34, 12]])]
+    game = new(units, phase="shooting", blocking=wall)
+    assert {c.to_dict()["target"] for c in game.legal()
+            if c.name == "shoot"} == {"open"}   # type: ignore[attr-defined]
+    with pytest.raises(IllegalCommand) as err:
+        send(game, cmd="shoot", unit="tac", target="guard")
+    assert err.value.rule == "SK.SHOOT"
+    old = new(units, phase="shooting", engine="0.12.0", blocking=wall)
+    assert {c.to_dict()["target"] for c in old.legal()
+            if c.name == "shoot"} == {"open", "guard"}   # type: ignore[attr-defined]
+
+
 # --- SK.DECLARE, SK.OVERWATCH, SK.CHARGE_MOVE -----------------------------------------------
 
 

@@ -73,7 +73,9 @@ from .sides import (
 from .sight import (
     clear_line,
     clear_sight,
+    hidden_share,
     sees,
+    shadow,
     walls_of,
 )
 
@@ -115,6 +117,7 @@ __all__ = [
     "front_edge",
     "gap",
     "grown",
+    "hidden_share",
     "local",
     "moved",
     "nearest",
@@ -125,6 +128,7 @@ __all__ = [
     "polygon",
     "rounded",
     "sees",
+    "shadow",
     "side_bearing",
     "side_segment",
     "side_shares",

@@ -83,3 +83,32 @@ def clear_sight(viewer: Box, target: Box, walls: Sequence[Polygon]) -> bool:
     eyes = [(fl[0] + (fr[0] - fl[0]) * k / 4, fl[1] + (fr[1] - fl[1]) * k / 4)
             for k in range(5)]
     return any(clear_line(e, t, walls) for e in eyes for t in targets)
+
+
+def shadow(eye: Point, wall: Polygon, far: float = 1000.0) -> Polygon:
+    """GEO.SIGHT: what ``wall`` hides from ``eye``: the wall itself and every point behind it
+    (a line from the eye to it crosses the wall). A point is hidden when its line crosses the
+    wall's outline, so crosses one edge: it lies in the quadrilateral that edge casts away
+    from the eye; the shadow is their union with the wall."""
+    def away(p: tuple[float, float]) -> tuple[float, float]:
+        dx, dy = p[0] - eye[0], p[1] - eye[1]
+        n = math.hypot(dx, dy) or 1.0
+        return p[0] + far * dx / n, p[1] + far * dy / n
+
+    coords = [(float(x), float(y)) for x, y in wall.exterior.coords]
+    parts = [wall]
+    for a, b in zip(coords, coords[1:], strict=False):
+        quad = Polygon([a, b, away(b), away(a)])
+        if quad.area > EPS:   # an edge seen end on casts nothing
+            parts.append(quad)
+    return shapely.union_all(parts)
+
+
+def hidden_share(eye: Point, target: Box, walls: Sequence[Polygon]) -> float:
+    """SHOOT.COVER: the share of ``target``'s footprint hidden from ``eye`` by ``walls``
+    (cover it stands in, or cover between): walls the eye itself stands in hide nothing."""
+    shapes = [shadow(eye, w) for w in walls if not w.contains(shapely.Point(eye))]
+    if not shapes:
+        return 0.0
+    p = polygon(target)
+    return min(1.0, float(p.intersection(shapely.union_all(shapes)).area) / float(p.area))

@@ -74,6 +74,9 @@ RULINGS: dict[str, Version] = {
     # VP.POINTS: a pursuer off the table, coming back (FP.OFF_TABLE), is not lost (before: it
     # scored for the enemy as if it had fled off)
     "pursuer_not_lost": (0, 13, 0),
+    # SHOOT.COVER: a target is in cover when half or more of it is hidden by cover from the
+    # shooters, behind a wall too (before: half of it had to stand inside the cover)
+    "cover_hidden": (0, 13, 0),
 }
 
 

@@ -27,6 +27,11 @@ RULINGS: dict[str, Version] = {
     # SK.MORALE: a squad that loses a quarter of its models to shooting tests its morale, and
     # falls back on a failure (before: only a fight's losers tested)
     "shooting_morale": (0, 12, 0),
+    # SK.SHOOT: a squad shoots only at a squad one of its models can see (before: at any
+    # squad in range, behind walls too)
+    "shoot_in_sight": (0, 13, 0),
+    # SK.MOVE: a squad moves its Movement where its profile gives one (before: 6" always)
+    "own_movement": (0, 13, 0),
 }
 
 

@@ -17,6 +17,7 @@ from ..acting import why_idle
 from ..combat import combat_holding
 from ..state import State, UnitState
 from ..units import ALIVE, box, missile, status_word
+from ..rulings import ruled
 from ..why import WITHDRAWN
 from .events import ShotsFired
 
@@ -113,17 +114,28 @@ def distance(state: State, u: UnitState, t: UnitState) -> float:
 
 
 def cover(state: State, u: UnitState, t: UnitState) -> str:
-    """SHOOT.HIT: the cover ``t`` stands in (none, soft, hard): at least half its footprint in
-    the scenario's cover (our reading; hard counts over soft); at a table the players say."""
+    """SHOOT.COVER: the cover ``t`` is in (none, soft, hard): half or more of its footprint
+    hidden by the scenario's cover from the middle of ``u``'s front rank, whether it stands
+    inside the cover or behind it (games from 0.13.0; our reading of "hidden from the
+    shooters": seen from where the shots are measured from; before, half of it had to stand
+    inside). Hard counts over soft; at a table the players say."""
     key = measure.key("cover", u.id, t.id)
     if measured(state):
         if not state.table.get("cover_at_table"):
             return "none"
-        return measure.ask(state, question(state, "side", key, "SHOOT.HIT", u, t.id, COVERS))
+        return measure.ask(state, question(state, "side", key, "SHOOT.COVER", u, t.id,
+                                           COVERS))
     found = "none"
+    hidden = ruled(state, "cover_hidden")
+    fl, fr, _, _ = geo.corners(box(u))
+    eye = ((fl[0] + fr[0]) / 2, (fl[1] + fr[1]) / 2)
     for kind in ("hard", "soft"):
         regions = list(geo.walls_of(state.table.get(f"{kind}_cover", ())))
-        if regions and geo.area_share(box(t), regions) >= 0.5:
+        if not regions:
+            continue
+        share = geo.hidden_share(eye, box(t), regions) if hidden else \
+            geo.area_share(box(t), regions)
+        if share >= 0.5:
             found = kind
             break
     if measure.heard and (state.table.get("soft_cover") or state.table.get("hard_cover")):

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from regiment.core.i18n import mark, ntr, tr
 
+from ..rulings import ruled
 from ..state import State
 from ..telling import D, because, fmt, name_of, verb_count
 from .rules import MODIFIERS
@@ -32,7 +33,10 @@ def _fired(d: D, s: State | None) -> str:
             ntr("{unit} shoots {shots} {weapon} shots at {target}, {distance}\" away: {need}.",
                 "{unit} shoot {shots} {weapon} shots at {target}, {distance}\" away: {need}.",
                 k, **fields))
-    return text + because("SHOOT.WHO", "SHOOT.HIT", "SHOOT.WEAPONS")
+    covered = any(m.endswith("_cover") for m in d["modifiers"]) and s is not None and \
+        ruled(s, "cover_hidden")
+    return text + because("SHOOT.WHO", "SHOOT.HIT", *(("SHOOT.COVER",) if covered else ()),
+                          "SHOOT.WEAPONS")
 
 
 SENTENCES: dict[str, Callable[[D, State | None], str | None]] = {"ShotsFired": _fired}

@@ -52,8 +52,15 @@ def may_shoot(state: S) -> list[Command]:
     for s in state.squads.values():
         if s.player == state.player and s.status == "ready" and s.shot_at is None:
             out += [Shoot(by=state.player, unit=s.id, target=t.id) for t in enemies(state, s)
-                    if t.status != "locked" and _in_range(state, s, t)]
+                    if t.status != "locked" and _in_range(state, s, t)
+                    and (table.measured(state) or _seen(state, s, t))]
     return out
+
+
+def _seen(state: S, s: Squad, t: Squad) -> bool:
+    """SK.SHOOT (games from 0.13.0): a squad shoots only at a squad at least one of its models
+    can see (before: at any squad in range, walls or none)."""
+    return not ruled(state, "shoot_in_sight") or in_sight(state, s, t, "SK.SHOOT")
 
 
 def _in_range(state: S, s: Squad, t: Squad) -> bool:
@@ -72,6 +79,9 @@ def ask_shooting(state: S) -> Decision:
 def shoot(engine: SkirmishPreset, state: S, cmd: Shoot) -> list[Event]:
     engine.check_offered(state, cmd, "SK.SHOOT")
     s, t = state.squads[cmd.unit], state.squads[cmd.target]
+    if table.measured(state) and not _seen(state, s, t):   # at a table the players look
+        raise engine.illegal(state, cmd, tr("{unit} cannot see {target}: terrain blocks the "
+                                             "sight", unit=s.name, target=t.name), "SK.SHOOT")
     need = shooting_need(s.profile["BS"])
     gun = s.guns[0]
     n = shots(state, s, t)
