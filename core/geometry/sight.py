@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from functools import lru_cache
@@ -97,7 +98,7 @@ def shadow(eye: Point, wall: Polygon, far: float = 1000.0) -> Polygon:
 
     coords = [(float(x), float(y)) for x, y in wall.exterior.coords]
     parts = [wall]
-    for a, b in zip(coords, coords[1:], strict=False):
+    for a, b in itertools.pairwise(coords):
         quad = Polygon([a, b, away(b), away(a)])
         if quad.area > EPS:   # an edge seen end on casts nothing
             parts.append(quad)

@@ -15,9 +15,9 @@ from regiment.phases.common.table import measured, question, yes_no
 from .. import attacks
 from ..acting import why_idle
 from ..combat import combat_holding
+from ..rulings import ruled
 from ..state import State, UnitState
 from ..units import ALIVE, box, missile, status_word
-from ..rulings import ruled
 from ..why import WITHDRAWN
 from .events import ShotsFired
 
