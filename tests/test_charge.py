@@ -6,6 +6,7 @@ import itertools
 
 import pytest
 
+from regiment.core import geometry as geo
 from regiment.core.commands import Roll
 from regiment.core.dice import ManualDice
 from regiment.core.errors import IllegalCommand
@@ -14,6 +15,7 @@ from regiment.phases.fantasy import charge
 from regiment.phases.fantasy.commands import DeclareCharge
 from regiment.phases.fantasy.faces import counted
 from regiment.phases.fantasy.state import UnitState
+from regiment.phases.fantasy.units import box
 from regiment.store import MemoryStore
 
 from . import battle as b
@@ -383,6 +385,30 @@ def test_ch_failed_stops_an_inch_short_of_any_unit():
     wall_back = 14.5 - 20 / 25.4
     assert move.reason == "failed_charge"
     assert move.position[1] == pytest.approx(wall_back - 1.0, abs=1e-3)
+
+
+def test_ch_failed_wheels_to_face_its_target_and_never_slides_sideways():
+    """CH.FAILED (0.13.0): a target 50 degrees off the charger's facing: the failed charger
+    wheels toward it (its outer corner paying for the wheel) and moves ahead for the rest, as
+    a charge would; in 0.12.0 it slid along the bearing, facing unchanged."""
+    units = [b.unit("a", "red", 30, 10, 0), b.unit("x", "blue", 42, 20, 230)]
+    game = b.game(units)
+    b.declare(game, "a", "x")
+    move = b.one(b.charge(game, "a", (1, 5)), "UnitMoved")    # 6 + 4 short of ~13": fails
+    assert move.reason == "failed_charge" and move.distance <= 5.0 + 1e-6
+    a = game.state.units["a"]
+    bearing = geo.bearing((30, 10), geo.centre(box(game.state.units["x"])))
+    assert 0 < a.facing <= bearing + 1e-6                    # it turned toward its target
+    (fx, fy), _ = geo.axes(a.facing)
+    start = geo.Box(30, 10, 0.0, *box(a)[3:5])
+    moved = (a.position[0] - start.x, a.position[1] - start.y)
+    # no sideways slide: the front centre went ahead of its new facing, not across it
+    assert moved[0] * fx + moved[1] * fy > 0
+    assert geo.gap(box(a), box(game.state.units["x"])) >= 1.0 - 1e-3
+    old = b.old_game(units, engine="0.12.0")
+    b.declare(old, "a", "x")
+    b.charge(old, "a", (1, 5))
+    assert old.state.units["a"].facing == 0.0                 # 0.12.0: facing unchanged
 
 
 def test_ch_catch_fleeing_a_charge_that_reaches_the_fled_unit_destroys_it():

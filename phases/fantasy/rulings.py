@@ -77,6 +77,9 @@ RULINGS: dict[str, Version] = {
     # SHOOT.COVER: a target is in cover when half or more of it is hidden by cover from the
     # shooters, behind a wall too (before: half of it had to stand inside the cover)
     "cover_hidden": (0, 13, 0),
+    # CH.FAILED: a failed charger wheels to face its target and moves ahead, as a charge
+    # would (before: it slid along the bearing to the target, its facing unchanged)
+    "failed_charge_wheels": (0, 13, 0),
 }
 
 

@@ -7,6 +7,7 @@ charger lands or why it cannot, failed charges and flee moves. Geometry comes fr
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from regiment.core import geometry as geo
@@ -18,6 +19,9 @@ from regiment.phases.common import sight
 
 from .. import table
 from ..faces import counted
+from ..moving.aims import clear_ahead
+from ..moving.paths import Leg, cost, trouble, turn_of, walk
+from ..moving.rules import others as spacing
 from ..rulings import ruled
 from ..specials import IMMUNE_TO_PSYCHOLOGY, SWIFTSTRIDE, has
 from ..state import State, UnitState
@@ -297,8 +301,13 @@ def plan_charge(state: State, unit: UnitState, target: UnitState, side: str
 
 def failed_move(state: State, unit: UnitState, target: UnitState, faces: tuple[int, ...]
                 ) -> tuple[geo.Box, float]:
-    """CH.FAILED: straight toward the target by the highest die rolled, never into contact
-    (it stops 1" away, as the spacing rule keeps units apart)."""
+    """CH.FAILED: toward the target by the highest die rolled, never into contact (it stops
+    1" away, as the spacing rule keeps units apart). From engine 0.13.0 it moves as a charge
+    would: it wheels to face the target (at most 90 degrees, the wheel's outer corner counting
+    against the distance) and goes straight ahead for the rest (``failed_path``); before, the
+    block slid along the bearing to the target, its facing unchanged."""
+    if ruled(state, "failed_charge_wheels"):
+        return failed_path(state, unit, target, float(max(faces)))
     start = box(unit)
     heading = geo.bearing(start.position, geo.centre(box(target)))
     dist = float(max(faces))
@@ -347,3 +356,40 @@ def nearest_enemy(state: State, unit: UnitState) -> UnitState | None:
     if not foes:
         return None
     return foes[geo.nearest(box(unit), [box(f) for f in foes], box_gap)]
+
+
+def failed_path(state: State, unit: UnitState, target: UnitState, dist: float
+                ) -> tuple[geo.Box, float]:
+    """CH.FAILED: the failed charger's move: a wheel toward the target's centre (as much of
+    it as ``dist`` pays for, at most 90 degrees; halved, then none, where the wheel itself
+    would meet a unit, terrain or the edge), then forward as far as the rest goes keeping 1"
+    from every unit (MOVE.SPACING). Returns where it ends and the inches it used."""
+    start = box(unit)
+    width, depth = state.table["width"], state.table["depth"]
+    clear = spacing(state, unit)
+    terrain = geo.walls_of(sight.walls(state))
+    delta = max(-90.0, min(90.0, turn_of(start.facing,
+                                         geo.bearing(geo.centre(start),
+                                                     geo.centre(box(target))))))
+    if start.width * math.radians(abs(delta)) > dist:
+        delta = math.copysign(math.degrees(dist / start.width), delta)
+    wheel: tuple[Leg, ...] = ()
+    for d in (delta, delta / 2):
+        legs = (Leg("wheel", round(d, 2)),)
+        if abs(d) >= 0.5 and trouble(start, legs, clear, terrain, width, depth) is None:
+            wheel = legs
+            break
+    spent = sum(cost(leg, start.width, unit.profile["M"]) for leg in wheel)
+    turned = walk(start, wheel)
+    run = math.floor(min(max(0.0, dist - spent), clear_ahead(state, unit, turned, dist))
+                     * 10000) / 10000
+    def fits(r: float) -> bool:
+        return trouble(start, (*wheel, Leg("forward", r)), clear, terrain, width,
+                       depth) is None
+
+    if run > 0 and not fits(run):   # terrain ahead: the farthest clear run, by halving
+        lo, hi = 0.0, run
+        for _ in range(14):
+            lo, hi = ((lo + hi) / 2, hi) if fits((lo + hi) / 2) else (lo, (lo + hi) / 2)
+        run = math.floor(lo * 10000) / 10000
+    return walk(start, (*wheel, Leg("forward", run))), round(spent + run, 4)
