@@ -210,6 +210,25 @@ def test_cc_challenge_fighters_attack_only_each_other():
     assert champ and champ[0].attacks == 2
 
 
+def test_cc_challenge_no_other_model_attacks_a_lone_fighter_in_a_challenge():
+    """CC.CHALLENGE (0.13.0): the lord fights the champion; the swordsmen's rank and file
+    touching the lord make no attack at him (in 0.12.0 they did, and wounded him)."""
+    def played(g):
+        g.submit({"cmd": "fight", "by": "red", "combat": "0-lord-swords"})
+        g.submit({"cmd": "challenge", "by": "red", "unit": "lord"})
+        g.submit({"cmd": "accept_challenge", "by": "blue", "unit": "swords"})
+        return b.of(b.answer(g, default=1, stop="break_test"), "AttacksResolved")
+
+    at_lord = [(e.challenge, e.attacks) for e in played(challenge_game())
+               if e.target == "lord"]
+    assert at_lord == [(True, 2)]                       # the champion's, and nothing else
+    lord = b.unit("lord", "red", catalogue="vampire_lord")
+    swords = b.against(lord, b.unit("swords", "blue", catalogue="empire_swordsmen",
+                                    models=15, command=["champion"]))
+    old = b.old_game([lord, swords], engine="0.12.0", phase="close_combat")
+    assert [e for e in played(old) if e.target == "lord" and not e.challenge]
+
+
 def test_cc_challenge_refused_the_fighter_stands_back():
     g = challenge_game()
     g.submit({"cmd": "fight", "by": "red", "combat": "0-lord-swords"})

@@ -80,6 +80,9 @@ RULINGS: dict[str, Version] = {
     # CH.FAILED: a failed charger wheels to face its target and moves ahead, as a charge
     # would (before: it slid along the bearing to the target, its facing unchanged)
     "failed_charge_wheels": (0, 13, 0),
+    # CC.CHALLENGE: no model but its rival attacks a fighter in a challenge (before: rank and
+    # file in contact with a lone character fighting one attacked it too)
+    "duel_apart": (0, 13, 0),
 }
 
 
