@@ -10,14 +10,22 @@ from .commands import Command
 
 @dataclass(frozen=True, kw_only=True)
 class Decision:
+    """A player's decision: the commands open (``legal``), and the pieces that could act in
+    this step but have nothing open, each with why (``idle``: a squad with no room to move)."""
+
     player: str
     decision: str
     legal: tuple[Command, ...] = field(default=())
+    idle: tuple[tuple[str, str], ...] = field(default=())
     kind = "decision"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": "decision", "player": self.player, "decision": self.decision,
-                "legal": [c.to_dict() for c in self.legal]}
+        out: dict[str, Any] = {"kind": "decision", "player": self.player,
+                               "decision": self.decision,
+                               "legal": [c.to_dict() for c in self.legal]}
+        if self.idle:
+            out["idle"] = dict(self.idle)
+        return out
 
 
 @dataclass(frozen=True, kw_only=True)

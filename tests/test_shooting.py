@@ -40,7 +40,8 @@ def test_shoot_who_a_unit_with_a_missile_weapon_shoots_once_at_an_enemy_in_front
     err = refused(g, unit="men")
     assert err.rule == "SHOOT.WHO" and "no missile weapon" in str(err)
     e = fired(shoot(g))
-    assert (e.weapon, e.distance, e.modifiers, e.hit, e.shots) == ("bow", 10.0, (), 4, 5)
+    # 20 unmoved bowmen 5 wide: the front rank's 5 and half the other 15, rounded up (volleys)
+    assert (e.weapon, e.distance, e.modifiers, e.hit, e.shots) == ("bow", 10.0, (), 4, 13)
     assert g.pending.kind == "roll" and g.pending.purpose == "shooting_hit"
     b.answer(g, default=6)
     assert "has shot this turn" in str(refused(g))
@@ -164,6 +165,57 @@ def test_panic_triggers_games_begun_under_0_12_0_count_one_volley():
     assert g.state.units["foe"].models == 6 and not b.of(events, "PanicCaused")
 
 
+def test_shoot_weapons_throwing_weapons_reach_6_inches_at_the_users_strength():
+    """SHOOT.WEAPONS: throwing weapons are offered (a scenario takes them), reach 6", and
+    strike at the thrower's own Strength (S4 against T3: 3+ to wound)."""
+    thrower = b.unit("axes", "red", 36, 10, 0, equipment=["hand_weapon", "throwing_weapons"],
+                     profile={"S": 4})
+    near = shooting([thrower, b.unit("foe", "blue", 36, 15, 180)])
+    assert [c.target for c in near.pending.legal if c.name == "shoot"] == ["foe"]
+    e = fired(shoot(near, unit="axes"))
+    assert (e.weapon, e.modifiers) == ("throwing_weapons", ("long_range",))   # 5" of 6"
+    hits = b.answer(near, {"shooting_hit": [(6,) * e.shots], "to_wound": [(3,) * e.shots]},
+                    default=1)
+    assert b.one(hits, "AttacksResolved").needs["wound"] == 3
+    far = shooting([thrower, b.unit("foe", "blue", 36, 18, 180)])   # 8" away
+    assert "beyond the 6\"" in str(refused(far, unit="axes"))
+
+
+def test_shoot_hit_a_weapon_with_multiple_shots_fires_twice_at_minus_one():
+    """SHOOT.HIT, SHOOT.WEAPONS: a repeater crossbow fires two shots a model at -1 to hit."""
+    g = shooting([b.unit("rxb", "red", 36, 10, 0, models=10,
+                         equipment=["hand_weapon", "repeater_crossbow"]),
+                  b.unit("foe", "blue", 36, 18, 180)])
+    e = fired(shoot(g, unit="rxb"))
+    assert e.modifiers == ("multiple_shots",) and e.hit == 5 and e.shots == 2 * 5
+    told = g.preset.sentence("ShotsFired", e.to_data(), g.state)
+    assert "multiple shots -1" in told
+
+
+def test_shoot_who_a_unit_on_a_hill_shoots_with_two_ranks():
+    """SHOOT.WHO (0.13.0): crossbowmen standing on a hill shoot with their first two ranks;
+    off it, or in a game begun under 0.12.0, with the front rank."""
+    hill = {"width": 72.0, "depth": 48.0, "hills": [[[28, 0], [44, 0], [44, 12], [28, 12]]]}
+    xbows = b.unit("xb", "red", 36, 10, 0, equipment=XBOWS)
+    foe = b.unit("foe", "blue", 36, 24, 180)
+    assert fired(shoot(shooting([xbows, foe], table=hill), unit="xb")).shots == 10
+    assert fired(shoot(shooting([xbows, foe]), unit="xb")).shots == 5
+    old = b.old_game([xbows, foe], engine="0.12.0", phase="shooting", table=hill)
+    assert fired(shoot(old, unit="xb")).shots == 5
+
+
+def test_shoot_who_bows_that_did_not_move_fire_in_volleys():
+    """SHOOT.WHO (0.13.0): 20 bowmen 5 wide that did not move: the front rank's 5 and half
+    the other 15, rounded up; after a move, the front rank alone."""
+    still = shooting([archers(), b.unit("foe", "blue", 36, 20, 180)])
+    assert fired(shoot(still)).shots == 5 + 8
+    g = b.game([archers(), b.unit("foe", "blue", 36, 24, 180)], phase="remaining")
+    g.submit({"cmd": "move", "by": "red", "unit": "archers", "path": [["forward", 1]]})
+    g.submit({"cmd": "end_phase", "by": "red"})
+    g.submit({"cmd": "end_phase", "by": "red"})
+    assert fired(shoot(g)).shots == 5
+
+
 def test_shoot_who_games_begun_before_0_12_0_have_no_shooting():
     g = b.old_game([archers(), b.unit("foe", "blue", 36, 20, 180)], engine="0.11.0",
                    phase="shooting")
@@ -191,7 +243,7 @@ def test_shoot_narration_in_english_and_russian():
     g = shooting([archers(), b.unit("foe", "blue", 36, 26, 180)])
     e = fired(shoot(g))
     en = g.preset.sentence("ShotsFired", e.to_data(), g.state)
-    assert en.startswith("Archers shoot 5 bow shots at Foe, 16.0\" away: 5+ to hit (long "
+    assert en.startswith("Archers shoot 13 bow shots at Foe, 16.0\" away: 5+ to hit (long "
                          "range -1).")
     with language("ru"):
         ru = g.preset.sentence("ShotsFired", e.to_data(), g.state)
@@ -205,7 +257,7 @@ def test_shoot_hit_the_bot_shoots_the_target_it_expects_to_hurt_most_not_the_nea
     from regiment.phases.fantasy.charge import gap
 
     g = shooting([archers(), b.unit("near", "blue", 36, 20, 180),
-                  b.unit("far", "blue", 44, 26, 180)],
+                  b.unit("far", "blue", 52, 22, 180)],
                  table={"width": 72.0, "depth": 48.0,
                         "hard_cover": [[[28, 18], [44, 18], [44, 24], [28, 24]]]})
     shots = {c.target: c for c in g.pending.legal if c.name == "shoot"}
@@ -216,5 +268,5 @@ def test_shoot_hit_the_bot_shoots_the_target_it_expects_to_hurt_most_not_the_nea
     assert choose(s, g.pending).target == "far"
     # with no cover the two are alike but for range: the nearer, at short range, is chosen
     open_ = shooting([archers(), b.unit("near", "blue", 36, 20, 180),
-                      b.unit("far", "blue", 44, 26, 180)])
+                      b.unit("far", "blue", 52, 22, 180)])
     assert choose(open_.state, open_.pending).target == "near"

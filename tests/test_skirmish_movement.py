@@ -130,3 +130,54 @@ def test_sk_move_the_bots_move_toward_the_enemy_and_never_break_the_rules():
                 from regiment.core.geometry import chained
                 assert chained(list(s.models), COHERENCY)
     assert moved >= 2
+
+
+def test_sk_move_a_squad_moves_its_movement_where_its_profile_gives_one():
+    """SK.MOVE: jump marines (M 12 in the catalogue) may go 10"; tactical marines 6"."""
+    g = game(units=[squad("jump", "red", "jump_marines", 20, 6),
+                    squad("tactical", "red", "tactical_marines", 38, 6),
+                    squad("first", "blue", "guardsmen", 19, 40, 180)])
+    assert g.state.squads["jump"].profile["M"] == 12
+    first = g.state.squads["tactical"].models[0]
+    assert "may move 6\"" in refused(g, x=first[0], y=first[1] + 10.0)
+    jump = g.state.squads["jump"].models[0]
+    events = move(g, unit="jump", x=jump[0], y=jump[1] + 10.0)
+    assert [e for e in events if e.type == "SquadMoved"][0].distance == 10.0
+
+
+def test_sk_move_a_squad_that_rolled_for_difficult_terrain_is_offered_its_moves():
+    """SK.MOVE: a carnifex 1.02" from a guardsman cannot go toward it; having rolled 1 and 5
+    for the difficult terrain beside it, it is offered a move within 5" elsewhere."""
+    wood = [[[2, 18], [6, 18], [6, 30], [2, 30]]]
+    g = game(table={"width": 48, "depth": 48, "difficult": wood},
+             units=[squad("beast", "red", "carnifex", 10, 24, count=1),
+                    squad("first", "blue", "guardsmen", 10, 26.72, 180, count=1)])
+    beast = g.state.squads["beast"].models[0]
+    guard = g.state.squads["first"].models[0]
+    assert 1.0 < math.hypot(guard[0] - beast[0], guard[1] - beast[1]) - beast[2] - guard[2] < 1.1
+    move(g, unit="beast", kind="difficult")
+    g.submit(Roll(by="red", faces=(1, 5)))
+    offered = [c for c in g.pending.legal if c.name == "move"]
+    assert len(offered) == 1 and not g.pending.idle
+    events = g.submit(offered[0])
+    assert 0 < [e for e in events if e.type == "SquadMoved"][0].distance <= 5.0
+
+
+def test_sk_move_a_squad_with_no_room_is_told_why():
+    """SK.MOVE: a carnifex walled in on four sides is offered no move, and the decision says
+    why (its ``idle``), in the pending a program reads."""
+    x, y, r = 10.0, 24.0, 60 / 25.4 / 2
+    k = r + 0.05
+    walls = [[[x - k - 1, y + k], [x + k + 1, y + k], [x + k + 1, y + k + 1],
+              [x - k - 1, y + k + 1]],
+             [[x - k - 1, y - k - 1], [x + k + 1, y - k - 1], [x + k + 1, y - k],
+              [x - k - 1, y - k]],
+             [[x - k - 1, y - k], [x - k, y - k], [x - k, y + k], [x - k - 1, y + k]],
+             [[x + k, y - k], [x + k + 1, y - k], [x + k + 1, y + k], [x + k, y + k]]]
+    g = game(table={"width": 48, "depth": 48, "blocking": walls},
+             units=[squad("beast", "red", "carnifex", x, y, count=1),
+                    squad("first", "blue", "guardsmen", 30, 40, 180)])
+    assert not [c for c in g.pending.legal if c.name == "move" and c.unit == "beast"]
+    why = dict(g.pending.idle)["beast"]
+    assert "no room to move" in why and "blocking terrain" in why
+    assert g.pending.to_dict()["idle"] == {"beast": why}

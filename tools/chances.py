@@ -81,7 +81,8 @@ def add_parsers(sub: Any) -> None:
     k = kinds.add_parser("shoot", help="the unsaved wounds a volley causes (SHOOT.HIT, "
                          "ATK.SEQUENCE)")
     k.add_argument("shots", type=bounded(int, 0, 500, "the number of shots"),
-                   help="how many shots (a unit's front rank: one a model)")
+                   help="how many shots (one a model that shoots, two a model with a "
+                        "weapon of multiple shots)")
     k.add_argument("--shooter", required=True, help="a catalogue unit with a missile weapon")
     k.add_argument("--target", required=True, help="a catalogue unit shot at")
     k.add_argument("--long-range", action="store_true", help="beyond half the range: -1")
@@ -263,15 +264,16 @@ def _shoot(args: argparse.Namespace, console: Console) -> int:
     if weapon is None:
         raise BadRequest(f"{a.name} has no missile weapon (SHOOT.WEAPONS)")
     mods = [m for m, on in (("long_range", args.long_range), ("moved", args.moved),
-                            (f"{args.cover}_cover", args.cover != "none")) if on]
+                            (f"{args.cover}_cover", args.cover != "none"),
+                            ("multiple_shots", weapon.shots > 1)) if on]
     hit, hit2 = to_hit_shooting(a.profile["BS"], sum(MODIFIERS[m] for m in mods))
-    g = volley(a, t, ShotsFired(unit=a.id, target=t.id, weapon=weapon[0], distance=0.0,
+    g = volley(a, t, ShotsFired(unit=a.id, target=t.id, weapon=weapon.name, distance=0.0,
                                 modifiers=tuple(mods), hit=hit, hit2=hit2, shots=args.shots))
     dist = odds.attack_odds(args.shots, hit, g["wound"], g["armour"], g["ward"], hit2=hit2)
     need = "none can hit" if not hit else f"hit {hit}+" + (f" then {hit2}+" if hit2 else "")
     saves = ", ".join(f"{k} {g[k]}+" for k in ("armour", "ward") if g[k]) or "no save"
     told = ", ".join(m.replace("_", " ") for m in mods)
-    table = Table(title=f"{args.shots} {weapon[0]} shots of {a.name} at {t.name}"
+    table = Table(title=f"{args.shots} {weapon.name} shots of {a.name} at {t.name}"
                   f"{f' ({told})' if told else ''}: {need}, wound {g['wound']}+, {saves} "
                   "(SHOOT.HIT, ATK.SEQUENCE)")
     _wounds_table(console, table, dist)

@@ -299,6 +299,8 @@ class Session:
                                f"({phase_name(self.game.state.phase)}):", highlight=False)
             for i, c in enumerate(pending.legal, 1):
                 self.console.print(f"  {i}. {describe(c, self.game)}", highlight=False)
+            for _, why in pending.idle:   # what could act and cannot, and why
+                self.console.print(f"  [dim]({why})[/]", highlight=False)
             only = " (Enter: 1)" if len(pending.legal) == 1 else ""
             return f"{pending.player}{only}> "
         if pending.kind == "roll":

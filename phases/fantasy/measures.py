@@ -52,7 +52,9 @@ ASKS = {
                           "or sight-blocking terrain crosses (yes or no)"),
     "range": mark("Measure the range from {unit}'s front rank to the nearest point of {other}, "
                   "in inches"),
-    "cover": mark("What cover does {other} stand in, at least half of it (none, soft, hard)"),
+    "cover": mark("What cover hides at least half of {other} from {unit}, standing in it or "
+                  "behind it (none, soft, hard)"),
+    "hill": mark("Does {unit} stand at least half on a hill (yes or no)"),
     "moved": mark("How much of its move did {unit} use, in inches (a wheel by its outer "
                   "front corner's path, a turn a quarter of its Movement, backwards or "
                   "sideways double)"),
@@ -81,6 +83,7 @@ TELLS = {
     "line_of_sight": mark("{unit} sees {other}: {value}"),
     "range": mark("{other} is {value}\" from {unit}'s front rank"),
     "cover": mark("the cover {other} stands in: {value}"),
+    "hill": mark("{unit} stands on a hill: {value}"),
 }
 
 def _name(state: State | None, uid: str) -> str:

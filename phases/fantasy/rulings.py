@@ -83,6 +83,9 @@ RULINGS: dict[str, Version] = {
     # CC.CHALLENGE: no model but its rival attacks a fighter in a challenge (before: rank and
     # file in contact with a lone character fighting one attacked it too)
     "duel_apart": (0, 13, 0),
+    # SHOOT.WHO: a unit on a hill shoots with two ranks, and bows that did not move fire in
+    # volleys (before: the front rank alone, always)
+    "ranks_that_shoot": (0, 13, 0),
 }
 
 

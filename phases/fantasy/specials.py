@@ -127,6 +127,22 @@ CROSSBOW = special(
 HANDGUN = special(
     "handgun", ("CH.REACT",), "[G]", "stand and shoot at 24\", Strength 4, armour piercing",
     mark("handguns"), kind="equipment")
+SHORTBOW = special(
+    "shortbow", ("CH.REACT", "SHOOT.WEAPONS"), "[G]", "shoots at 18\", Strength 3, volley fire",
+    mark("short bows"), kind="equipment")
+LONGBOW = special(
+    "longbow", ("CH.REACT", "SHOOT.WEAPONS"), "[G]", "shoots at 30\", Strength 3, volley fire",
+    mark("longbows"), kind="equipment")
+JAVELIN = special(
+    "javelin", ("CH.REACT", "SHOOT.WEAPONS"), "[G]", "shoots at 12\" at the user's Strength",
+    mark("javelins"), kind="equipment")
+THROWING_WEAPONS = special(
+    "throwing_weapons", ("CH.REACT", "SHOOT.WEAPONS"), "[G]",
+    "shoots at 6\" at the user's Strength", mark("throwing weapons"), kind="equipment")
+REPEATER_CROSSBOW = special(
+    "repeater_crossbow", ("CH.REACT", "SHOOT.WEAPONS", "SHOOT.HIT"), "[G]",
+    "shoots twice a model at 24\", Strength 3, -1 to hit (multiple shots)",
+    mark("repeater crossbows"), kind="equipment")
 LIGHT_ARMOUR = special(
     "light_armour", ("ATK.ARMOUR",), "[G]",
     "worn armour (the roster's armour save already counts it)", mark("light armour"),

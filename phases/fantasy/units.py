@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import NamedTuple
 
 from regiment.core import geometry as geo
 from regiment.core.geometry import Box, unit_size
@@ -22,12 +23,30 @@ from .state import State, UnitState
 
 MONSTROUS = ("monstrous_infantry", "monstrous_cavalry", "monstrous_beast")
 ON_FOOT = ("infantry", "monstrous_infantry")
-# ATK.TO_HIT_SHOOTING: missile weapons a unit may stand and shoot with: range, Strength, and
-# the extra armour modifier (armour piercing).
-MISSILES: dict[str, tuple[float, int, int]] = {
-    "bow": (24.0, 3, 0), "shortbow": (18.0, 3, 0), "longbow": (30.0, 3, 0),
-    "crossbow": (30.0, 4, 0), "handgun": (24.0, 4, 1), "javelin": (12.0, 3, 0),
-}
+
+
+class Weapon(NamedTuple):
+    """SHOOT.WEAPONS: a missile weapon: its name, range, Strength (0: the user's own), the
+    extra armour modifier (armour piercing) and the shots each model fires (several: a
+    weapon with multiple shots, -1 to hit, SHOOT.HIT)."""
+
+    name: str
+    range: float
+    strength: int
+    piercing: int = 0
+    shots: int = 1
+
+    def strength_of(self, u: UnitState) -> int:
+        return self.strength or u.profile["S"]
+
+
+# SHOOT.WEAPONS, ATK.TO_HIT_SHOOTING: the missile weapons a unit may carry, in the order a
+# unit carrying two shoots the first
+MISSILES: dict[str, Weapon] = {w.name: w for w in (
+    Weapon("bow", 24.0, 3), Weapon("shortbow", 18.0, 3), Weapon("longbow", 30.0, 3),
+    Weapon("crossbow", 30.0, 4), Weapon("handgun", 24.0, 4, 1),
+    Weapon("javelin", 12.0, 0), Weapon("throwing_weapons", 6.0, 0),
+    Weapon("repeater_crossbow", 24.0, 3, 0, 2))}
 ALIVE = ("ready", "fleeing", "engaged")
 # A unit's status as players read it (play's roster, refusals)
 STATUS_WORDS = {"ready": mark("ready"), "engaged": mark("engaged"), "fleeing": mark("fleeing"),
@@ -92,11 +111,11 @@ def horde(u: UnitState) -> bool:
         bool(rank_sizes(u)) and rank_sizes(u)[0] >= u.files
 
 
-def missile(u: UnitState) -> tuple[str, float, int, int] | None:
-    """CH.REACT: the missile weapon a unit could stand and shoot with, if any."""
+def missile(u: UnitState) -> Weapon | None:
+    """CH.REACT, SHOOT.WEAPONS: the missile weapon a unit shoots with, if any."""
     for item in u.equipment:
         if item in MISSILES:
-            return (item, *MISSILES[item])
+            return MISSILES[item]
     return None
 
 

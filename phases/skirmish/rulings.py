@@ -30,8 +30,6 @@ RULINGS: dict[str, Version] = {
     # SK.SHOOT: a squad shoots only at a squad one of its models can see (before: at any
     # squad in range, behind walls too)
     "shoot_in_sight": (0, 13, 0),
-    # SK.MOVE: a squad moves its Movement where its profile gives one (before: 6" always)
-    "own_movement": (0, 13, 0),
 }
 
 

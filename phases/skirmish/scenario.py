@@ -23,6 +23,7 @@ from regiment.phases.common.sight import parse_blocking
 from .models import in_base_contact
 
 PROFILE = ("WS", "BS", "S", "T", "W", "I", "A", "Ld", "Sv")
+MOVEMENT = "M"   # SK.MOVE: a profile may give its Movement
 BASES = (25.0, 32.0, 40.0)   # the usual round bases, mm (any 10-200 may be given)
 COHERENCY = 2.0              # inches, edge to edge (SK.UNITS)
 WEAPON_TYPES = ("rapid_fire", "assault", "heavy", "pistol")   # SK.SHOOT
@@ -138,8 +139,13 @@ def _unit(r: Reader, data: Any, path: str, players: tuple[str, ...],
         raise r.fail(f"{path}.id", f"expected [a-z0-9_-], at most 40 characters, got {uid!r}")
     base = r.number(u, "base", path, 25.0, 10, 200)
     prof = r.table(u.get("profile"), f"{path}.profile")
-    r.known(prof, f"{path}.profile", PROFILE)
+    r.known(prof, f"{path}.profile", (MOVEMENT, *PROFILE))
     profile = {}
+    if MOVEMENT in prof:   # SK.MOVE: jump infantry, bikes... (6" where it is not given)
+        m = r.get(prof, MOVEMENT, f"{path}.profile", int)
+        if not 1 <= m <= 24:
+            raise r.fail(f"{path}.profile.{MOVEMENT}", f"expected 1 to 24, got {m}")
+        profile[MOVEMENT] = m
     for key in PROFILE:
         value = r.get(prof, key, f"{path}.profile", int)
         low = 2 if key == "Sv" else 0

@@ -155,11 +155,12 @@ class DeclarationFlow:
         range, beyond half the weapon's range)."""
         weapon = missile(shooter)
         assert weapon is not None
-        _, reach, s, piercing = weapon
-        long_range = table.gap(state, shooter, charger, "CH.REACT") > reach / 2
-        hit, hit2 = attacks.to_hit_shooting(shooter.profile["BS"], 1 + long_range)
-        return {"unit": shooter.id, "target": charger.id, "attacks": min(shooter.files,
-                                                                          shooter.models),
+        s, piercing = weapon.strength_of(shooter), weapon.piercing
+        long_range = table.gap(state, shooter, charger, "CH.REACT") > weapon.range / 2
+        several = weapon.shots > 1   # SHOOT.HIT: -1 for a weapon with multiple shots
+        hit, hit2 = attacks.to_hit_shooting(shooter.profile["BS"], 1 + long_range + several)
+        return {"unit": shooter.id, "target": charger.id,
+                "attacks": min(shooter.files, shooter.models) * weapon.shots,
                 "challenge": False, "shooting": True, "hit": hit, "hit2": hit2,
                 "reroll": False, "wound": attacks.to_wound(s, charger.profile["T"]),
                 "armour": attacks.armour_need(charger.armour, s, 0, piercing),

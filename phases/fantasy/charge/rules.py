@@ -232,9 +232,9 @@ def stand_and_shoot(state: State, target: UnitState, charger: UnitState,
     if dist <= target.profile["M"]:
         return tr("{charger} is within {target}'s Movement ({distance}\")", charger=charger.name,
                   target=target.name, distance=format(dist, ".1f"))
-    if dist > weapon[1]:
+    if dist > weapon.range:
         return tr("{charger} is out of range of its {weapon} ({distance}\")", charger=charger.name,
-                  weapon=weapon[0], distance=format(dist, ".1f"))
+                  weapon=weapon.name, distance=format(dist, ".1f"))
     return None
 
 

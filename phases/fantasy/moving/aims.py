@@ -97,7 +97,7 @@ def toward(state: State, u: UnitState) -> Command | None:
     here = box(u)
     foe = foes[geo.nearest(here, [box(e) for e in foes])]
     weapon = missile(u)
-    if weapon is not None and geo.gap(here, box(foe)) <= weapon[1] + u.profile["M"]:
+    if weapon is not None and geo.gap(here, box(foe)) <= weapon.range + u.profile["M"]:
         return None   # SHOOT.WHO: a unit that may shoot stays to shoot (a march would forbid it)
     delta = turn_of(u.facing, geo.bearing(geo.centre(here), geo.centre(box(foe))))
     near = geo.gap(here, box(foe)) <= rules.MARCH_ZONE   # (the nearest is, if any is)

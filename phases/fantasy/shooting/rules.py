@@ -15,16 +15,21 @@ from regiment.phases.common.table import measured, question, yes_no
 from .. import attacks
 from ..acting import why_idle
 from ..combat import combat_holding
+from ..motion import hill_regions
 from ..rulings import ruled
 from ..state import State, UnitState
+from ..table import hills
 from ..units import ALIVE, box, missile, status_word
 from ..why import WITHDRAWN
 from .events import ShotsFired
 
 # SHOOT.WEAPONS: weapons that may not shoot after the unit moved (move or fire)
 MOVE_OR_FIRE = ("crossbow", "handgun")
+# SHOOT.WHO: weapons that fire in volleys when the unit did not move (our reading: every bow)
+VOLLEY_FIRE = ("bow", "shortbow", "longbow")
 # SHOOT.HIT: what each modifier takes from the to-hit roll
-MODIFIERS = {"long_range": 1, "moved": 1, "soft_cover": 1, "hard_cover": 2}
+MODIFIERS = {"long_range": 1, "moved": 1, "soft_cover": 1, "hard_cover": 2,
+             "multiple_shots": 1}
 COVERS = ("none", "soft", "hard")
 
 
@@ -45,9 +50,9 @@ def why_not_shooter(state: State, u: UnitState) -> str:
     kind = ctx.moves.get(u.id)
     if kind in ("march", "reform"):
         return tr("{unit} made a {kind} move this turn", unit=u.name, kind=kind)
-    if kind is not None and weapon[0] in MOVE_OR_FIRE:
+    if kind is not None and weapon.name in MOVE_OR_FIRE:
         return tr("{unit} moved this turn, and its {weapon} may move or fire", unit=u.name,
-                  weapon=weapon[0])
+                  weapon=weapon.name)
     return ""
 
 
@@ -74,9 +79,9 @@ def why_not_target(state: State, u: UnitState, t: UnitState, measure_now: bool =
     weapon = missile(u)
     assert weapon is not None
     d = distance(state, u, t)
-    if d > weapon[1]:
-        params = {"distance": format(d, "g"), "reach": format(weapon[1], "g"),
-                  "weapon": weapon[0]}
+    if d > weapon.range:
+        params = {"distance": format(d, "g"), "reach": format(weapon.range, "g"),
+                  "weapon": weapon.name}
         return WITHDRAWN.said(tr(WITHDRAWN.codes["out_of_range"].told, **names, **params),
                               "out_of_range", unit=u.id, target=t.id, **params)
     return ""
@@ -150,16 +155,41 @@ def aim(state: State, u: UnitState, t: UnitState) -> ShotsFired:
     rank shoot. The shot worked out is the event the log keeps of it."""
     weapon = missile(u)
     assert weapon is not None
-    name, reach, _, _ = weapon
     d = distance(state, u, t)
     mods = []
-    if d > reach / 2:
+    if d > weapon.range / 2:
         mods.append("long_range")
     if u.id in state.context.moves:
         mods.append("moved")
     covered = cover(state, u, t)
     if covered != "none":
         mods.append(f"{covered}_cover")
+    if weapon.shots > 1:
+        mods.append("multiple_shots")
     hit, hit2 = attacks.to_hit_shooting(u.profile["BS"], sum(MODIFIERS[m] for m in mods))
-    return ShotsFired(unit=u.id, target=t.id, weapon=name, distance=d, modifiers=tuple(mods),
-                      hit=hit, hit2=hit2, shots=min(u.files, u.models))
+    return ShotsFired(unit=u.id, target=t.id, weapon=weapon.name, distance=d,
+                      modifiers=tuple(mods), hit=hit, hit2=hit2,
+                      shots=shooters(state, u) * weapon.shots)
+
+
+def shooters(state: State, u: UnitState) -> int:
+    """SHOOT.WHO: the models that shoot: the front rank; from engine 0.13.0 the first two
+    ranks of a unit standing at least half on a hill, and, with bows that did not move this
+    turn, half the models of its other ranks too (rounding up: volley fire)."""
+    front = min(u.files, u.models)
+    if not ruled(state, "ranks_that_shoot"):
+        return front
+    if on_hill(state, u):
+        front = min(2 * u.files, u.models)
+    weapon = missile(u)
+    if weapon is not None and weapon.name in VOLLEY_FIRE and u.id not in state.context.moves:
+        front += -(-(u.models - front) // 2)
+    return front
+
+
+def on_hill(state: State, u: UnitState) -> bool:
+    """SHOOT.WHO: ``u`` stands at least half on a hill; at a table the players say."""
+    if not hills(state):
+        return False
+    return yes_no(state, measure.key("hill", u.id), "SHOOT.WHO", u, "",
+                  lambda: geo.area_share(box(u), hill_regions(state)) >= 0.5)

@@ -12,7 +12,8 @@ from ..telling import D, because, fmt, name_of, verb_count
 from .rules import MODIFIERS
 
 MODIFIER_WORDS = {"long_range": mark("long range"), "moved": mark("moved"),
-                  "soft_cover": mark("soft cover"), "hard_cover": mark("hard cover")}
+                  "soft_cover": mark("soft cover"), "hard_cover": mark("hard cover"),
+                  "multiple_shots": mark("multiple shots")}
 
 
 def _fired(d: D, s: State | None) -> str:

@@ -93,7 +93,7 @@ def volley(u: UnitState, t: UnitState, aim: ShotsFired) -> dict[str, Any]:
     Strength, wounding, and saved as the attack sequence has it."""
     weapon = missile(u)
     assert weapon is not None
-    _, _, s, piercing = weapon   # SHOOT.WEAPONS
+    s, piercing = weapon.strength_of(u), weapon.piercing   # SHOOT.WEAPONS
     return {"unit": u.id, "target": t.id, "attacks": aim.shots, "challenge": False,
             "shooting": True, "hit": aim.hit, "hit2": aim.hit2, "reroll": False,
             "wound": attacks.to_wound(s, t.profile["T"]),

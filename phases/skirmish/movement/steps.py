@@ -31,12 +31,15 @@ S = SkirmishState
 KINDS = ("forward", "difficult")
 
 
-def options(state: S) -> list[Command]:
+def options(state: S) -> tuple[list[Command], dict[str, str]]:
     """The moves offered (any other may be sent, and is checked): each squad that may move,
-    straight toward the nearest enemy squad as far as it may go; where the table has
-    difficult terrain, its roll; in table mode, a move to make on the table."""
+    straight toward the nearest enemy squad as far as it may go, or else the longest
+    straight move it has in any direction (within what it rolled for difficult terrain);
+    where the table has difficult terrain, its roll; in table mode, a move to make on the
+    table. With them, each squad that may move but has no move, and why (SK.MOVE)."""
     p = state.player
     out: list[Command] = []
+    stuck: dict[str, str] = {}
     for s in state.squads.values():
         if rules.why_not_mover(state, s):
             continue
@@ -46,9 +49,46 @@ def options(state: S) -> list[Command]:
             out.append(Move(by=p, unit=s.id))
             continue
         aim = toward(state, s)
+        if aim is None:
+            aim, why = anywhere(state, s)
+            if why:
+                stuck[s.id] = why
         if aim is not None:
             out.append(aim)
-    return out
+    return out, stuck
+
+
+HEADINGS = tuple(range(0, 360, 30))
+
+
+def anywhere(state: S, s: Squad) -> tuple[Move | None, str]:
+    """SK.MOVE: the longest straight move of the whole squad in one of twelve directions
+    (each tried at its allowance, then halved), or why none is open: the last problem met at
+    the shortest try (a move through difficult terrain not rolled for counts as none)."""
+    most = rules.allowance(s)
+    first = s.models[0]
+    best: tuple[float, Move] | None = None
+    why = ""
+    for heading in HEADINGS:
+        dx, dy = math.sin(math.radians(heading)), math.cos(math.radians(heading))
+        go = most
+        while go >= 0.25:
+            x, y = round(first[0] + dx * go, 4), round(first[1] + dy * go, 4)
+            after, _ = rules.ends(s, (), x, y)
+            assert after is not None
+            if not s.terrain_roll and rules.through_difficult(state, s, after):
+                why = tr("the move goes through difficult terrain: roll for it first")
+            else:
+                why = rules.problem(state, s, after)
+                if not why:
+                    if best is None or go > best[0]:
+                        best = (go, Move(by=s.player, unit=s.id, x=x, y=y))
+                    break
+            go /= 2
+    if best is not None:
+        return best[1], ""
+    return None, tr("{unit} has no room to move {most}\" or less: {why}", unit=s.name,
+                    most=format(most, "g"), why=why)
 
 
 def toward(state: S, s: Squad) -> Move | None:
@@ -78,8 +118,9 @@ def toward(state: S, s: Squad) -> Move | None:
 
 
 def ask_move(state: S) -> Decision:
+    moves, stuck = options(state)
     return Decision(player=state.player, decision="move",
-                    legal=(*options(state), EndPhase(by=state.player)))
+                    legal=(*moves, EndPhase(by=state.player)), idle=tuple(stuck.items()))
 
 
 def move(engine: SkirmishPreset, state: S, cmd: Move) -> list[Event]:
