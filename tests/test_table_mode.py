@@ -240,6 +240,28 @@ def test_table_measure_more_models_in_contact_than_the_side_has_is_refused():
         measure(game, 7)
 
 
+def test_table_measure_the_models_a_charger_counts_are_bounded_by_the_side_it_meets():
+    """TABLE.MEASURE, CC.WHO_FIGHTS (0.13.0): five wolf riders (25 mm wide) on the left flank
+    of swordsmen three ranks deep (60 mm): at most 4 of them touch it (those along its length,
+    and one at a corner), not their whole frontage of 5."""
+    raw = raw_battle()
+    raw["units"][0].update({"models": 5, "files": 5, "base": [25, 50], "troop": "cavalry"})
+    raw["units"][1].update({"models": 15, "files": 5, "base": [20, 20]})
+    game = Game.new(parse_scenario(raw), store=MemoryStore())
+    game.submit({"cmd": "declare_charge", "by": "red", "unit": "boyz", "target": "spears"})
+    measure(game, "left")
+    game.submit({"cmd": "react", "by": "blue", "unit": "spears", "reaction": "hold"})
+    game.submit({"cmd": "end_charges", "by": "red"})
+    game.submit({"cmd": "move_charger", "by": "red", "unit": "boyz"})
+    measure(game, 8)
+    measure(game, "yes")
+    assert game.pending.question == "models:boyz:spears" and game.pending.most == 4
+    with pytest.raises(IllegalCommand, match="1 to 4 models"):
+        measure(game, 5)
+    measure(game, 4)
+    assert game.pending.question == "models:spears:boyz" and game.pending.most == 3
+
+
 def test_table_measure_a_side_or_an_answer_not_offered_is_refused_and_only_by_its_player():
     game = battle()
     game.submit({"cmd": "declare_charge", "by": "red", "unit": "boyz", "target": "spears"})

@@ -19,6 +19,7 @@ from regiment.phases.common.table import question
 from . import table
 from .combat import models_in_contact, place_in_front, positions
 from .events import CombatBegan, CombatJoined, ContactMeasured
+from .rulings import ruled
 from .state import State, UnitState
 from .units import along, box, touched_at_table
 
@@ -39,8 +40,8 @@ def charged(state: State, unit: UnitState, target: UnitState, side: str | None,
     for eid in enemies:
         enemy = state.units[eid]
         their = side if eid == target.id and side else _side(state, unit, enemy)
-        mine = measure.count(state, _count(state, state_unit, enemy, "front"))
-        theirs = measure.count(state, _count(state, enemy, state_unit, their))
+        mine = measure.count(state, _count(state, state_unit, enemy, "front", their))
+        theirs = measure.count(state, _count(state, enemy, state_unit, their, "front"))
         out += [ContactMeasured(unit=unit.id, enemy=eid, side="front", models=mine,
                                 first=_first(state, state_unit, enemy, "front", mine)),
                 ContactMeasured(unit=eid, enemy=unit.id, side=their, models=theirs,
@@ -85,9 +86,23 @@ def _side(state: State, unit: UnitState, enemy: UnitState) -> str:
                                        "CH.CHARGE_MOVE", unit, enemy.id, SIDES))
 
 
-def _count(state: State, u: UnitState, e: UnitState, side: str) -> Question:
+def _count(state: State, u: UnitState, e: UnitState, side: str, e_side: str) -> Question:
+    most = along(u, side)
+    if ruled(state, "counts_both_sides"):
+        most = min(most, fit_along(e, e_side, u, side))
     return question(state, "count", measure.key("models", u.id, e.id), "CC.WHO_FIGHTS", u, e.id,
-                    (side,), most=float(along(u, side)))
+                    (side,), most=float(most))
+
+
+def fit_along(e: UnitState, e_side: str, u: UnitState, side: str) -> int:
+    """TABLE.MEASURE, CC.WHO_FIGHTS (games from 0.13.0): the most models of ``u``, standing
+    along its ``side``, that can touch ``e``'s ``e_side``: those whose bases lie along that
+    side's length (its footprint's: a short rear rank leaves the rear edge as wide as the
+    front), and one more at each corner (corner to corner counts)."""
+    width, depth = geo.unit_size(e.figures, e.files, e.base)   # its footprint, inches
+    length = width if e_side in ("front", "rear") else depth
+    pitch = (u.base[0] if side in ("front", "rear") else u.base[1]) / geo.MM_PER_INCH
+    return int(length / pitch + 1e-9) + 2
 
 
 def _next(state: State, u: UnitState, side: str, enemy: str) -> int:

@@ -86,6 +86,9 @@ RULINGS: dict[str, Version] = {
     # SHOOT.WHO: a unit on a hill shoots with two ranks, and bows that did not move fire in
     # volleys (before: the front rank alone, always)
     "ranks_that_shoot": (0, 13, 0),
+    # TABLE.MEASURE, CC.WHO_FIGHTS: the models a charger's players count in contact are
+    # bounded by the side they meet as well as by their own frontage (before: their own only)
+    "counts_both_sides": (0, 13, 0),
 }
 
 
