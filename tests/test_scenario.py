@@ -100,7 +100,8 @@ def test_an_unknown_catalogue_entry_names_the_field_and_the_choices():
     raw["units"] = [{"id": "x", "player": "red", "catalogue": "space_marines",
                      "position": [10, 10], "facing": 0}]
     with pytest.raises(InvalidScenario, match=r"at units\[0\]\.catalogue: expected one of "
-                                              r"dwarf_rangers, dwarf_warriors, .*got 'space_marines'"):
+                                              r"dwarf_rangers, dwarf_warriors, .*got "
+                                              r"'space_marines'"):
         parse_scenario(raw, source="battle.toml")
 
 
