@@ -299,7 +299,7 @@ def worked_out_afresh(g, unit="men"):
     st_ = g.state
     u = st_.units[unit]
     kinds = ("forward",) if unit in st_.context.march_failed else ("forward", "march")
-    return aims._straight(st_, u, u.player, kinds)
+    return aims._straight(st_, u, u.player, kinds) + aims.turn_moves(st_, u)
 
 
 def test_move_remaining_a_units_offered_moves_are_kept_only_while_nothing_near_changes():
@@ -468,3 +468,31 @@ def test_move_remaining_a_state_kept_for_undo_lets_go_of_its_old_units_answers()
     forget(old, newest)
     assert getattr(old.units["men"], "_moves", None) is None
     assert getattr(old.units["friend"], "_moves", None) is not None
+
+
+def test_move_turn_a_unit_facing_the_table_edge_is_offered_its_turns_and_the_bot_turns_it():
+    """MOVE.TURN, MOVE.REMAINING (issue 54 row 13): boyz left facing the table's edge 0.3"
+    away, their enemy behind them: the decision offers their turns, and the bot turns them
+    to the enemy rather than march the 0.3" left to the edge."""
+    from regiment.phases.fantasy.bot import choose
+
+    # facing 180 at y = 0.3: its front 0.3" from the bottom edge, the foe behind it
+    g = moving([b.unit("boyz", "red", 36, 0.3, 180), b.unit("foe", "blue", 36, 30, 180)])
+    offered = offered_moves(g, "boyz")
+    turns = {c.path for c in offered if c.path and c.path[0][0] == "turn"}
+    assert (("turn", 180.0),) in turns   # (a quarter turn would put its flank off the edge)
+    chosen = choose(g.state, g.pending)
+    assert chosen.unit == "boyz" and chosen.path[0] in (("turn", 180.0), ("turn", 90.0),
+                                                        ("turn", -90.0))
+    g.submit(chosen)
+    boyz = g.state.units["boyz"]
+    assert abs(geo.turn_between(boyz.facing, 0.0)) < 60   # now facing the foe's way
+
+
+def test_move_turn_any_move_the_rules_allow_can_be_sent_not_only_the_offered():
+    """MOVE.WHEEL: a wheel and a shorter move, as a path no decision lists, is taken."""
+    g = moving([b.unit("men", "red", 36, 10, 0), far_foe()])
+    path = [["wheel", 20], ["forward", 2]]
+    assert ("wheel", 20) not in {leg for c in offered_moves(g) for leg in c.path}
+    moved = b.one(move(g, path=path), "UnitMoved")
+    assert moved.facing == 20.0 and moved.reason == "forward"

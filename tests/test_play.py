@@ -327,3 +327,31 @@ def test_play_bot_refuses_a_player_the_game_does_not_have(tmp_path):
     assert done.returncode == 2 and "--bot green: no such player; the players are red, " \
         "blue" in done.stderr and "Traceback" not in done.stderr
     assert not (tmp_path / "g.db").exists()
+
+
+def test_play_a_move_typed_in_words_wheels_and_a_wrong_one_is_refused(term, tmp_path):
+    """MOVE.* at the prompt (issue 54 row 13): a move no option lists, typed in words as a
+    player says it, is made; one the rules refuse says why with its rule; a unit the player
+    does not have is not an answer. Nothing refused changes the game."""
+    db = tmp_path / "typed.db"
+    t = term("play", "border_patrol", "--bot", "orcs", "--store", str(db))
+    t.expect(r"empire(?: \(Enter: 1\))?> ", timeout=60)   # the empire's charges
+    t.type(t.option("end charges"))
+    t.expect(r"empire(?: \(Enter: 1\))?> ")             # the remaining moves
+    t.option("path turn 180")                             # its turns are offered too
+    t.type("move swordsmen turn 45")
+    t.expect(r"Not done: .*\(MOVE\.[A-Z]+\)")
+    t.type("move nobody forward 2")
+    t.expect(r"is not an answer here: nobody names 0 of your units")
+    t.type("move swordsmen wheel 20 forward 2")
+    t.expect(r"Empire Swordsmen move to \([\d.]+, [\d.]+\) facing 20, using [\d.]+\" of "
+             r"their move")
+    t.expect(r"empire(?: \(Enter: 1\))?> ")
+    t.type("quit")
+    assert t.close() == 0 and "Traceback" not in t.seen
+    store = open_store(db)
+    game = Game.load(store.games()[0], store)
+    moved = [r.data for r in game.records if r.type == "UnitMoved"
+             and r.data["unit"] == "swordsmen"]
+    assert moved and moved[-1]["facing"] == 20.0
+    assert verify(game.records).steps == len(game.timeline.steps)

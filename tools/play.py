@@ -28,6 +28,7 @@ from regiment.core.pending import Roll as RollPending
 from regiment.core.protocols import view_of
 from regiment.core.tell import setting_word
 
+from . import typed
 from .bot import choose
 from .names import command_name, resolve
 from .receipts import short
@@ -153,6 +154,8 @@ class Session:
             return self.submit(pending.legal[0])
         if text.isdigit() and 1 <= int(text) <= n:
             return self.submit(pending.legal[int(text) - 1])
+        if typed.is_move(text) and any(c.name == "move" for c in pending.legal):
+            return self.typed_move(text, pending)
         picked = self.by_words(text, pending)
         if picked is not None:
             return self.submit(picked)
@@ -163,6 +166,19 @@ class Session:
         self.refuse(text, tr("type a number from 1 to {n}, an option by its words, or one of: "
                              "{words}", n=n, words=", ".join(WORDS)) + hint)
         return True
+
+    def typed_move(self, text: str, pending: Decision) -> bool:
+        """MOVE.*: a move typed in words (``move swordsmen wheel 30 forward 2``), any the
+        rules allow; the engine checks it."""
+        pieces = getattr(self.game.state, "units", None) or {}
+        mine = {uid: name for uid, name in names(self.game).items()
+                if getattr(pieces.get(uid), "player", None) == pending.player}
+        try:
+            command = typed.parse(text, pending.player, mine)
+        except typed.NotAMove as exc:
+            self.refuse(text, str(exc))
+            return True
+        return self.submit(command)
 
     def meant_word(self, text: str) -> str:
         """"; did you mean 'undo'?" for a mistyped prompt word ("udno"), else ""."""

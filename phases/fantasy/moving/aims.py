@@ -16,7 +16,7 @@ from ..commands import Move
 from ..state import State, UnitState
 from ..units import box, missile
 from . import rules
-from .paths import Leg, turn_of, walk
+from .paths import TURNS, Leg, turn_of, walk
 
 CHARGE_REACH = 4.0   # the bot stops this much beyond its Movement of its foe: a likely charge
 
@@ -102,6 +102,10 @@ def toward(state: State, u: UnitState) -> Command | None:
     delta = turn_of(u.facing, geo.bearing(geo.centre(here), geo.centre(box(foe))))
     near = geo.gap(here, box(foe)) <= rules.MARCH_ZONE   # (the nearest is, if any is)
     stop = u.profile["M"] + CHARGE_REACH
+    start = (round(max(geo.gap(here, box(foe)), stop), 2), abs(delta))
+    # every kind weighed together: a march of a few hundredths of an inch toward the table's
+    # edge is no better than a turn to face the foe (a unit left facing the edge by a pursuit
+    # turned 0.14" at a time before)
     best: tuple[float, float, Command] | None = None
     for kind in ("forward",) if near else ("march", "forward"):
         for legs in _facings(delta, kind):
@@ -111,19 +115,32 @@ def toward(state: State, u: UnitState) -> Command | None:
             gap = geo.gap(walk(here, legs), box(foe))
             run = farthest(state, u, kind, legs,
                            math.floor(min(left, max(0.0, gap - stop)) * 100) / 100)
-            if run < 0 or (run <= 0.05 and not legs):
+            if run < 0 or (run < MEANINGFUL and not legs):
                 continue
-            run = run if run > 0.05 else 0.0
+            run = run if run >= MEANINGFUL else 0.0
             path = (*((leg.kind, leg.amount) for leg in legs),
                     *((("forward", run),) if run else ()))
             end = walk(here, (*legs, Leg("forward", run)))
             score = (round(max(geo.gap(end, box(foe)), stop), 2),
                      abs(turn_of(delta, sum(leg.amount for leg in legs))))
+            if score >= start:
+                continue   # no nearer, and no more squarely facing it: not worth a move
             if best is None or score < best[:2]:
                 best = (*score, Move(by=u.player, unit=u.id, kind=kind, path=path))
-        if best is not None:
-            return best[2]
-    return None
+    return best[2] if best is not None else None
+
+
+MEANINGFUL = 0.5   # a straight stretch shorter than this is not worth making alone (inches)
+
+
+def turn_moves(state: State, u: UnitState) -> list[Command]:
+    """MOVE.TURN: a quarter turn either way and a half turn about the unit's centre, each
+    that fits where it stands (a unit left facing the table's edge turns to the battle);
+    in table mode, none: the players turn their units by a move of their own."""
+    if table.measured(state) or u.position is None:
+        return []
+    return [Move(by=u.player, unit=u.id, kind="forward", path=(("turn", t),))
+            for t in TURNS if _fits(state, u, "forward", (Leg("turn", t),))]
 
 
 def _facings(delta: float, kind: str) -> list[tuple[Leg, ...]]:

@@ -46,13 +46,15 @@ class MoveFlow(Quiet):
 
     def options(self, state: State) -> list[Command]:
         """The moves offered (any other path may be sent, and is checked): each unit that may
-        move, as far forward as it can go straight, and marching so when it may."""
+        move, as far forward as it can go straight, and marching so when it may, and its
+        quarter and half turns (MOVE.TURN)."""
         if not ruled(state, "remaining_moves"):
             return []
         out: list[Command] = []
         for u in state.units.values():
             if not rules.still(state, u):   # (no reason told: only whether)
                 out += aims.straight_moves(state, u)
+                out += aims.turn_moves(state, u)
         return out
 
     def _move(self, state: State, cmd: Move) -> list[Event]:
