@@ -388,6 +388,17 @@ def test_play_auto_skip_passes_phases_where_nothing_can_be_done():
         g.pending.legal[0].name != "end_phase"
 
 
+def test_play_auto_skip_is_the_default_and_no_auto_skip_keeps_stopping():
+    """`play` passes the magic phase (not played) and any phase with nothing but passing by
+    itself unless told `--no-auto-skip`."""
+    from regiment.tools.cli import build_parser
+
+    parser = build_parser()
+    assert parser.parse_args(["play", "ford_clash"]).auto_skip is True
+    assert parser.parse_args(["play", "ford_clash", "--auto-skip"]).auto_skip is True
+    assert parser.parse_args(["play", "ford_clash", "--no-auto-skip"]).auto_skip is False
+
+
 def test_play_bot_undo_takes_back_the_bots_steps_with_the_players_own():
     import io
 

@@ -63,9 +63,10 @@ def test_vp_points_a_standard_is_captured_by_breaking_its_unit_in_close_combat()
 
 def test_vp_win_more_points_wins_and_equal_points_are_a_draw():
     g = b.game(units())
-    ended = g.preset.game_over(with_status(g, foe={"status": "destroyed"}))
+    ended = g.preset.game_over(with_status(g, foe={"status": "destroyed", "models": 0}))
     assert ended.winner == "red" and ended.ending == {
-        "code": "points", "turns": 3, "rule": "VP.WIN", "points": {"red": 120, "blue": 0}}
+        "code": "points", "turns": 3, "rule": "VP.WIN", "points": {"red": 120, "blue": 0},
+        "scored": [{"player": "red", "unit": "foe", "points": 120, "why": "destroyed"}]}
     told = g.preset.sentence("GameEnded", ended.to_data(), g.state)
     assert "victory points: red 120, blue 0" in told and "(VP.WIN)" in told
     with language("ru"):
@@ -131,3 +132,32 @@ def test_vp_points_a_pursuer_off_the_table_is_not_lost():
     assert ended.winner == "blue" and ended.ending["code"] == "points"
     old = b.old_game(units(), engine="0.12.0")
     assert unit_points(old.state, foe) == 120                    # as 0.12.0 scored it
+
+
+def test_vp_points_a_game_won_on_points_says_unit_by_unit_how():
+    """VP.POINTS (0.13.0): the ending keeps each item of the points with why it scored, the
+    items add up to the totals, and the story tells them (in English and in Russian); a game
+    begun under 0.12.0 ends as it did, with the totals alone."""
+    g = b.game(units())
+    st = with_status(g, foe={"status": "destroyed", "models": 0},
+                     boss={"status": "destroyed", "models": 0}, men={"models": 4})
+    st = st.evolve(units={**st.units, "other": st.units["men"].evolve(
+        id="other", name="Other", player="blue", status="fleeing", points=30)})
+    ended = g.preset.game_over(st)
+    items = ended.ending["scored"]
+    assert {(i["player"], i["unit"], i["points"], i["why"]) for i in items} == {
+        ("red", "foe", 120, "destroyed"), ("red", "boss", 80, "destroyed"),
+        ("red", "boss", 100, "general"), ("red", "other", 30, "fleeing"),
+        ("blue", "men", 50, "quarter")}
+    for p, total in ended.ending["points"].items():
+        assert sum(i["points"] for i in items if i["player"] == p) == total
+    told = g.preset.sentence("GameEnded", ended.to_data(), st)
+    assert "Scored: red: Foe 120 (destroyed), Boss 80 (destroyed), Boss 100 (the general " \
+        "slain), Other 30 (fleeing at the end); blue: Men 50 (a quarter or fewer left) " \
+        "(VP.POINTS [G])." in told
+    with language("ru"):
+        ru = g.preset.sentence("GameEnded", ended.to_data(), st)
+    assert "VP.POINTS" in ru and "destroyed" not in ru
+    old = b.old_game(units(), engine="0.12.0")
+    assert "scored" not in old.preset.game_over(with_status(old, foe={
+        "status": "destroyed"})).ending

@@ -212,8 +212,10 @@ def build_parser() -> Parser:
     s.add_argument("--table", action="store_true", help="table mode: the units stand on "
                    "your table, not at the scenario's positions; the game asks you to measure "
                    "(distances, sides, models in contact) where the rules need it")
-    s.add_argument("--auto-skip", action="store_true", help="pass by itself every phase "
-                   "where nothing can be done (magic, shooting, no one to move)")
+    s.add_argument("--auto-skip", action=argparse.BooleanOptionalAction, default=True,
+                   help="pass by itself every phase where nothing can be done but pass "
+                   "(magic, which is not played; shooting or moving with no one to do it): "
+                   "the default; --no-auto-skip stops there too")
     s.add_argument("--bot", action="append", default=[], metavar="PLAYER",
                    help="the bundled bot plays PLAYER's decisions (repeatable); you roll "
                    "and measure for it when the dice are manual or the table is yours")

@@ -164,6 +164,9 @@ class Engine:
         elif (scored := self.score(state)) is not None:
             rule, points = scored
             end = ending(Ending.POINTS, turns=state.turns, rule=rule, points=points)
+            items = self.itemised(state)
+            if items:   # what each point was scored for, with the rule (games from 0.13.0)
+                end["scored"] = items
             best = max(points.values())
             ahead = [p for p, n in points.items() if n == best]
             winner = ahead[0] if len(ahead) == 1 else None
@@ -180,6 +183,11 @@ class Engine:
         """The rulebook's victory rule, when its turns are played: the rule that scores and
         each player's points (None: no rule scores, and no one wins, GAME.END)."""
         return None
+
+    def itemised(self, state: Any) -> list[dict[str, Any]]:
+        """The rulebook's points item by item (``score``'s), for the log and the story: each
+        ``{"player", "unit", "points", "why"}``; none where it does not itemise them."""
+        return []
 
     def decide(self, state: Any, command: Command) -> list[Event]:
         """The events a command causes, from the handler its step has for it."""

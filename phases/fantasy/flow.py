@@ -13,7 +13,7 @@ from regiment.core.pending import Decision
 from regiment.phases.common.engine import Engine
 from regiment.phases.common.machine import Leaf
 
-from . import charge
+from . import charge, victory
 from .appliers import to_move
 from .machine import Compiled
 from .rulings import ruled
@@ -157,6 +157,10 @@ class Flow(Engine):
     def score(self, state: State) -> tuple[str, dict[str, int]] | None:
         """VP.WIN (games begun under 0.12.0): victory points decide a game played out."""
         return ("VP.WIN", victory_points(state)) if ruled(state, "victory_points") else None
+
+    def itemised(self, state: State) -> list[dict[str, Any]]:
+        """VP.POINTS (games from engine 0.13.0): the points unit by unit."""
+        return victory.itemised(state) if ruled(state, "points_itemised") else []
 
     def unit_of(self, state: State, command: Command, uid: str, rule: str) -> UnitState:
         unit = state.units.get(uid)

@@ -15,6 +15,7 @@ from regiment.core import i18n
 from regiment.core.endings import Ending
 from regiment.core.i18n import mark, ntr, tr
 from regiment.core.tell import kernel_sentence, setting_word
+from regiment.phases.common.scores import scored
 
 from . import measures, rerolls
 from .attacks import SpecialHits
@@ -378,5 +379,9 @@ ENDINGS = {Ending.SIDE_LEFT: mark("only {player} has units left"),
 def sentence(type_: str, data: Mapping[str, Any], state: State | None = None) -> str | None:
     """The event as a sentence citing its rules, or None for bookkeeping events."""
     template = TEMPLATES.get(type_)
-    return kernel_sentence(type_, data, ENDINGS) if template is None else \
-        template(data, state)
+    if template is not None:
+        return template(data, state)
+    told = kernel_sentence(type_, data, ENDINGS)
+    if type_ == "GameEnded" and told is not None:   # VP.POINTS: unit by unit
+        told += scored(data, lambda uid: name_of(state, uid), cite)
+    return told

@@ -89,6 +89,9 @@ RULINGS: dict[str, Version] = {
     # TABLE.MEASURE, CC.WHO_FIGHTS: the models a charger's players count in contact are
     # bounded by the side they meet as well as by their own frontage (before: their own only)
     "counts_both_sides": (0, 13, 0),
+    # VP.POINTS: a game won on points keeps them item by item in its ending (before: the
+    # totals alone)
+    "points_itemised": (0, 13, 0),
 }
 
 

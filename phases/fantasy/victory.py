@@ -44,3 +44,34 @@ def victory_points(state: State) -> dict[str, int]:
         standards = sum(n for taker, n in state.captured.values() if taker == p)
         out[p] = units + STANDARD * standards
     return out
+
+
+def itemised(state: State) -> list[dict[str, object]]:
+    """VP.POINTS: each player's points, item by item, as ``GameEnded.ending["scored"]`` keeps
+    them (games from engine 0.13.0): ``{"player", "unit", "points", "why"}``, ``why`` one of
+    ``destroyed``, ``fled`` (fled off the table), ``fleeing``, ``quarter`` (a quarter or fewer
+    of its models left), ``general`` (the general slain) and ``standard`` (its standards
+    captured); the items of a player add up to its points."""
+    out: list[dict[str, object]] = []
+    for p in state.players:
+        for u in state.units.values():
+            if u.player == p:
+                continue
+            value = unit_points(state, u)
+            general = GENERAL if u.general and slain(state, u) else 0
+            if value - general:
+                out.append({"player": p, "unit": u.id, "points": value - general,
+                            "why": _why(u)})
+            if general:
+                out.append({"player": p, "unit": u.id, "points": general, "why": "general"})
+        for uid, (taker, n) in state.captured.items():
+            if taker == p:
+                out.append({"player": p, "unit": uid, "points": STANDARD * n,
+                            "why": "standard"})
+    return out
+
+
+def _why(u: UnitState) -> str:
+    if u.status == "destroyed":
+        return "destroyed" if u.models == 0 else "fled"
+    return "fleeing" if u.status == "fleeing" else "quarter"

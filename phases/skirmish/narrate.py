@@ -11,6 +11,7 @@ from regiment.core import i18n
 from regiment.core.endings import Ending
 from regiment.core.i18n import mark, ntr, tr
 from regiment.core.tell import kernel_sentence
+from regiment.phases.common.scores import scored
 
 from . import measures
 from .assault.sentences import SENTENCES as ASSAULT_SENTENCES
@@ -119,7 +120,11 @@ def sentence(event_type: str, data: Data, state: S) -> str | None:
         return None if text is None else cite(text)
     if event_type in ("FightBegan", "ConsolidationRolled", "TurnBegan"):
         return None
-    return kernel_sentence(event_type, data, ENDINGS)
+    told = kernel_sentence(event_type, data, ENDINGS)
+    if event_type == "GameEnded" and told is not None:   # SK.VICTORY: squad by squad
+        told += cite(scored(data, lambda uid: state.squads[uid].name
+                            if state is not None and uid in state.squads else uid))
+    return told
 
 
 def roll_need(state: S) -> str | None:

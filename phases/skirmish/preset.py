@@ -21,7 +21,7 @@ from regiment.phases.common.engine import Engine
 from regiment.phases.common.machine import Rolled, leaf_named, leaves
 from regiment.phases.common.rulings import version
 
-from . import measures, narrate, table, volleys
+from . import measures, narrate, table, victory, volleys
 from .appliers import APPLIERS
 from .assault import steps as assault
 from .events import MeleeJoined
@@ -185,6 +185,10 @@ class SkirmishPreset(Engine):
     def score(self, state: S) -> tuple[str, dict[str, int]] | None:
         """SK.VICTORY (games begun under 0.11.0): kill points decide a game played out."""
         return ("SK.VICTORY", kill_points(state)) if ruled(state, "kill_points") else None
+
+    def itemised(self, state: S) -> list[dict[str, Any]]:
+        """SK.VICTORY (games from engine 0.13.0): the kill points squad by squad."""
+        return victory.itemised(state) if ruled(state, "points_itemised") else []
 
     # --- dice ------------------------------------------------------------------------------
 

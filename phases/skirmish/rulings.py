@@ -30,6 +30,9 @@ RULINGS: dict[str, Version] = {
     # SK.SHOOT: a squad shoots only at a squad one of its models can see (before: at any
     # squad in range, behind walls too)
     "shoot_in_sight": (0, 13, 0),
+    # SK.VICTORY: a game won on points keeps them squad by squad in its ending (before: the
+    # totals alone)
+    "points_itemised": (0, 13, 0),
 }
 
 

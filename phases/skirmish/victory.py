@@ -14,3 +14,12 @@ def kill_points(state: SkirmishState) -> dict[str, int]:
     back at the end, or fled off the table (in the order of the game's players)."""
     return {p: sum(1 for q in state.squads.values() if q.player != p and q.status in SCORES)
             for p in state.players}
+
+
+def itemised(state: SkirmishState) -> list[dict[str, object]]:
+    """SK.VICTORY: each player's kill points, squad by squad, as ``GameEnded.ending["scored"]``
+    keeps them (games from engine 0.13.0): ``{"player", "unit", "points": 1, "why"}``, ``why``
+    the squad's status (destroyed, falling_back, off_table)."""
+    return [{"player": p, "unit": q.id, "points": 1, "why": q.status}
+            for p in state.players for q in state.squads.values()
+            if q.player != p and q.status in SCORES]
