@@ -294,7 +294,9 @@ def torn_tails(work: Path, step_bytes: int = 1) -> list[Tally]:
         tally = Tally(f"torn tail: {kind}")
         lines = text.splitlines(keepends=True)
         start = len(text) - len(lines[-1]) - len(lines[-2])   # the last move and the close
-        for cut in range(start + 1, len(text), step_bytes):
+        # (up to the closing line's newline: a file that lost only that lost nothing, and
+        # reads whole, which a step of the sampling may or may not land on)
+        for cut in range(start + 1, len(text) - 1, step_bytes):
             trial = work / f"torn-{kind}" / f"cut{cut}"
             trial.mkdir()
             (trial / path.name).write_bytes(text[:cut])

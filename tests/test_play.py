@@ -238,7 +238,8 @@ def test_play_a_skirmish_assault_with_real_dice_undo_and_explain(term, tmp_path)
     """The skirmish game at the table: the squads' roster, a disordered charge, overwatch,
     the charge roll with what it needs, an undo that keeps the dice, and an explanation."""
     db = tmp_path / "g.db"
-    t = term("play", str(EXAMPLES / "two_targets.toml"), "--dice", "manual", "--store", str(db))
+    t = term("play", str(EXAMPLES / "two_targets.toml"), "--dice", "manual", "--store", str(db),
+             "--no-auto-skip")
     t.expect(r"skirmish40k, manual dice")
     t.expect(r"Assault Marines\s+.*red\s+.*8\s+.*8\s+.*ready")          # the roster
     t.expect(r"red> ")

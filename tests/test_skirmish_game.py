@@ -144,9 +144,11 @@ def test_sk_victory_a_game_played_out_is_won_by_kill_points():
     game = played_out()
     assert game.state.squads["guard"].status == "destroyed"
     assert events(game, "GameEnded") == [{"winner": "red", "ending": {
-        "code": "points", "turns": 1, "rule": "SK.VICTORY", "points": {"red": 1, "blue": 0}}}]
+        "code": "points", "turns": 1, "rule": "SK.VICTORY", "points": {"red": 1, "blue": 0},
+        "scored": [{"player": "red", "unit": "guard", "points": 1, "why": "destroyed"}]}}]
     told = [line for line in narrate(game, game.records) if "ends" in line][-1]
     assert "1 game turn played; kill points: red 1, blue 0" in told
+    assert "Scored: red: Guardsmen 1 (destroyed); blue: nothing (SK.VICTORY [G])." in told
     assert "red wins, with more points (SK.VICTORY)" in told
     with language("ru"):
         told = [line for line in narrate(game, game.records) if "окончена" in line][-1]

@@ -144,6 +144,40 @@ def test_log_rulings_games_of_engine_0_11_0_verify_with_no_moves_shots_or_victor
     assert ended.get("rule") != "VP.WIN"
 
 
+OLD_12 = Path(__file__).parent / "data" / "v0.12.0"   # every golden battle, by engine 0.12.0
+
+
+@pytest.mark.parametrize("path", sorted(OLD_12.glob("v0120-*.jsonl")), ids=lambda p: p.stem)
+def test_log_rulings_games_of_engine_0_12_0_verify_and_tell_the_same_story(path):
+    """Saved games are sacred: every golden battle as engine 0.12.0 played it (with an undo)
+    verifies, every die against its seed, under 0.12.0's rulings (panic by the volley, cover
+    inside, the failed charge's slide, lone challengers attacked, the general who fled as
+    slain...), tells the very story 0.12.0 told of it (``regiment replay``'s words, kept
+    beside it), and is played again hash for hash."""
+    import subprocess
+    import sys
+
+    from regiment.store import MemoryStore
+    from regiment.tools.record import export_record, import_record
+
+    records = verified_as_written(path, "0.12.0")
+    told = subprocess.run([sys.executable, "-m", "regiment.tools.cli", "replay", str(path)],
+                          capture_output=True, text=True, timeout=120)
+    assert told.returncode == 0, told.stderr
+    assert told.stdout == path.with_suffix(".txt").read_text(encoding="utf-8")
+    again = import_record(export_record(records), MemoryStore())
+    assert [r.hash for r in again.records] == [r.hash for r in records]
+
+
+def test_log_rulings_the_0_12_0_border_patrol_keeps_its_points_and_its_winner():
+    """VP.POINTS under 0.12.0's rulings: the orcs' 260 to 170 stands as it was scored."""
+    records = verified_as_written(OLD_12 / "v0120-border_patrol.jsonl", "0.12.0")
+    ended = [r for r in records if r.type == "GameEnded"][0].data
+    assert ended["winner"] == "orcs" and ended["ending"]["points"] == {"orcs": 260,
+                                                                       "empire": 170}
+    assert "scored" not in ended["ending"]
+
+
 def test_log_rulings_the_0_8_0_unconsented_undo_is_caught_if_the_new_ruling_applied(
         monkeypatch):
     """The consent log above verifies only because it is re-derived under 0.8.0's ruling."""

@@ -25,7 +25,8 @@ def scored(data: Mapping[str, Any], name: Callable[[str], str],
     if not items:
         return ""
     parts = []
-    for player in end.get("points", {}):
+    points = end.get("points", {})
+    for player in sorted(points, key=lambda p: -int(points[p])):   # most points first
         mine = [f"{name(i['unit'])} {i['points']} ({_why(i['why'])})" for i in items
                 if i["player"] == player]
         parts.append(tr("{player}: {items}", player=player,

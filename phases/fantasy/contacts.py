@@ -144,6 +144,10 @@ def recount(before: State, after: State, cid: str) -> list[Event]:
         if old is None or new.status != "engaged":
             continue
         for eid, side in _sides_touched(after, new, cmb.units):
+            if side == "rear" and along(new, side) > along(old, side) and \
+                    ruled(after, "rear_recounted"):
+                out += _rear_again(after, new, after.units[eid], measured)
+                continue
             if along(new, side) >= along(old, side):
                 continue
             e = after.units[eid]
@@ -162,6 +166,24 @@ def recount(before: State, after: State, cid: str) -> list[Event]:
                 out.append(ContactMeasured(unit=eid, enemy=uid, side=e_side, models=n,
                                            first=at[0] if at else 0))
     return out
+
+
+def _rear_again(state: State, u: UnitState, e: UnitState, measured: bool) -> list[Event]:
+    """CC.WHO_FIGHTS, CC.CLOSE_UP (games from 0.13.0): a short rear rank wiped out leaves a
+    fuller rank at the rear, which the enemy behind closes up to: the players count again
+    how many of ``u``'s models touch it there (up to the new rear rank, and what fits along
+    the enemy's side)."""
+    key = measure.key("models", u.id, e.id, u.models)
+    if not measured:
+        if measure.heard:
+            measure.tell(key, str(models_in_contact(u, e)[0]))
+        return []
+    mine = touched_at_table(e, u)
+    e_side = mine[0] if mine is not None else "front"
+    most = min(along(u, "rear"), fit_along(e, e_side, u, "rear"))
+    n = measure.count(state, question(state, "count", key, "CC.WHO_FIGHTS", u, e.id,
+                                      ("rear",), most=float(most)))
+    return [ContactMeasured(unit=u.id, enemy=e.id, side="rear", models=n, first=0)]
 
 
 def _sides_touched(state: State, u: UnitState, units: tuple[str, ...]

@@ -92,6 +92,10 @@ RULINGS: dict[str, Version] = {
     # VP.POINTS: a game won on points keeps them item by item in its ending (before: the
     # totals alone)
     "points_itemised": (0, 13, 0),
+    # CC.WHO_FIGHTS, CC.CLOSE_UP at a table: a unit whose short rear rank was wiped out has
+    # the models of its new rear rank touching the enemy behind counted again (before: the
+    # old rear rank's count stood, fewer than geometry finds)
+    "rear_recounted": (0, 13, 0),
 }
 
 
