@@ -44,6 +44,13 @@ def test_shoot_cover_a_wall_beside_the_line_of_fire_hides_nothing():
     assert "hard_cover" not in e.modifiers
 
 
+def test_shoot_cover_a_wall_the_shooters_stand_at_is_one_they_shoot_over():
+    """SHOOT.COVER: the same thin wall 1" in front of the shooters (they stand at it, as the
+    border patrol's handgunners do) hides nothing of the target far beyond it."""
+    _, e = aimed([[28, 11], [44, 11], [44, 11.5], [28, 11.5]])
+    assert "hard_cover" not in e.modifiers
+
+
 def test_shoot_cover_a_target_standing_inside_the_cover_is_in_it():
     _, e = aimed([[28, 19], [44, 19], [44, 30], [28, 30]])
     assert "hard_cover" in e.modifiers

@@ -31,6 +31,7 @@ VOLLEY_FIRE = ("bow", "shortbow", "longbow")
 MODIFIERS = {"long_range": 1, "moved": 1, "soft_cover": 1, "hard_cover": 2,
              "multiple_shots": 1}
 COVERS = ("none", "soft", "hard")
+OVER = 1.0 + 1e-6   # SHOOT.COVER: cover this near the shooters is what they shoot over
 
 
 def why_not_shooter(state: State, u: UnitState) -> str:
@@ -123,7 +124,9 @@ def cover(state: State, u: UnitState, t: UnitState) -> str:
     hidden by the scenario's cover from the middle of ``u``'s front rank, whether it stands
     inside the cover or behind it (games from 0.13.0; our reading of "hidden from the
     shooters": seen from where the shots are measured from; before, half of it had to stand
-    inside). Hard counts over soft; at a table the players say."""
+    inside). Cover within 1" of the shooters hides nothing: they stand at it and shoot over
+    it, as a unit behind a wall or hedge does (our reading). Hard counts over soft; at a table
+    the players say."""
     key = measure.key("cover", u.id, t.id)
     if measured(state):
         if not state.table.get("cover_at_table"):
@@ -134,8 +137,11 @@ def cover(state: State, u: UnitState, t: UnitState) -> str:
     hidden = ruled(state, "cover_hidden")
     fl, fr, _, _ = geo.corners(box(u))
     eye = ((fl[0] + fr[0]) / 2, (fl[1] + fr[1]) / 2)
+    shooters = geo.polygon(box(u))
     for kind in ("hard", "soft"):
         regions = list(geo.walls_of(state.table.get(f"{kind}_cover", ())))
+        if hidden:   # what the shooters stand at, they shoot over (within 1", OVER)
+            regions = [r for r in regions if r.distance(shooters) > OVER]
         if not regions:
             continue
         share = geo.hidden_share(eye, box(t), regions) if hidden else \
