@@ -198,6 +198,24 @@ def test_listings_of_scenarios_and_the_catalogue(capsys):
     assert "orc_boyz" in out and "[[units]]" in out and "4 3 3 3 4 1 2 1 7" in out
     # the skirmish game's squads, a monstrous creature among them
     assert "assault_marines" in out and "carnifex" in out and "S9 AP1, close combat" in out
+    # SHOOT.WEAPONS, SK.MOVE: what the rules name and the battles can use (issue 54 item 4)
+    for listed in ("dwarf_rangers", "throwing_weapons", "Repeater",
+                   "repeater_crossbow", "empire_huntsmen", "longbow"):
+        assert listed in out
+    assert "jump_marines" in out and "12 4 4 4 4 1 4 2 8" in out   # their own Movement
+
+
+def test_odds_shoot_takes_a_weapon_of_multiple_shots_and_throwing_weapons(capsys):
+    """SHOOT.HIT: odds shoot gives the repeater crossbow its -1 (BS 4: 3+ becomes 4+), and
+    throwing weapons strike at the thrower's Strength (S3 against T4: 5+)."""
+    assert main(["odds", "shoot", "10", "--shooter", "repeater_crossbowmen",
+                 "--target", "orc_boyz"]) == 0
+    out = capsys.readouterr().out
+    assert "(multiple shots): hit 4+, wound 5+" in out
+    assert main(["odds", "shoot", "10", "--shooter", "dwarf_rangers",
+                 "--target", "orc_boyz"]) == 0
+    assert "throwing_weapons shots of Dwarf Rangers at Orc Boyz: hit 4+, wound 5+" in \
+        capsys.readouterr().out
 
 
 def test_user_errors_exit_2_and_say_what(tmp_path, capsys):

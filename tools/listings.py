@@ -83,11 +83,13 @@ def list_catalogue(console: Console) -> int:
                       ", ".join((*u.get("equipment", ()), *u.get("rules", ()))))
     console.print(table)
     table = Table(title="The skirmish40k squads (SK.UNITS)", title_justify="left")
-    for col in ("name", "squad", "base", "WS BS S T W I A Ld", "save", "weapons"):
+    for col in ("name", "squad", "base", "M WS BS S T W I A Ld", "save", "weapons"):
         table.add_column(col)
     for key, u in squads().items():
         p = u["profile"]
-        stats = " ".join(str(p[k]) for k in ("WS", "BS", "S", "T", "W", "I", "A", "Ld"))
+        # SK.MOVE: the Movement a profile gives, 6" where it gives none
+        stats = " ".join(str(p.get(k, 6)) for k in ("M", "WS", "BS", "S", "T", "W", "I", "A",
+                                                    "Ld"))
         arms = ", ".join(f"{w['name']} (S{w['S']}" + (f" AP{w['AP']}" if w.get("AP") else "")
                          + (f", {w['range']:g}\"" if w.get("range") else ", close combat")
                          + ")" for w in u.get("weapons", ()))
