@@ -254,4 +254,6 @@ def test_a_log_cut_before_the_end_says_the_game_is_not_over():
     records = game.records
     cut = next(i for i, r in enumerate(records) if r.type == "GameEnded")
     assert data_of(page(records[:cut]))["result"] is None
-    assert "orcs wins, with more points (VP.WIN)" in data_of(page(records))["result"]["text"]
+    result = data_of(page(records))["result"]["text"]
+    assert "orcs wins, with more points (VP.WIN)" in result
+    assert "Scored: orcs: Empire Handgunners 80 (destroyed)" in result   # VP.POINTS, by unit
