@@ -42,7 +42,7 @@ from .pending import Roll as RollPending
 from .protocols import PRESETS, EventStore, Preset
 from .record import Draft, Record, RecordLog
 from .state import GameState
-from .undoing import Undoing
+from .undoing import OVER_STAYS_OVER, Undoing
 from .upcast import decode_event
 from .version import ENGINE_VERSION, version
 
@@ -267,11 +267,12 @@ class Game(Deciding, Undoing):
                             faces=tuple(f for f in pending.known if f is not None)))
         if isinstance(pending, Measurement):
             out += [Measure(by=pending.player, value=v) for v in measure.choices(pending)]
-        undo, redo = self.can_undo, self.can_redo
+        undo = self._undo_open() and self.timeline.last_live() is not None
+        redo = self._undo_open() and bool(self.timeline.redo)
         for player in self.state.players:
-            if undo:
+            if undo and self.may_undo(player):
                 out.append(parse_command({"cmd": "undo", "by": player}))
-            if redo:
+            if redo and self.may_redo(player):
                 out.append(parse_command({"cmd": "redo", "by": player}))
         return out
 
@@ -280,16 +281,19 @@ class Game(Deciding, Undoing):
         """UNDO.NOTHING, UNDO.POLICY, UNDO.CONSENT: whether a player may send an undo now (a
         live step to take back, a policy that allows it, no request waiting for its
         answer); ``legal()`` offers one to each player then."""
-        return self._undo_open() and self.timeline.last_live() is not None
+        return self._undo_open() and self.timeline.last_live() is not None and \
+            any(self.may_undo(p) for p in self.state.players)
 
     @property
     def can_redo(self) -> bool:
         """UNDO.REDO, UNDO.POLICY, UNDO.CONSENT: whether a player may send a redo now (an
         undone step to put back, on the same terms as an undo)."""
-        return self._undo_open() and bool(self.timeline.redo)
+        return self._undo_open() and bool(self.timeline.redo) and \
+            any(self.may_redo(p) for p in self.state.players)
 
     def _undo_open(self) -> bool:
-        return self.timeline.request is None and self.undo_policy != "off"
+        return self.timeline.request is None and self.undo_policy != "off" and not (
+            self.state.over and self.engine >= OVER_STAYS_OVER)   # GAME.OVER
 
     # --- commands --------------------------------------------------------------------------
 
@@ -305,6 +309,9 @@ class Game(Deciding, Undoing):
         after: GameState | None = None
         issued = CommandIssued(by=command.by, command=command.name, args=command.args())
         if command.name in META_COMMANDS:
+            if state.over and self.engine >= OVER_STAYS_OVER:   # its seed may be public now
+                raise self._illegal(command, tr("the game is over: no step of it is taken back "
+                                                "or made again"), "GAME.OVER")
             events = self._decide_meta(command)
         else:
             if self.timeline.request is not None:

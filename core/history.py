@@ -89,6 +89,7 @@ class Timeline:
         self.keep_all = False   # a load keeps every state while it folds, then thins them
         self.redo: list[int] = []
         self.request: tuple[int, str] | None = None
+        self.refused: set[tuple[int, str]] = set()   # (step, the seat that asked) refused
         self.tape: dict[int, int] = {}
         self.tape_end = 0   # past the last position of the dice stream the tape holds
 
@@ -199,6 +200,8 @@ class Timeline:
         elif kind == "UndoRequested":
             self.request = (e.step, e.by)  # type: ignore[attr-defined]  # an UndoRequested
         elif kind == "UndoRefused":
+            if self.request is not None:
+                self.refused.add(self.request)
             self.request = None
 
     def _push(self, state: GameState) -> None:

@@ -18,6 +18,9 @@ from .i18n import tr
 
 # LOG.RULINGS: from this engine on, undoing the other seat's step needs its consent too
 CONSENT_FOR_ANY_STEP = (0, 9, 0)
+# LOG.RULINGS: from this engine on, a finished game takes no undo or redo (GAME.OVER), under
+# consent only the seat whose step it was redoes it, and a refused undo is not asked again
+OVER_STAYS_OVER = (0, 13, 0)
 
 
 class Undoing:
@@ -52,13 +55,37 @@ class Undoing:
         if name == "redo":
             if not timeline.redo:
                 raise self._illegal(command, tr("nothing to redo"), "UNDO.REDO")
-            return [StepRedone(step=timeline.redo[-1], by=by)]
+            again = timeline.redo[-1]
+            if not self.may_redo(by):
+                raise self._illegal(command, tr("only {player}, whose step it was, may redo it",
+                                                player=timeline.by(again)), "UNDO.CONSENT")
+            return [StepRedone(step=again, by=by)]
         step = timeline.last_live()
         if step is None:
             raise self._illegal(command, tr("nothing to undo"), "UNDO.NOTHING")
         if self.undo_policy == "consent" and self._undo_needs_consent(step, by):
+            if not self.may_undo(by):
+                raise self._illegal(command, tr("that undo was asked for and refused: it is not "
+                                                "asked again"), "UNDO.CONSENT")
             return [UndoRequested(step=step, by=by)]
         return [StepUndone(step=step, by=by)]
+
+    def may_undo(self, by: str) -> bool:
+        """UNDO.CONSENT (games from 0.13.0): ``by`` has not asked for this undo and been
+        refused already (an undo its own alone, or one the other never refused, it may)."""
+        step = self.timeline.last_live()
+        return not (self.engine >= OVER_STAYS_OVER and step is not None and
+                    (step, by) in self.timeline.refused and self.undo_policy == "consent"
+                    and self._undo_needs_consent(step, by))
+
+    def may_redo(self, by: str) -> bool:
+        """UNDO.CONSENT (games from 0.13.0): under consent only the seat whose step it was
+        puts it back."""
+        redo = self.timeline.redo
+        if not redo or self.engine < OVER_STAYS_OVER or self.undo_policy != "consent":
+            return True
+        owner = self.timeline.by(redo[-1])
+        return not owner or owner == by
 
     def _undo_needs_consent(self, step: int, by: str) -> bool:
         """UNDO.CONSENT: undoing a step that rolled dice, or one the other seat made, needs the

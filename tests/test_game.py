@@ -152,11 +152,17 @@ def test_consent_policy_asks_the_opponent_before_undoing_dice(scenario):
         game.submit({"cmd": "grant_undo", "by": "red"})
     with pytest.raises(IllegalCommand, match="waits for an answer"):
         game.submit({"cmd": "end_phase", "by": "red"})
-    game.submit({"cmd": "refuse_undo", "by": "blue"})
-    assert game.state == rolled and game.pending.to_dict()["decision"] == "remaining_moves"
-    game.undo("red")
     events = game.submit({"cmd": "grant_undo", "by": "blue"})
     assert events[-1].type == "StepUndone" and events[-1].consent == "blue"
+    game.redo("red")                     # the step's own seat puts it back
+    assert game.state == rolled
+    game.undo("red")
+    game.submit({"cmd": "refuse_undo", "by": "blue"})
+    assert game.state == rolled and game.pending.to_dict()["decision"] == "remaining_moves"
+    with pytest.raises(IllegalCommand, match="refused"):   # not asked again (0.13.0)
+        game.undo("red")
+    game = Game.new(small_scenario(undo="consent"), store=store)
+    game.submit({"cmd": "end_charges", "by": "red"})
     game.undo("red")  # end_charges rolled no dice: no consent needed
     assert game.timeline.request is None
     assert Game.load(game.game_id, store).state == game.state
@@ -205,8 +211,9 @@ def test_the_game_ends_after_its_turns():
     with pytest.raises(IllegalCommand) as info:
         game.submit({"cmd": "end_phase", "by": "red"})
     assert info.value.rule == "GAME.OVER"
-    game.undo("red")  # undo still works after the end
-    assert not game.state.over
+    with pytest.raises(IllegalCommand) as info:   # nor an undo (GAME.OVER, from 0.13.0)
+        game.undo("red")
+    assert info.value.rule == "GAME.OVER" and game.state.over
 
 
 def test_dice_known_in_part_must_match_where_they_are_known(scenario):
@@ -270,7 +277,7 @@ def test_a_loaded_game_redoes_and_asks_consent_from_events_it_did_not_keep():
     loaded = Game.load(game.game_id, store)
     assert not loaded.timeline._events  # nothing kept...
     assert loaded.timeline.steps[-2][0].type == "CommandIssued"  # ...but readable
-    loaded.redo("blue")
+    loaded.redo("red")   # its own step (under consent, UNDO.CONSENT)
     assert loaded.state == expected
     loaded.undo("red")
     loaded.undo("red")  # the charge roll: rolled dice, so it asks

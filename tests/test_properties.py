@@ -46,7 +46,9 @@ def test_undo_then_redo_is_the_identity(seed, steps, scenario):
     game = Game.new(SCENARIOS[scenario](), store=MemoryStore())
     rng = random.Random(seed)
     random_play(game, rng, steps, 0.3)
-    while game.timeline.request is None and game.timeline.last_live() is not None:
+    # (a finished game takes no undo: GAME.OVER)
+    while game.timeline.request is None and game.timeline.last_live() is not None and \
+            not game.state.over:
         before, pending = game.state, game.pending
         game.undo("red")
         game.redo("blue")
@@ -74,7 +76,7 @@ def test_undo_all_the_way_back_meets_every_state_it_played(seed, steps, scenario
         seen[len(game.timeline.live) - 1:] = [game.state]   # (an undo when nothing else is legal)
     kept = sum(s is not None for s in game.timeline.states)
     assert kept <= RECENT // EVERY + len(game.timeline.states) // FAR + 2
-    while game.timeline.last_live() is not None:
+    while game.timeline.last_live() is not None and not game.state.over:   # (GAME.OVER)
         game.undo("red")
         if game.timeline.request is not None:
             game.submit({"cmd": "grant_undo", "by": "blue"})

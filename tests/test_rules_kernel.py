@@ -60,14 +60,33 @@ def test_game_end_the_turns_run_out_and_no_side_wins_a_side_left_alone_does():
     assert game.preset.sentence("GameEnded", old.to_data(), alone) == told
 
 
-def test_game_over_refuses_everything_but_undo_and_redo():
-    game = Game.new(small_scenario(turns=1), store=MemoryStore())
+def played_out(engine: str | None = None) -> Game:
+    from regiment.core.events import GameStarted
+
+    sc = small_scenario(turns=1)
+    dice = SeededDice(b"\x01\x02")
+    started = None if engine is None else GameStarted(
+        game_id="old", scenario=sc, preset=sc["preset"], engine_version=engine,
+        dice_commitment=dice.commitment(), dice=dice.kind, undo="free")
+    game = Game.new(sc, store=MemoryStore(), dice=dice, started=started)
     while game.pending.kind != "over":
         game.submit(game.pending.legal[-1])
+    return game
+
+
+def test_game_over_a_finished_game_takes_nothing_not_even_undo_or_redo():
+    """GAME.OVER (games from 0.13.0): once GameEnded is logged the seed may be revealed, so no
+    step is taken back or made again: an undo would let the seats replay rolls that anyone
+    can now predict (issue 55 row 3). A game begun under 0.12.0 still takes them."""
+    game = played_out()
     refused(game, {"cmd": "end_phase", "by": "blue"}, "GAME.OVER")
-    game.undo("blue")
-    game.redo("blue")
-    assert game.state.over
+    refused(game, {"cmd": "undo", "by": "blue"}, "GAME.OVER")
+    refused(game, {"cmd": "redo", "by": "red"}, "GAME.OVER")
+    assert not game.can_undo and not [c for c in game.legal() if c.name == "undo"]
+    old = played_out("0.12.0")
+    old.undo("blue")
+    old.redo("blue")
+    assert old.state.over
 
 
 def test_dice_faces_must_be_the_right_count_of_d6():

@@ -96,3 +96,33 @@ def test_undo_consent_free_lets_either_seat_undo_anything():
     game = Game.new(scenario, store=MemoryStore())
     maker = play_until_a_step_without_dice(game)
     assert game.undo(other(game, maker))[-1].type == "StepUndone"
+
+
+def test_undo_consent_a_refused_undo_is_not_asked_again():
+    """UNDO.CONSENT (games from 0.13.0; issue 55 row 11): a seat whose undo request was
+    refused may not ask for the same step again, so no seat can nag the other with requests
+    without end; nothing is logged for the refused repeat."""
+    game = Game.new(small_scenario(undo="consent"), store=MemoryStore())
+    game.submit({"cmd": "declare_charge", "by": "red", "unit": "boyz", "target": "spears"})
+    game.submit({"cmd": "react", "by": "blue", "unit": "spears", "reaction": "hold"})
+    assert game.undo("red")[-1].type == "UndoRequested"
+    game.submit({"cmd": "refuse_undo", "by": "blue"})
+    before = game.version
+    with pytest.raises(IllegalCommand) as err:
+        game.undo("red")
+    assert err.value.rule == "UNDO.CONSENT" and "refused" in str(err.value)
+    assert game.version == before
+    assert game.undo("blue")[-1].type == "StepUndone"   # its own step, alone, as before
+
+
+def test_undo_consent_only_the_seat_whose_step_it_was_redoes_it():
+    """UNDO.CONSENT (games from 0.13.0; issue 55 row 11): a step its owner took back is not
+    put back by the other seat: under consent the owner redoes it, or nobody."""
+    game = consent_game()
+    maker = play_until_a_step_without_dice(game)
+    assert game.undo(maker)[-1].type == "StepUndone"
+    before = game.version
+    with pytest.raises(IllegalCommand) as err:
+        game.redo(other(game, maker))
+    assert err.value.rule == "UNDO.CONSENT" and game.version == before
+    assert game.redo(maker)[-1].type == "StepRedone"

@@ -77,7 +77,7 @@ class Session:
             if pending.kind == "over":
                 self.console.print("[bold]" + tr("The game is over: {winner}.",
                                                  winner=self.winner())
-                                   + "[/] " + tr("Type log, explain, undo or quit."))
+                                   + "[/] " + tr("Type log, explain or quit."))
             if isinstance(pending, Decision) and pending.player in self.bots:
                 self.bot_decides(pending)
                 continue
@@ -128,7 +128,7 @@ class Session:
             return self.roll(text, pending)
         if pending.kind == "measurement":
             return self.measure(text, pending)
-        self.refuse(text, tr("the game is over: type log, explain, undo or quit"))
+        self.refuse(text, tr("the game is over: type log, explain or quit"))
         return True
 
     @staticmethod
