@@ -47,7 +47,7 @@ def command(name: str) -> Callable[[type[C]], type[C]]:
     def wrap(cls: type[C]) -> type[C]:
         dc = dataclasses.dataclass(frozen=True, kw_only=True, slots=True)(cls)
         dc.name = name
-        dc.schema = Schema(dc)
+        dc.schema = Schema(dc, bounded=True)   # untrusted: every number, string, list bounded
         COMMANDS[name] = dc
         return dc
 

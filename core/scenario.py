@@ -11,6 +11,7 @@ file, the field path (``units[2].profile.Ld``) and what was expected.
 
 from __future__ import annotations
 
+import math
 import re
 import tomllib
 from collections.abc import Callable
@@ -64,6 +65,10 @@ class Reader:
             raise self.fail(where, f"expected {_names(kinds)}, got {value!r}")
         if choices is not None and value not in choices:
             raise self.fail(where, f"expected one of {', '.join(map(str, choices))}, got {value!r}")
+        if isinstance(value, (float, int)) and not isinstance(value, bool) and \
+                not _finite(value):   # NaN passes every range check; 10**400 fails floats
+            raise self.fail(where, f"expected a finite number up to {BIGGEST:g}, got "
+                            f"{str(value)[:24]}")
         return float(cast(float, value)) if kinds == (float, int) else value
 
     def number(self, data: dict[str, Any], key: str, path: str, default: Any = ...,
@@ -78,9 +83,21 @@ class Reader:
 
     def point(self, value: Any, path: str) -> list[float]:
         if (not isinstance(value, list) or len(value) != 2
-                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)):
-            raise self.fail(path, f"expected [x, y] in inches, got {value!r}")
+                or not all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                           and _finite(v) for v in value)):
+            raise self.fail(path, f"expected [x, y] in inches (finite numbers), got "
+                            f"{str(value)[:60]}")
         return [float(value[0]), float(value[1])]
+
+
+BIGGEST = 1e6   # no number of a scenario is larger: a table is a few feet
+
+
+def _finite(v: float | int) -> bool:
+    """A number a table can hold: not NaN nor infinite, and no larger than BIGGEST."""
+    if isinstance(v, int):
+        return -BIGGEST <= v <= BIGGEST
+    return math.isfinite(v) and -BIGGEST <= v <= BIGGEST
 
 
 def _names(kinds: tuple[type, ...]) -> str:

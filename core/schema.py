@@ -29,11 +29,57 @@ class SchemaError(ValueError):
         return SchemaError(self.message, f"{prefix}{self.path}")
 
 
+class OutOfBounds(SchemaError):
+    """The right kind of value, beyond what a command may carry (said as it is, not as the
+    other types a union allows)."""
+
+
 def _fail(expected: str, value: Any) -> SchemaError:
     return SchemaError(f"expected {expected}, got {type(value).__name__} {value!r:.60}")
 
 
 def _any(v: Any) -> Any:
+    return v
+
+
+# What a command may carry (``Schema(cls, bounded=True)``): numbers a table can hold and a
+# program can do arithmetic on, strings and lists no longer than any real command needs. A
+# client's 400-digit integer, a NaN facing or a million-leg path is refused here, naming the
+# field, before any rule or geometry sees it.
+BIGGEST = 1e6          # inches or degrees: far beyond any table (a table's diagonal is < 1000)
+MOST_INT = 2**31 - 1
+LONGEST_STR = 4096
+LONGEST_LIST = 1000
+
+
+def _bounded_float(v: Any) -> Any:
+    if type(v) is int:
+        if -MOST_INT <= v <= MOST_INT:
+            return v
+    elif type(v) is float:
+        if v == v and -BIGGEST <= v <= BIGGEST:   # (v == v: not NaN)
+            return v
+    else:
+        raise _fail("a number", v)
+    raise OutOfBounds(f"expected a finite number from {-BIGGEST:g} to {BIGGEST:g}, got "
+                      f"{str(v)[:24]}")
+
+
+def _bounded_int(v: Any) -> Any:
+    if type(v) is not int:
+        raise _fail("int", v)
+    if not -MOST_INT <= v <= MOST_INT:
+        raise OutOfBounds(f"expected an integer from {-MOST_INT} to {MOST_INT}, got "
+                          f"{str(v)[:24]}...")
+    return v
+
+
+def _bounded_str(v: Any) -> Any:
+    if type(v) is not str:
+        raise _fail("str", v)
+    if len(v) > LONGEST_STR:
+        raise OutOfBounds(f"expected a string of at most {LONGEST_STR} characters, got "
+                          f"{len(v)}")
     return v
 
 
@@ -64,25 +110,31 @@ def _dict(v: Any) -> Any:
     return v
 
 
-def _checker(hint: Any) -> Check:
-    """Build the check of one field type."""
+def _checker(hint: Any, bounded: bool = False) -> Check:
+    """Build the check of one field type (``bounded``: a command's, BIGGEST and the rest)."""
     origin = typing.get_origin(hint)
     if hint is Any:
         return _any
     if hint is float:
-        return _float
+        return _bounded_float if bounded else _float
+    if bounded and hint is int:
+        return _bounded_int
+    if bounded and hint is str:
+        return _bounded_str
     if hint in (int, str, bool):
         return _exact(hint)
     if hint is type(None):
         return _none
     if origin in (typing.Union, types.UnionType):
-        options = [_checker(a) for a in typing.get_args(hint)]
+        options = [_checker(a, bounded) for a in typing.get_args(hint)]
         names = " or ".join(getattr(a, "__name__", str(a)) for a in typing.get_args(hint))
 
         def check_union(v: Any) -> Any:
             for option in options:
                 try:
                     return option(v)
+                except OutOfBounds:
+                    raise
                 except SchemaError:
                     continue
             raise _fail(names, v)
@@ -90,11 +142,14 @@ def _checker(hint: Any) -> Check:
         return check_union
     if origin is tuple:
         args = typing.get_args(hint)
-        item = _checker(args[0]) if args else _any
+        item = _checker(args[0], bounded) if args else _any
+        longest = LONGEST_LIST if bounded else None
 
         def check_tuple(v: Any) -> Any:
             if type(v) is not list and type(v) is not tuple:
                 raise _fail("a list", v)
+            if longest is not None and len(v) > longest:
+                raise OutOfBounds(f"expected a list of at most {longest} items, got {len(v)}")
             out = []
             for i, x in enumerate(v):
                 try:
@@ -112,16 +167,18 @@ def _checker(hint: Any) -> Check:
 class Schema:
     """The compiled checks of one dataclass: field names, which are required, and checks."""
 
-    __slots__ = ("aliases", "checks", "cls", "exact", "keys", "n", "names", "plan", "required")
+    __slots__ = ("aliases", "bounded", "checks", "cls", "exact", "keys", "n", "names", "plan",
+                 "required")
 
-    def __init__(self, cls: type) -> None:
+    def __init__(self, cls: type, bounded: bool = False) -> None:
         self.cls = cls   # the checks are compiled when first needed (_compile)
+        self.bounded = bounded   # a command's: numbers, strings and lists within bounds
 
     def __getattr__(self, name: str) -> Any:
         """A slot not yet filled: compile the checks, then answer. Reading type hints for
         every event and command class took most of the library's import time; a command
         line run uses a few of them."""
-        if name == "cls" or name not in Schema.__slots__:
+        if name in ("cls", "bounded") or name not in Schema.__slots__:
             raise AttributeError(name)
         self._compile()
         return object.__getattribute__(self, name)
@@ -138,8 +195,8 @@ class Schema:
             wire = f.name[:-1] if f.name.endswith("_") else f.name
             if wire != f.name:
                 self.aliases[f.name] = wire
-            self.checks[wire] = _checker(hints[f.name])
-            if hints[f.name] in (int, str, bool):
+            self.checks[wire] = _checker(hints[f.name], self.bounded)
+            if hints[f.name] in ((bool,) if self.bounded else (int, str, bool)):
                 self.exact[wire] = hints[f.name]
             if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
                 self.required.add(wire)

@@ -13,6 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from shapely.geometry import Polygon
+from shapely.validation import explain_validity
+
 from regiment.core import measure
 from regiment.core.scenario import Reader
 
@@ -21,19 +24,41 @@ from .table import measured, yes_no
 Polygons = list[list[list[float]]]
 
 
+MOST_POLYGONS = 32   # of one kind (walls, cover, hills...): a real table has a handful
+MOST_CORNERS = 64
+
+
+def parse_polygons(r: Reader, t: dict[str, Any], key: str) -> Polygons:
+    """``table.KEY``: at most ``MOST_POLYGONS`` polygons, each of 3 to ``MOST_CORNERS``
+    finite [x, y] corners making a simple shape with an area (no edge crossing another): a
+    scenario's cost bound, and the shape every rule measuring against it may assume."""
+    given = r.get(t, key, "table", list, [])
+    if len(given) > MOST_POLYGONS:
+        raise r.fail(f"table.{key}", f"expected at most {MOST_POLYGONS} polygons, got "
+                     f"{len(given)}")
+    polygons: Polygons = []
+    for i, poly in enumerate(given):
+        where = f"table.{key}[{i}]"
+        if not isinstance(poly, list) or not 3 <= len(poly) <= MOST_CORNERS:
+            raise r.fail(where, f"expected a polygon: a list of 3 to {MOST_CORNERS} [x, y] "
+                         "corners")
+        corners = [r.point(p, f"{where}[{j}]") for j, p in enumerate(poly)]
+        shape = Polygon(corners)
+        if not shape.is_valid or shape.area <= 1e-9:
+            raise r.fail(where, f"expected a simple polygon with an area, got one that is "
+                         f"not: {explain_validity(shape) if not shape.is_valid else 'no area'}")
+        polygons.append(corners)
+    return polygons
+
+
 def parse_blocking(r: Reader, t: dict[str, Any], out: dict[str, Any], at_table: bool) -> None:
-    """``table.blocking``: polygons of 3 to 64 [x, y] corners (in table mode ``true``: the
-    table has some, and the players see where); into ``out``, the parsed table."""
+    """``table.blocking``: polygons (``parse_polygons``; in table mode ``true``: the table
+    has some, and the players see where); into ``out``, the parsed table."""
     value = t.get("blocking", [])
     if at_table and value is True:
         out["blocking_at_table"] = True
         return
-    polygons: Polygons = []
-    for i, poly in enumerate(r.get(t, "blocking", "table", list, [])):
-        where = f"table.blocking[{i}]"
-        if not isinstance(poly, list) or not 3 <= len(poly) <= 64:
-            raise r.fail(where, "expected a polygon: a list of 3 to 64 [x, y] corners")
-        polygons.append([r.point(p, f"{where}[{j}]") for j, p in enumerate(poly)])
+    polygons = parse_polygons(r, t, "blocking")
     if at_table:   # TABLE.POSITIONS: where it stands is on the players' table
         if polygons:
             out["blocking_at_table"] = True

@@ -96,6 +96,9 @@ RULINGS: dict[str, Version] = {
     # the models of its new rear rank touching the enemy behind counted again (before: the
     # old rear rank's count stood, fewer than geometry finds)
     "rear_recounted": (0, 13, 0),
+    # MOVE.*: a move's path holds at most 16 legs, none of no length, refused before any
+    # geometry runs (before: any number, zero-length ones too; issue 55 row 1)
+    "bounded_paths": (0, 13, 0),
 }
 
 

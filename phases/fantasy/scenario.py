@@ -15,7 +15,7 @@ from typing import Any
 
 from regiment.core.geometry import Box, bounds, stands_on, unit_size
 from regiment.core.scenario import ID, Reader
-from regiment.phases.common.sight import parse_blocking
+from regiment.phases.common.sight import parse_blocking, parse_polygons
 
 from .characters import JOINS
 from .combat import positions
@@ -152,17 +152,11 @@ def _table(r: Reader, data: Any) -> dict[str, Any]:
 
 
 def _polygons(r: Reader, t: dict[str, Any], key: str, measured: bool) -> list[Any]:
-    """``table.KEY``: polygons of at least three [x, y] points (in table mode ``true``: the
-    table has some, unmapped)."""
+    """``table.KEY``: polygons (``parse_polygons``; in table mode ``true``: the table has
+    some, unmapped)."""
     if measured and t.get(key) is True:
         return [[[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]]
-    out = []
-    for i, poly in enumerate(r.get(t, key, "table", list, [])):
-        where = f"table.{key}[{i}]"
-        if not isinstance(poly, list) or len(poly) < 3:
-            raise r.fail(where, "expected a polygon of at least three [x, y] points")
-        out.append([r.point(p, f"{where}[{j}]") for j, p in enumerate(poly)])
-    return out
+    return parse_polygons(r, t, key)
 
 
 @cache

@@ -33,6 +33,9 @@ RULINGS: dict[str, Version] = {
     # SK.VICTORY: a game won on points keeps them squad by squad in its ending (before: the
     # totals alone)
     "points_itemised": (0, 13, 0),
+    # SK.MOVE: a move gives each model's place or the first model's x and y, not both, and
+    # x with y (before: a path beside them was taken, an x without y moved nothing)
+    "bounded_paths": (0, 13, 0),
 }
 
 

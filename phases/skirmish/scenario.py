@@ -18,7 +18,7 @@ from typing import Any
 
 from regiment.core import geometry as geo
 from regiment.core.scenario import ID, Reader
-from regiment.phases.common.sight import parse_blocking
+from regiment.phases.common.sight import parse_blocking, parse_polygons
 
 from .models import in_base_contact
 
@@ -104,13 +104,7 @@ def _unplace(r: Reader, units: list[dict[str, Any]], raw: list[Any]) -> None:
 def _areas(r: Reader, t: dict[str, Any], key: str = "difficult") -> list[list[list[float]]]:
     """Areas of difficult terrain (SK.TERRAIN, SK.MOVE) or of cover (SK.SHOOT): polygons of
     three or more corners."""
-    areas = []
-    for i, poly in enumerate(r.get(t, key, "table", list, [])):
-        where = f"table.{key}[{i}]"
-        if not isinstance(poly, list) or not 3 <= len(poly) <= 64:
-            raise r.fail(where, "expected a polygon: a list of 3 to 64 [x, y] corners")
-        areas.append([r.point(p, f"{where}[{j}]") for j, p in enumerate(poly)])
-    return areas
+    return parse_polygons(r, t, key)
 
 
 def catalogue() -> dict[str, dict[str, Any]]:

@@ -94,15 +94,27 @@ def allowance(u: UnitState, kind: str) -> float:
     return 2 * m if kind == "march" else m
 
 
-def legs_of(path: Sequence[Any], kind: str) -> tuple[tuple[Leg, ...], Refusal | None]:
+MOST_LEGS = 16   # MOVE.*: legs in one move (a real one has a handful: forward, wheel, ...)
+
+
+def legs_of(path: Sequence[Any], kind: str, bounded: bool = True
+            ) -> tuple[tuple[Leg, ...], Refusal | None]:
     """The path as sent (``[["forward", 3], ["wheel", -20], ...]``), read into legs; a
-    refusal names the leg that is wrong."""
+    refusal names the leg that is wrong. ``bounded`` (games from engine 0.13.0): at most
+    ``MOST_LEGS`` legs, none of them of no length, checked before any geometry runs, so that
+    the costliest path a client may send costs about what a real move does."""
     rule = RULE_OF[kind]
+    if bounded and len(path) > MOST_LEGS:
+        return (), Refusal(tr("a move has at most {n} legs, not {count}", n=MOST_LEGS,
+                              count=len(path)), rule)
     legs = []
     for i, raw in enumerate(path):
-        if not (len(raw) == 2 and type(raw[0]) is str and type(raw[1]) in (int, float)):
+        if not (len(raw) == 2 and type(raw[0]) is str and type(raw[1]) in (int, float)
+                and math.isfinite(raw[1])):
             return (), Refusal(tr("path[{i}] is not a [kind, amount] pair", i=i), rule)
         leg_kind, amount = raw[0], float(raw[1])
+        if bounded and amount == 0:
+            return (), Refusal(tr("path[{i}]: a leg of no length moves nothing", i=i), rule)
         if leg_kind not in LEG_KINDS:
             return (), Refusal(tr("path[{i}]: {kind} is not one of {kinds}", i=i, kind=leg_kind,
                                   kinds=", ".join(LEG_KINDS)), rule)
@@ -120,6 +132,22 @@ def legs_of(path: Sequence[Any], kind: str) -> tuple[tuple[Leg, ...], Refusal | 
                                "MOVE.WHEEL")
         legs.append(Leg(leg_kind, amount))
     return tuple(legs), None
+
+
+def mixed(kind: str, path: bool, x: float | None, y: float | None, facing: float | None
+          ) -> Refusal | None:
+    """A move says where it goes one way: a path, or where its front centre ends (``x`` and
+    ``y`` together, with ``facing``); a reform's ``facing`` is its new facing (games from
+    0.13.0: before, an ``x`` without ``y`` or a path beside an end was read as what it could
+    be, silently)."""
+    rule = RULE_OF[kind]
+    if (x is None) != (y is None):
+        return Refusal(tr("x and y go together: give both, or a path"), rule)
+    if path and x is not None:
+        return Refusal(tr("give a path or where the move ends (x, y), not both"), rule)
+    if facing is not None and x is None and kind != "reform":
+        return Refusal(tr("facing goes with x and y, where the move ends"), rule)
+    return None
 
 
 def used(u: UnitState, legs: Sequence[Leg], width: float) -> float:

@@ -74,7 +74,10 @@ class MoveFlow(Quiet):
             raise self.flow.illegal(state, cmd, tr("{unit} failed its test to march this turn: "
                                                     "it may make a normal move", unit=u.name),
                                      "MOVE.MARCH")
-        legs, bad = rules.legs_of(cmd.path, cmd.kind)
+        bounded = ruled(state, "bounded_paths")
+        legs, bad = rules.legs_of(cmd.path, cmd.kind, bounded)
+        if bad is None and bounded:
+            bad = rules.mixed(cmd.kind, bool(cmd.path), cmd.x, cmd.y, cmd.facing)
         if bad is not None:
             raise self.flow.illegal(state, cmd, bad.why, bad.rule)
         if cmd.kind == "reform" and legs and MUSICIAN not in u.command:

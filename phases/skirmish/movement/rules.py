@@ -40,10 +40,16 @@ def allowance(s: Squad) -> float:
     return min(m, float(s.terrain_roll)) if s.terrain_roll else m
 
 
-def ends(s: Squad, path: Sequence[Any], x: float | None, y: float | None
-         ) -> tuple[tuple[geo.Circle, ...] | None, str]:
+def ends(s: Squad, path: Sequence[Any], x: float | None, y: float | None,
+         strict: bool = False) -> tuple[tuple[geo.Circle, ...] | None, str]:
     """Where each model ends: the ``path`` (an [x, y] a model, in the squad's order), or the
-    whole squad moved so that its first model ends at (``x``, ``y``)."""
+    whole squad moved so that its first model ends at (``x``, ``y``). ``strict`` (games from
+    0.13.0): one of the two, and ``x`` with ``y`` (before, a path beside them was taken and
+    they were not)."""
+    if strict and path and (x is not None or y is not None):
+        return None, tr("give a place for each model or x and y for the first, not both")
+    if strict and (x is None) != (y is None):
+        return None, tr("x and y go together: give both, or a place for each model")
     if path:
         if len(path) != len(s.models):
             return None, tr("give {n} places, one for each model of {unit}", n=len(s.models),

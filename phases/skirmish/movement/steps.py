@@ -20,6 +20,7 @@ from regiment.phases.common.table import question
 
 from .. import table
 from ..moves import spots
+from ..rulings import ruled
 from ..state import SkirmishState, Squad
 from . import rules
 from .events import DifficultTerrainRolled, SquadMoved
@@ -145,7 +146,7 @@ def move(engine: SkirmishPreset, state: S, cmd: Move) -> list[Event]:
         gone = measure.distance(state, question(state, "distance", measure.key("moved", s.id),
                                                 "SK.MOVE", s, most=most))
         return engine.then(state, [SquadMoved(unit=s.id, distance=gone, models=None)], "move")
-    after, bad = rules.ends(s, cmd.path, cmd.x, cmd.y)
+    after, bad = rules.ends(s, cmd.path, cmd.x, cmd.y, ruled(state, "bounded_paths"))
     if after is None:
         raise engine.illegal(state, cmd, bad, "SK.MOVE")
     if rules.through_difficult(state, s, after) and not s.terrain_roll:
