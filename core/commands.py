@@ -23,6 +23,7 @@ class Command:
     __slots__ = ()
     name: ClassVar[str]
     schema: ClassVar[Schema]
+    stored: ClassVar[Schema]
     by: str
 
     def args(self) -> dict[str, Any]:
@@ -48,14 +49,17 @@ def command(name: str) -> Callable[[type[C]], type[C]]:
         dc = dataclasses.dataclass(frozen=True, kw_only=True, slots=True)(cls)
         dc.name = name
         dc.schema = Schema(dc, bounded=True)   # untrusted: every number, string, list bounded
+        dc.stored = Schema(dc)   # a log's: what an older engine took, as it took it
         COMMANDS[name] = dc
         return dc
 
     return wrap
 
 
-def parse_command(data: Any) -> Command:
-    """Build a command from a plain dict (a JSON line); BadRequest says what is wrong."""
+def parse_command(data: Any, logged: bool = False) -> Command:
+    """Build a command from a plain dict (a JSON line); BadRequest says what is wrong.
+    ``logged``: a command a log recorded (its chain checked), read as the engine that wrote
+    it took it, not held to the bounds a client's command is held to now."""
     if not isinstance(data, dict):
         raise BadRequest(f"a command must be a JSON object, got {type(data).__name__}")
     name = data.get("cmd")
@@ -71,7 +75,7 @@ def parse_command(data: Any) -> Command:
         raise BadRequest(f"unknown command {name!r}; known: {', '.join(sorted(COMMANDS))}")
     fields = {k: v for k, v in data.items() if k != "cmd"}
     try:
-        built: Command = cls.schema.build(fields, name)
+        built: Command = (cls.stored if logged else cls.schema).build(fields, name)
     except SchemaError as exc:
         raise BadRequest(str(exc)) from None
     return built
@@ -79,7 +83,7 @@ def parse_command(data: Any) -> Command:
 
 def command_from_record(by: str, name: str, args: dict[str, Any]) -> Command:
     """Rebuild the command a ``CommandIssued`` event recorded (for verify and game records)."""
-    return parse_command({"cmd": name, "by": by, **args})
+    return parse_command({"cmd": name, "by": by, **args}, logged=True)
 
 
 # --- Kernel commands -----------------------------------------------------------------------

@@ -112,7 +112,7 @@ class Deciding:
         after = self.table[Measured](state, given)
         again = asking.resume
         if isinstance(again, measure.Again):
-            events = self._decide_or_withdraw(after, parse_command(again.command))
+            events = self._decide_or_withdraw(after, parse_command(again.command, logged=True))
         else:
             events = self._outcome(after, again.roll, again.faces)
         return Folded([given, *events], folded(after, events, self.table))

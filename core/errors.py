@@ -63,6 +63,20 @@ class BadRequest(RegimentError):
     type_name = "BadRequest"
 
 
+class RateLimited(BadRequest):
+    """A message sent faster than a server takes them from one seat (SERVER.LIMITS): dropped,
+    nothing changed; ``retry_after`` says in how many seconds the next one is taken."""
+
+    type_name = "RateLimited"
+
+    def __init__(self, message: str, *, retry_after: float) -> None:
+        self.retry_after = retry_after
+        super().__init__(message)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), "retry_after": round(self.retry_after, 3)}
+
+
 class InvalidScenario(RegimentError):
     """A scenario that cannot start a game. Names the file, the field path and what was expected."""
 

@@ -14,6 +14,27 @@ from regiment.tools.replay import Narrator, narrate
 from .test_golden import story
 
 
+def undone_near_the_end(name: str, player: str):
+    """The golden battle played by the bots to its last step, that step not made, and the
+    step before it undone: a log with a branch (a finished game takes no undo, GAME.OVER)."""
+    from regiment.core.game import Game
+    from regiment.core.scenario import load_scenario
+    from regiment.store import MemoryStore
+    from regiment.tools.bot import choose
+
+    from .conftest import EXAMPLES
+
+    _, played = story(name)
+    steps = len(played.timeline.steps)
+    scenario = load_scenario(EXAMPLES / f"{name}.toml")
+    scenario["seed"] = scenario["seed"] or "60de"
+    game = Game.new(scenario, store=MemoryStore(), game_id=f"walk-{name}")
+    while len(game.timeline.steps) < steps - 2 and game.pending.kind != "over":
+        game.submit(choose(game))
+    game.undo(player)
+    return game
+
+
 class Seen:
     """A visitor that keeps what it was shown."""
 
@@ -31,8 +52,7 @@ class Seen:
 
 
 def test_one_walk_feeds_every_visitor_each_step_once_decoding_each_record_once(monkeypatch):
-    _, game = story("orcs_vs_empire")
-    game.undo("orcs")   # a step undone: its branch shows
+    game = undone_near_the_end("orcs_vs_empire", "orcs")   # a step undone: its branch shows
     records = list(game.records)
     decoded = []
     real = walking.decode_event
@@ -62,7 +82,6 @@ def test_a_walk_with_no_visitor_that_folds_decodes_nothing(monkeypatch):
 
 
 def test_without_branches_the_walk_works_them_out_for_the_end():
-    _, game = story("the_brood")
-    game.undo("red")
+    game = undone_near_the_end("the_brood", "red")
     (_, branches), = walk(list(game.records), [Seen(False)])
     assert branches == game.timeline.status()

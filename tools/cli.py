@@ -250,6 +250,13 @@ def build_parser() -> Parser:
                    help="seconds a request's headers may take to arrive (default %(default)g)")
     s.add_argument("--body-timeout", type=float, default=10.0, metavar="S",
                    help="seconds a scenario's body may take to arrive (default %(default)g)")
+    s.add_argument("--idle-timeout", type=float, default=600.0, metavar="S",
+                   help="seconds a WebSocket may send nothing before it is closed (default "
+                   "%(default)g; a client reconnects, and is sent what it missed)")
+    s.add_argument("--forwarded-allow-ips", metavar="ADDRESSES", default="",
+                   help="the proxies (comma-separated addresses, or *) whose X-Forwarded-For "
+                   "is believed for the client's address; by default none, so a client cannot "
+                   "name its own address to escape --games-per-minute")
     s.add_argument("--deflate", action="store_true",
                    help="compress WebSocket messages for clients that ask (per-message "
                    "deflate): a third of the bytes on a slow link, for some 50 KiB of memory "
@@ -610,7 +617,7 @@ def _server(args: argparse.Namespace) -> int:
     from regiment.store import open_store
 
     for name, least in (("games_per_minute", 0.0), ("header_timeout", 0.1),
-                        ("body_timeout", 0.1)):
+                        ("body_timeout", 0.1), ("idle_timeout", 0.1)):
         value = getattr(args, name)
         if not least <= value < 1e6:   # NaN too
             raise BadRequest(f"--{name.replace('_', '-')} {value}: give a number from {least:g}")
@@ -619,7 +626,8 @@ def _server(args: argparse.Namespace) -> int:
         raise BadRequest(f"{args.store}: the server keeps its games in SQLite (.db) or "
                          "PostgreSQL (postgresql://...), not in a log directory")
     return run_server(store, _key_path(args.key), args.host, args.port, args.games_per_minute,
-                      args.header_timeout, args.body_timeout, args.deflate)
+                      args.header_timeout, args.body_timeout, args.deflate,
+                      idle=args.idle_timeout, proxies=args.forwarded_allow_ips)
 
 
 def _key_path(given: str | None) -> Path:

@@ -242,6 +242,22 @@ class Hub:
             del self.held[game_id]
         return len(idle)
 
+    def role_of(self, game_id: str, token: str | None) -> str:
+        """The seat a token holds, the game not loaded (``seat_of``'s check alone)."""
+        digest = token_hash(token or "")
+        held = self.held.get(game_id)
+        role = _seat(held.seats, digest) if held is not None and token else None
+        if role is not None:
+            return role
+        try:
+            seats = self.store.get_seats(game_id)
+        except BadRequest:
+            seats = {}
+        role = _seat(seats or NO_SEATS, digest)
+        if role is None or not seats or not token:
+            raise BadRequest("no such game, or a wrong or missing token")
+        return role
+
     def seat_of(self, game_id: str, token: str | None) -> tuple[Held, str]:
         """The game and the seat a token holds; BadRequest for a wrong or missing token (said
         the same way, after the same work, for a game that does not exist, so ids cannot be

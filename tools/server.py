@@ -43,42 +43,31 @@ from starlette.routing import Match, Route, WebSocketRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from regiment.core.errors import BadRequest, RegimentError, StoreError, StoreUnavailable
+from regiment.core.errors import (
+    BadRequest,
+    RateLimited,
+    RegimentError,
+    StoreError,
+    StoreUnavailable,
+)
 from regiment.core.log import get_logger
 from regiment.store.base import CAUGHT_UP
 
 from . import collector
 from .durable import Flusher
 from .guard import BODY_TIMEOUT, HEADER_TIMEOUT, CreateLimit
-from .hub import MAX_SCENARIO, Held, Hub, Watcher, dumps, token_hash
+from .hub import MAX_SCENARIO, SPECTATE, Held, Hub, Watcher, dumps, token_hash
 from .outbox import Outbox
+from .pages import Pages
+from .seats import IDLE, RATE, Seats
 from .serve import event_json, pending_json
 from .signing import ServerKey
 
 log = get_logger("regiment.server")
 
 MAX_MESSAGE = 16 * 1024        # a command is a few hundred bytes
-RATE = 20.0                    # messages a second a connection may send, on average...
-BURST = 40.0                   # ...and at once
-FLOOD = 200                    # refused for rate in a row: the connection is closed
 OUTBOX = 1000                  # messages waiting for a client that does not read
 SWEEP = 30.0                   # seconds between sweeps of games nobody watches
-
-
-class Bucket:
-    """A token bucket: RATE messages a second, BURST at once."""
-
-    def __init__(self) -> None:
-        self.tokens, self.at = BURST, time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(BURST, self.tokens + (now - self.at) * RATE)
-        self.at = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
 
 
 def error(exc: RegimentError, status: int = 400) -> JSONResponse:
@@ -89,11 +78,12 @@ def error(exc: RegimentError, status: int = 400) -> JSONResponse:
 
 
 def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
-             body_timeout: float = BODY_TIMEOUT) -> ASGIApp:
+             body_timeout: float = BODY_TIMEOUT, idle: float = IDLE) -> ASGIApp:
     # a store that groups its commits makes them durable in a thread of its own
     flusher = Flusher(store.sync) if getattr(store, "grouped", False) else None
     hub = Hub(store, key, flusher)
     limit = CreateLimit(games_per_minute)
+    seats = Seats()
 
     async def mine(request: Request) -> Response:
         """The games a seat token holds (a player keeps one token a game; a client may
@@ -194,12 +184,29 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
         lines = export_lines(list(held.game.records))
         return PlainTextResponse("\n".join(lines) + "\n", media_type="application/jsonl")
 
-    def replay(held: Held, seat: str) -> Response:
-        from .html import page
+    pages = Pages(getattr(store, "url", None) or (
+        None if getattr(store, "memory", True) else str(getattr(store, "path", ""))) or None)
 
-        records = list(held.game.records)
-        live = LIVE.replace("__AFTER__", str(len(records)))
-        return HTMLResponse(page(records).replace("</body>", live + "</body>"))
+    async def replay(request: Request) -> Response:
+        """The replay page, which verifies the whole log: made by a child process (a thread
+        for an in-memory store) once a game's head, one at a time (a spectator's reload, or a
+        hundred at once, waits for the one being made); the game is not loaded here, so that
+        no game's steps wait on it (SERVER.LIMITS)."""
+        game_id = request.path_params["game_id"]
+        try:
+            hub.role_of(game_id, request.query_params.get("token"))
+            held = hub.held.get(game_id)
+            if held is not None:   # played now: what the store has of it is durable first
+                await hub.settled(held)
+            version = store.version(game_id) if held is None else held.game.version
+            text, count = await pages.get(
+                game_id, version, lambda: list(hub.get(game_id).game.records))
+        except StoreError as exc:
+            return error(exc, 503)
+        except RegimentError as exc:
+            return error(exc, 403)
+        live = LIVE.replace("__AFTER__", str(count))
+        return HTMLResponse(text.replace("</body>", live + "</body>"))
 
     async def status(request: Request) -> Response:
         """How much this process holds: games in memory and connections watching them; what
@@ -234,15 +241,22 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
             await ws.send_json({"error": exc.to_dict()})
             await ws.close(code=1008)
             return
+        use = seats.join(game_id, seat, seat == SPECTATE)
+        if use is None:   # SERVER.LIMITS: a seat's connections are few
+            await ws.send_json({"error": BadRequest(
+                f"the seat {seat} has all the connections it may have open; close one "
+                "first").to_dict()})
+            await ws.close(code=1008, reason="too many connections for this seat")
+            return
         # Everything for this connection goes through one outbox and one writer: sends come
         # from its own commands, from the other seats' and from other processes' steps, and
         # two sends at once on one WebSocket break it.
         outbox = Outbox(OUTBOX)
-        writer = asyncio.create_task(write(ws, outbox))
+        why = ["gone, or too slow to read"]   # the reason the writer closes with
+        writer = asyncio.create_task(write(ws, outbox, why))
         # watching from now (so the game is kept), told nothing before its first message
         watcher = Watcher(seat, outbox.post, greeted=False)
         held.watchers.append(watcher)
-        bucket, refused = Bucket(), 0
         try:
             await hub.settled(held)   # its first message shows only durable steps
             game = held.game
@@ -252,19 +266,25 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
                 event_json(r) for r in game.records[start:]], **hub.snapshot(game)}))
             tell(game_id)   # the game's other connections: what joining caught up with
             while not writer.done():
-                frame = await ws.receive()
+                try:   # SERVER.LIMITS: a connection that sends nothing for IDLE is closed
+                    async with asyncio.timeout(idle):
+                        frame = await ws.receive()
+                except TimeoutError:
+                    await ws.close(code=1001, reason=f"idle for {idle:g} s")
+                    return
                 if frame["type"] == "websocket.disconnect":
                     raise WebSocketDisconnect(frame.get("code", 1000))
-                if not bucket.take():   # every frame counts, text or binary (SERVER.LIMITS)
-                    refused += 1
-                    if refused >= FLOOD:
-                        await ws.close(code=1008, reason="too many messages")
+                # every frame counts, text or binary, against its seat's one rate
+                if not use.take(time.monotonic()):
+                    if use.flooding():   # kept above the rate: closed, once told so
+                        why[0] = "too many messages"
+                        outbox.post(None)
                         return
-                    watcher.send(error_message(BadRequest(
-                        f"too many messages: at most {RATE:.0f} a second (this one was "
-                        "dropped; nothing changed)"), game_id))
+                    watcher.send(error_message(RateLimited(
+                        f"too many messages: at most {RATE:.0f} a second from a seat (this "
+                        "one was dropped; nothing changed)", retry_after=use.retry_after()),
+                        game_id))
                     continue
-                refused = 0
                 text = frame.get("text")
                 if text is None:   # a binary frame: the protocol is JSON text
                     watcher.send(error_message(BadRequest(
@@ -277,10 +297,11 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
             watcher.send(dumps({"error": exc.to_dict()}))
         finally:
             hub.leave(game_id, watcher)
+            seats.leave(game_id, seat)
             outbox.post(None)
             await asyncio.gather(writer, return_exceptions=True)
 
-    async def write(ws: WebSocket, outbox: Outbox) -> None:
+    async def write(ws: WebSocket, outbox: Outbox, why: list[str]) -> None:
         while (text := await outbox.get()) is not None:
             try:
                 await ws.send_text(text)
@@ -290,7 +311,7 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
             # (14 KiB of a connection's 44 traced, measured with make bench, issue 29)
             text = None
         with contextlib.suppress(Exception):
-            await ws.close(code=1008, reason="gone, or too slow to read")
+            await ws.close(code=1008, reason=why[0])
 
     async def handle(watcher: Watcher, held: Held, seat: str, text: str) -> None:
         """A seat's message: the command applied, and once its step is durable, every
@@ -395,6 +416,7 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
             await asyncio.sleep(SWEEP)
             if dropped := hub.sweep():
                 log.info("idle_games_dropped", games=dropped)
+            seats.sweep()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -418,7 +440,7 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
         Route("/games", mine, methods=["GET"]),
         Route("/games/{game_id}", seated(state)),
         Route("/games/{game_id}/log", seated(export)),
-        Route("/games/{game_id}/replay", seated(replay)),
+        Route("/games/{game_id}/replay", replay),
         game_socket,
     ], lifespan=lifespan)
 
@@ -444,8 +466,8 @@ LIVE = """<script>
 (() => {
   const q = new URLSearchParams(location.search);
   const path = location.pathname.replace(/\\/replay$/, "/ws");
-  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}` +
-    `${path}?token=${encodeURIComponent(q.get("token") || "")}&after=__AFTER__`);
+  const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}` +
+    `${path}?token=${encodeURIComponent(q.get("token") || "")}&after=__AFTER__`;
   // whose turn it is and what the game waits for, from every message's pending decision
   const waiting = document.createElement("div");
   waiting.id = "waiting";
@@ -465,7 +487,7 @@ LIVE = """<script>
     else if (p.kind === "over") waiting.textContent =
       `The game is over${p.winner ? `: ${p.winner} won` : ""}`;
   };
-  ws.onmessage = (m) => {
+  const onmessage = (m) => {
     const d = JSON.parse(m.data);
     tellPending(d.pending);
     if (!d.events || !d.events.length) return;
@@ -474,6 +496,13 @@ LIVE = """<script>
     history.replaceState(null, "", `${location.pathname}${location.search}#step=${step}`);
     location.reload();
   };
+  // a connection that sent nothing for the server's idle time is closed (1001): open another
+  const open = () => {
+    const ws = new WebSocket(url);
+    ws.onmessage = onmessage;
+    ws.onclose = (e) => { if (e.code === 1001) setTimeout(open, 1000); };
+  };
+  open();
 })();
 </script>
 """
@@ -481,13 +510,14 @@ LIVE = """<script>
 
 def run_server(store: Any, key_path: Path, host: str, port: int,
                games_per_minute: float = 20.0, header_timeout: float = HEADER_TIMEOUT,
-               body_timeout: float = BODY_TIMEOUT, deflate: bool = False) -> int:
+               body_timeout: float = BODY_TIMEOUT, deflate: bool = False, idle: float = IDLE,
+               proxies: str = "") -> int:
     import uvicorn
 
     from .guard import KEEP_ALIVE, LeanWebSocket, guarded
 
     key = ServerKey.load_or_create(key_path)
-    app = make_app(store, key, games_per_minute, body_timeout)
+    app = make_app(store, key, games_per_minute, body_timeout, idle)
     print(f"regiment server: http://{host}:{port} (key {key.public[:16]}..., "
           f"{key_path})", flush=True)
     log.info("server_started", host=host, port=port, header_timeout=header_timeout,
@@ -500,5 +530,9 @@ def run_server(store: Any, key_path: Path, host: str, port: int,
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1024 * 1024,
                 ws_per_message_deflate=deflate, lifespan="on", http=guarded(header_timeout),
                 ws=LeanWebSocket or "auto",
-                timeout_keep_alive=KEEP_ALIVE)
+                timeout_keep_alive=KEEP_ALIVE,
+                # a client's X-Forwarded-For is believed only from the proxies the operator
+                # names (uvicorn believes 127.0.0.1's by default: any local client could name
+                # its address and make games without limit)
+                proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None)
     return 0

@@ -1,0 +1,135 @@
+"""SERVER.LIMITS held by a real server process against real clients (issue 55 rows 8, 9): a
+client's X-Forwarded-For is not believed unless the operator names its proxy; the message
+rate is one seat's across all its connections; a seat's connections are few; a connection
+that sends nothing is closed after the idle time; a sender that keeps above the rate is
+closed; and a rate refusal says when to try again."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from .servers import Server
+from .test_server import SCENARIO, recv
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Any:
+    with Server(str(tmp_path / "games.db"), tmp_path / "server.key",
+                options=("--games-per-minute", "0", "--idle-timeout", "1.5")) as s:
+        yield s
+
+
+SOCKETS = contextlib.ExitStack()   # every connection a test opens, closed after it
+
+
+@pytest.fixture(autouse=True)
+def _closed_after():
+    yield
+    SOCKETS.close()
+
+
+def join(server: Server, made: dict[str, Any], who: str = "red") -> Any:
+    ws = SOCKETS.enter_context(
+        connect(f"{server.ws}/games/{made['id']}/ws?token={made['seats'][who]}"))
+    recv(ws)   # its first message: the game so far
+    return ws
+
+
+def answers(ws: Any, wait: float = 1.0) -> list[dict[str, Any]]:
+    out = []
+    try:
+        while True:
+            out.append(recv_quick(ws, wait))
+    except (TimeoutError, ConnectionClosed):
+        return out
+
+
+def recv_quick(ws: Any, wait: float) -> dict[str, Any]:
+    import json
+
+    return dict(json.loads(ws.recv(timeout=wait)))
+
+
+def limited(a: dict[str, Any]) -> bool:
+    return a.get("error", {}).get("type") == "RateLimited"
+
+
+def test_server_limits_x_forwarded_for_is_not_believed_by_default(tmp_path):
+    """Row 8: 25 games asked for, each naming another address, against 20 a minute: the
+    limit holds (0.12.0 made all 25 through uvicorn's trust of 127.0.0.1)."""
+    with Server(str(tmp_path / "g.db"), tmp_path / "k.key", options=()) as s:
+        codes = [httpx.post(f"{s.http}/games", content=SCENARIO.encode(), timeout=30,
+                            headers={"X-Forwarded-For": f"10.0.0.{i}"}).status_code
+                 for i in range(25)]
+        assert codes.count(201) <= 21 and 429 in codes, codes
+        assert s.tracebacks() == 0
+
+
+def test_server_limits_the_rate_is_one_seat_s_across_its_connections(server):
+    """Row 9: three connections of one seat share one rate: of 90 messages sent at once,
+    no more than the seat's burst (40) and what refills meanwhile are taken."""
+    made = server.create(SCENARIO)
+    conns = [join(server, made) for _ in range(3)]
+    start = time.monotonic()
+    for ws in conns:
+        for _ in range(30):
+            ws.send('{"query": "state"}')
+    elapsed = time.monotonic() - start
+    said = [a for ws in conns for a in answers(ws)]
+    refused = [a for a in said if limited(a)]
+    assert len(said) - len(refused) <= 40 + 20 * elapsed + 2, (len(said), len(refused))
+    assert refused and refused[0]["error"]["retry_after"] >= 0
+    for ws in conns:
+        ws.close()
+    assert server.tracebacks() == 0
+
+
+def test_server_limits_a_seat_has_at_most_four_connections(server):
+    made = server.create(SCENARIO)
+    held = [join(server, made) for _ in range(4)]
+    fifth = SOCKETS.enter_context(
+        connect(f"{server.ws}/games/{made['id']}/ws?token={made['seats']['red']}"))
+    told = recv(fifth)
+    assert "all the connections it may have" in told["error"]["message"]
+    with pytest.raises(ConnectionClosed) as closed:
+        fifth.recv(timeout=5)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+    held.pop().close()   # one closed: another may open
+    time.sleep(0.2)
+    held.append(join(server, made))
+    for ws in held:
+        ws.close()
+
+
+def test_server_limits_an_idle_connection_is_closed(server):
+    """Row 9: a connection that sends nothing for the idle time (here 1.5 s) is closed,
+    code 1001; one that keeps sending is not."""
+    made = server.create(SCENARIO)
+    quiet = join(server, made, "blue")
+    with pytest.raises(ConnectionClosed) as closed:
+        quiet.recv(timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1001
+
+
+def test_server_limits_a_steady_sender_above_the_rate_is_closed(server):
+    """Row 9: 30 messages a second against 20: refused one in three, and closed (1008) once
+    40 were refused within 10 s, where 0.12.0 closed only after 200 refused in a row."""
+    made = server.create(SCENARIO)
+    ws = join(server, made)
+    with pytest.raises(ConnectionClosed) as closed:
+        for _ in range(300):   # 10 s at most
+            ws.send('{"query": "state"}')
+            time.sleep(1 / 30)
+            answers(ws, 0.001)
+        answers(ws, 2)
+        ws.recv(timeout=5)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+    assert server.tracebacks() == 0
