@@ -9,7 +9,9 @@ from regiment.core.errors import BadRequest, ConcurrencyConflict, CorruptLog
 from regiment.core.events import Event
 from regiment.core.record import Draft, Record
 
-from .codec import decode_fast, decode_record
+from .codec import GENESIS, decode_checked, decode_fast, decode_record, frame_chain
+
+BROKEN = "its prev is not the hash of the record before it: the log was damaged or changed"
 
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 # What a store's ``listen`` yields as it (re)connects, in place of a game id: anything may have
@@ -48,27 +50,40 @@ class Reading:
         raise NotImplementedError
 
     def read(self, game_id: str, start: int = 0) -> Iterator[Record]:
+        """Each stored record from ``start``, its hash checked against its contents and its
+        ``prev`` against the record before it (STORE.DAMAGE: a damaged record is refused,
+        never read as another game's)."""
+        last: bytes | None = GENESIS if start == 0 else None
         for seq, payload in self._payloads(game_id, start):
             try:
                 record = decode_record(payload)
+                digest, prev = frame_chain(payload)
             except CorruptLog as exc:
                 raise exc.at(self._where(game_id, seq)) from None
             if record.seq != seq:
                 raise CorruptLog(f"the record says seq {record.seq}",
                                  where=self._where(game_id, seq))
+            if last is not None and prev != last:
+                raise CorruptLog(BROKEN, where=self._where(game_id, seq))
+            last = digest
             yield record
 
     def read_events(self, game_id: str, start: int = 0
                     ) -> Iterator[tuple[int, int, Event, bytes]]:
         """(seq, step, event, stored bytes) of each record: the fast path of ``Game.load``,
-        which builds a record from its bytes only when it is read (``record_decoder``)."""
+        which builds a record from its bytes only when it is read (``record_decoder``); each
+        hash checked as ``read`` checks it."""
+        last: bytes | None = GENESIS if start == 0 else None
         for seq, payload in self._payloads(game_id, start):
             try:
-                s, step, event = decode_fast(payload)
+                s, step, event, digest, prev = decode_checked(payload)
             except CorruptLog as exc:
                 raise exc.at(self._where(game_id, seq)) from None
             if s != seq:
                 raise CorruptLog(f"the record says seq {s}", where=self._where(game_id, seq))
+            if last is not None and prev != last:
+                raise CorruptLog(BROKEN, where=self._where(game_id, seq))
+            last = digest
             yield seq, step, event, payload
 
     @staticmethod

@@ -252,7 +252,7 @@ def _plan(type_: str) -> _Plan | None:
     return plan
 
 
-def decode_fast(payload: bytes) -> tuple[int, int, Event]:
+def decode_fast(payload: bytes, e: _Envelope | None = None) -> tuple[int, int, Event]:
     """(seq, step, event) of a record, its event decoded straight from the stored bytes.
 
     The load path: no Record and no data dict are built (see core.record.RecordLog). msgspec
@@ -261,10 +261,11 @@ def decode_fast(payload: bytes) -> tuple[int, int, Event]:
     are read too (a field left out, an unknown one in its place). Anything else goes through
     ``decode_pair``, whose error says what is wrong.
     """
-    try:
-        e = _ENVELOPE.decode(payload)
-    except _FAILURES:
-        e = None
+    if e is None:
+        try:
+            e = _ENVELOPE.decode(payload)
+        except _FAILURES:
+            e = None
     if e is not None and e.step <= e.seq and len(payload) <= MAX_FRAME:
         plan = _PLANS.get(e.type) or _plan(e.type)
         if plan is not None and plan[0] == e.v:
@@ -320,3 +321,58 @@ def encode_blob(value: Any) -> bytes:
 
 def decode_blob(payload: bytes, where: str) -> Any:
     return unpack(payload, where)
+
+
+# --- a frame's own hash, checked as it is read ------------------------------------------------
+
+_FRAME_HEAD = b"\x88" + _CANONICAL.encode("at")   # a canonical frame begins so
+_DATA_KEY = _CANONICAL.encode("data")
+_HASH_PART = _CANONICAL.encode("hash") + b"\xc4\x20"
+_PREV_KEY = _CANONICAL.encode("prev")
+
+
+def frame_chain(payload: bytes, e: _Envelope | None = None) -> tuple[bytes, bytes]:
+    """(hash, prev) of a stored frame once its hash is found to cover its contents: what
+    every reader checks of each record as it reads it (STORE.DAMAGE), so that no damaged
+    record is read as another game's. A canonical frame holds its body's bytes as they were
+    hashed, around its hash and prev, and is checked in place (about half a microsecond); any
+    other is decoded and its body encoded again (``check_link``). ``e``: its envelope, when
+    the reader decoded it already. CorruptLog: the hash does not match."""
+    if e is None:
+        try:
+            e = _ENVELOPE.decode(payload)
+        except _FAILURES:
+            return _chain_in_full(payload)
+    at = _CANONICAL.encode(e.at)
+    head_end = len(_FRAME_HEAD) + len(at) + len(_DATA_KEY) + len(e.data)
+    hash_end = head_end + len(_HASH_PART) + 32
+    prev_b = _CANONICAL.encode(e.prev)
+    tail_at = hash_end + len(_PREV_KEY) + len(prev_b)
+    if (payload.startswith(_FRAME_HEAD) and payload[head_end:hash_end - 32] == _HASH_PART
+            and payload[hash_end - 32:hash_end] == e.hash
+            and payload[hash_end:tail_at] == _PREV_KEY + prev_b):
+        body = b"\x86" + payload[1:head_end] + payload[tail_at:]
+        if link(e.prev, body) == e.hash:
+            return e.hash, e.prev
+    return _chain_in_full(payload)   # not laid out canonically, or not matching: in full
+
+
+def _chain_in_full(payload: bytes) -> tuple[bytes, bytes]:
+    record = decode_record(payload)   # its error names the fault
+    why = check_link(record, record.prev)
+    if why is not None:
+        raise CorruptLog(f"record {record.seq}: {why}")
+    return record.hash, record.prev
+
+
+def decode_checked(payload: bytes) -> tuple[int, int, Event, bytes, bytes]:
+    """``decode_fast`` and ``frame_chain`` with one decoding of the envelope: (seq, step,
+    event, hash, prev)."""
+    try:
+        e = _ENVELOPE.decode(payload)
+    except _FAILURES:
+        seq, step, event = decode_fast(payload)   # refused, naming the fault (or read slowly)
+        return (seq, step, event, *_chain_in_full(payload))
+    digest, prev = frame_chain(payload, e)
+    seq, step, event = decode_fast(payload, e)
+    return seq, step, event, digest, prev

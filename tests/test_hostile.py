@@ -133,3 +133,56 @@ def test_hostile_scenario_positions_and_facings_are_finite():
         with pytest.raises(InvalidScenario) as err:
             parse_scenario(raw)
         assert f"units[0].{field}" in str(err.value)
+
+
+HOSTILE_LINES = [
+    '{"cmd": "move", "by": "red", "unit": "wolves", "x": NaN, "y": 1}',
+    '{"cmd": "move", "by": "red", "unit": "wolves", "x": 1, "y": Infinity}',
+    '{"cmd": "move", "by": "red", "unit": "wolves", "x": 1e400, "y": 2}',
+    '{"cmd": "move", "by": "red", "unit": "wolves", "files": ' + "9" * 400 + '}',
+    '{"cmd": "move", "by": "red", "unit": "wolves", "path": [["forward", 1e300]]}',
+    '{"cmd": "move", "by": "red", "unit": "wolves", "path": [["wheel", NaN]]}',
+    '{"cmd": "measure", "by": "red", "value": 1e308}',
+    '{"cmd": "roll", "by": "red", "faces": [' + "1" * 300 + ']}',
+    '{"cmd": "declare_charge", "by": "red", "unit": "' + "w" * 10_000 + '", "target": "x"}',
+]
+
+
+def test_hostile_lines_to_serve_are_refused_and_serve_goes_on():
+    """Issue 55 row 4: serve answers each hostile line with BadRequest or the rule that
+    refuses it, never exits, never prints a traceback, and the game is as it was."""
+    from .test_serve import Engine
+
+    e = Engine()
+    try:
+        for line in HOSTILE_LINES:
+            answer = e.send(line)
+            assert answer["error"]["type"] in ("BadRequest", "IllegalCommand"), answer
+            assert answer["pending"] == e.hello["pending"]
+        assert e.send({"cmd": "end_charges", "by": "red"})["events"]
+    finally:
+        assert e.close() == 0
+    assert "Traceback" not in e.proc.stderr.read()
+
+
+def test_hostile_lines_to_the_server_are_refused_and_the_connection_stays(tmp_path):
+    """Issue 55 row 4: the same lines over the game server's WebSocket: each refused in
+    words, the connection kept, no traceback in the server's log."""
+    from websockets.sync.client import connect
+
+    from .servers import Server
+    from .test_server import SCENARIO, recv
+
+    with Server(str(tmp_path / "g.db"), tmp_path / "k.key") as s:
+        made = s.create(SCENARIO)
+        with connect(f"{s.ws}/games/{made['id']}/ws?token={made['seats']['red']}") as ws:
+            head = recv(ws)["head"]
+            for line in HOSTILE_LINES:
+                ws.send(line)
+                answer = recv(ws)
+                assert answer["error"]["type"] in ("BadRequest", "IllegalCommand"), answer
+                assert answer["head"] == head
+                import time
+
+                time.sleep(0.06)   # (under the seat's rate)
+        assert s.tracebacks() == 0, s.errors[-2000:]
