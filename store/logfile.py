@@ -89,9 +89,11 @@ def scan(data: bytes, where: str) -> Scan:
             break
         payload = data[off + HEADER.size:end]
         if crc32c(payload) != crc:
-            if end == size:
+            if end == size and not written_whole(payload):
                 why = "the last frame fails its CRC"
                 break
+            # a frame that reaches the end of the file and ends as a record ends was written
+            # whole: a byte of it changed since (STORE.DAMAGE), not a write cut short
             raise CorruptLog("frame fails its CRC32C check", where=f"{where} offset {off}")
         payloads.append(payload)
         off = end
@@ -102,6 +104,13 @@ def scan(data: bytes, where: str) -> Scan:
     elif whole < len(payloads):
         why = "the last step has no end mark"
     return Scan(payloads[:whole], whole_end, size, why)
+
+
+def written_whole(payload: bytes) -> bool:
+    """Whether a frame that fails its CRC was written whole and changed since: a torn write
+    leaves the end of a frame as the disk had it (zeros, where a crash extended the file),
+    and every record ends with its ``v``, a positive integer: a last byte of 0 is torn."""
+    return bool(payload) and payload[-1] != 0 and payload.startswith(OPENING)
 
 
 # Every frame's payload opens with these bytes: a record is a map of eight entries whose first

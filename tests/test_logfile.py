@@ -11,7 +11,7 @@ import pytest
 from regiment.core.errors import ConcurrencyConflict, CorruptLog, StoreError
 from regiment.core.game import Game
 from regiment.store import LogFileStore
-from regiment.store.logfile import HEADER, MAGIC
+from regiment.store.logfile import HEADER, MAGIC, crc32c
 
 from .conftest import random_play
 from .test_store_contract import drafts
@@ -264,3 +264,90 @@ def test_store_damage_repair_keeps_the_whole_steps_before_a_damaged_record(long_
     assert got == [r for r in records if r.step < damaged.step]
     assert f"offset {at}" in capsys.readouterr().out
     assert main(["repair", str(folder), "--game", gid]) == 2   # not damaged now
+
+
+def test_store_damage_a_flipped_byte_in_the_last_frame_is_damage_not_a_torn_write(long_game):
+    """Issue 55 row 6: the last frame, whole and ending as a record ends, with a byte of it
+    changed: refused as damage (every reader dropped the last acknowledged step before), and
+    repair then keeps every whole step before it."""
+    from regiment.tools.cli import main
+
+    folder, gid, records = long_game
+    path = folder / f"{gid}.rlog"
+    data = bytearray(path.read_bytes())
+    data[-20] ^= 0x01
+    path.write_bytes(bytes(data))
+    with pytest.raises(CorruptLog, match="CRC"):
+        list(LogFileStore(folder).read(gid))
+    assert path.read_bytes() == bytes(data)                 # nothing cut
+    assert main(["repair", str(folder), "--game", gid]) == 0
+    got = list(LogFileStore(folder).read(gid))
+    assert got == [r for r in records if r.step < records[-1].step]
+
+
+def test_store_damage_repair_keeps_a_frame_whose_crc_word_alone_was_hit(long_game, capsys):
+    """Issue 55 row 6: the CRC word of the first frame flipped: the record's own hash proves
+    it whole, and the whole game is kept (0.12.0 kept nothing)."""
+    from regiment.tools.cli import main
+
+    folder, gid, records = long_game
+    path = folder / f"{gid}.rlog"
+    data = bytearray(path.read_bytes())
+    data[len(MAGIC) + 5] ^= 0x40   # the CRC word of frame 0
+    path.write_bytes(bytes(data))
+    assert main(["repair", str(folder), "--game", gid]) == 0
+    assert list(LogFileStore(folder).read(gid)) == records
+    assert "not kept" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("how", ["duplicated", "swapped"])
+def test_store_damage_repair_keeps_every_record_after_a_duplicated_or_swapped_frame(
+        long_game, how, capsys):
+    """Issue 55 row 6: a frame written twice, or two frames swapped, lose nothing: the game is
+    rebuilt record by record along its hash chain (0.12.0 lost every record after)."""
+    from regiment.tools.cli import main
+
+    folder, gid, records = long_game
+    path = folder / f"{gid}.rlog"
+    data = path.read_bytes()
+    offs = [*frame_offsets(data), len(data)]
+    k = len(records) // 2
+    a, b, c = offs[k], offs[k + 1], offs[k + 2]
+    changed = (data[:b] + data[a:b] + data[b:] if how == "duplicated"
+               else data[:a] + data[b:c] + data[a:b] + data[c:])
+    path.write_bytes(changed)
+    assert main(["repair", str(folder), "--game", gid]) == 0
+    assert list(LogFileStore(folder).read(gid)) == records
+    assert "not kept" not in capsys.readouterr().out
+
+
+def test_store_damage_a_forged_record_is_damage_and_repair_says_what_it_lost(long_game,
+                                                                             capsys):
+    """Issue 55 row 6: a record rewritten with a hash of its own (its CRC made good) breaks
+    the chain: every reader refuses it (0.12.0 read it, and repair called the log "not
+    damaged"), and repair keeps the steps before it and names the records it could not."""
+    from regiment.store.codec import body_bytes, encode_record, link
+    from regiment.tools.cli import main
+
+    folder, gid, records = long_game
+    path = folder / f"{gid}.rlog"
+    data = path.read_bytes()
+    offs = [*frame_offsets(data), len(data)]
+    k = len(records) // 2
+    old = records[k]
+    at = "2099-01-01T00:00:00.000000Z"   # its time changed, its hash made again to match
+    forged = old._replace(at=at, hash=link(old.prev, body_bytes(
+        old.seq, old.step, old.type, old.v, old.data, at)))
+    payload = encode_record(forged)
+    word = int.from_bytes(data[offs[k]:offs[k] + 4], "little") & 0x80000000 | len(payload)
+    frame = HEADER.pack(word, crc32c(payload)) + payload
+    path.write_bytes(data[:offs[k]] + frame + data[offs[k + 1]:])
+    with pytest.raises(CorruptLog, match="prev"):
+        list(LogFileStore(folder).read(gid))
+    assert main(["repair", str(folder), "--game", gid]) == 0
+    said = capsys.readouterr().out
+    got = list(LogFileStore(folder).read(gid))
+    # what chains is kept (the forged record itself chains onto the one before it: only the
+    # record after it, or a receipt, can tell); nothing after the break is
+    assert got[:k] == records[:k] and len(got) <= k + 1
+    assert "does not chain" in said and "not kept" in said

@@ -353,6 +353,12 @@ def _repair(args: argparse.Namespace) -> int:
     print(f"game {args.game}: the damage begins at {done.why}; the new log keeps {done.kept} "
           f"records ({done.steps} whole steps) of the {done.found} that could be read; the "
           f"damaged file is kept as {done.damaged}")
+    for why in done.breaks:   # every place the chain broke
+        print(f"  {why}")
+    if done.lost:
+        shown = ", ".join(map(str, done.lost[:20])) + (" ..." if len(done.lost) > 20 else "")
+        print(f"  not kept: {len(done.lost)} records (seq {shown}): they could not be proved "
+              "this game's")
     print(f"check it against your receipts: {command_name()} verify {args.path} --game "
           f"{args.game} --head STEP:CODE")
     return 0
