@@ -48,6 +48,8 @@ from regiment.tools.serve import answer
 from regiment.tools.source import closing_line, open_records, read_export
 from regiment.tools.verify import verify
 
+from . import faults_hostile as hostile
+
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = ROOT / "examples" / "ford_clash.toml"
 KINDS = ("caught", "refused", "flagged", "intact", "lost", "crashed")
@@ -58,6 +60,7 @@ class Tally:
     name: str
     counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
     examples: list[str] = field(default_factory=list)   # what went wrong, for the assertion
+    measured: str = ""   # a figure the row gives (the worst CPU a refused command cost...)
 
     def add(self, kind: str, why: str = "") -> None:
         self.counts[kind] += 1
@@ -74,7 +77,7 @@ class Tally:
 
     def row(self) -> str:
         return f"| {self.name} | {self.tried} | " + " | ".join(
-            str(self.counts[k]) for k in KINDS) + " |"
+            str(self.counts[k]) for k in KINDS) + f" | {self.measured} |"
 
 
 def play(store: Any, turns: int | None = None, seed: str = "f00d", game_id: str = "g",
@@ -497,7 +500,8 @@ def _value(rng: random.Random, depth: int = 0) -> Any:
     if pick == 0:
         return rng.choice(WORDS)
     if pick == 1:
-        return rng.choice([0, -1, 1, 6, 7, 2**63, -2**70, 1e308, float("nan")])
+        return rng.choice([0, -1, 1, 6, 7, 2**63, -2**70, 1e308, float("nan"), float("inf"),
+                           -float("inf"), 10**400, 1e6 + 1, -2**31])
     if pick == 2:
         return rng.choice([None, True, False, "", "\u0000", "\ud800", "x" * 300])
     if pick == 3:
@@ -691,12 +695,13 @@ def run(scale: int, seed: int = 2026) -> list[Tally]:
         tallies += cuts(work)
         tallies += [serve_fuzz(300 * scale, rng), serve_process(100 * scale, rng)]
         tallies.append(server_clients(12 * scale, rng, work))
+        tallies += hostile.run(scale, rng, work)
     return tallies
 
 
 def table(tallies: list[Tally]) -> str:
-    head = "| fault | tried | " + " | ".join(KINDS) + " |"
-    rule = "|---|---:|" + "---:|" * len(KINDS)
+    head = "| fault | tried | " + " | ".join(KINDS) + " | measured |"
+    rule = "|---|---:|" + "---:|" * len(KINDS) + "---|"
     return "\n".join([head, rule, *(t.row() for t in tallies)])
 
 

@@ -69,3 +69,18 @@ def test_fuzzed_serve_lines_are_answered_and_refusals_change_nothing(tallies):
 def test_server_limits_hostile_clients_are_refused_and_leave_no_traceback(tallies):
     t = tallies["hostile clients of the game server"]
     assert t.counts["refused"] == t.tried == 12
+
+
+def test_hostile_rows_refuse_everything_and_lose_nothing(tallies):
+    """Issue 55 item 9: the hostile commands and scenarios are all refused, nothing crashes,
+    no flipped SQLite record is read as another log, and repair keeps every record of a log
+    whose frames were duplicated, swapped or had a CRC word hit."""
+    for name in ("hostile commands: numbers, lists, paths (issue 55)",
+                 "hostile scenarios: numbers, polygons (issue 55)"):
+        t = tallies[name]
+        assert t.counts["refused"] == t.tried > 20, (t.counts, t.examples)
+    assert "a real step" in tallies["hostile commands: numbers, lists, paths (issue 55)"].measured
+    flips = tallies["byte flips in SQLite records: read as another log (issue 55)"]
+    assert flips.bad == 0 and flips.counts["caught"] == 0 and flips.counts["refused"] > 10
+    mended = tallies["repair: frames duplicated, swapped, CRC word hit (issue 55)"]
+    assert mended.counts["intact"] == mended.tried > 10, mended.examples

@@ -56,7 +56,7 @@ def ends(s: Squad, path: Sequence[Any], x: float | None, y: float | None,
                             unit=s.name)
         out = []
         for i, p in enumerate(path):
-            if not (len(p) == 2 and all(type(v) in (int, float) and math.isfinite(v)
+            if not (len(p) == 2 and all(type(v) in (int, float) and -1e6 <= v <= 1e6
                                         for v in p)):
                 return None, tr("path[{i}] is not an [x, y] place", i=i)
             out.append((float(p[0]), float(p[1]), s.models[i][2]))
