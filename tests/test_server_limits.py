@@ -133,3 +133,56 @@ def test_server_limits_a_steady_sender_above_the_rate_is_closed(server):
         ws.recv(timeout=5)
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
     assert server.tracebacks() == 0
+
+
+def test_server_limits_a_seat_sending_costly_refused_moves_does_not_stall_another_game(
+        tmp_path):
+    """Issue 55 row 1: a seat sends moves of 900 legs (all a 16 KiB message holds) whose last
+    leg runs into a wall, as fast as it may (0.12.0: 0.11 CPU-s each for 1,161, another game's
+    step 9-12 s): each is refused by its count, and another game's step keeps its latency."""
+    import statistics
+    import threading
+
+    from .servers import dumps
+    from .test_server_pages import round_trips
+
+    scenario = SCENARIO.replace("[table]", "[table]\nblocking = [[[30, 14], [42, 14], "
+                                "[42, 15], [30, 15]]]", 1)
+    with Server(str(tmp_path / "g.db"), tmp_path / "k.key") as s:
+        hostile, other = s.create(scenario), s.create(scenario)
+        with connect(f"{s.ws}/games/{other['id']}/ws?token={other['seats']['red']}") as ws:
+            recv(ws)
+            ws.send(dumps({"cmd": "end_charges", "by": "red"}))
+            recv(ws)
+            quiet = round_trips(ws, 20)
+            stop = threading.Event()
+            sent = []
+
+            def attack() -> None:
+                path = [["forward", 0.01]] * 900 + [["forward", 20]]
+                with connect(f"{s.ws}/games/{hostile['id']}/ws?token="
+                             f"{hostile['seats']['red']}") as bad:
+                    recv(bad)
+                    bad.send(dumps({"cmd": "end_charges", "by": "red"}))
+                    recv(bad)
+                    move = dumps({"cmd": "move", "by": "red", "unit": "wolves", "path": path})
+                    while not stop.is_set():
+                        try:
+                            bad.send(move)
+                            sent.append(recv(bad)["error"]["type"])
+                        except (ConnectionClosed, TimeoutError):
+                            return
+                        time.sleep(0.05)   # at the seat's rate
+
+            attacker = threading.Thread(target=attack)
+            attacker.start()
+            time.sleep(0.5)
+            busy = round_trips(ws, 30)
+            stop.set()
+            attacker.join()
+        assert s.tracebacks() == 0
+    print(f"another game's step: {statistics.median(quiet) * 1000:.1f} ms quiet, median "
+          f"{statistics.median(busy) * 1000:.1f} ms and worst {max(busy) * 1000:.1f} ms while "
+          f"{len(sent)} costly moves were refused ({set(sent)})")
+    assert len(sent) > 20 and set(sent) == {"IllegalCommand"}   # refused by the rule
+    assert max(busy) < 0.1, busy
