@@ -186,3 +186,24 @@ def test_server_limits_a_seat_sending_costly_refused_moves_does_not_stall_anothe
           f"{len(sent)} costly moves were refused ({set(sent)})")
     assert len(sent) > 20 and set(sent) == {"IllegalCommand"}   # refused by the rule
     assert max(busy) < 0.1, busy
+
+
+def test_server_limits_a_scenario_with_hostile_geometry_is_refused_400(tmp_path):
+    """Issue 55 row 5: TOML's nan and inf, a wall whose edges cross, 33 walls: each scenario is
+    refused 400 naming the field (a NaN corner was an HTTP 500), and makes no game."""
+    bad = {
+        "nan": SCENARIO.replace("[table]", "[table]\nblocking = [[[1, 1], [nan, 2], [3, 1]]]", 1),
+        "inf": SCENARIO.replace("[table]", "[table]\nhard_cover = [[[1, 1], [inf, 2], "
+                                "[3, 1]]]", 1),
+        "crossing": SCENARIO.replace("[table]", "[table]\nsoft_cover = [[[30, 20], [40, 30], "
+                                     "[40, 20], [30, 30]]]", 1),
+        "many": SCENARIO.replace("[table]", "[table]\nblocking = [" + ", ".join(
+            ["[[1, 1], [2, 1], [1, 2]]"] * 33) + "]", 1),
+    }
+    with Server(str(tmp_path / "g.db"), tmp_path / "k.key") as s:
+        for name, text in bad.items():
+            r = httpx.post(f"{s.http}/games", content=text.encode(), timeout=30)
+            assert r.status_code == 400, (name, r.status_code, r.text[:200])
+            assert r.json()["error"]["type"] == "InvalidScenario" and "table." in r.json()[
+                "error"]["message"], (name, r.text[:300])
+        assert s.tracebacks() == 0
