@@ -222,3 +222,16 @@ def test_geo_arcs_sees_what_shapely_says_of_the_front_arc_plain_or_not():
     # the far side of a table, and the plain look keeps to it
     wide, ahead = geo.Box(24.0, 10.0, 0.0, 40.0, 0.5), geo.Box(24.0, 47.0, 180.0, 2.0, 2.0)
     assert not shapely_says(wide, ahead) and not geo.sees(wide, ahead)
+
+
+def test_geo_contact_a_box_with_a_side_of_no_length_touches_nothing_and_raises_nothing():
+    """Issue 56 item 1: ``contact`` divided by a side's length; a unit's box of no depth (its
+    models gone, a character left) crashed a challenge accepted with ZeroDivisionError."""
+    from regiment.core import geometry as geo
+
+    flat = geo.Box(30.0, 20.0, 0.0, 4.0, 0.0)
+    other = geo.Box(30.0, 20.0, 180.0, 4.0, 2.0)
+    side, lo, hi = geo.contact(flat, other)   # its front still touches, its flanks do not
+    assert side in ("front", "rear") and abs(hi - lo - 4.0) < 1e-6
+    assert geo.contact(geo.Box(30.0, 20.0, 0.0, 0.0, 0.0), other) is None
+    geo.flush_against(other, geo.Box(10.0, 10.0, 0.0, 0.0, 0.0), "front")

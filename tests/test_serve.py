@@ -149,3 +149,31 @@ def test_can_undo_and_can_redo_say_whether_legal_offers_them(undo):
         meta = [c for c in options if c.name in ("undo", "redo", "grant_undo", "refuse_undo")]
         game.submit(rng.choice(meta if meta and rng.random() < 0.4 else options))
     assert undo == "off" or {(True, True), (True, False)} <= seen
+
+
+def test_serve_resume_takes_a_stored_game_up_again(tmp_path):
+    """Issue 56 item 1: a session of serve that ended (or crashed) is taken up again with
+    ``serve --resume GAME --store PATH``: the first message holds every record, the pending
+    decision is where the game stands, and play goes on; seeded dice go on from their seed."""
+    db = str(tmp_path / "g.db")
+    first = Engine("--store", db)
+    game_id = first.hello["events"][0]["data"]["game_id"]
+    made = first.send({"cmd": "end_charges", "by": "red"})
+    assert first.close() == 0
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "regiment.tools.cli", "serve", "--resume", game_id[:8],
+         "--store", db], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True)
+    hello = json.loads(proc.stdout.readline())
+    assert [e["seq"] for e in hello["events"]] == list(range(len(hello["events"])))
+    assert hello["events"][-1]["seq"] == made["events"][-1]["seq"]
+    assert hello["pending"] == made["pending"]
+    step = hello["pending"]["legal"][-1]
+    proc.stdin.write(json.dumps(step) + "\n")
+    proc.stdin.flush()
+    assert "events" in json.loads(proc.stdout.readline())
+    proc.stdin.close()
+    assert proc.wait(timeout=10) == 0
+    bad = subprocess.run([sys.executable, "-m", "regiment.tools.cli", "serve", "--resume",
+                          "nope", "--store", db], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr

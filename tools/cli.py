@@ -222,7 +222,11 @@ def build_parser() -> Parser:
     s.set_defaults(run=_play)
 
     s = sub.add_parser("serve", help="speak the JSON-lines protocol on stdin/stdout")
-    s.add_argument("scenario", help="scenario TOML file, or a bundled scenario's name")
+    s.add_argument("scenario", nargs="?",
+                   help="scenario TOML file, or a bundled scenario's name; not with --resume")
+    s.add_argument("--resume", metavar="GAME",
+                   help="take up a stored game again (a unique beginning of its id will do): "
+                   "its first message holds every record it has")
     s.add_argument("--dice", choices=("seeded", "manual", "scripted"))
     s.add_argument("--seed", type=hex_seed, help="hex seed for seeded dice (kept secret)")
     s.add_argument("--store", default=DEFAULT_STORE,
@@ -372,13 +376,27 @@ def _serve(args: argparse.Namespace) -> int:
 
     from . import listings
     from .serve import serve
+    from .source import game_named
 
+    if bool(args.scenario) == bool(args.resume):
+        raise BadRequest("serve: name a scenario to start a game, or --resume GAME to take one "
+                         "up again (not both)")
+    memory = args.store == ":memory:"
+    if args.resume:
+        if memory or not Path(args.store).exists():
+            raise BadRequest(f"serve --resume: no store at {args.store} (give --store)")
+        if args.table or args.dice or args.seed:
+            raise BadRequest("serve --resume: a resumed game keeps its mode and its dice")
+        store = open_store(args.store)
+        game_id = game_named(store, args.store, args.resume)   # a unique prefix will do
+        store.claim(game_id)   # STORE.ONE_WRITER: refused now, not at the first command
+        game = Game.load(game_id, store)
+        return serve(game, sys.stdin.buffer, sys.stdout, game.records)
     scenario = load_scenario(listings.scenario_path(args.scenario), measured=args.table)
     if args.dice:
         scenario["dice"] = args.dice
     if args.seed:
         scenario["seed"] = args.seed
-    memory = args.store == ":memory:"
     store = MemoryStore() if memory else open_store(args.store)
     game = Game.new(scenario, store=store)
     get_logger("regiment.cli").info("game_created", game_id=game.game_id, preset=game.preset.name,

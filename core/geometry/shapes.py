@@ -300,6 +300,8 @@ def contact(a: Box, b: Box) -> tuple[str, float, float] | None:
     best: tuple[str, float, float] | None = None
     for side, p, q in sides:
         length = math.dist(p, q)
+        if length <= EPS:   # a side of no length (a unit of no model) touches nothing
+            continue
         ux, uy = (q[0] - p[0]) / length, (q[1] - p[1]) / length
         for e0, e1 in edges:
             # both ends of b's edge on the line of a's side

@@ -46,7 +46,7 @@ def flush_against(mover: Box, target: Box, side: str) -> Box:
     """``mover`` with its front flush against ``side`` of ``target``, with as much of the two
     edges in contact as possible and as little sideways travel as that allows."""
     p, q = side_segment(target, side)
-    length = math.dist(p, q)
+    length = math.dist(p, q) or 1e-9   # (a side of no length: a unit of no model)
     mid = ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)
     ux, uy = (q[0] - p[0]) / length, (q[1] - p[1]) / length
     slack = abs(length - mover.width) / 2
@@ -67,7 +67,7 @@ def flush_beside(mover: Box, target: Box, side: str, others: list[Box]) -> Box |
     if not any(overlaps(first, o) for o in near):
         return first
     p, q = side_segment(target, side)
-    length = math.dist(p, q)
+    length = math.dist(p, q) or 1e-9   # (a side of no length: a unit of no model)
     mid = ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)
     ux, uy = (q[0] - p[0]) / length, (q[1] - p[1]) / length
     half = mover.width / 2
