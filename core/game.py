@@ -258,6 +258,18 @@ class Game(Deciding, Undoing):
                                known=self._partly_known(state.dice_pos, aw.dice))
         return self.preset.pending(state)
 
+    def board(self) -> dict[str, Any]:
+        """The table and every piece on it, as a screen draws them, in the frame of reference
+        ``core.board.FRAME`` states (and its version), with the game's turn and phase."""
+        from .board import FRAME
+        from .protocols import view_of
+
+        view = view_of(self.preset)
+        drawn = view.board(self.state) if view is not None else {"table": {}, "pieces": []}
+        state = self.state
+        return {"frame": FRAME, "turn": state.turn, "player": state.player,
+                "phase": state.phase, **drawn}
+
     def legal(self) -> list[Command]:
         """Commands that would be accepted now, undo and redo included when possible."""
         pending = self.pending

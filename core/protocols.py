@@ -101,6 +101,10 @@ class View(Protocol):
         """Where each piece ended, as plain data."""
         ...
 
+    def board(self, state: Any) -> dict[str, Any]:
+        """The table and every piece on it, in the board's frame (``core.board``)."""
+        ...
+
 
 def view_of(preset: Preset[Any]) -> View | None:
     return getattr(preset, "view", None)

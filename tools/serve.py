@@ -49,7 +49,7 @@ def answer(game: Game, line: str | bytes) -> dict[str, Any]:
         except (ValueError, RecursionError) as exc:
             raise BadRequest(f"malformed JSON: {exc}") from None
         if isinstance(request, dict) and "query" in request:
-            return _query(game, request["query"])
+            return query(game, request["query"])
         game.submit(request)
     except RegimentError as exc:
         return {"error": exc.to_dict(), "pending": pending_json(game), "head": game.head}
@@ -57,7 +57,8 @@ def answer(game: Game, line: str | bytes) -> dict[str, Any]:
             "pending": pending_json(game), "head": game.head}
 
 
-def _query(game: Game, what: Any) -> dict[str, Any]:
+def query(game: Game, what: Any) -> dict[str, Any]:
+    """The answer to ``{"query": what}``: serve's, and the game server's WebSocket's."""
     if what == "state":
         return {"state": game.state.summary(), "pending": pending_json(game), "head": game.head}
     if what == "legal":
@@ -67,7 +68,12 @@ def _query(game: Game, what: Any) -> dict[str, Any]:
         view = view_of(game.preset)
         return {"contacts": view.contacts(game.state) if view is not None else {},
                 "pending": pending_json(game), "head": game.head}
-    raise BadRequest(f"unknown query {what!r}; known: state, legal, contacts")
+    if what == "board":   # the table and every piece, in the board's frame (docs/board.md)
+        return {"board": game.board(), "pending": pending_json(game), "head": game.head}
+    raise BadRequest(f"unknown query {what!r}; known: {', '.join(QUERIES)}")
+
+
+QUERIES = ("state", "legal", "contacts", "board")
 
 
 def serve(game: Game, stdin: IO[str] | IO[bytes], stdout: IO[str],

@@ -60,7 +60,7 @@ from .hub import MAX_SCENARIO, SPECTATE, Held, Hub, Watcher, dumps, token_hash
 from .outbox import Outbox
 from .pages import Pages
 from .seats import IDLE, RATE, Seats
-from .serve import event_json, pending_json
+from .serve import event_json, pending_json, query
 from .signing import ServerKey
 
 log = get_logger("regiment.server")
@@ -177,6 +177,11 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
 
     def state(held: Held, seat: str) -> Response:
         return JSONResponse({**hub.state(held), "seat": seat})
+
+    def board(held: Held, seat: str) -> Response:
+        """The table and every piece, in the board's frame (docs/board.md)."""
+        return JSONResponse({"board": held.game.board(), "head": held.game.head,
+                             "seat": seat})
 
     def export(held: Held, seat: str) -> Response:
         from .source import export_lines
@@ -326,6 +331,11 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
                 request = json.loads(text)
             except (ValueError, RecursionError) as exc:
                 raise BadRequest(f"malformed JSON: {exc}") from None
+            if isinstance(request, dict) and "query" in request:   # as serve answers it
+                await hub.settled(held)   # what it tells is durable
+                watcher.send(dumps({**query(held.game, request["query"]),
+                                    "game_id": game_id}))
+                return
             hub.command(game_id, seat, request)
             made = held.game.version, held.game.head
         except RegimentError as exc:
@@ -440,6 +450,7 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
         Route("/games", mine, methods=["GET"]),
         Route("/games/{game_id}", seated(state)),
         Route("/games/{game_id}/log", seated(export)),
+        Route("/games/{game_id}/board", seated(board)),
         Route("/games/{game_id}/replay", replay),
         game_socket,
     ], lifespan=lifespan)

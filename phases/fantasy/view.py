@@ -124,6 +124,41 @@ class FantasyView:
                                 "to": _point(geo.centre(box(a.units[uid])))})
         return out
 
+    def board(self, state: Any) -> dict[str, Any]:
+        """The table and every unit, in the board's frame (``core.board``): each unit's
+        formation, status and combat, and, where the table is mapped and the unit stands on
+        it, its front's middle, facing, size and corners."""
+        s = fantasy(state)
+        t = s.table
+        table: dict[str, Any] = {"mapped": not measured(s)}
+        for key in ("width", "depth", "blocking", "soft_cover", "hard_cover", "hills"):
+            if t.get(key) is not None:
+                table[key] = t[key]
+        combat_of = {uid: cid for cid, c in s.combats.items() for uid in c.units}
+        touching = contacts(s)
+        pieces = []
+        for u in s.units.values():
+            cid = combat_of.get(u.id)
+            piece: dict[str, Any] = {
+                "id": u.id, "name": u.name, "player": u.player, "kind": "unit",
+                "troop": u.troop, "status": u.status, "models": u.models,
+                "figures": u.figures, "files": u.files, "ranks": u.ranks if u.models else 0,
+                "base": [u.base[0], u.base[1]], "characters": list(u.characters),
+                "joined": u.joined, "combat": cid,
+                "engaged_with": [x for x in s.combats[cid].units
+                                 if s.units[x].player != u.player] if cid else [],
+                "touching": [{"enemy": c["enemy"], "side": c["side"]}
+                             for c in touching.get(u.id, ())],
+                "position": None, "facing": round(u.facing, 4)}
+            if u.position is not None and u.joined is None and u.status not in (
+                    "destroyed", "off_table") and u.figures > 0:
+                b = box(u)
+                piece.update(position=_point((b.x, b.y)), facing=round(b.facing, 4),
+                             width=round(b.width, 4), depth=round(b.depth, 4),
+                             corners=[_point(c) for c in geo.corners(b)])
+            pieces.append(piece)
+        return {"table": table, "pieces": pieces}
+
     def final(self, state: Any) -> dict[str, Any]:
         """Where each unit ended (the golden replays' last line)."""
         return {uid: [u.models, u.status, list(u.position) if u.position else None, u.facing]

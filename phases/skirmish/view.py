@@ -104,6 +104,35 @@ class SkirmishView:
                                 "to": _centre(a.squads[uid].models)})
         return out
 
+    def board(self, state: Any) -> dict[str, Any]:
+        """The table and every squad, in the board's frame (``core.board``): each squad's
+        status, melee and the enemy squads its models touch, and, where the table is mapped
+        and it stands on it, each model as a circle (centre and radius) with its wounds."""
+        s = skirmish(state)
+        t = s.table
+        table: dict[str, Any] = {"mapped": not measured(s)}
+        for key in ("width", "depth", "blocking", "cover", "difficult"):
+            if t.get(key) is not None:
+                table[key] = t[key]
+        touching = self.contacts(s)
+        pieces = []
+        for q in s.squads.values():
+            melee = s.melee_of(q.id)
+            piece: dict[str, Any] = {
+                "id": q.id, "name": q.name, "player": q.player, "kind": "squad",
+                "status": q.status, "models": len(q.models), "base": [q.base, q.base],
+                "combat": melee.id if melee else None,
+                "engaged_with": [x for x in melee.units if s.squads[x].player != q.player]
+                if melee else [],
+                "touching": [{"enemy": e, "side": ""} for e in touching.get(q.id, ())],
+                "circles": None}
+            if not measured(s) and q.on_table:
+                piece["circles"] = [[round(m[0], 4), round(m[1], 4), round(m[2], 4)]
+                                    for m in q.models]
+                piece["wounds"] = list(q.wounds)
+            pieces.append(piece)
+        return {"table": table, "pieces": pieces}
+
     def final(self, state: Any) -> dict[str, Any]:
         at_table = measured(skirmish(state))
         return {q.id: [len(q.models), q.status, None if at_table else

@@ -1,0 +1,32 @@
+"""The board a client draws (``Game.board()``, ``{"query": "board"}``, ``GET
+/games/{id}/board``): the table, its terrain, and every piece, in one frame of reference,
+the same for both rulebooks and for every client (docs/board.md draws it).
+
+- Distances are inches; ``x`` runs along the table's width and ``y`` along its depth, from
+  the corner at (0, 0).
+- ``facing`` is in degrees: 0 faces toward growing ``y``, 90 toward growing ``x`` (seen with
+  ``y`` growing upwards, a facing grows clockwise, as a wheel's and a turn's angles do).
+- A unit's ``position`` is the middle of its front edge; its ``corners`` are its front-left,
+  front-right, back-right and back-left corners, its ranks behind its front. A skirmish
+  squad's models are circles, each at its centre with its radius.
+- Bases are given in millimetres (``base``), as a model's base is sized; everything placed on
+  the table is in inches.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+BOARD_VERSION = 1
+
+FRAME: dict[str, Any] = {
+    "version": BOARD_VERSION,
+    "units": "inches",
+    "origin": "the table's corner where x = 0 and y = 0",
+    "x": "along the table's width",
+    "y": "along the table's depth",
+    "facing": "degrees; 0 toward growing y, 90 toward growing x (clockwise, y upward)",
+    "position": "a unit: the middle of its front edge; a squad's model: its centre",
+    "corners": "front-left, front-right, back-right, back-left",
+    "base": "millimetres",
+}

@@ -1,0 +1,85 @@
+"""The board on the wire (issue 56 item 2): ``Game.board()``, ``{"query": "board"}`` in serve
+and on the game server's WebSocket (which answers every serve query), and ``GET
+/games/{id}/board``: the table, its terrain, and every piece in one frame of reference."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import httpx
+from websockets.sync.client import connect
+
+import regiment.phases  # noqa: F401 - registers the presets
+from regiment.core import geometry as geo
+from regiment.core.game import Game
+from regiment.core.scenario import load_scenario
+from regiment.store import MemoryStore
+
+from .conftest import EXAMPLES
+from .servers import Server
+from .test_serve import Engine
+from .test_server import SCENARIO, recv
+
+
+def board_of(name: str, **kw) -> dict:
+    return Game.new(load_scenario(EXAMPLES / f"{name}.toml", **kw), store=MemoryStore()).board()
+
+
+def test_board_a_fantasy_unit_stands_at_its_front_middle_facing_growing_y_at_0():
+    board = board_of("border_patrol")
+    assert board["frame"]["version"] == 1 and board["table"]["width"] == 72.0
+    assert board["table"]["hard_cover"] and board["table"]["hills"]
+    hand = next(p for p in board["pieces"] if p["id"] == "handgunners")
+    # at (30, 12) facing 0, 5 wide of 20 mm bases, 2 ranks: its front edge from x 28.03 to
+    # 31.97 at y 12, its ranks behind it toward y = 0
+    assert hand["position"] == [30.0, 12.0] and hand["facing"] == 0.0
+    fl, fr, br, _ = hand["corners"]
+    assert fl[1] == fr[1] == 12.0 and fl[0] < fr[0] and br[1] < 12.0
+    assert math.isclose(fr[0] - fl[0], 5 * 20 / geo.MM_PER_INCH, abs_tol=1e-3)
+    assert hand["base"] == [20.0, 20.0] and hand["files"] == 5 and hand["ranks"] == 2
+    boyz = next(p for p in board["pieces"] if p["id"] == "boyz")
+    assert boyz["facing"] == 180.0 and boyz["corners"][2][1] > boyz["position"][1]
+    captain = next(p for p in board["pieces"] if p["id"] == "captain")
+    assert captain["joined"] == "swordsmen" and captain["position"] is None
+
+
+def test_board_a_skirmish_squad_is_its_models_circles():
+    board = board_of("two_targets")
+    squad = next(p for p in board["pieces"] if p["id"] == "assault")
+    assert squad["kind"] == "squad" and len(squad["circles"]) == squad["models"] == 8
+    r = squad["circles"][0][2]
+    assert math.isclose(r, 25 / geo.MM_PER_INCH / 2, abs_tol=1e-3)
+    assert board["table"]["difficult"]
+
+
+def test_board_in_table_mode_has_no_positions():
+    board = board_of("ford_clash", measured=True)
+    assert board["table"]["mapped"] is False
+    assert all(p["position"] is None for p in board["pieces"])
+
+
+def test_board_query_in_serve():
+    e = Engine()
+    try:
+        answer = e.send({"query": "board"})
+        assert answer["board"]["pieces"] and answer["pending"] == e.hello["pending"]
+        assert "board" in e.send({"query": "nonsense"})["error"]["message"]
+    finally:
+        e.close()
+
+
+def test_board_on_the_servers_websocket_and_by_get(tmp_path):
+    with Server(str(tmp_path / "g.db"), tmp_path / "k.key") as s:
+        made = s.create(SCENARIO)
+        token = made["seats"]["red"]
+        with connect(f"{s.ws}/games/{made['id']}/ws?token={token}") as ws:
+            recv(ws)
+            for what in ("board", "state", "legal", "contacts"):
+                ws.send(json.dumps({"query": what}))
+                answer = recv(ws)
+                assert what in answer and answer["game_id"] == made["id"], answer
+        got = httpx.get(f"{s.http}/games/{made['id']}/board?token={token}").json()
+        assert got["board"]["frame"]["units"] == "inches" and got["board"]["pieces"]
+        assert httpx.get(f"{s.http}/games/{made['id']}/board?token=x").status_code == 403
+        assert s.tracebacks() == 0
