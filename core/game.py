@@ -258,6 +258,23 @@ class Game(Deciding, Undoing):
                                known=self._partly_known(state.dice_pos, aw.dice))
         return self.preset.pending(state)
 
+    def fork(self, store: EventStore) -> Game:
+        """A copy of the game as it stands, its log copied into ``store`` (a ``MemoryStore``
+        for a "what if" played further): it shares nothing writable with this game, and has
+        no dice of its own, so that playing it on never shows a die this game is still to
+        roll: its rolls wait for faces, as with manual dice (DICE.NO_REROLL)."""
+        drafts = [Draft(r.seq, r.step, r.type, r.v, r.data, r.at) for r in self.records]
+        store.append(self.game_id, drafts, 0)
+        return Game.load(self.game_id, store, preset=self.preset, dice=ManualDice(),
+                         clock=self.clock)
+
+    def preview(self, command: Command | dict[str, Any]) -> dict[str, Any]:
+        """A safe "what if": what ``command`` would do now (its events up to any roll, none
+        rolled, and the board after), or its refusal; nothing changes (``core.preview``)."""
+        from .preview import preview
+
+        return preview(self, command)
+
     def board(self) -> dict[str, Any]:
         """The table and every piece on it, as a screen draws them, in the frame of reference
         ``core.board.FRAME`` states (and its version), with the game's turn and phase."""

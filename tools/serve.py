@@ -49,7 +49,7 @@ def answer(game: Game, line: str | bytes) -> dict[str, Any]:
         except (ValueError, RecursionError) as exc:
             raise BadRequest(f"malformed JSON: {exc}") from None
         if isinstance(request, dict) and "query" in request:
-            return query(game, request["query"])
+            return query(game, request["query"], request.get("cmd"))
         game.submit(request)
     except RegimentError as exc:
         return {"error": exc.to_dict(), "pending": pending_json(game), "head": game.head}
@@ -57,7 +57,7 @@ def answer(game: Game, line: str | bytes) -> dict[str, Any]:
             "pending": pending_json(game), "head": game.head}
 
 
-def query(game: Game, what: Any) -> dict[str, Any]:
+def query(game: Game, what: Any, cmd: Any = None) -> dict[str, Any]:
     """The answer to ``{"query": what}``: serve's, and the game server's WebSocket's."""
     if what == "state":
         return {"state": game.state.summary(), "pending": pending_json(game), "head": game.head}
@@ -70,10 +70,13 @@ def query(game: Game, what: Any) -> dict[str, Any]:
                 "pending": pending_json(game), "head": game.head}
     if what == "board":   # the table and every piece, in the board's frame (docs/board.md)
         return {"board": game.board(), "pending": pending_json(game), "head": game.head}
+    if what == "try":   # what a command would do: its events and the board after, no die
+        return {"try": game.preview(cmd if cmd is not None else {}),
+                "pending": pending_json(game), "head": game.head}
     raise BadRequest(f"unknown query {what!r}; known: {', '.join(QUERIES)}")
 
 
-QUERIES = ("state", "legal", "contacts", "board")
+QUERIES = ("state", "legal", "contacts", "board", "try")
 
 
 def serve(game: Game, stdin: IO[str] | IO[bytes], stdout: IO[str],
