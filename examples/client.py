@@ -14,6 +14,7 @@ import os
 import random
 import shutil
 import sys
+import time
 import urllib.request
 
 from websockets.sync.client import connect
@@ -61,11 +62,27 @@ def play(seats: dict) -> tuple[dict, list]:
     while message["pending"]["kind"] == "decision":
         player = message["pending"]["player"]
         moves = [c for c in message["pending"]["legal"] if c["cmd"] not in ("undo", "redo")]
-        seats[player].send(json.dumps(random.choice(moves)))
-        for ws in seats.values():            # every seat is told of every step
-            message = json.loads(ws.recv())
+        message = send(seats[player], json.dumps(random.choice(moves)))
+        for other, ws in seats.items():      # every seat is told of every step
+            if other != player:
+                json.loads(ws.recv())
         receipts.append(message["receipt"])  # the server's signed word for this step
     return message, receipts
+
+
+def send(ws, command: str) -> dict:
+    """The answer to a command, sent again after the wait the server names when the seat
+    sent faster than it takes (a seat passing phase after phase can); any other refusal
+    ends the client, saying why."""
+    while True:
+        ws.send(command)
+        answer = json.loads(ws.recv())
+        error = answer.get("error")
+        if error is None:
+            return answer
+        if error["type"] != "RateLimited":
+            raise SystemExit(f"refused: {error['message']}")
+        time.sleep(error["retry_after"] + 0.01)
 
 
 if __name__ == "__main__":

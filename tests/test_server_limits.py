@@ -207,3 +207,23 @@ def test_server_limits_a_scenario_with_hostile_geometry_is_refused_400(tmp_path)
             assert r.json()["error"]["type"] == "InvalidScenario" and "table." in r.json()[
                 "error"]["message"], (name, r.text[:300])
         assert s.tracebacks() == 0
+
+
+def test_the_example_client_paces_itself_and_finishes_every_bundled_battle(tmp_path):
+    """Issue 56 item 8: ``examples/client.py``, as the README runs it, plays every bundled
+    battle to its end against a real server: a seat that passes phase after phase sends
+    faster than its rate, is told RateLimited with retry_after, waits and sends again (0.12.0:
+    it hung on border patrol, 3 of 3)."""
+    import subprocess
+    import sys
+
+    from .conftest import EXAMPLES
+
+    client = Path(__file__).resolve().parent.parent / "examples" / "client.py"
+    with Server(str(tmp_path / "g.db"), tmp_path / "k.key") as s:
+        for battle in sorted(EXAMPLES.glob("*.toml")):
+            done = subprocess.run([sys.executable, str(client), s.http, str(battle)],
+                                  cwd=tmp_path, capture_output=True, text=True, timeout=180)
+            assert done.returncode == 0, (battle.name, done.stdout[-500:], done.stderr[-500:])
+            assert "over after" in done.stdout and "verify game.jsonl --seed" in done.stdout
+        assert s.tracebacks() == 0
