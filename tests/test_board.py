@@ -83,3 +83,18 @@ def test_board_on_the_servers_websocket_and_by_get(tmp_path):
         assert got["board"]["frame"]["units"] == "inches" and got["board"]["pieces"]
         assert httpx.get(f"{s.http}/games/{made['id']}/board?token=x").status_code == 403
         assert s.tracebacks() == 0
+
+
+def test_the_first_message_of_serve_and_of_a_websocket_says_the_protocol_version(tmp_path):
+    """Issue 56 item 5: a client checks the protocol's version before it reads the rest."""
+    from regiment.tools.serve import PROTOCOL
+
+    e = Engine()
+    try:
+        assert e.hello["protocol"] == PROTOCOL == 1
+    finally:
+        e.close()
+    with Server(str(tmp_path / "g.db"), tmp_path / "k.key") as s:
+        made = s.create(SCENARIO)
+        with connect(f"{s.ws}/games/{made['id']}/ws?token={made['seats']['blue']}") as ws:
+            assert recv(ws)["protocol"] == PROTOCOL

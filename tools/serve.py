@@ -77,6 +77,10 @@ def query(game: Game, what: Any, cmd: Any = None) -> dict[str, Any]:
 
 
 QUERIES = ("state", "legal", "contacts", "board", "try")
+# The protocol's version, in the first message of serve and of every game server WebSocket:
+# a client checks it before it reads anything else (a change a client could misread is a new
+# version, and the CHANGELOG says what changed).
+PROTOCOL = 1
 
 
 def serve(game: Game, stdin: IO[str] | IO[bytes], stdout: IO[str],
@@ -85,7 +89,8 @@ def serve(game: Game, stdin: IO[str] | IO[bytes], stdout: IO[str],
         stdout.write(json.dumps(obj, separators=(",", ":")) + "\n")
         stdout.flush()
 
-    write({"game_id": game.game_id, "events": [event_json(r) for r in opening],
+    write({"protocol": PROTOCOL, "game_id": game.game_id,
+           "events": [event_json(r) for r in opening],
            "pending": pending_json(game), "head": game.head})
     for line in bounded_lines(stdin, MAX_LINE):
         if line.strip():

@@ -60,7 +60,7 @@ from .hub import MAX_SCENARIO, SPECTATE, Held, Hub, Watcher, dumps, token_hash
 from .outbox import Outbox
 from .pages import Pages
 from .seats import IDLE, RATE, Seats
-from .serve import event_json, pending_json, query
+from .serve import PROTOCOL, event_json, pending_json, query
 from .signing import ServerKey
 
 log = get_logger("regiment.server")
@@ -267,7 +267,8 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
             game = held.game
             start = min(int(after), game.version)
             watcher.seen, watcher.greeted = game.version, True
-            watcher.send(dumps({"game_id": game_id, "seat": seat, "events": [
+            watcher.send(dumps({"protocol": PROTOCOL, "game_id": game_id, "seat": seat,
+                                "events": [
                 event_json(r) for r in game.records[start:]], **hub.snapshot(game)}))
             tell(game_id)   # the game's other connections: what joining caught up with
             while not writer.done():
