@@ -6,9 +6,10 @@ the same for both rulebooks and for every client (docs/board.md draws it).
   the corner at (0, 0).
 - ``facing`` is in degrees: 0 faces toward growing ``y``, 90 toward growing ``x`` (seen with
   ``y`` growing upwards, a facing grows clockwise, as a wheel's and a turn's angles do).
-- A unit's ``position`` is the middle of its front edge; its ``corners`` are its front-left,
-  front-right, back-right and back-left corners, its ranks behind its front. A skirmish
-  squad's models are circles, each at its centre with its radius.
+- A block of models' ``position`` is the middle of its front edge; its ``corners`` are its
+  front-left, front-right, back-right and back-left corners, the block behind its front. A
+  piece of models on round bases gives each model as a circle, at its centre with its radius.
+  What else a piece says is its rulebook's (its view's ``board``).
 - Bases are given in millimetres (``base``), as a model's base is sized; everything placed on
   the table is in inches.
 """
@@ -26,7 +27,7 @@ FRAME: dict[str, Any] = {
     "x": "along the table's width",
     "y": "along the table's depth",
     "facing": "degrees; 0 toward growing y, 90 toward growing x (clockwise, y upward)",
-    "position": "a unit: the middle of its front edge; a squad's model: its centre",
+    "position": "a block: the middle of its front edge; a model on a round base: its centre",
     "corners": "front-left, front-right, back-right, back-left",
     "base": "millimetres",
 }

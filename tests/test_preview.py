@@ -22,7 +22,7 @@ def unchanged(game: Game):
     return game.version, game.head, game.state.summary(), game.pending
 
 
-def test_preview_tells_a_commands_events_and_the_board_after_and_changes_nothing():
+def test_game_try_tells_a_commands_events_and_the_board_after_and_changes_nothing():
     game = ford_clash()
     before = unchanged(game)
     tried = game.preview({"cmd": "declare_charge", "by": "red", "unit": "boyz",
@@ -40,7 +40,7 @@ def test_preview_tells_a_commands_events_and_the_board_after_and_changes_nothing
     assert [e.type for e in made[:3]] == [e["type"] for e in tried["events"]]
 
 
-def test_preview_stops_at_a_roll_and_shows_no_die():
+def test_game_try_stops_at_a_roll_and_shows_no_die():
     """DICE.NO_REROLL: a charge moved in a try stops at its roll; no die is rolled, and the
     dice the real step then rolls are the game's as they would have been."""
     game = ford_clash()
