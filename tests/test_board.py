@@ -98,3 +98,40 @@ def test_the_first_message_of_serve_and_of_a_websocket_says_the_protocol_version
         made = s.create(SCENARIO)
         with connect(f"{s.ws}/games/{made['id']}/ws?token={made['seats']['blue']}") as ws:
             assert recv(ws)["protocol"] == PROTOCOL
+
+
+def test_a_pending_decision_carries_what_a_screen_needs_to_present_it():
+    """Issue 56 item 3: a move's allowances and reach, a charge's distance, a shot's range,
+    modifiers and need; a roll says what it needs in words."""
+    from regiment.tools.bot import choose
+    from regiment.tools.serve import pending_json
+
+    game = Game.new(load_scenario(EXAMPLES / "border_patrol.toml"), store=MemoryStore())
+    seen = {}
+    for _ in range(80):
+        p = pending_json(game)
+        if "details" in p:
+            seen.setdefault(p["decision"], p["details"])
+        game.submit(choose(game))
+    charge = seen["declare_charge"]["charges"][0]
+    assert charge["distance"] > 0
+    moves = seen["remaining_moves"]
+    boyz = moves["moves"]["boyz"]
+    assert boyz["allowance"] == {"forward": 4.0, "march": 8.0} and boyz["turn"] == 1.0
+    assert boyz["reach"]["forward"] <= 4.0 and moves["tolerance"] == 0.01
+    shot = seen["shoot"]["shots"][0]
+    assert shot["distance"] > 0 and shot["hit"] and "long_range" in shot["modifiers"]
+
+
+def test_move_budget_a_path_a_hair_over_its_allowance_is_taken():
+    """MOVE.* (0.13.0; issue 56 item 3): a client that rounds a wheel to 0.1 degree uses
+    4.0056" of a 4" move: within the stated tolerance of 0.01", taken."""
+    from . import battle as b
+
+    g = b.game([b.unit("men", "red", 36, 10, 0), b.unit("foe", "blue", 36, 44, 180)],
+               phase="remaining")
+    width = 5 * 20 / geo.MM_PER_INCH
+    degrees = round(math.degrees(0.0056 / width) + 0.0, 4)
+    moved = g.submit({"cmd": "move", "by": "red", "unit": "men",
+                      "path": [["wheel", degrees], ["forward", 4.0]]})
+    assert [e for e in moved if e.type == "UnitMoved"]

@@ -28,8 +28,26 @@ def event_json(r: Record) -> dict[str, Any]:
 
 
 def pending_json(game: Game) -> dict[str, Any]:
-    out = game.pending.to_dict()
+    """The pending decision, roll or measurement as a client presents it: what a roll needs
+    (``need``) and a measurement asks (``asks``), in words, and what a decision's screen
+    needs (``details``: a move's allowances and reach, a charge's distance, a shot's
+    need), where the rulebook gives them."""
+    pending = game.pending
+    out = pending.to_dict()
     out["can_undo"], out["can_redo"] = game.can_undo, game.can_redo   # (as legal() offers)
+    state = game.state
+    if pending.kind == "roll":
+        out["need"] = game.preset.roll_need(state)
+    elif pending.kind == "measurement":
+        ask = getattr(game.preset, "question", None)
+        if ask is not None:
+            out["asks"] = ask(state, pending)
+    elif pending.kind == "decision":
+        view = view_of(game.preset)
+        details = getattr(view, "details", None)
+        told = details(state, pending) if details is not None else None
+        if told:
+            out["details"] = told
     return out
 
 

@@ -99,6 +99,9 @@ RULINGS: dict[str, Version] = {
     # MOVE.*: a move's path holds at most 16 legs, none of no length, refused before any
     # geometry runs (before: any number, zero-length ones too; issue 55 row 1)
     "bounded_paths": (0, 13, 0),
+    # MOVE.*: a path may use up to 0.01" beyond its allowance (a client's rounding; before:
+    # 0.0001")
+    "budget_tolerance": (0, 13, 0),
 }
 
 

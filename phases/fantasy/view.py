@@ -15,6 +15,7 @@ from regiment.phases.common.table import measured
 
 from . import bot
 from .combat import contacts, place_in_front
+from .details import charging_details, moving_details, shooting_details
 from .state import fantasy
 from .units import box, side_word, status_word
 
@@ -158,6 +159,17 @@ class FantasyView:
                              corners=[_point(c) for c in geo.corners(b)])
             pieces.append(piece)
         return {"table": table, "pieces": pieces}
+
+    def details(self, state: Any, pending: Decision) -> dict[str, Any] | None:
+        """What a screen needs to present a decision (``details`` of a pending decision): a
+        move's allowances, what a wheel and a turn cost, and how far each unit reaches; a
+        charge's distance; a shot's range, modifiers and need. On a mapped table only (at a
+        table the players measure)."""
+        s = fantasy(state)
+        if measured(s):
+            return None
+        return moving_details(s, pending) or shooting_details(s, pending) or \
+            charging_details(s, pending)
 
     def final(self, state: Any) -> dict[str, Any]:
         """Where each unit ended (the golden replays' last line)."""

@@ -17,6 +17,7 @@ from regiment.core.state import memo
 from regiment.phases.common.sight import walls
 
 from ..acting import idle, told_idle
+from ..rulings import ruled
 from ..state import State, UnitState
 from ..units import ALIVE, box
 from .paths import (
@@ -41,6 +42,9 @@ RULE_OF = {"forward": "MOVE.FORWARD", "march": "MOVE.MARCH", "back": "MOVE.BACK"
            "sideways": "MOVE.BACK", "reform": "MOVE.REFORM", "wheel": "MOVE.WHEEL",
            "turn": "MOVE.TURN"}
 MARCH_ZONE = 8.0   # MOVE.MARCH: an enemy this near calls for a Leadership test
+# MOVE.*: what a path may use beyond its allowance (inches, games from 0.13.0; before 1e-4):
+# a client that rounds a wheel to a tenth of a degree is not refused for a few thousandths
+TOLERANCE = 0.01
 
 
 class Refusal(NamedTuple):
@@ -293,7 +297,7 @@ def check(state: State, u: UnitState, kind: str, legs: tuple[Leg, ...], files: i
         legs = found
     spent = used(u, legs, start.width)
     most = allowance(u, kind)
-    if spent > most + 1e-4:
+    if spent > most + (TOLERANCE if ruled(state, "budget_tolerance") else 1e-4):
         return Refusal(tr("that path uses {used}\" and {unit} may move {most}\"",
                           used=format(spent, "g"), unit=u.name, most=format(most, "g")),
                        RULE_OF[kind])
