@@ -85,7 +85,9 @@ def test_manual_dice_pend_a_roll_with_whose_dice_they_are(tmp_path):
         answer = e.send({"cmd": "move_charger", "by": "red", "unit": "wolves"})
         assert answer["pending"] == {"kind": "roll", "player": "red", "purpose": "charge_range",
                                      "unit": "wolves", "dice": 3, "can_undo": True,
-                                     "can_redo": False}
+                                     "can_redo": False,   # what it needs, in words (0.13.0)
+                                     "need": "7 or more on the highest two of 3D6 reaches "
+                                             "Empire Swordsmen, 16.0\" away with M 9"}
         wrong = e.send({"cmd": "roll", "by": "red", "faces": [9, 1, 1]})
         assert wrong["error"]["rule"] == "DICE.FACES"
         rolled = e.send({"cmd": "roll", "by": "red", "faces": [6, 1, 5]})
