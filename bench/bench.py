@@ -54,6 +54,7 @@ sys.path.insert(0, str(HERE))
 from battles import bench_big  # noqa: E402
 from combats import bench_combats, bench_multiple  # noqa: E402
 from hosted import bench_hosted  # noqa: E402
+from longgame import long_game  # noqa: E402
 from rivals import eventsourcing_replay  # noqa: E402
 from skirmish import bench_skirmish  # noqa: E402
 from users import (  # noqa: E402
@@ -111,7 +112,7 @@ def play_until(game: Game, events: int, rng: random.Random, undo_rate: float = 0
 
 def bench_replay(out: list[str], events: int) -> None:
     store = MemoryStore()
-    game = Game.new(scenario(turns=events // 20 + 10), store=store)
+    game = long_game(scenario(turns=events // 20 + 10), store)
     start = time.perf_counter()
     play_until(game, events, random.Random(1))
     played = time.perf_counter() - start
@@ -220,7 +221,7 @@ def bench_undo(out: list[str], sizes: tuple[int, ...]) -> None:
     out.append("undo and redo (median of 300 each, memory store; each also appends a step)")
     medians, walks = {}, {}
     for size in sizes:
-        game = Game.new(scenario(turns=size // 20 + 10), store=MemoryStore())
+        game = long_game(scenario(turns=size // 20 + 10), MemoryStore())
         rng = random.Random(2)
         play_until(game, size, rng, undo_rate=0.0)
         # the step undone and redone is the same kind at every size (magic -> shooting, two

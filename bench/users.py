@@ -20,6 +20,8 @@ import tracemalloc
 from pathlib import Path
 from typing import Any
 
+from longgame import long_game  # (bench/ is on the path: bench.py runs from it)
+
 from regiment.core.game import Game
 from regiment.store import MemoryStore, SqliteStore, open_store
 from regiment.tools.cli import main
@@ -36,7 +38,7 @@ def bench_replay_cli(out: list[str], events: int, scenario: Any, play_until: Any
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "long.db"
         store = SqliteStore(path, durable=False)
-        game = Game.new(scenario, store=store)
+        game = long_game(scenario, store)
         play_until(game, events, random.Random(3))
         gid, n = game.game_id, game.version
         store.close()
@@ -83,13 +85,13 @@ def bench_memory(out: list[str], scenario: Any, play_until: Any, events: int = 5
     """Bytes a game holds for each event, live and loaded from its log. The records' stored
     bytes are told apart: a memory store holds them and a game shares the same objects (a
     load, and a live game since 0.6), while a game on SQLite holds them itself."""
-    warm = Game.new(scenario, store=MemoryStore())   # rulebook, schemas and caches load first
+    warm = long_game(scenario, MemoryStore())   # rulebook, schemas and caches load first
     play_until(warm, events, random.Random(4), undo_rate=0.0)
     del warm
     gc.collect()
     tracemalloc.start()
     base = tracemalloc.get_traced_memory()[0]
-    game = Game.new(scenario, store=MemoryStore())
+    game = long_game(scenario, MemoryStore())
     play_until(game, events, random.Random(5), undo_rate=0.0)
     gc.collect()
     live = tracemalloc.get_traced_memory()[0] - base
@@ -104,7 +106,7 @@ def bench_memory(out: list[str], scenario: Any, play_until: Any, events: int = 5
         store = SqliteStore(Path(tmp) / "m.db", durable=False)
         gc.collect()
         base = tracemalloc.get_traced_memory()[0]
-        on_disk = Game.new(scenario, store=store)
+        on_disk = long_game(scenario, store)
         play_until(on_disk, events, random.Random(5), undo_rate=0.0)
         gc.collect()
         sqlite = (tracemalloc.get_traced_memory()[0] - base) / on_disk.version

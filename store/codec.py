@@ -329,6 +329,11 @@ _FRAME_HEAD = b"\x88" + _CANONICAL.encode("at")   # a canonical frame begins so
 _DATA_KEY = _CANONICAL.encode("data")
 _HASH_PART = _CANONICAL.encode("hash") + b"\xc4\x20"
 _PREV_KEY = _CANONICAL.encode("prev")
+_PREV_PART = _PREV_KEY + b"\xc4\x20"   # a prev is always 32 bytes (the envelope checks it)
+_PREV_LEN = len(_PREV_PART) + 32
+_HASH_PART_LEN = len(_HASH_PART)
+_HEAD_FIXED = len(_FRAME_HEAD) + len(_DATA_KEY)
+_AT_BYTES: dict[str, bytes] = {}
 
 
 def frame_chain(payload: bytes, e: _Envelope | None = None) -> tuple[bytes, bytes]:
@@ -343,16 +348,21 @@ def frame_chain(payload: bytes, e: _Envelope | None = None) -> tuple[bytes, byte
             e = _ENVELOPE.decode(payload)
         except _FAILURES:
             return _chain_in_full(payload)
-    at = _CANONICAL.encode(e.at)
-    head_end = len(_FRAME_HEAD) + len(at) + len(_DATA_KEY) + len(e.data)
-    hash_end = head_end + len(_HASH_PART) + 32
-    prev_b = _CANONICAL.encode(e.prev)
-    tail_at = hash_end + len(_PREV_KEY) + len(prev_b)
-    if (payload.startswith(_FRAME_HEAD) and payload[head_end:hash_end - 32] == _HASH_PART
-            and payload[hash_end - 32:hash_end] == e.hash
-            and payload[hash_end:tail_at] == _PREV_KEY + prev_b):
-        body = b"\x86" + payload[1:head_end] + payload[tail_at:]
-        if link(e.prev, body) == e.hash:
+    at_b = _AT_BYTES.get(e.at)   # a step's records share their time: encoded once
+    if at_b is None:
+        if len(_AT_BYTES) > 64:
+            _AT_BYTES.clear()
+        at_b = _AT_BYTES[e.at] = _CANONICAL.encode(e.at)
+    head_end = _HEAD_FIXED + len(at_b) + len(e.data)
+    hash_at = head_end + _HASH_PART_LEN
+    tail_at = hash_at + 32 + _PREV_LEN
+    # the keys where a canonical frame has them: its hash and prev between the body's parts
+    # (the envelope read them there; the body around them is what the hash covers)
+    if payload.startswith(_FRAME_HEAD) and payload[head_end:hash_at] == _HASH_PART and \
+            payload[hash_at + 32:tail_at - 32] == _PREV_PART:
+        h = _LINK.copy()
+        h.update(e.prev + b"\x86" + payload[1:head_end] + payload[tail_at:])
+        if h.digest() == e.hash:
             return e.hash, e.prev
     return _chain_in_full(payload)   # not laid out canonically, or not matching: in full
 
