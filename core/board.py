@@ -16,7 +16,12 @@ the same for both rulebooks and for every client (docs/board.md draws it).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from .protocols import view_of
+
+if TYPE_CHECKING:
+    from .game import Game
 
 BOARD_VERSION = 1
 
@@ -31,3 +36,13 @@ FRAME: dict[str, Any] = {
     "corners": "front-left, front-right, back-right, back-left",
     "base": "millimetres",
 }
+
+
+def board(game: Game) -> dict[str, Any]:
+    """The table and every piece on it, as a screen draws them, in the frame of reference
+    ``FRAME`` states (and its version), with the game's turn and phase."""
+    view = view_of(game.preset)
+    drawn = view.board(game.state) if view is not None else {"table": {}, "pieces": []}
+    state = game.state
+    return {"frame": FRAME, "turn": state.turn, "player": state.player,
+            "phase": state.phase, **drawn}

@@ -42,7 +42,7 @@ from .pending import Roll as RollPending
 from .protocols import PRESETS, EventStore, Preset
 from .record import Draft, Record, RecordLog
 from .state import GameState
-from .undoing import OVER_STAYS_OVER, Undoing
+from .undoing import Undoing
 from .upcast import decode_event
 from .version import ENGINE_VERSION, version
 
@@ -259,33 +259,21 @@ class Game(Deciding, Undoing):
         return self.preset.pending(state)
 
     def fork(self, store: EventStore) -> Game:
-        """A copy of the game as it stands, its log copied into ``store`` (a ``MemoryStore``
-        for a "what if" played further): it shares nothing writable with this game, and has
-        no dice of its own, so that playing it on never shows a die this game is still to
-        roll: its rolls wait for faces, as with manual dice (DICE.NO_REROLL)."""
-        drafts = [Draft(r.seq, r.step, r.type, r.v, r.data, r.at) for r in self.records]
-        store.append(self.game_id, drafts, 0)
-        return Game.load(self.game_id, store, preset=self.preset, dice=ManualDice(),
-                         clock=self.clock)
+        """A copy into ``store``, nothing writable shared, no die rolled (``core.preview``)."""
+        from .preview import fork
+
+        return fork(self, store)
 
     def preview(self, command: Command | dict[str, Any]) -> dict[str, Any]:
-        """A safe "what if": what ``command`` would do now (its events up to any roll, none
-        rolled, and the board after), or its refusal; nothing changes (``core.preview``)."""
+        """What ``command`` would do now, nothing changed, no die rolled (``core.preview``)."""
         from .preview import preview
 
         return preview(self, command)
 
     def board(self) -> dict[str, Any]:
-        """The table and every piece on it, as a screen draws them, in the frame of reference
-        ``core.board.FRAME`` states (and its version), with the game's turn and phase."""
-        from .board import FRAME
-        from .protocols import view_of
-
-        view = view_of(self.preset)
-        drawn = view.board(self.state) if view is not None else {"table": {}, "pieces": []}
-        state = self.state
-        return {"frame": FRAME, "turn": state.turn, "player": state.player,
-                "phase": state.phase, **drawn}
+        """The table and every piece, in the frame ``core.board`` states."""
+        from .board import board
+        return board(self)
 
     def legal(self) -> list[Command]:
         """Commands that would be accepted now, undo and redo included when possible."""
@@ -305,25 +293,6 @@ class Game(Deciding, Undoing):
                 out.append(parse_command({"cmd": "redo", "by": player}))
         return out
 
-    @property
-    def can_undo(self) -> bool:
-        """UNDO.NOTHING, UNDO.POLICY, UNDO.CONSENT: whether a player may send an undo now (a
-        live step to take back, a policy that allows it, no request waiting for its
-        answer); ``legal()`` offers one to each player then."""
-        return self._undo_open() and self.timeline.last_live() is not None and \
-            any(self.may_undo(p) for p in self.state.players)
-
-    @property
-    def can_redo(self) -> bool:
-        """UNDO.REDO, UNDO.POLICY, UNDO.CONSENT: whether a player may send a redo now (an
-        undone step to put back, on the same terms as an undo)."""
-        return self._undo_open() and bool(self.timeline.redo) and \
-            any(self.may_redo(p) for p in self.state.players)
-
-    def _undo_open(self) -> bool:
-        return self.timeline.request is None and self.undo_policy != "off" and not (
-            self.state.over and self.engine >= OVER_STAYS_OVER)   # GAME.OVER
-
     # --- commands --------------------------------------------------------------------------
 
     def submit(self, command: Command | dict[str, Any]) -> list[Event]:
@@ -338,9 +307,6 @@ class Game(Deciding, Undoing):
         after: GameState | None = None
         issued = CommandIssued(by=command.by, command=command.name, args=command.args())
         if command.name in META_COMMANDS:
-            if state.over and self.engine >= OVER_STAYS_OVER:   # its seed may be public now
-                raise self._illegal(command, tr("the game is over: no step of it is taken back "
-                                                "or made again"), "GAME.OVER")
             events = self._decide_meta(command)
         else:
             if self.timeline.request is not None:

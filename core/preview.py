@@ -14,11 +14,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .commands import META_COMMANDS, Command, Measure, Roll, parse_command
+from .dice import ManualDice
 from .errors import IllegalCommand, RegimentError
 from .events import CommandIssued
 from .fold import folded
 from .i18n import tr
-from .protocols import view_of
+from .protocols import EventStore, view_of
+from .record import Draft
 
 if TYPE_CHECKING:
     from .game import Game
@@ -84,3 +86,14 @@ def _then(game: Game, after: Any) -> dict[str, Any]:
     pending = game.preset.pending(after)
     return {"kind": pending.kind, "player": getattr(pending, "player", None),
             "decision": getattr(pending, "decision", None)}
+
+
+def fork(game: Game, store: EventStore) -> Game:
+    """A copy of ``game`` as it stands, its log copied into ``store`` (a ``MemoryStore`` for a
+    "what if" played further): it shares nothing writable with the game, and has no dice of
+    its own, so that playing it on never shows a die the game is still to roll: its rolls wait
+    for faces, as with manual dice (DICE.NO_REROLL)."""
+    drafts = [Draft(r.seq, r.step, r.type, r.v, r.data, r.at) for r in game.records]
+    store.append(game.game_id, drafts, 0)
+    return type(game).load(game.game_id, store, preset=game.preset, dice=ManualDice(),
+                           clock=game.clock)

@@ -15,6 +15,7 @@ from .events import (
 )
 from .history import Timeline
 from .i18n import tr
+from .state import GameState
 
 # LOG.RULINGS: from this engine on, undoing the other seat's step needs its consent too
 CONSENT_FOR_ANY_STEP = (0, 9, 0)
@@ -30,6 +31,11 @@ class Undoing:
     timeline: Timeline
     undo_policy: str
 
+    @property
+    def state(self) -> GameState:
+        raise NotImplementedError
+
+
     def _illegal(self, command: Command, why: str, rule: str) -> IllegalCommand:
         raise NotImplementedError
 
@@ -37,6 +43,9 @@ class Undoing:
         """UNDO.*: undo and redo move the end of the timeline; the log only grows."""
         timeline = self.timeline
         name, by = command.name, command.by
+        if self.state.over and self.engine >= OVER_STAYS_OVER:   # its seed may be public now
+            raise self._illegal(command, tr("the game is over: no step of it is taken back or "
+                                            "made again"), "GAME.OVER")
         request = timeline.request
         if name in ("grant_undo", "refuse_undo"):
             if request is None:
@@ -69,6 +78,25 @@ class Undoing:
                                                 "asked again"), "UNDO.CONSENT")
             return [UndoRequested(step=step, by=by)]
         return [StepUndone(step=step, by=by)]
+
+    @property
+    def can_undo(self) -> bool:
+        """UNDO.NOTHING, UNDO.POLICY, UNDO.CONSENT: whether a player may send an undo now (a
+        live step to take back, a policy that allows it, no request waiting for its
+        answer); ``legal()`` offers one to each player then."""
+        return self._undo_open() and self.timeline.last_live() is not None and \
+            any(self.may_undo(p) for p in self.state.players)
+
+    @property
+    def can_redo(self) -> bool:
+        """UNDO.REDO, UNDO.POLICY, UNDO.CONSENT: whether a player may send a redo now (an
+        undone step to put back, on the same terms as an undo)."""
+        return self._undo_open() and bool(self.timeline.redo) and \
+            any(self.may_redo(p) for p in self.state.players)
+
+    def _undo_open(self) -> bool:
+        return self.timeline.request is None and self.undo_policy != "off" and not (
+            self.state.over and self.engine >= OVER_STAYS_OVER)   # GAME.OVER
 
     def may_undo(self, by: str) -> bool:
         """UNDO.CONSENT (games from 0.13.0): ``by`` has not asked for this undo and been

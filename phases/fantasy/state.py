@@ -25,7 +25,7 @@ class UnitState(Value):
     # declarations at them (charge.declarations), and its straight moves
     # (moving.aims.straight_moves): slots, not fields, so that evolve starts a changed unit
     # without them and equality never sees them
-    __slots__ = ("_box", "_centres", "_declarations", "_moves", "_targets")
+    __slots__ = ("_box", "_centres", "_declarations", "_moves", "_targets", "_turns")
 
     id: str
     player: str
@@ -249,7 +249,7 @@ class State(GameState):
         held = newest.units if isinstance(newest, State) else {}
         for u in self.units.values():
             if held.get(u.id) is not u:
-                for name in ("_targets", "_moves", "_declarations"):
+                for name in ("_targets", "_moves", "_declarations", "_turns"):
                     try:
                         object.__delattr__(u, name)
                     except AttributeError:

@@ -12,6 +12,7 @@ from regiment.core.i18n import tr
 from regiment.core.state import memo
 
 from . import attacks, rerolls
+from .challenge.apart import duellists
 from .combat import (
     fighting_characters,
     model_contacts,
@@ -256,17 +257,6 @@ def attack_shares(state: State, combat: Combat, uid: str, fight: Fight
         if uid in (fight.duel or {}) or uid in fight.stood_back:
             out[k] -= a + 1 if champion else a
     return {k: n for k, n in out.items() if n > 0}
-
-
-def duellists(state: State, fight: Fight) -> frozenset[str]:
-    """CC.CHALLENGE (games from 0.13.0): the fighters of a challenge that stand alone (a
-    character on its own), whom no model but the rival attacks: models touching only one have
-    no one to attack (the challenge's own blows are a group of their own). A champion fights
-    from its unit's ranks, and the rest of that unit may still be attacked."""
-    duel = fight.duel or {}
-    if not duel or not ruled(state, "duel_apart"):
-        return frozenset()
-    return frozenset(uid for uid in duel if state.units[uid].figures == 1)
 
 
 def _shares_by_side(state: State, combat: Combat, uid: str, fight: Fight) -> dict[Key, int]:

@@ -16,7 +16,7 @@ from ..commands import Move
 from ..state import State, UnitState
 from ..units import box, missile
 from . import rules
-from .paths import TURNS, Leg, turn_of, walk
+from .paths import SPACING, TURNS, Leg, turn_of, walk
 
 CHARGE_REACH = 4.0   # the bot stops this much beyond its Movement of its foe: a likely charge
 
@@ -139,8 +139,19 @@ def turn_moves(state: State, u: UnitState) -> list[Command]:
     in table mode, none: the players turn their units by a move of their own."""
     if table.measured(state) or u.position is None:
         return []
-    return [Move(by=u.player, unit=u.id, kind="forward", path=(("turn", t),))
-            for t in TURNS if _fits(state, u, "forward", (Leg("turn", t),))]
+    # kept with the unit's value by what a turn in place depends on (the units within its
+    # diagonal and 1", the table): a decision of the remaining moves lists every unit's turns,
+    # and one unit moves between two of them (a 32-unit battle asked 96 checks a decision)
+    b = box(u)
+    asked = (rules.others_within(state, u, math.hypot(b.width, b.depth) + SPACING),
+             state.table)
+    kept: tuple[Any, tuple[Command, ...]] | None = getattr(u, "_turns", None)
+    if kept is not None and kept[0] == asked:
+        return list(kept[1])
+    found = tuple(Move(by=u.player, unit=u.id, kind="forward", path=(("turn", t),))
+                  for t in TURNS if _fits(state, u, "forward", (Leg("turn", t),)))
+    object.__setattr__(u, "_turns", (asked, found))   # not a field: the unit is unchanged
+    return list(found)
 
 
 def _facings(delta: float, kind: str) -> list[tuple[Leg, ...]]:
