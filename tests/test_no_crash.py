@@ -58,19 +58,23 @@ def test_no_command_a_client_sends_crashes_the_engine(seed, name):
     scenario = load_scenario(EXAMPLES / f"{name}.toml")
     scenario["seed"] = f"{seed:x}"
     game = Game.new(scenario, store=MemoryStore())
-    for _ in range(160):
+    drive(game, rng, 160, 0.7)
+    assert verify(list(game.records)).steps == len(game.timeline.steps)
+
+
+def drive(game: Game, rng: random.Random, steps: int, legal_share: float) -> None:
+    """``steps`` commands, a legal one in ``legal_share`` of them and a made-up one else;
+    anything raised but a refusal fails the test."""
+    for _ in range(steps):
         if game.pending.kind == "over":
-            break
+            return
         legal = game.legal()
-        if legal and rng.random() < 0.7:
-            command: Any = rng.choice(legal)
-        else:
-            command = made_up(rng, game)
+        command: Any = rng.choice(legal) if legal and rng.random() < legal_share else \
+            made_up(rng, game)
         try:
             game.submit(command)
         except RegimentError:
             pass
-    assert verify(list(game.records)).steps == len(game.timeline.steps)
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -80,14 +84,4 @@ def test_no_crash_border_patrol_with_made_up_moves(seed):
     rng = random.Random(seed)
     scenario = load_scenario(EXAMPLES / "border_patrol.toml")
     scenario["seed"] = f"{seed:04d}"
-    game = Game.new(scenario, store=MemoryStore())
-    for _ in range(300):
-        if game.pending.kind == "over":
-            break
-        legal = game.legal()
-        command: Any = rng.choice(legal) if legal and rng.random() < 0.6 else \
-            made_up(rng, game)
-        try:
-            game.submit(command)
-        except RegimentError:
-            pass
+    drive(Game.new(scenario, store=MemoryStore()), rng, 300, 0.6)
