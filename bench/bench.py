@@ -11,7 +11,8 @@ best of several repeats).
   smallest.
 - durable appends: steps/s with fsync per step, for each store, against raw file appends and raw
   SQLite inserts of the same bytes with the same fsync.
-- bytes per event; the median cost of creating a game.
+- bytes per event; the median cost of creating a game; a try (``Game.preview``) against the
+  step it tries.
 - whole combats per second, live and as a playout, and where the time goes (bench/combats.py).
 - multiple combats of 2, 4, 6 and 8 units: combats per second and the cost of a round per unit.
 - a skirmish assault of three squads as a playout, against replaying its own logs
@@ -390,6 +391,37 @@ def bench_create(out: list[str]) -> None:
                f"a dict copy of the scenario: {floor * 1e6:.2f} us")
 
 
+def bench_try(out: list[str], rounds: int) -> None:
+    """What a "what if" costs (``Game.preview``, the ``try`` query) against the step it tries:
+    each bot command of a game of the border patrol tried, then made, interleaved, the median
+    of each over the game, ``rounds`` games."""
+    from regiment.core.scenario import load_scenario
+    from regiment.tools.bot import choose
+
+    battle = load_scenario(Path(__file__).resolve().parent.parent / "examples" /
+                           "border_patrol.toml")
+    ratios, tries, steps = [], [], []
+    for _ in range(rounds):
+        game = Game.new(battle, store=MemoryStore())
+        tried, made = [], []
+        while game.pending.kind != "over":
+            command = choose(game)
+            start = time.perf_counter()
+            game.preview(command)
+            tried.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            game.submit(command)
+            made.append(time.perf_counter() - start)
+        tries.append(statistics.median(tried))
+        steps.append(statistics.median(made))
+        ratios.append(tries[-1] / steps[-1])
+    out.append(f"a try (Game.preview: the events up to any roll, the board after), {rounds} "
+               "games of the border patrol, each bot command tried then made")
+    out.append(f"  try {statistics.median(tries) * 1e3:.3f} ms, the step it tries "
+               f"{statistics.median(steps) * 1e3:.3f} ms: {statistics.median(ratios):.2f}x "
+               f"({min(ratios):.2f}-{max(ratios):.2f})")
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="smaller sizes (a smoke test)")
@@ -401,6 +433,7 @@ def main(argv: list[str] | None = None) -> int:
     for section in (lambda: bench_replay(out, events), lambda: bench_undo(out, sizes),
                     lambda: bench_appends(out, 100 if args.quick else 400),
                     lambda: bench_create(out),
+                    lambda: bench_try(out, 2 if args.quick else 5),
                     lambda: bench_combats(out, 100 if args.quick else 1_000),
                     lambda: bench_multiple(out, 50 if args.quick else 200),
                     lambda: bench_skirmish(out, 50 if args.quick else 200),
