@@ -23,8 +23,9 @@ def source_names(pattern: str) -> set[str]:
 
 
 def test_protocol_every_command_is_listed():
-    load_rulebooks()
-    assert set(COMMANDS) - NAMED == set()
+    load_rulebooks()   # (the tests' own toy rulebook, the duel, registers commands too)
+    ours = {name for name, cls in COMMANDS.items() if cls.__module__.startswith("regiment.")}
+    assert len(ours) > 30 and ours - NAMED == set()
 
 
 def test_protocol_every_decision_is_listed():
