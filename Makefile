@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 STORE ?= regiment.db
 
-.PHONY: test demo bench bench-ab lint golden clean browser postgres faults load messages diagrams
+.PHONY: test demo bench bench-ab lint golden clean browser postgres node faults load messages diagrams
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "regiment needs Python 3.11 or newer")'
@@ -19,7 +19,7 @@ $(STAMP): pyproject.toml
 	  { cat $(VENV)/install.log; exit 1; }
 	@touch $(STAMP)
 
-test: $(STAMP) lint browser postgres
+test: $(STAMP) lint browser postgres node
 	$(BIN)/python -m pytest
 
 # The store and server tests run a real PostgreSQL server from Debian's postgresql package,
@@ -35,6 +35,20 @@ postgres:
 	      $$SUDO apt-get install -y -qq postgresql >/dev/null; \
 	  else \
 	    echo "no PostgreSQL and no apt-get: its tests will fail (REGIMENT_NO_POSTGRES=1 skips them)"; \
+	  fi; \
+	fi
+
+# A client in another language (examples/client.mjs) is tested with Debian's nodejs, installed
+# here when it is missing and apt-get can be used. REGIMENT_NO_NODE=1 leaves that test out.
+node:
+	@if [ -z "$$REGIMENT_NO_NODE" ] && ! command -v node >/dev/null 2>&1; then \
+	  if command -v apt-get >/dev/null 2>&1; then \
+	    SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	    echo "installing Debian's nodejs for the other-language client's test"; \
+	    $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	      $$SUDO apt-get install -y -qq nodejs >/dev/null; \
+	  else \
+	    echo "no node and no apt-get: the client test will fail (REGIMENT_NO_NODE=1 skips it)"; \
 	  fi; \
 	fi
 

@@ -44,3 +44,29 @@ def test_protocol_every_query_is_listed():
     from regiment.tools.serve import PROTOCOL, QUERIES
 
     assert set(QUERIES) <= NAMED and f'"protocol": {PROTOCOL}' in PAGE
+
+
+def test_a_client_in_another_language_plays_whole_games_from_the_docs():
+    """Issue 56 item 9: examples/client.mjs (Node.js, written from docs/protocol.md and
+    docs/board.md alone) checks the protocol's version, reads the board, tries each command
+    before it sends it, and plays bundled battles of both rulebooks to their end over serve."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    import pytest
+
+    from .conftest import EXAMPLES
+
+    if os.environ.get("REGIMENT_NO_NODE"):
+        pytest.skip("REGIMENT_NO_NODE is set")
+    node = shutil.which("node")
+    assert node, "Node.js is missing: make test installs it (REGIMENT_NO_NODE=1 skips)"
+    regiment = str(Path(sys.executable).with_name("regiment"))
+    for battle in ("border_patrol", "two_targets", "the_brood"):
+        done = subprocess.run([node, str(ROOT / "examples" / "client.mjs"),
+                               str(EXAMPLES / f"{battle}.toml"), regiment],
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-800:]
+        assert "pieces on a" in done.stdout and "over after" in done.stdout, done.stdout
