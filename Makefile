@@ -22,51 +22,34 @@ $(STAMP): pyproject.toml
 test: $(STAMP) lint browser postgres node
 	$(BIN)/python -m pytest
 
-# The store and server tests run a real PostgreSQL server from Debian's postgresql package,
-# which the test fixtures start in a temporary directory (tests/postgres.py); it is installed
-# here when it is missing and apt-get can be used. REGIMENT_NO_POSTGRES=1 leaves those tests out.
+# What a test needs from Debian, installed when it is missing and apt-get can be used:
+# $(call debian,SKIP-VARIABLE,CHECK,PACKAGES,WHAT FOR). With SKIP-VARIABLE set, or without
+# apt-get, nothing is installed (the tests that need it then skip, or fail saying so).
+define debian
+	@if [ -z "$$$(1)" ] && ! { $(2); } >/dev/null 2>&1; then \
+	  if command -v apt-get >/dev/null 2>&1; then \
+	    SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	    echo "installing Debian's $(3) for $(4)"; \
+	    $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	      $$SUDO apt-get install -y -qq $(3) >/dev/null; \
+	  else \
+	    echo "no $(3) and no apt-get: $(4) will fail ($(1)=1 skips it)"; \
+	  fi; \
+	fi
+endef
+
+# The store and server tests run a real PostgreSQL server, which the test fixtures start in a
+# temporary directory (tests/postgres.py).
 postgres:
-	@if [ -z "$$REGIMENT_NO_POSTGRES" ] && ! command -v initdb >/dev/null 2>&1 && \
-	    ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
-	  if command -v apt-get >/dev/null 2>&1; then \
-	    SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	    echo "installing Debian's postgresql for the store and server tests"; \
-	    $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-	      $$SUDO apt-get install -y -qq postgresql >/dev/null; \
-	  else \
-	    echo "no PostgreSQL and no apt-get: its tests will fail (REGIMENT_NO_POSTGRES=1 skips them)"; \
-	  fi; \
-	fi
+	$(call debian,REGIMENT_NO_POSTGRES,command -v initdb || ls /usr/lib/postgresql/*/bin/initdb,postgresql,the store and server tests)
 
-# A client in another language (examples/client.mjs) is tested with Debian's nodejs, installed
-# here when it is missing and apt-get can be used. REGIMENT_NO_NODE=1 leaves that test out.
+# A client in another language (examples/client.mjs) is tested with Node.js.
 node:
-	@if [ -z "$$REGIMENT_NO_NODE" ] && ! command -v node >/dev/null 2>&1; then \
-	  if command -v apt-get >/dev/null 2>&1; then \
-	    SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	    echo "installing Debian's nodejs for the other-language client's test"; \
-	    $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-	      $$SUDO apt-get install -y -qq nodejs >/dev/null; \
-	  else \
-	    echo "no node and no apt-get: the client test will fail (REGIMENT_NO_NODE=1 skips it)"; \
-	  fi; \
-	fi
+	$(call debian,REGIMENT_NO_NODE,command -v node,nodejs,the other-language client's test)
 
-# The replay page is tested in headless Chromium from Debian's packages (chromium and
-# chromium-driver), installed here when they are missing and apt-get can be used. Without
-# them, set REGIMENT_NO_BROWSER=1 to leave that one test out (it fails otherwise, saying so).
+# The replay page is tested in headless Chromium.
 browser:
-	@if [ -z "$$REGIMENT_NO_BROWSER" ] && ! { command -v chromium && command -v chromedriver; } \
-	    >/dev/null 2>&1; then \
-	  if command -v apt-get >/dev/null 2>&1; then \
-	    SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	    echo "installing Debian's chromium and chromium-driver for the browser test"; \
-	    $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-	      $$SUDO apt-get install -y -qq chromium chromium-driver >/dev/null; \
-	  else \
-	    echo "no chromium and no apt-get: the browser test will fail (REGIMENT_NO_BROWSER=1 skips it)"; \
-	  fi; \
-	fi
+	$(call debian,REGIMENT_NO_BROWSER,command -v chromium && command -v chromedriver,chromium chromium-driver,the browser test)
 
 demo: $(STAMP)
 	$(BIN)/regiment demo --store $(STORE)
