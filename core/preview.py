@@ -21,6 +21,7 @@ from .fold import folded
 from .i18n import tr
 from .protocols import EventStore, view_of
 from .record import Draft
+from .state import GameState
 
 if TYPE_CHECKING:
     from .game import Game
@@ -71,7 +72,7 @@ def _not_tried(game: Game, command: Command) -> str:
     return ""
 
 
-def _then(game: Game, after: Any) -> dict[str, Any]:
+def _then(game: Game, after: GameState) -> dict[str, Any]:
     """What the game would wait for after the command: a roll (not made), a measurement, a
     decision, or the game's end."""
     if after.over:

@@ -5,7 +5,7 @@ is one ``rules.check`` accepts."""
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Callable, Iterable
 
 from regiment.core import geometry as geo
 from regiment.core.commands import Command
@@ -43,6 +43,18 @@ def _fits(state: State, u: UnitState, kind: str, legs: tuple[Leg, ...]) -> bool:
     return isinstance(rules.check(state, u, kind, legs, 0, u.facing, None), rules.Plan)
 
 
+def _kept(u: UnitState, slot: str, asked: object,
+          work: Callable[[], Iterable[Command]]) -> list[Command]:
+    """The commands ``work`` finds for ``u``, kept with the unit's value under ``slot`` by
+    what they depend on (``asked``), and found again only when that has changed."""
+    kept: tuple[object, tuple[Command, ...]] | None = getattr(u, slot, None)
+    if kept is not None and kept[0] == asked:
+        return list(kept[1])
+    found = tuple(work())
+    object.__setattr__(u, slot, (asked, found))   # not a field: the unit is unchanged
+    return list(found)
+
+
 def straight_moves(state: State, u: UnitState) -> list[Command]:
     """A forward move as far as ``u`` can go (and a march, when that is farther); in table
     mode, one of each to make on the table."""
@@ -59,12 +71,7 @@ def straight_moves(state: State, u: UnitState) -> list[Command]:
     # the units not in the way of the one that moved are not worked out again (on a 32-unit
     # table, 620 -> 180 us a decision, measured, with every unit within reach counted).
     asked = (kinds, rules.ahead_of(state, u, most), state.table)
-    kept: tuple[Any, tuple[Command, ...]] | None = getattr(u, "_moves", None)
-    if kept is not None and kept[0] == asked:
-        return list(kept[1])
-    found = tuple(_straight(state, u, p, kinds))
-    object.__setattr__(u, "_moves", (asked, found))   # not a field: the unit is unchanged
-    return list(found)
+    return _kept(u, "_moves", asked, lambda: _straight(state, u, p, kinds))
 
 
 def _straight(state: State, u: UnitState, p: str, kinds: tuple[str, ...]) -> list[Command]:
@@ -145,13 +152,9 @@ def turn_moves(state: State, u: UnitState) -> list[Command]:
     b = box(u)
     asked = (rules.others_within(state, u, math.hypot(b.width, b.depth) + SPACING),
              state.table)
-    kept: tuple[Any, tuple[Command, ...]] | None = getattr(u, "_turns", None)
-    if kept is not None and kept[0] == asked:
-        return list(kept[1])
-    found = tuple(Move(by=u.player, unit=u.id, kind="forward", path=(("turn", t),))
-                  for t in TURNS if _fits(state, u, "forward", (Leg("turn", t),)))
-    object.__setattr__(u, "_turns", (asked, found))   # not a field: the unit is unchanged
-    return list(found)
+    return _kept(u, "_turns", asked, lambda: (
+        Move(by=u.player, unit=u.id, kind="forward", path=(("turn", t),))
+        for t in TURNS if _fits(state, u, "forward", (Leg("turn", t),))))
 
 
 def _facings(delta: float, kind: str) -> list[tuple[Leg, ...]]:
