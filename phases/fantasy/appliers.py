@@ -193,6 +193,9 @@ def attacks_resolved(s: State, e: ev.AttacksResolved) -> State:
 
 
 def shot_lost(s: State, unit: str, lost: int) -> Turn:
+    """PANIC.TRIGGERS: the models ``unit`` has lost to shooting in this phase, counted
+    for the panic test a quarter of the models lost to shooting calls for (from the phase's
+    start)."""
     ctx = s.context
     before = ctx.shot_lost if ctx.shot_in == s.phase else {}
     return ctx.evolve(shot_lost={**before, unit: before.get(unit, 0) + lost}, shot_in=s.phase)

@@ -19,6 +19,7 @@ from .units import box
 
 
 def moving_details(s: State, pending: Decision) -> dict[str, Any] | None:
+    """MOVE.WHEEL, MOVE.TURN, MOVE.BACK: each unit's allowances and how far it reaches."""
     if pending.decision != "remaining_moves":
         return None
     units: dict[str, Any] = {}
@@ -40,6 +41,7 @@ def moving_details(s: State, pending: Decision) -> dict[str, Any] | None:
 
 
 def shooting_details(s: State, pending: Decision) -> dict[str, Any] | None:
+    """SHOOT.HIT: each shot's range, modifiers and the roll it needs."""
     if pending.decision != "shoot":
         return None
     shots = []
@@ -53,6 +55,7 @@ def shooting_details(s: State, pending: Decision) -> dict[str, Any] | None:
 
 
 def charging_details(s: State, pending: Decision) -> dict[str, Any] | None:
+    """CH.RANGE: how far each target of a charge is."""
     if pending.decision != "declare_charge":
         return None
     return {"charges": [{"unit": c.unit, "target": c.target,

@@ -37,6 +37,7 @@ class Weapon(NamedTuple):
     shots: int = 1
 
     def strength_of(self, u: UnitState) -> int:
+        """SHOOT.WEAPONS, ATK.TO_WOUND: the weapon's own Strength, or the shooter's."""
         return self.strength or u.profile["S"]
 
 
