@@ -94,9 +94,9 @@ golden: $(STAMP)
 # every import between the folders would be an unchecked Any.
 TYPES := .mypy-src
 lint: $(STAMP)
-	$(BIN)/ruff check core phases store tools tests bench
+	$(BIN)/ruff check core phases store tools bot tests bench
 	@mkdir -p $(TYPES)/regiment && touch $(TYPES)/regiment/__init__.py
-	@for d in core phases store tools; do ln -sfn ../../$$d $(TYPES)/regiment/$$d; done
+	@for d in core phases store tools bot; do ln -sfn ../../$$d $(TYPES)/regiment/$$d; done
 	cd $(TYPES) && ../$(BIN)/mypy --config-file ../pyproject.toml -p regiment
 	@# the engine itself (the kernel and the rulebooks) is held to mypy's strict mode
 	cd $(TYPES) && ../$(BIN)/mypy --config-file ../pyproject.toml --strict -p regiment.core \

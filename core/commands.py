@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar, dataclass_transform
 
 from .errors import BadRequest
-from .schema import Schema, SchemaError, to_plain
+from .schema import OutOfBounds, Schema, SchemaError, to_plain
 
 C = TypeVar("C", bound="Command")
 
@@ -61,10 +61,12 @@ def parse_command(data: Any, logged: bool = False) -> Command:
     ``logged``: a command a log recorded (its chain checked), read as the engine that wrote
     it took it, not held to the bounds a client's command is held to now."""
     if not isinstance(data, dict):
-        raise BadRequest(f"a command must be a JSON object, got {type(data).__name__}")
+        raise BadRequest(f"a command must be a JSON object, got {type(data).__name__}",
+                         code="bad_command")
     name = data.get("cmd")
     if not isinstance(name, str):
-        raise BadRequest("a command needs a 'cmd' string naming it")
+        raise BadRequest("a command needs a 'cmd' string naming it", field="cmd",
+                         code="bad_field")
     cls = COMMANDS.get(name)
     if cls is None:
         from .events import load_rulebooks  # a rulebook's commands load with it
@@ -72,12 +74,15 @@ def parse_command(data: Any, logged: bool = False) -> Command:
         if load_rulebooks():
             cls = COMMANDS.get(name)
     if cls is None:
-        raise BadRequest(f"unknown command {name!r}; known: {', '.join(sorted(COMMANDS))}")
+        raise BadRequest(f"unknown command {name!r}; known: {', '.join(sorted(COMMANDS))}",
+                         field="cmd", code="unknown_command")
     fields = {k: v for k, v in data.items() if k != "cmd"}
     try:
         built: Command = (cls.stored if logged else cls.schema).build(fields, name)
     except SchemaError as exc:
-        raise BadRequest(str(exc)) from None
+        raise BadRequest(str(exc), field=exc.path.lstrip(".") or None,
+                         code="out_of_bounds" if isinstance(exc, OutOfBounds) else "bad_field"
+                         ) from None
     return built
 
 

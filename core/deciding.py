@@ -41,7 +41,8 @@ class Deciding:
     table: dict[type[Event], Any]
     timeline: Timeline
 
-    def _illegal(self, command: Command, why: str, rule: str) -> IllegalCommand:
+    def _illegal(self, command: Command, why: str, rule: str, code: str = "",
+                 field: str | None = None) -> IllegalCommand:
         raise NotImplementedError
 
     def _run(self, state: GameState, command: Command) -> tuple[list[Event], GameState]:
@@ -53,16 +54,18 @@ class Deciding:
         elif asking is not None:
             q = asking.question
             raise self._illegal(command, tr("the game waits for a measurement first: {key}",
-                                            key=q.key), q.rule)
+                                            key=q.key), q.rule, "measurement_pending")
         elif isinstance(command, Roll):
             if aw is None:
-                raise self._illegal(command, tr("no roll is pending"), "DICE.PENDING")
+                raise self._illegal(command, tr("no roll is pending"), "DICE.PENDING",
+                                    "no_roll_pending")
             if command.by != aw.player:
                 raise self._illegal(command, tr("this roll is {player}'s to make",
-                                                player=aw.player), "DICE.PENDING")
+                                                player=aw.player), "DICE.PENDING",
+                                    "not_your_roll", "by")
             problem = faces_problem(command.faces, aw.dice)
             if problem:
-                raise self._illegal(command, problem, "DICE.FACES")
+                raise self._illegal(command, problem, "DICE.FACES", "bad_faces", "faces")
             known = self._partly_known(state.dice_pos, aw.dice) or ()
             if any(k is not None and k != f for k, f in zip(known, command.faces, strict=False)):
                 shown = " ".join("?" if k is None else str(k) for k in known)
@@ -70,11 +73,13 @@ class Deciding:
                          "never re-rolls dice", shown=shown) if None in known else \
                     tr("these dice were already rolled: {shown}; an undo never re-rolls dice",
                        shown=shown)
-                raise self._illegal(command, why, "DICE.NO_REROLL")
+                raise self._illegal(command, why, "DICE.NO_REROLL", "dice_already_rolled",
+                                    "faces")
             events = self._roll(state, aw, command.faces)
         elif aw is not None:
             raise self._illegal(command, tr("a {purpose} roll must be made first",
-                                               purpose=aw.purpose), "DICE.PENDING")
+                                               purpose=aw.purpose), "DICE.PENDING",
+                                "roll_pending")
         else:
             events = self._decide(state, command)
         state = folded(state, events, self.table)
@@ -92,11 +97,13 @@ class Deciding:
         interrupted is decided again with it (it may ask for another)."""
         asking = state.asking
         if asking is None:
-            raise self._illegal(command, tr("no measurement is asked for"), "TABLE.MEASURE")
+            raise self._illegal(command, tr("no measurement is asked for"), "TABLE.MEASURE",
+                                "no_measurement_pending")
         q = asking.question
         if command.by != q.player:
             raise self._illegal(command, tr("this measurement is {player}'s to take",
-                                            player=q.player), q.rule)
+                                            player=q.player), q.rule,
+                                "not_your_measurement", "by")
         try:
             value = measure.read(q, command.value)
         except ValueError:   # said with the pieces' names, as the players see them
@@ -107,7 +114,7 @@ class Deciding:
                 measure.read(named, command.value)
             except ValueError as told:
                 exc = told
-            raise self._illegal(command, str(exc), q.rule) from None
+            raise self._illegal(command, str(exc), q.rule, "bad_measurement", "value") from None
         given = Measured(key=q.key, kind=q.kind, rule=q.rule, value=value)
         after = self.table[Measured](state, given)
         again = asking.resume
@@ -135,7 +142,7 @@ class Deciding:
                 except IllegalCommand as english:
                     why = english
         return [CommandWithdrawn(command=command.name, by=command.by, rule=why.rule,
-                                 why=why.why)]
+                                 why=str(why.why))]   # (plain text, not the told message)
 
     def _outcome(self, state: GameState, aw: Awaiting, faces: tuple[int, ...]) -> list[Event]:
         """What the rules make of a roll; in table mode, the measurement they need first."""

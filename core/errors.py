@@ -11,12 +11,25 @@ from typing import Any
 
 
 class RegimentError(Exception):
-    """Base of every error the engine raises on purpose."""
+    """Base of every error the engine raises on purpose.
+
+    As data (``to_dict``, what every client gets): ``type`` (the class), ``code`` (what went
+    wrong, a stable word a program branches on), ``field`` (the field of the request it
+    concerns, a dotted path, or null: the request as a whole), ``message`` in English and
+    ``translated`` in the language the game is told in."""
 
     type_name = "RegimentError"
+    code = "error"
+    field: str | None = None
+
+    def english(self) -> str:
+        from .i18n import english
+
+        return english(self.args[0]) if self.args else ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"type": self.type_name, "message": str(self)}
+        return {"type": self.type_name, "code": self.code, "field": self.field,
+                "message": self.english(), "translated": str(self)}
 
 
 class IllegalCommand(RegimentError):
@@ -35,6 +48,8 @@ class IllegalCommand(RegimentError):
         command: Any = None,
         phase: str = "",
         legal: list[dict[str, Any]] | None = None,
+        code: str = "",
+        field: str | None = None,
     ) -> None:
         self.why = message
         # the refusal as a code with its parameters, where the rule gave one (core.reasons.Said)
@@ -43,14 +58,24 @@ class IllegalCommand(RegimentError):
         self.command = command
         self.phase = phase
         self.legal = legal or []
-        where = f" [{rule}]" if rule else ""
-        at = f" (phase {phase})" if phase else ""
-        super().__init__(f"{message}{where}{at}")
+        # what a program branches on: given where the refusal is made, else the reason's code,
+        # else the rule's own refusal (``rule`` says which)
+        self.code = code or (self.reason["code"] if self.reason else "forbidden")
+        self.field = field
+        super().__init__(f"{message}{self._where()}")
+
+    def _where(self) -> str:
+        where = f" [{self.rule}]" if self.rule else ""
+        return where + (f" (phase {self.phase})" if self.phase else "")
+
+    def english(self) -> str:
+        from .i18n import english
+
+        return english(self.why) + self._where()
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "type": self.type_name,
-            "message": str(self),
+            **super().to_dict(),
             "rule": self.rule,
             "phase": self.phase,
             **({"reason": self.reason} if self.reason is not None else {}),
@@ -61,6 +86,13 @@ class BadRequest(RegimentError):
     """A request that is not even a command: malformed JSON, missing fields, unknown names."""
 
     type_name = "BadRequest"
+    code = "bad_request"
+
+    def __init__(self, message: str, *, field: str | None = None, code: str = "") -> None:
+        self.field = field
+        if code:
+            self.code = code
+        super().__init__(message)
 
 
 class RateLimited(BadRequest):
@@ -68,6 +100,7 @@ class RateLimited(BadRequest):
     nothing changed; ``retry_after`` says in how many seconds the next one is taken."""
 
     type_name = "RateLimited"
+    code = "rate_limited"
 
     def __init__(self, message: str, *, retry_after: float) -> None:
         self.retry_after = retry_after
@@ -81,10 +114,12 @@ class InvalidScenario(RegimentError):
     """A scenario that cannot start a game. Names the file, the field path and what was expected."""
 
     type_name = "InvalidScenario"
+    code = "invalid_scenario"
 
     def __init__(self, message: str, *, source: str = "<scenario>", path: str = "") -> None:
         self.source = source
         self.path = path
+        self.field = path or None
         field = f" at {path}" if path else ""
         super().__init__(f"{source}{field}: {message}")
 
@@ -93,6 +128,7 @@ class CorruptLog(RegimentError):
     """Bytes that are not a valid log: bad frame, bad CRC, undecodable or out-of-bounds record."""
 
     type_name = "CorruptLog"
+    code = "corrupt_log"
 
     def __init__(self, message: str, *, where: str = "") -> None:
         self.where = where
@@ -108,6 +144,7 @@ class TamperedLog(RegimentError):
     """A log whose hash chain or re-derived outcomes disagree; names the first bad record."""
 
     type_name = "TamperedLog"
+    code = "tampered_log"
 
     def __init__(self, message: str, *, seq: int | None = None) -> None:
         self.seq = seq
@@ -119,18 +156,21 @@ class UnknownEventType(CorruptLog):
     """An event type or schema version that no code or upcaster knows. Never guessed at."""
 
     type_name = "UnknownEventType"
+    code = "unknown_event_type"
 
 
 class ConcurrencyConflict(RegimentError):
     """An append whose expected version is not the store's, or a second writer on one log."""
 
     type_name = "ConcurrencyConflict"
+    code = "conflict"
 
 
 class StoreError(RegimentError):
     """The store could not do what was asked (disk full, I/O error); nothing was half-written."""
 
     type_name = "StoreError"
+    code = "store_error"
 
 
 class StoreUnavailable(StoreError):
@@ -138,3 +178,4 @@ class StoreUnavailable(StoreError):
     changed, and the same request may be made again shortly."""
 
     type_name = "StoreUnavailable"
+    code = "store_unavailable"

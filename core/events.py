@@ -136,15 +136,18 @@ class TurnBegan(Event):
     player: str
 
 
-@event("RollRequested")
+@event("RollRequested", v=2, sparse=("about",))
 class RollRequested(Event):
-    """A rule needs dice: ``dice`` D6 for ``purpose``, rolled by ``player`` for ``unit``."""
+    """A rule needs dice: ``dice`` D6 for ``purpose``, rolled by ``player`` for ``unit``;
+    ``about`` is what the roll is for when its purpose alone does not say (a target, an attack
+    stage): a map tagged with its kind (core.about), left out when there is none. (v1 held it
+    as text: read by an upcaster.)"""
 
     purpose: str
     unit: str | None
     player: str
     dice: int
-    about: str = ""   # what the roll is for, when its purpose alone does not say (a target)
+    about: dict[str, Any] | None = None
 
 
 @event("DiceRolled")
@@ -157,10 +160,12 @@ class DiceRolled(Event):
     index: int
 
 
-@event("MeasurementRequested", rules=("TABLE.ASK",))
+@event("MeasurementRequested", v=2, rules=("TABLE.ASK",))
 class MeasurementRequested(Event):
     """Table mode: a rule needs a measurement the players take (see core.measure.Question);
-    ``resume`` is what is decided again once it is answered: a command, or a roll's outcome."""
+    ``resume`` is what is decided again once it is answered: a command, or a roll's outcome
+    (``{"command": ...}`` or ``{"roll": {purpose, unit, player, dice, about, faces}}``, its
+    ``about`` tagged as ``RollRequested``'s; v1 held it as text)."""
 
     key: str
     kind: str

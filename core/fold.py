@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, TypeVar, cast
 
+from .about import typed
+from .endings import ending_of
 from .events import (
     CommandIssued,
     CommandWithdrawn,
@@ -42,7 +44,7 @@ def _turn_began(state: GameState, e: TurnBegan) -> GameState:
 
 def _roll_requested(state: GameState, e: RollRequested) -> GameState:
     return state.evolve(awaiting=Awaiting.make(purpose=e.purpose, unit=e.unit, player=e.player,
-                                               dice=e.dice, about=e.about))
+                                               dice=e.dice, about=typed(e.about)))
 
 
 def _dice_rolled(state: GameState, e: DiceRolled) -> GameState:
@@ -50,7 +52,7 @@ def _dice_rolled(state: GameState, e: DiceRolled) -> GameState:
 
 
 def _game_ended(state: GameState, e: GameEnded) -> GameState:
-    return state.evolve(over=True, winner=e.winner, phase="over")
+    return state.evolve(over=True, winner=e.winner, phase="over", ending=ending_of(e.to_data()))
 
 
 def _command_issued(state: GameState, e: CommandIssued) -> GameState:

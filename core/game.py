@@ -43,7 +43,7 @@ from .protocols import PRESETS, EventStore, Preset
 from .record import Draft, Record, RecordLog
 from .state import GameState
 from .undoing import Undoing
-from .upcast import decode_event
+from .upcast import as_written, decode_event, newest_change
 from .version import ENGINE_VERSION, version
 
 
@@ -245,7 +245,7 @@ class Game(Deciding, Undoing):
             return Decision(player=player, decision="consent_undo",
                             legal=(GrantUndo(by=player), RefuseUndo(by=player)))
         if state.over:
-            return Over(winner=state.winner, reason="the game is over")
+            return Over.of(state)
         asking = state.asking
         if asking is not None:
             q = asking.question
@@ -303,7 +303,8 @@ class Game(Deciding, Undoing):
         if command.by not in state.players:
             raise IllegalCommand(tr("{player} is not a player of this game",
                                     player=repr(command.by)),
-                                 rule="GAME.PLAYER", command=command, phase=state.phase)
+                                 rule="GAME.PLAYER", command=command, phase=state.phase,
+                                 code="not_a_player", field="by")
         after: GameState | None = None
         issued = CommandIssued(by=command.by, command=command.name, args=command.args())
         if command.name in META_COMMANDS:
@@ -311,9 +312,9 @@ class Game(Deciding, Undoing):
         else:
             if self.timeline.request is not None:
                 raise self._illegal(command, tr("an undo request waits for an answer"),
-                                   "UNDO.CONSENT")
+                                   "UNDO.CONSENT", "undo_request_pending")
             if state.over:
-                raise self._illegal(command, tr("the game is over"), "GAME.OVER")
+                raise self._illegal(command, tr("the game is over"), "GAME.OVER", "game_over")
             if state.answers:   # decided on the state a replay folds: after CommandIssued
                 state = self.table[CommandIssued](state, issued)
             events, after = self._run(state, command)
@@ -327,16 +328,21 @@ class Game(Deciding, Undoing):
     def redo(self, by: str) -> list[Event]:
         return self.submit(parse_command({"cmd": "redo", "by": by}))
 
-    def _illegal(self, command: Command, why: str, rule: str) -> IllegalCommand:
+    def _illegal(self, command: Command, why: str, rule: str, code: str = "",
+                 field: str | None = None) -> IllegalCommand:
         return IllegalCommand(why, rule=rule, command=command, phase=self.state.phase,
-                              legal=[c.to_dict() for c in self.legal()])
+                              legal=[c.to_dict() for c in self.legal()], code=code, field=field)
 
     def _commit(self, events: Sequence[Event], by: str, after: GameState | None) -> None:
         seq = len(self.records)
         step = len(self.timeline.steps)
         at = self.clock()
-        # each draft's data is its event, which the store encodes straight (store.sealing)
+        # each draft's data is its event, which the store encodes straight (store.sealing);
+        # a game an older engine began writes its shapes (core.upcast.as_written)
         drafts = [Draft(seq + i, step, e.type, e.v, e, at) for i, e in enumerate(events)]
+        if self.engine < newest_change():
+            drafts = [d if (old := as_written(d.data, self.engine)) is None  # type: ignore[arg-type]  # (an event)
+                      else d._replace(v=old[0], data=old[1]) for d in drafts]
         sealed = self.store.append(self.game_id, drafts, seq)
         self.records.add(sealed)
         # the events are in the records: keep none, as a loaded game keeps none, and read a

@@ -95,16 +95,45 @@ def _load(lang: str) -> gettext.NullTranslations:
     return merged or gettext.NullTranslations()
 
 
+class Told(str):
+    """A message told in the current language that can still be told in English (an error's
+    ``message`` for programs, beside the translated one for players): its message id and
+    fields are kept with it."""
+
+    __slots__ = ("fields", "msgid")
+
+    msgid: str
+    fields: dict[str, Any]
+
+
+def _told(text: str, msgid: str, fields: dict[str, Any]) -> Told:
+    out = Told(text)
+    out.msgid, out.fields = msgid, fields
+    return out
+
+
 def tr(message: str, **fields: Any) -> str:
     """``message`` in the current language, its ``{fields}`` filled in."""
     text = _translations().gettext(message)
-    return text.format(**fields) if fields else text
+    return _told(text.format(**fields) if fields else text, message, fields)
 
 
 def ntr(singular: str, plural: str, n: int, **fields: Any) -> str:
     """The form of ``singular``/``plural`` that ``n`` takes in the current language; ``{n}``
     and the other fields filled in."""
-    return _translations().ngettext(singular, plural, n).format(n=n, **fields)
+    return _told(_translations().ngettext(singular, plural, n).format(n=n, **fields),
+                 singular if n == 1 else plural, {"n": n, **fields})
+
+
+def english(text: object) -> str:
+    """``text`` as it reads in English: a message ``tr`` told, told again from its id (and its
+    fields that were told, so too); any other text as it is."""
+    if isinstance(text, Told):
+        fields = text.fields
+        if not fields:
+            return text.msgid
+        return text.msgid.format(**{k: english(v) for k, v in fields.items()})
+    return str(text)
 
 
 def mark(message: str) -> str:

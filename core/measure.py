@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from .about import tagged, typed
 from .i18n import tr
 from .state import Awaiting, GameState, Value
 
@@ -85,7 +86,8 @@ def resume_written(again: Again | RollAgain) -> dict[str, Any]:
     logs: ``{"command": ...}`` or ``{"roll": {...the awaited roll, "faces": [...]}}``)."""
     if isinstance(again, Again):
         return {"command": again.command}
-    return {"roll": {**again.roll.__dict__, "faces": list(again.faces)}}
+    return {"roll": {**again.roll.__dict__, "about": tagged(again.roll.about),
+                     "faces": list(again.faces)}}
 
 
 def resumed(written: dict[str, Any]) -> Again | RollAgain:
@@ -94,7 +96,7 @@ def resumed(written: dict[str, Any]) -> Again | RollAgain:
         return Again(written["command"])
     roll = written["roll"]
     aw = Awaiting.make(purpose=roll["purpose"], unit=roll["unit"], player=roll["player"],
-                       dice=roll["dice"], about=roll["about"])
+                       dice=roll["dice"], about=typed(roll.get("about")))
     return RollAgain(aw, tuple(roll["faces"]))
 
 

@@ -74,12 +74,29 @@ class Measurement:
 
 @dataclass(frozen=True, kw_only=True)
 class Over:
+    """GAME.END: the game is over; ``outcome`` says who won, how (the ending's code and its
+    parameters: turns played, the side left, the points each side scored) and by which rule."""
+
     winner: str | None = None
     reason: str = ""
+    ending: dict[str, Any] | None = None
     kind = "over"
 
+    @classmethod
+    def of(cls, state: Any) -> Over:
+        return cls(winner=state.winner, reason="the game is over", ending=state.ending)
+
+    def outcome(self) -> dict[str, Any]:
+        ending = dict(self.ending or {"code": "other"})
+        out = {"winner": self.winner, "ending": ending,
+               "rule": str(ending.get("rule") or "GAME.END")}
+        if "points" in ending:
+            out["points"] = ending["points"]
+        return out
+
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": "over", "winner": self.winner, "reason": self.reason}
+        return {"kind": "over", "winner": self.winner, "reason": self.reason,
+                "outcome": self.outcome()}
 
 
 Pending = Decision | Roll | Measurement | Over

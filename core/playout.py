@@ -47,7 +47,7 @@ class Playout:
     def pending(self) -> Pending:
         state = self.state
         if state.over:
-            return Over(winner=state.winner, reason="the game is over")
+            return Over.of(state)
         if state.awaiting is not None:  # seeded dice never leave a roll pending
             aw = state.awaiting
             return RollPending(player=aw.player, purpose=aw.purpose, unit=aw.unit, dice=aw.dice)

@@ -50,7 +50,7 @@ def preview(game: Game, command: Command | dict[str, Any]) -> dict[str, Any]:
     except RegimentError as exc:
         return {"refused": exc.to_dict()}
     view = view_of(game.preset)
-    told = [{"type": e.type, "data": e.to_data(),
+    told = [{"type": e.type, "v": e.v, "data": e.to_data(),
              "text": game.preset.sentence(e.type, e.to_data(), after)}
             for e in (issued, *events)]
     return {"events": told, "board": view.board(after) if view is not None else {},

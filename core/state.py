@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
+from .about import tagged
+
 T = TypeVar("T", bound="Value")
 
 
@@ -44,7 +46,7 @@ class Awaiting(Value):
     unit: str | None
     player: str
     dice: int
-    about: str = ""
+    about: Any = None   # what the roll is for: a continuation of core.about (None: nothing)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -74,6 +76,8 @@ class GameState(Value):
     # holds neither, so that every event's evolve copies no more than before (7 % of a load,
     # measured); evolve(asking=...) puts them on the states that do, and summary shows them.
     asking: ClassVar[Any] = None
+    # how the game ended (core.endings: a code with its parameters), on the last state alone
+    ending: ClassVar[dict[str, Any] | None] = None
     answers: ClassVar[tuple[tuple[str, str], ...]] = ()
 
     def let_go(self, newest: GameState) -> None:
@@ -90,7 +94,8 @@ class GameState(Value):
         return {
             "turn": self.turn, "player": self.player, "phase": self.phase,
             "dice_pos": self.dice_pos, "over": self.over, "winner": self.winner,
-            "awaiting": None if self.awaiting is None else dict(self.awaiting.__dict__),
+            "awaiting": None if self.awaiting is None else {
+                **self.awaiting.__dict__, "about": tagged(self.awaiting.about)},
             **({"asking": self.asking.question.fields()} if self.asking is not None else {}),
         }
 

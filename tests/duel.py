@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from regiment.core.about import Toward, of, tagged
 from regiment.core.commands import Command, command
 from regiment.core.endings import Ending
 from regiment.core.endings import ending as ending_code
@@ -138,14 +139,15 @@ class DuelPreset:
                                  command=cmd, phase=state.phase)
         if isinstance(cmd, Strike):   # the kernel rolls it (seeded) or asks for it (manual)
             return [RollRequested(purpose="strike", unit=None, player=cmd.by, dice=1,
-                                  about=state.opponent(cmd.by))]
+                                  about=tagged(Toward(state.opponent(cmd.by))))]
         events: list[Event] = [Guarded(by=cmd.by)]
         return events + self._next(fold(state, events, TABLE))
 
     def on_roll(self, state: DuelState, roll: Awaiting, faces: tuple[int, ...]
                 ) -> list[Event]:
-        need = needs(state, roll.about)
-        events: list[Event] = [Struck(by=roll.player, target=roll.about, face=faces[0],
+        target = of(Toward, roll.about).unit
+        need = needs(state, target)
+        events: list[Event] = [Struck(by=roll.player, target=target, face=faces[0],
                                       needs=need, hit=faces[0] >= need)]
         return events + self._next(fold(state, events, TABLE))
 
@@ -170,7 +172,9 @@ class DuelPreset:
 
     def roll_need(self, state: DuelState) -> str | None:
         aw = state.awaiting
-        return None if aw is None else f"{needs(state, aw.about)}+ takes a life (DUEL.STRIKE)"
+        if aw is None:
+            return None
+        return f"{needs(state, of(Toward, aw.about).unit)}+ takes a life (DUEL.STRIKE)"
 
     def sentence(self, event_type: str, data: Mapping[str, Any], state: DuelState
                  ) -> str | None:

@@ -189,13 +189,16 @@ def test_the_fast_read_path_lets_no_unknown_field_take_a_defaulted_ones_place():
     counted."""
     from regiment.store.codec import decode_fast
 
-    def frame(data: dict) -> bytes:
-        return seal([Draft(seq=0, step=0, type="RollRequested", v=1, data=data, at="t")],
+    def frame(data: dict, v: int = 2) -> bytes:
+        return seal([Draft(seq=0, step=0, type="RollRequested", v=v, data=data, at="t")],
                     GENESIS)[1][0]
 
     good = {"purpose": "charge", "unit": "u", "player": "red", "dice": 2}
-    assert decode_fast(frame({**good, "about": "x"}))[2].about == "x"
-    assert decode_fast(frame(good))[2].about == ""       # an older record without it
+    toward = {"kind": "toward", "unit": "x"}
+    assert decode_fast(frame({**good, "about": toward}))[2].about == toward
+    assert decode_fast(frame(good))[2].about is None          # none: left out
+    assert decode_fast(frame({**good, "about": "x"}, v=1))[2].about == toward   # (upcast)
+    assert decode_fast(frame(good, v=1))[2].about is None     # an older record without it
     with pytest.raises(CorruptLog, match="unknown field 'bogus'"):
         decode_fast(frame({**good, "bogus": "x"}))
 

@@ -36,7 +36,8 @@ def test_the_duel_imports_nothing_but_the_kernel():
     tree = ast.parse(Path(duel.__file__).read_text(encoding="utf-8"))
     modules = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
     assert {m for m in modules if m and m.startswith("regiment.")} <= {
-        "regiment.core.commands", "regiment.core.errors", "regiment.core.events",
+        "regiment.core.about", "regiment.core.commands", "regiment.core.errors",
+        "regiment.core.events",
         "regiment.core.endings", "regiment.core.fold", "regiment.core.pending",
         "regiment.core.protocols",
         "regiment.core.scenario", "regiment.core.state", "regiment.core.tell"}

@@ -213,7 +213,7 @@ def test_every_roll_prompt_says_what_the_dice_need(ford_clash):
             assert need, f"no need told for {pending.purpose}"
             asked.setdefault(pending.purpose, need)
             if pending.purpose == "to_hit":
-                g = game.state.batch.groups[int(game.state.awaiting.about.split(":")[0])]
+                g = game.state.batch.groups[game.state.awaiting.about.group]
                 assert need.startswith(f"each die {g.hit}+ hits")
             if pending.purpose == "break_test":
                 assert "or less passes" in need and "Ld" in need

@@ -47,9 +47,12 @@ def test_protocol_every_query_is_listed():
 
 
 def test_a_client_in_another_language_plays_whole_games_from_the_docs():
-    """Issue 56 item 9: examples/client.mjs (Node.js, written from docs/protocol.md and
-    docs/board.md alone) checks the protocol's version, reads the board, tries each command
-    before it sends it, and plays bundled battles of both rulebooks to their end over serve."""
+    """Issue 56 item 9: examples/client.mjs (Node.js, written from docs/protocol.md,
+    docs/board.md and the published schema alone) checks the protocol's version against the
+    schema's, every message it gets and every command it sends against the schema, reads
+    the board, tries each command before it sends it, and plays bundled battles of all the
+    bundled battles, both rulebooks, to their end over serve. Given a schema that asks for
+    a field no message has, it stops (its checks can fail)."""
     import os
     import shutil
     import subprocess
@@ -64,9 +67,20 @@ def test_a_client_in_another_language_plays_whole_games_from_the_docs():
     node = shutil.which("node")
     assert node, "Node.js is missing: make test installs it (REGIMENT_NO_NODE=1 skips)"
     regiment = str(Path(sys.executable).with_name("regiment"))
-    for battle in ("border_patrol", "two_targets", "the_brood"):
+    for path in sorted(EXAMPLES.glob("*.toml")):
+        done = subprocess.run([node, str(ROOT / "examples" / "client.mjs"), str(path),
+                               regiment], capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, (path.name, done.stderr[-800:])
+        assert "pieces on a" in done.stdout and "messages valid" in done.stdout, done.stdout
+    import json
+    import tempfile
+
+    schema = json.loads((ROOT / "docs" / "schema" / "regiment.json").read_text())
+    schema["$defs"]["Stepped"]["required"].append("no_such_field")
+    with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+        json.dump(schema, f)
+        f.flush()
         done = subprocess.run([node, str(ROOT / "examples" / "client.mjs"),
-                               str(EXAMPLES / f"{battle}.toml"), regiment],
+                               str(EXAMPLES / "border_patrol.toml"), regiment, f.name],
                               capture_output=True, text=True, timeout=300)
-        assert done.returncode == 0, done.stderr[-800:]
-        assert "pieces on a" in done.stdout and "over after" in done.stdout, done.stdout
+    assert done.returncode != 0 and "no no_such_field" in done.stderr, done.stderr[-800:]

@@ -388,3 +388,36 @@ def test_server_a_bundled_battle_by_name_and_the_games_a_token_holds(server):
         {"games": []}
     r = httpx.post(f"{server.http}/games?battle=no_such_battle", content=b"")
     assert r.status_code == 400 and "no bundled scenario" in r.json()["error"]["message"]
+
+
+def test_the_server_seats_the_bundled_bot(tmp_path):
+    """Issue 56 item 4: ``POST /games?bot=blue`` makes a game whose blue seat the bundled bot
+    (``regiment.bot``) plays: red alone, with the first legal command each time, plays the
+    whole game; the bot's seat has no token, and a seat for a person is required."""
+    import httpx
+
+    with Server(str(tmp_path / "g.db"), tmp_path / "k.key") as s:
+        r = httpx.post(f"{s.http}/games?bot=blue", content=SCENARIO.encode(), timeout=30)
+        assert r.status_code == 201, r.text
+        made = r.json()
+        assert set(made["seats"]) == {"red"} and any("bot plays blue" in n for n in
+                                                     made["notes"])
+        for bad in ("bot=green", "bot=red,blue"):
+            r = httpx.post(f"{s.http}/games?{bad}", content=SCENARIO.encode(), timeout=30)
+            assert r.status_code == 400 and r.json()["error"]["field"] == "bot", r.text
+        bots_moved = 0
+        with seat(s, made, "red") as red:
+            message = recv(red)
+            for _ in range(5000):
+                if message["pending"]["kind"] == "over":
+                    break
+                assert message["pending"]["player"] == "red", message["pending"]
+                command = first_legal(message)
+                assert command is not None
+                red.send(dumps(command))
+                message = recv(red)
+                assert "error" not in message, message
+                bots_moved += sum(1 for e in message["events"] if e["type"] ==
+                                  "CommandIssued" and e["data"]["by"] == "blue")
+        assert message["pending"]["kind"] == "over" and bots_moved > 5
+        assert s.tracebacks() == 0

@@ -184,6 +184,13 @@ def _machine(args: argparse.Namespace) -> int:
     return 0
 
 
+def _schema(args: argparse.Namespace) -> int:
+    from .schema import text
+
+    print(text(), end="")
+    return 0
+
+
 def build_parser() -> Parser:
     p = Parser(prog="regiment", description="A turn engine for rank-and-file "
                "fantasy wargames: every roll logged, undo, replay, verify.")
@@ -283,6 +290,10 @@ def build_parser() -> Parser:
     s = sub.add_parser("machine", help="print a preset's turn as a Mermaid state diagram")
     s.add_argument("preset", help="fantasy8, fantasy-classic or skirmish40k")
     s.set_defaults(run=_machine)
+    s = sub.add_parser("schema", help="print the protocol's JSON Schema (docs/schema/"
+                       "regiment.json): every command, pending decision, query answer, event "
+                       "and server message")
+    s.set_defaults(run=_schema)
 
     s = sub.add_parser("record", help="a game as a record of its moves, to mail and import")
     rec = s.add_subparsers(dest="action", required=True)

@@ -25,6 +25,7 @@ from typing import Any
 
 import msgspec
 
+from regiment import bot
 from regiment.core.dice import SeededDice
 from regiment.core.errors import (
     BadRequest,
@@ -48,6 +49,9 @@ MAX_SCENARIO = 256 * 1024
 # Compared against when a game has no seats, so that a missing game costs what a wrong token
 # for an existing one does (two seats and the spectators').
 NO_SEATS = {"": "0" * 64, " ": "1" * 64, "  ": "2" * 64}
+# A seat the bundled bot plays (regiment.bot) holds this instead of a token's hash: no token
+# hashes to it (a hash is 64 hex digits), so no client can take the seat.
+BOT = "bot"
 
 UNDO_NOTES = {
     "consent": "undo: consent: undoing a step the other seat made, or one that rolled dice, "
@@ -93,11 +97,13 @@ class Hub:
 
     # --- making and finding games -------------------------------------------------------
 
-    def create(self, body: bytes, undo: str | None = None) -> dict[str, Any]:
+    def create(self, body: bytes, undo: str | None = None, bots: tuple[str, ...] = ()
+               ) -> dict[str, Any]:
         """A game from a scenario (TOML), with server-side seeded dice and one secret token a
         seat; answers its id, the tokens, the spectators' link and notes (the undo policy it
-        plays under among them). ``undo`` overrides the scenario's policy. The game is not
-        held: it is loaded when a seat joins it."""
+        plays under among them). ``undo`` overrides the scenario's policy; ``bots`` are the
+        seats the bundled bot plays (no token: the bot moves as soon as the game waits on
+        it). The game is not held: it is loaded when a seat joins it."""
         if len(body) > MAX_SCENARIO:
             raise BadRequest(f"a scenario of {len(body)} bytes is larger than {MAX_SCENARIO}")
         if undo is not None and undo not in UNDO:
@@ -122,11 +128,23 @@ class Hub:
         raw["seed"] = secrets.token_hex(32)
         scenario = parse_scenario(raw)
         notes.append(UNDO_NOTES[scenario["undo"]])
+        players = [p["id"] for p in scenario["players"]]
+        unknown = [b for b in bots if b not in players]
+        if unknown:
+            raise BadRequest(f"bot={unknown[0]!r}: not a player of this scenario (its players: "
+                             f"{', '.join(players)})", field="bot")
+        if set(bots) >= set(players):
+            raise BadRequest("bot: a game needs a seat for a person (the bot plays at most "
+                             "all but one)", field="bot")
         game = Game.new(scenario, store=self.store)
-        tokens = {p: secrets.token_urlsafe(24) for p in game.state.players}
+        tokens = {p: secrets.token_urlsafe(24) for p in game.state.players if p not in bots}
         tokens[SPECTATE] = secrets.token_urlsafe(24)
-        self.store.put_seats(game.game_id, {role: token_hash(t) for role, t in tokens.items()})
+        self.store.put_seats(game.game_id, {**{role: token_hash(t) for role, t in
+                                                tokens.items()}, **dict.fromkeys(bots, BOT)})
         spectate = tokens.pop(SPECTATE)
+        if bots:
+            bot.play(game, bots)   # the bot's moves, if the game opens with its decision
+            notes.append(f"the bundled bot plays {', '.join(bots)}")
         return {"id": game.game_id, "seats": tokens, "undo": scenario["undo"],
                 "spectate": f"/games/{game.game_id}/replay?token={spectate}", "notes": notes}
 
@@ -301,6 +319,9 @@ class Hub:
         for attempt in (1, 2):
             try:
                 held.game.submit(request)
+                bots = [role for role, h in held.seats.items() if h == BOT]
+                if bots:   # the bot's answer is part of the same message's work
+                    bot.play(held.game, bots)
                 self._marked(held)
                 return
             except IllegalCommand:

@@ -16,14 +16,23 @@ from collections.abc import Iterator, Sequence
 from typing import IO, Any
 
 from regiment.core.errors import BadRequest, RegimentError
+from regiment.core.events import EVENTS
 from regiment.core.game import Game
 from regiment.core.protocols import view_of
 from regiment.core.record import Record
+from regiment.core.upcast import decode_event
+from regiment.core.wire import PROTOCOL
 
 MAX_LINE = 1024 * 1024
 
 
 def event_json(r: Record) -> dict[str, Any]:
+    """A record as a client gets it: its event's data in today's shape (a record an older
+    engine wrote is upcast, as every reader reads it; its hash is the log's business)."""
+    cls = EVENTS.get(r.type)
+    if cls is not None and cls.v != r.v:
+        e = decode_event(r.type, r.v, r.data, f"record {r.seq}")
+        return {"seq": r.seq, "step": r.step, "type": r.type, "v": e.v, "data": e.to_data()}
     return {"seq": r.seq, "step": r.step, "type": r.type, "v": r.v, "data": r.data}
 
 
@@ -95,10 +104,7 @@ def query(game: Game, what: Any, cmd: Any = None) -> dict[str, Any]:
 
 
 QUERIES = ("state", "legal", "contacts", "board", "try")
-# The protocol's version, in the first message of serve and of every game server WebSocket:
-# a client checks it before it reads anything else (a change a client could misread is a new
-# version, and the CHANGELOG says what changed).
-PROTOCOL = 1
+__all__ = ["PROTOCOL", "QUERIES", "answer", "event_json", "pending_json", "query", "serve"]
 
 
 def serve(game: Game, stdin: IO[str] | IO[bytes], stdout: IO[str],

@@ -59,6 +59,7 @@ from .guard import BODY_TIMEOUT, HEADER_TIMEOUT, CreateLimit
 from .hub import MAX_SCENARIO, SPECTATE, Held, Hub, Watcher, dumps, token_hash
 from .outbox import Outbox
 from .pages import Pages
+from .schema import text as schema_text
 from .seats import IDLE, RATE, Seats
 from .serve import PROTOCOL, event_json, pending_json, query
 from .signing import ServerKey
@@ -144,7 +145,9 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
             except RegimentError as exc:
                 return error(exc)
         try:
-            made = hub.create(body, request.query_params.get("undo"))
+            bots = tuple(b for v in request.query_params.getlist("bot") for b in v.split(",")
+                         if b)
+            made = hub.create(body, request.query_params.get("undo"), bots)
             await hub.stored("the new game")   # its tokens are handed out once it is stored
         except StoreError as exc:
             return error(exc, 503)
@@ -233,6 +236,14 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
     async def public_key(request: Request) -> Response:
         return JSONResponse({"key": key.public, "algorithm": "Ed25519",
                              "signs": "regiment-receipt/1 GAME STEP HEAD"})
+
+    published: list[bytes] = []   # made when first asked for: it loads every rulebook
+
+    async def schema(request: Request) -> Response:
+        """The protocol's JSON Schema (docs/schema/regiment.json)."""
+        if not published:
+            published.append(schema_text().encode())
+        return Response(published[0], media_type="application/schema+json")
 
     async def play(ws: WebSocket) -> None:
         game_id = ws.path_params["game_id"]
@@ -446,6 +457,7 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
     game_socket = WebSocketRoute("/games/{game_id}/ws", play)
     app = Starlette(routes=[
         Route("/key", public_key),
+        Route("/schema", schema),
         Route("/status", status),
         Route("/games", create, methods=["POST"]),
         Route("/games", mine, methods=["GET"]),

@@ -89,7 +89,7 @@ class Engine:
                 return self.finish(state, self._enter(state, edge.dest))
         raise IllegalCommand(tr("{trigger} is not possible in {phase}", trigger=trigger,
                                 phase=state.phase), rule="TURN.ORDER",
-                             phase=state.phase)
+                             phase=state.phase, code="wrong_phase")
 
     def then(self, state: Any, events: list[Event], trigger: str) -> Folded:
         """Rule events, then the machine's move for the command that caused them (from the
@@ -197,14 +197,14 @@ class Engine:
             raise self.illegal(state, command, tr("{command} is not a command of {phase}",
                                                    command=command.name,
                                                    phase=state.phase or tr("this game")),
-                                self.turn_rule)
+                                self.turn_rule, "wrong_phase", "cmd")
         return handle(state, command)
 
     @per_state
     def pending(self, state: Any) -> Decision | Over:
         """The step's question, if it has one open; else the host ends the phase."""
         if state.over:
-            return Over(winner=state.winner, reason="the game is over")
+            return Over.of(state)
         leaf = self.step(state)
         ask = leaf.asks(state) if leaf is not None and leaf.asks is not None else None
         if ask is not None:
@@ -216,20 +216,22 @@ class Engine:
         pending = self.pending(state)
         return list(pending.legal) if isinstance(pending, Decision) else []
 
-    def illegal(self, state: GameState, command: Command, why: str, rule: str
-                 ) -> IllegalCommand:
+    def illegal(self, state: GameState, command: Command, why: str, rule: str,
+                code: str = "", field: str | None = None) -> IllegalCommand:
         return IllegalCommand(why, rule=rule, command=command, phase=state.phase,
-                              legal=[c.to_dict() for c in self.legal(state)])
+                              legal=[c.to_dict() for c in self.legal(state)], code=code,
+                              field=field)
 
     def check_turn(self, state: GameState, command: Command, rule: str) -> None:
         if command.by != state.player:
             raise self.illegal(state, command, tr("it is {player}'s turn, not {other}'s",
                                                    player=state.player, other=command.by),
-                                rule)
+                                rule, "not_your_turn", "by")
 
     def check_offered(self, state: GameState, command: Command, rule: str) -> None:
         """The command must be one of the legal ones now (for choices read from the table)."""
         if command not in self.legal(state):
             raise self.illegal(state, command, tr("{command} {args} is not one of the choices "
                                                    "open now", command=command.name,
-                                                   args=command.args()), rule)
+                                                   args=command.args()), rule,
+                                "not_offered")

@@ -145,7 +145,7 @@ def step_began(s: State, e: ev.InitiativeStepBegan) -> State:
         return s
     of = attacks.Group.of
     return s.evolve(batch=attacks.Batch._make((e.combat, e.step,
-                                               tuple([of(g) for g in e.strikes]), "", 0)))
+                                               tuple([of(g) for g in e.strikes]), None, 0)))
 
 
 def dice_rolled(s: State, e: Any) -> State:
@@ -153,7 +153,7 @@ def dice_rolled(s: State, e: Any) -> State:
     if batch is None or e.purpose not in BATCH_PURPOSES:
         kernel: State = KERNEL_APPLIERS[DiceRolled](s, e)   # (a kernel applier: any state)
         return kernel
-    at = s.awaiting.about if s.awaiting is not None else ""
+    at = s.awaiting.about if s.awaiting is not None else None
     groups = attacks.record(batch.groups, e.faces, at)
     # what the kernel's DiceRolled does, and the faces filed, in one new state
     return s.evolve(awaiting=None, dice_pos=e.index + len(e.faces),

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from regiment.phases.common.tables import to_hit as to_hit  # ATK.TO_HIT, shared
 from regiment.phases.common.tables import to_wound as to_wound  # ATK.TO_WOUND, shared
 
-from .rolls import AttackRoll, parsed
+from .rolls import AttackRoll
 from .values import EMPTY
 
 STAGES = ("hit", "hit2", "wound", "armour", "ward")
@@ -68,7 +68,7 @@ class Batch(NamedTuple):
     combat: str | None
     step: str
     groups: tuple[Group, ...]
-    last: str = ""
+    last: AttackRoll | None = None
     done: int = 0
 
 
@@ -166,15 +166,13 @@ def dice_needed(g: Group, stage: str) -> int:
     return wounds - saved if g.ward else 0
 
 
-def next_roll(groups: tuple[Group, ...] | list[Group], after: str = ""
+def next_roll(groups: tuple[Group, ...] | list[Group], after: AttackRoll | None = None
               ) -> tuple[int, str, int] | None:
     """ATK.SEQUENCE: the next (group index, stage, dice) to roll, or None when all is known.
-    ``after`` (``"group:stage"``) is the last roll filed: nothing before it is looked at
-    again."""
+    ``after`` is the last roll filed: nothing before it is looked at again."""
     first_stage, first_group = 0, 0
-    if after:
-        last = parsed(AttackRoll, after)
-        first_stage, first_group = STAGES.index(last.stage), last.group + 1
+    if after is not None:
+        first_stage, first_group = STAGES.index(after.stage), after.group + 1
     for s in range(first_stage, len(STAGES)):
         stage = STAGES[s]
         for i in range(first_group if s == first_stage else 0, len(groups)):
@@ -186,13 +184,13 @@ def next_roll(groups: tuple[Group, ...] | list[Group], after: str = ""
     return None
 
 
-def record(groups: tuple[Group, ...] | list[Group], faces: tuple[int, ...], at: str = ""
-           ) -> tuple[Group, ...]:
-    """The groups with ``faces`` filed under the roll they answer: ``at`` (``"group:stage"``,
-    as the roll was asked for), or else the one ``next_roll`` names."""
-    if at:
-        roll = parsed(AttackRoll, at)
-        i, stage = roll.group, roll.stage
+def record(groups: tuple[Group, ...] | list[Group], faces: tuple[int, ...],
+           at: AttackRoll | None = None) -> tuple[Group, ...]:
+    """The groups with ``faces`` filed under the roll they answer: ``at`` (as the roll was
+    asked for), or else the one ``next_roll`` names (a roll an engine before 0.9 asked with
+    none)."""
+    if at is not None:
+        i, stage = at.group, at.stage
     else:
         nxt = next_roll(groups)
         if nxt is None:

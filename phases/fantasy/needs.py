@@ -41,7 +41,7 @@ def _attack_need(state: State, aw: Awaiting) -> str | None:
     """ATK.SEQUENCE: the need of the stage being rolled."""
     batch = state.batch
     assert batch is not None
-    if aw.about:
+    if aw.about is not None:
         at = read(AttackRoll, aw)
         g, stage = batch.groups[at.group], at.stage
     else:

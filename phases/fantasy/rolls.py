@@ -1,29 +1,30 @@
-"""What each roll is for: typed continuations, and their one written form in the log.
+"""What each roll is for: typed continuations (core.about), one kind a class.
 
 A rule that needs dice asks with ``ask(...)``, giving a typed value that says what the roll is
 for; the roll's answer comes back to the flow with the same value, read by ``read``. The log
-keeps it in ``RollRequested.about`` as a string (a contract of saved logs), and only this module
-writes or splits that string, so the flow never packs ``"unit:trigger:side/side"`` by hand.
-Each ``text()`` writes exactly what the engine always wrote: logs hash the same.
+keeps it in ``RollRequested.about`` as a map tagged with its kind; ``text`` and ``parse`` are
+the form an engine before 0.13.0 wrote it in (read once where such a record is decoded, and
+written by the games those engines began), and nothing else reads them.
 """
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Protocol, TypeVar
+from typing import NamedTuple, TypeVar
 
+from regiment.core.about import Toward, kind, of, tagged
 from regiment.core.events import RollRequested
 from regiment.core.state import Awaiting
 
-
-class Continuation(Protocol):
-    """What a roll is for: an immutable value (a NamedTuple, made and read at every roll, so
-    cheap to build) with its written form and the way back from it."""
-
-    def text(self) -> str: ...
-
-
 C = TypeVar("C")
-C_co = TypeVar("C_co", covariant=True)
+
+# ATK.SEQUENCE: the rolls of an attack's stages (attacks.purpose names them)
+ATTACK_PURPOSES = ("to_hit", "stand_and_shoot_hit", "shooting_hit", "to_wound", "armour",
+                   "ward", "special_hits")
+
+# the rolls that carry another unit (the charge's target, a redirect's new target, the unit
+# pursued or overrun, the enemy fled through)
+TOWARD_PURPOSES = ("charge_range", "redirect", "pursuit", "overrun", "dangerous_terrain")
+kind("toward", *TOWARD_PURPOSES)(Toward)
 
 
 class Nothing(NamedTuple):
@@ -37,6 +38,7 @@ class Nothing(NamedTuple):
         return cls()
 
 
+@kind("side_roll", "random_side")
 class SideRoll(NamedTuple):
     """CH.CHARGE_MOVE: which of two sides, split evenly, the charger meets (the declaration
     ``trigger`` it came from goes on once it is known)."""
@@ -55,6 +57,7 @@ class SideRoll(NamedTuple):
         return cls(target, trigger, (first, second))
 
 
+@kind("flee_roll", "flee")
 class FleeRoll(NamedTuple):
     """FP.FLEE_ROLL: why a unit flees (``charge_reaction``, ``panic``, ``rally``, ``combat``)
     and, for a charge reaction, from whom."""
@@ -71,20 +74,7 @@ class FleeRoll(NamedTuple):
         return cls(reason, source)
 
 
-class Toward(NamedTuple):
-    """A roll about one other unit: the charge's target, a redirect's new target, the unit
-    pursued or overrun, the enemy fled through (or none: ``""``)."""
-
-    unit: str
-
-    def text(self) -> str:
-        return self.unit
-
-    @classmethod
-    def parse(cls, text: str) -> Toward:
-        return cls(text)
-
-
+@kind("attack_roll", *ATTACK_PURPOSES)
 class AttackRoll(NamedTuple):
     """ATK.SEQUENCE: the stage (``hit``, ``wound``, ...) of the batch's group ``group``."""
 
@@ -100,6 +90,7 @@ class AttackRoll(NamedTuple):
         return cls._make((int(group), stage))
 
 
+@kind("flee_tie", "random_choice")
 class FleeTie(NamedTuple):
     """FP.FLEE_DIRECTION: the enemy units tied for the one a broken unit flees from."""
 
@@ -113,6 +104,7 @@ class FleeTie(NamedTuple):
         return cls(tuple(text.split(":", 1)[1].split("/")))
 
 
+@kind("reform_to", "reform")
 class ReformTo(NamedTuple):
     """REF.TEST: the reform a unit asked for (files, a foe to face, or degrees to turn)."""
 
@@ -129,19 +121,20 @@ class ReformTo(NamedTuple):
         return cls(int(files), face, int(turn))
 
 
+@kind("move_to", "march", "reform_move")
 class MoveTo(NamedTuple):
     """MOVE.MARCH, MOVE.REFORM: the move a unit makes once its Leadership test is taken (its
-    kind; the reform's frontage and facing; the legs, none in table mode), each number
-    written by ``repr`` so that it reads back to the same float."""
+    kind of move; the reform's frontage and facing; the legs, none in table mode). In an
+    older engine's text each number was written by ``repr``, to read back the same float."""
 
-    kind: str
+    move: str
     files: int
     facing: float
     legs: tuple[tuple[str, float], ...]
 
     def text(self) -> str:
         legs = ";".join(f"{k}={a!r}" for k, a in self.legs)
-        return f"{self.kind}:{self.files}:{self.facing!r}:{legs}"
+        return f"{self.move}:{self.files}:{self.facing!r}:{legs}"
 
     @classmethod
     def parse(cls, text: str) -> MoveTo:
@@ -151,34 +144,17 @@ class MoveTo(NamedTuple):
                                                     if leg)))
 
 
-def ask(purpose: str, unit: str | None, player: str, dice: int,
-        about: Continuation | None = None) -> RollRequested:
+def ask(purpose: str, unit: str | None, player: str, dice: int, about: object = None
+        ) -> RollRequested:
     """The event that asks for a roll, with what it is for."""
     return RollRequested(purpose=purpose, unit=unit, player=player, dice=dice,
-                         about=about.text() if about is not None else "")
+                         about=tagged(about))
 
 
-class Readable(Protocol[C_co]):
-    """A continuation's class: it reads the written form back."""
-
-    def parse(self, text: str) -> C_co: ...
-
-
-def read(kind: Readable[C], aw: Awaiting) -> C:
+def read(cls: type[C], aw: Awaiting) -> C:
     """What the awaited roll was for, as the value it was asked with."""
-    return parsed(kind, aw.about)
+    return of(cls, aw.about)
 
 
-_PARSED: dict[tuple[Any, str], Any] = {}
-
-
-def parsed(kind: Readable[C], text: str) -> C:
-    """``kind.parse(text)``, kept: the same few texts come back at every die (``0:hit``), and
-    the values are immutable, so one may serve every game."""
-    key = (kind, text)
-    value = _PARSED.get(key)
-    if value is None:
-        if len(_PARSED) > 4096:
-            _PARSED.clear()
-        value = _PARSED[key] = kind.parse(text)
-    return value
+__all__ = ["ATTACK_PURPOSES", "TOWARD_PURPOSES", "AttackRoll", "FleeRoll", "FleeTie",
+           "MoveTo", "Nothing", "ReformTo", "SideRoll", "Toward", "ask", "read"]

@@ -7,6 +7,7 @@ from shapely.geometry import Point
 
 from regiment.core import geometry as geo
 from regiment.core import measure
+from regiment.core.about import Toward, kind, tagged
 from regiment.core.events import Event, RollRequested
 from regiment.phases.common.tables import success
 
@@ -19,6 +20,10 @@ from .rulings import ruled
 from .state import SkirmishState, Squad, Volley
 
 COVER_SAVE = 4   # SK.SHOOT: a cover save (our reading: the seeds give none)
+
+# SK.TO_HIT, SK.TO_WOUND, SK.SAVE: a stage's roll carries the squad it is against (the text
+# an engine before 0.13.0 wrote for it: the squad's id)
+kind("toward", "hit", "wound", "save")(Toward)
 
 
 def in_cover(state: SkirmishState, target: Squad) -> bool:
@@ -83,7 +88,7 @@ def roll_for(state: SkirmishState, v: Volley) -> RollRequested:
     wound, the target's player saves."""
     roller = state.squads[v.target if v.stage == "save" else v.unit]
     return RollRequested(purpose=v.stage, unit=roller.id, player=roller.player, dice=v.dice,
-                         about=v.target if v.stage != "save" else v.unit)
+                         about=tagged(Toward(v.target if v.stage != "save" else v.unit)))
 
 
 def rolled(state: SkirmishState, v: Volley, faces: tuple[int, ...]) -> list[Event]:

@@ -113,8 +113,8 @@ class MoveFlow(Quiet):
                                                 needs=need, insane=insane)]
         to = read(MoveTo, aw)
         legs = tuple(Leg(k, a) for k, a in to.legs) if passed else ()
-        if passed or to.kind == "reform":
-            plan = rules.check(state, u, to.kind, legs, to.files, to.facing, None)
+        if passed or to.move == "reform":
+            plan = rules.check(state, u, to.move, legs, to.files, to.facing, None)
             assert isinstance(plan, rules.Plan), plan   # checked when the move was given
             events += self._made(state, u, plan)
         return self.flow.finish(state, events)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from regiment.core import geometry as geo
 from regiment.core import measure
+from regiment.core.about import Toward, kind, tagged
 from regiment.core.commands import Command, EndPhase
 from regiment.core.events import Event, RollRequested
 from regiment.core.i18n import tr
@@ -36,6 +37,9 @@ if TYPE_CHECKING:
     from ..preset import SkirmishPreset
 
 S = SkirmishState
+
+# SK.CHARGE_MOVE: the charge roll carries the squad charged (an engine before 0.13.0: its id)
+kind("toward", "charge")(Toward)
 
 
 def enemies(state: S, squad: Squad) -> list[Squad]:
@@ -237,7 +241,7 @@ def drive_charge(state: S) -> list[Event]:
         return [AssaultRolled(unit=a.unit, faces=(), first=-1, gap=0.0, reached=False,
                               reason=written(ASSAULT_ENDED, state, "none_left"))]
     return [RollRequested(purpose="charge", unit=a.unit, player=state.player, dice=2,
-                          about=a.primary)]
+                          about=tagged(Toward(a.primary)))]
 
 
 def charge_rolled(state: S, faces: tuple[int, ...]) -> list[Event]:

@@ -140,7 +140,7 @@ def move(engine: SkirmishPreset, state: S, cmd: Move) -> list[Event]:
             raise engine.illegal(state, cmd, tr("{unit} has no difficult terrain roll to "
                                                 "make", unit=s.name), "SK.MOVE")
         return [RollRequested(purpose="difficult_terrain", unit=s.id, player=s.player,
-                              dice=2, about="")]
+                              dice=2)]
     if table.measured(state):
         most = rules.allowance(s)
         gone = measure.distance(state, question(state, "distance", measure.key("moved", s.id),
