@@ -27,7 +27,7 @@ from .fold import Folded, folded
 from .history import Timeline
 from .i18n import current, language, tr
 from .protocols import Preset, view_of
-from .reasons import REASONS_AS_CODES
+from .reasons import REASONS_WITH_RULES
 from .state import Awaiting, GameState
 
 
@@ -132,17 +132,23 @@ class Deciding:
             return self._decide(state, command)
         except IllegalCommand as refused:
             why = refused
-        if why.reason is not None and self.engine >= REASONS_AS_CODES:
+        reason = why.reason
+        if reason is not None and self.engine >= REASONS_WITH_RULES:
             return [CommandWithdrawn(command=command.name, by=command.by, rule=why.rule,
-                                     why=why.reason)]
-        if current() != "en":   # the log keeps its reasons in English: decided again in it
+                                     why=reason)]
+        # the refusal's English words: a reason without a code of its own is told by them,
+        # and a game an engine before 0.13.0 began writes them as that engine did
+        # (core.upcast: CommandWithdrawn v1)
+        if current() != "en":   # decided again in English, as those engines did
             with language("en"):
                 try:
                     self._decide(state, command)
                 except IllegalCommand as english:
                     why = english
+        words = {"text": str(why.why)}   # (plain text, not the told message)
+        told = {"code": "told", "rule": why.rule} if reason is None else reason
         return [CommandWithdrawn(command=command.name, by=command.by, rule=why.rule,
-                                 why=str(why.why))]   # (plain text, not the told message)
+                                 why={**told, **words})]
 
     def _outcome(self, state: GameState, aw: Awaiting, faces: tuple[int, ...]) -> list[Event]:
         """What the rules make of a roll; in table mode, the measurement they need first."""

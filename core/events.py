@@ -189,18 +189,19 @@ class Measured(Event):
     value: str
 
 
-@event("CommandWithdrawn", rules=("TABLE.MEASURE",))
+@event("CommandWithdrawn", v=2, rules=("TABLE.MEASURE",))
 class CommandWithdrawn(Event):
     """Table mode: the measurement a command asked for rules the command out (a character
     beyond its Movement of the unit it would join): the command is withdrawn as if it had
-    not been given, and the log keeps what was measured. ``why`` is the refusal's reason code
-    (``core.reasons``), or English where the refusal has none or the game was begun before
-    engine 0.10.0."""
+    not been given, and the log keeps what was measured. ``why`` is the refusal's reason,
+    ``{"code", "rule", ...}`` (``core.reasons``); a refusal with no code of its own is
+    ``{"code": "told", "rule", "text"}``, its English words. (v1: a code without its rule,
+    or English.)"""
 
     command: str
     by: str
     rule: str
-    why: str | dict[str, Any]
+    why: dict[str, Any]
 
 
 @event("StepUndone")

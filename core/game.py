@@ -39,7 +39,7 @@ from .history import Timeline
 from .i18n import tr
 from .pending import Decision, Measurement, Over, Pending
 from .pending import Roll as RollPending
-from .protocols import PRESETS, EventStore, Preset
+from .protocols import PRESETS, EventStore, Preset, view_of
 from .record import Draft, Record, RecordLog
 from .state import GameState
 from .undoing import Undoing
@@ -333,6 +333,11 @@ class Game(Deciding, Undoing):
         return IllegalCommand(why, rule=rule, command=command, phase=self.state.phase,
                               legal=[c.to_dict() for c in self.legal()], code=code, field=field)
 
+    def _name(self, piece: str) -> str:
+        """A piece's name (the English of an engine before 0.10.0 named pieces so)."""
+        view = view_of(self.preset)
+        return view.names(self.state).get(piece, piece) if view is not None else piece
+
     def _commit(self, events: Sequence[Event], by: str, after: GameState | None) -> None:
         seq = len(self.records)
         step = len(self.timeline.steps)
@@ -341,7 +346,8 @@ class Game(Deciding, Undoing):
         # a game an older engine began writes its shapes (core.upcast.as_written)
         drafts = [Draft(seq + i, step, e.type, e.v, e, at) for i, e in enumerate(events)]
         if self.engine < newest_change():
-            drafts = [d if (old := as_written(d.data, self.engine)) is None  # type: ignore[arg-type]  # (an event)
+            drafts = [d if (old := as_written(d.data, self.engine,  # type: ignore[arg-type]
+                                              self._name)) is None
                       else d._replace(v=old[0], data=old[1]) for d in drafts]
         sealed = self.store.append(self.game_id, drafts, seq)
         self.records.add(sealed)

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .version import Version
 
 REASONS_AS_CODES: Version = (0, 10, 0)   # the first engine that writes reasons as codes
 
-Reason = dict[str, Any]   # {"code": ..., **params}
+Reason = dict[str, Any]   # {"code": ..., "rule": ..., **params}
 
 
 @dataclass(frozen=True)
@@ -31,6 +31,7 @@ class Code:
     code: str
     legacy: str
     told: str
+    rule: str = ""   # the rule that decides it: every reason in a log names it
 
     @property
     def params(self) -> tuple[str, ...]:
@@ -42,7 +43,14 @@ class Reasons:
     a piece's id (written by its name in the English of older games; a rulebook names its
     own)."""
 
-    def __init__(self, *codes: Code, pieces: tuple[str, ...]) -> None:
+    def __init__(self, *codes: Code, pieces: tuple[str, ...], rule: str = "",
+                 rules: Mapping[str, str] | None = None) -> None:
+        # each code's rule: its own, or the set's for that code (``rules``), or the set's
+        codes = tuple(c if c.rule else replace(c, rule=(rules or {}).get(c.code, rule))
+                      for c in codes)
+        missing = [c.code for c in codes if not c.rule]
+        if missing:
+            raise ValueError(f"reasons {missing} name no rule")
         self.codes = {c.code: c for c in codes}
         self.pieces = pieces
         self._params = {c.code: frozenset(c.params) for c in codes}   # (made on rule paths)
@@ -54,17 +62,35 @@ class Reasons:
         if params.keys() != self._params[code]:
             raise ValueError(f"reason {code!r} takes {sorted(self._params[code])}, "
                              f"not {tuple(params)}")
-        return {"code": code, **params}
+        return {"code": code, "rule": self.codes[code].rule, **params}
 
-    def written(self, codes: bool, name: Callable[[str], str], code: str, **params: Any
-                ) -> Reason | str:
-        """What an event's field holds: the reason (a game begun under 0.10.0 or later), or
-        the English an earlier engine wrote for it, pieces by their names (``name``)."""
-        reason = self.make(code, **params)
-        if codes:
-            return reason
+    def upcast(self, value: Reason | str | None) -> Reason | None:
+        """Today's shape of what an older engine wrote in a field of this set: an English
+        sentence (before 0.10.0; its pieces by name) or a code without its rule (0.10.0 to
+        0.12.0) as ``{"code", "rule", ...}``; nothing (``""``) as None."""
+        if value is None or value == "":
+            return None
+        reason = self.read(value)
+        code = self.codes.get(reason["code"])
+        if "rule" not in reason:
+            reason = {"code": reason["code"], "rule": code.rule if code else "",
+                      **{k: v for k, v in reason.items() if k != "code"}}
+        return reason
+
+    def as_written(self, reason: Reason | None, engine: Version, name: Callable[[str], str]
+                   ) -> Reason | str:
+        """What the engine ``engine`` wrote for ``reason``: its code without the rule (0.10.0
+        to 0.12.0), or its English, pieces by name (``name``: before 0.10.0)."""
+        if reason is None:
+            return ""
+        params = {k: v for k, v in reason.items() if k not in ("code", "rule")}
+        if engine >= REASONS_AS_CODES:
+            return {"code": reason["code"], **params}
+        code = self.codes.get(reason["code"])
+        if code is None:
+            return str(reason.get("text", reason["code"]))
         shown = {k: name(v) if k in self.pieces else v for k, v in params.items()}
-        return self.codes[code].legacy.format(**shown)
+        return code.legacy.format(**shown)
 
     def said(self, text: str, code: str, **params: Any) -> Said:
         """A sentence told to a player (a refusal, in the players' language) that carries its
@@ -93,7 +119,8 @@ class Reasons:
         code = self.codes.get(reason["code"])
         if code is None:
             return str(reason.get("text", reason["code"]))
-        params = {k: shown[k](v) if k in shown else v for k, v in reason.items() if k != "code"}
+        params = {k: shown[k](v) if k in shown else v for k, v in reason.items()
+                  if k not in ("code", "rule")}
         return tr(code.told, **params)
 
 
@@ -112,3 +139,35 @@ def pattern(template: str) -> re.Pattern[str]:
     parts = re.split(PARAM, template)
     return re.compile("".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+)"
                               for i, p in enumerate(parts)) + "$")
+
+
+REASONS_WITH_RULES: Version = (0, 13, 0)   # the first engine whose reasons name their rule
+# event type -> its fields that hold reasons, and their sets (for readers and tests)
+REASON_FIELDS: dict[str, dict[str, Reasons]] = {}
+
+
+def in_fields(event_type: str, v: int, **fields: Reasons) -> None:
+    """Declare the reason fields of ``event_type``, whose version ``v`` holds today's shape:
+    version ``v - 1`` (an English sentence, a code without its rule, ``""``) is upcast where
+    it is decoded, and written so by the games engines before 0.13.0 began."""
+    from .upcast import downcaster, upcaster
+
+    REASON_FIELDS[event_type] = dict(fields)
+    def up(data: dict[str, Any]) -> dict[str, Any]:
+        out = dict(data)
+        for name, reasons in fields.items():
+            if name in out:
+                reason = reasons.upcast(out[name])
+                if reason is None:
+                    del out[name]
+                else:
+                    out[name] = reason
+        return out
+
+    def down(data: dict[str, Any], engine: Version, name: Callable[[str], str]
+             ) -> dict[str, Any]:
+        return {**data, **{f: reasons.as_written(data.get(f), engine, name)
+                           for f, reasons in fields.items()}}
+
+    upcaster(event_type, v - 1)(up)
+    downcaster(event_type, v, REASONS_WITH_RULES)(down)

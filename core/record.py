@@ -39,6 +39,18 @@ class Record(NamedTuple):
     prev: bytes
     hash: bytes
 
+    def now(self) -> dict[str, Any]:
+        """Its event's data in today's shape: as it is, or (an older engine's record) as an
+        upcaster reads it. What a reader of records (a story, a page) reads."""
+        from .events import EVENTS
+
+        cls = EVENTS.get(self.type)
+        if cls is None or cls.v == self.v:
+            return self.data
+        from .upcast import decode_event
+
+        return decode_event(self.type, self.v, self.data, f"record {self.seq}").to_data()
+
     def to_json(self) -> dict[str, Any]:
         """The export form of DESIGN.md: hashes in hex."""
         return {"seq": self.seq, "step": self.step, "type": self.type, "v": self.v,

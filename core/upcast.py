@@ -12,6 +12,7 @@ from typing import Any
 from .about import TAGGED_SINCE, from_legacy_text, legacy_text
 from .errors import CorruptLog, UnknownEventType
 from .events import EVENTS, Event, load_rulebooks
+from .reasons import REASONS_AS_CODES, REASONS_WITH_RULES
 from .schema import SchemaError
 from .version import Version
 
@@ -69,7 +70,9 @@ def decode_event(type_name: str, v: int, data: Any, where: str = "") -> Event:
 # So each upcaster that changes a shape has its inverse, used only when such a game appends;
 # readers see today's shapes alone (a record is upcast where it is decoded).
 
-Downcaster = Callable[[dict[str, Any]], dict[str, Any]]
+# (the data; the engine that began the game; a piece's name by its id, for the English of
+# engines before 0.10.0)
+Downcaster = Callable[[dict[str, Any], Version, Callable[[str], str]], dict[str, Any]]
 DOWNCASTERS: dict[tuple[str, int], tuple[Version, Downcaster]] = {}
 
 
@@ -90,14 +93,15 @@ def newest_change() -> Version:
     return max((since for since, _ in DOWNCASTERS.values()), default=(0, 0, 0))
 
 
-def as_written(e: Event, engine: Version) -> tuple[int, dict[str, Any]] | None:
+def as_written(e: Event, engine: Version, name: Callable[[str], str] = str
+               ) -> tuple[int, dict[str, Any]] | None:
     """``(v, data)`` of ``e`` as the engine ``engine`` wrote it, or None: as it is."""
     step = DOWNCASTERS.get((e.type, e.v))
     if step is None or engine >= step[0]:
         return None
     v, data = e.v, e.to_data()
     while step is not None and engine < step[0]:
-        data, v = step[1](data), v - 1
+        data, v = step[1](data, engine, name), v - 1
         step = DOWNCASTERS.get((e.type, v))
     return v, data
 
@@ -115,7 +119,7 @@ def _roll_tagged(data: dict[str, Any]) -> dict[str, Any]:
 
 
 @downcaster("RollRequested", 2, TAGGED_SINCE)
-def _roll_text(data: dict[str, Any]) -> dict[str, Any]:
+def _roll_text(data: dict[str, Any], *_: Any) -> dict[str, Any]:
     return {**{k: v for k, v in data.items() if k != "about"},
             "about": legacy_text(data.get("about"))}
 
@@ -135,7 +139,7 @@ def _resume_tagged(data: dict[str, Any]) -> dict[str, Any]:
 
 
 @downcaster("MeasurementRequested", 2, TAGGED_SINCE)
-def _resume_text(data: dict[str, Any]) -> dict[str, Any]:
+def _resume_text(data: dict[str, Any], *_: Any) -> dict[str, Any]:
     return _resume(data, lambda purpose, about: legacy_text(about))
 
 
@@ -143,3 +147,25 @@ def _text(value: Any) -> str:
     if not isinstance(value, str):
         raise SchemaError(f"expected an older engine's text, got {type(value).__name__}")
     return value
+
+
+# --- CommandWithdrawn v1 -> v2: its reason names its rule -----------------------------------
+
+
+@upcaster("CommandWithdrawn", 1)
+def _withdrawn_ruled(data: dict[str, Any]) -> dict[str, Any]:
+    why = data.get("why", "")
+    if isinstance(why, dict):
+        why = {"code": why.get("code", "told"), "rule": data.get("rule", ""),
+               **{k: v for k, v in why.items() if k != "code"}}
+    else:
+        why = {"code": "told", "rule": data.get("rule", ""), "text": str(why)}
+    return {**data, "why": why}
+
+
+@downcaster("CommandWithdrawn", 2, REASONS_WITH_RULES)
+def _withdrawn_unruled(data: dict[str, Any], engine: Version, _: Any) -> dict[str, Any]:
+    why = data["why"]
+    if why["code"] == "told" or engine < REASONS_AS_CODES:
+        return {**data, "why": why.get("text", "")}
+    return {**data, "why": {k: v for k, v in why.items() if k not in ("rule", "text")}}

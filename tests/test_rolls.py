@@ -106,16 +106,19 @@ def test_every_continuation_of_every_old_log_upcasts_to_a_tagged_map_and_writes_
 
 
 def test_a_new_game_writes_no_text_packed_with_separators_in_its_rolls():
-    """DESIGN: a roll's continuation is a tagged map in a new log (every kind of roll of the
-    bundled battles, played by the bots)."""
+    """DESIGN: a roll's continuation is a tagged map in a new log, and every reason is a code
+    of its field's set with the rule that decided it (the bundled battles, played by the
+    bots)."""
     from regiment.core.about import KINDS
     from regiment.core.game import Game
+    from regiment.core.reasons import REASON_FIELDS
     from regiment.core.scenario import load_scenario
     from regiment.store import MemoryStore
     from regiment.tools.bot import choose
 
     examples = Path(__file__).parent.parent / "examples"
     kinds: set[str] = set()
+    reasons: set[str] = set()
     for battle in ("border_patrol", "the_brood"):
         game = Game.new(load_scenario(examples / f"{battle}.toml"),
                         store=MemoryStore())
@@ -129,7 +132,14 @@ def test_a_new_game_writes_no_text_packed_with_separators_in_its_rolls():
                 if about:
                     kinds.add(about["kind"])
                     assert not any(isinstance(v, str) and ":" in v for v in about.values())
+            for name, field in REASON_FIELDS.get(r.type, {}).items():   # one reason shape
+                if name in r.data:
+                    why = r.data[name]
+                    assert isinstance(why, dict) and why["rule"] and \
+                        why["code"] in field.codes, (r.type, why)
+                    reasons.add(r.type)
     assert {"toward", "attack_roll"} <= kinds, kinds
+    assert {"UnitDestroyed", "BreakTestTaken"} <= reasons, reasons
 
 
 def test_every_about_a_030_log_holds_reads_and_writes_back_the_same():

@@ -202,8 +202,8 @@ def test_char_join_at_the_table_is_measured_and_a_join_too_far_is_withdrawn():
     measure(game, 7)                              # the captain's Movement is 4
     withdrawn = [r for r in game.history if r.type == "CommandWithdrawn"]
     assert withdrawn and withdrawn[-1].data["rule"] == "CHAR.JOIN"
-    assert withdrawn[-1].data["why"] == {"code": "beyond_movement", "unit": "spearmen",
-                                         "distance": "7.0", "m": 4}
+    assert withdrawn[-1].data["why"] == {"code": "beyond_movement", "rule": "CHAR.JOIN",
+                                         "unit": "spearmen", "distance": "7.0", "m": 4}
     assert game.state.summary() == before and game.state.units["captain"].joined is None
     game.submit(join)
     measure(game, 3)

@@ -226,8 +226,9 @@ def test_a_game_end_written_in_english_before_0_10_0_reads_as_its_code(code, tur
 @given(st.data())
 def test_a_reason_written_in_english_before_0_10_0_reads_as_its_code(data):
     """Reasons as codes (core.reasons): each code of a field, written as an engine before
-    0.10.0 wrote it (pieces by name), is read back as that code with those names; a game
-    begun since writes the code itself, and a code or parameter not declared is refused."""
+    0.10.0 wrote it (pieces by name), is read back as that code with those names and its
+    rule; as 0.10.0 to 0.12.0 wrote it (no rule), back with its rule; a game begun since
+    writes the code with its rule, and a code or parameter not declared is refused."""
     from regiment.phases.fantasy.why import CHARGE_FAILED
 
     code = data.draw(st.sampled_from(sorted(CHARGE_FAILED.codes)))
@@ -235,12 +236,18 @@ def test_a_reason_written_in_english_before_0_10_0_reads_as_its_code(data):
     params = {p: data.draw(st.sampled_from(["front", "left", "right", "rear"])) if p == "side"
               else data.draw(st.sampled_from(sorted(names)))
               for p in CHARGE_FAILED.codes[code].params}
-    english = CHARGE_FAILED.written(False, names.__getitem__, code, **params)
+    reason = CHARGE_FAILED.make(code, **params)
+    rule = CHARGE_FAILED.codes[code].rule
+    assert reason == {"code": code, "rule": rule, **params} and rule
+    english = CHARGE_FAILED.as_written(reason, (0, 9, 0), names.__getitem__)
     assert isinstance(english, str)
     shown = {k: names[v] if k in CHARGE_FAILED.pieces else v for k, v in params.items()}
     assert CHARGE_FAILED.read(english) == {"code": code, **shown}
-    assert CHARGE_FAILED.written(True, names.__getitem__, code, **params) == \
-        {"code": code, **params}
+    assert CHARGE_FAILED.upcast(english) == {"code": code, "rule": rule, **shown}
+    coded = CHARGE_FAILED.as_written(reason, (0, 12, 0), names.__getitem__)
+    assert coded == {"code": code, **params}
+    assert CHARGE_FAILED.upcast(coded) == reason
+    assert CHARGE_FAILED.upcast("") is None and CHARGE_FAILED.as_written(None, (0, 9, 0), str) == ""
     with pytest.raises(ValueError):
         CHARGE_FAILED.make(code, **params, extra=1)
     with pytest.raises(KeyError):

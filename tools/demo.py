@@ -76,7 +76,7 @@ def tell(console: Console, game: Game, start: int) -> None:
             continue
         if r.type in QUIET:
             continue
-        text = game.preset.sentence(r.type, r.data, state)
+        text = game.preset.sentence(r.type, r.now(), state)
         if text:
             console.print(f"    {text}", highlight=False, markup=False)
 

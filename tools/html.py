@@ -69,7 +69,7 @@ class Frames:
         lines: list[str] = []
         ended = ""
         for r in batch:
-            text = (preset.sentence(r.type, r.data, after) or "") if r.type not in QUIET else ""
+            text = (preset.sentence(r.type, r.now(), after) or "") if r.type not in QUIET else ""
             if text:
                 lines.append(text)
             if r.type == "GameEnded":   # GAME.END, VP.WIN, SK.VICTORY: who won and why

@@ -268,7 +268,7 @@ class Session:
         for r in new:
             if r.type in QUIET:
                 continue
-            text = self.game.preset.sentence(r.type, r.data, state)
+            text = self.game.preset.sentence(r.type, r.now(), state)
             if text:
                 self.console.print(f"  {text}", markup=False, highlight=False)
         if any(r.type in ("TurnBegan", "GameEnded") for r in new):
@@ -373,7 +373,7 @@ class Session:
         for r in batch:
             if r.type in QUIET:
                 continue
-            text = g.preset.sentence(r.type, r.data, g.state)
+            text = g.preset.sentence(r.type, r.now(), g.state)
             if text:
                 self.console.print(f"  {text}", markup=False, highlight=False)
                 cited += [x for x in re.findall(r"\b[A-Z]{2,6}\.[A-Z][A-Z_]+\b", text)

@@ -78,7 +78,7 @@ class Narrator:
         for r in step.records:
             if r.type in QUIET:
                 continue
-            text = self.tell(r.type, r.data, self.state)
+            text = self.tell(r.type, r.now(), self.state)
             if text:
                 self.lines.append(f"    {flag}{text}")
 
@@ -99,7 +99,7 @@ class Rows:
     def visit(self, step: Step) -> None:
         for r in step.records:
             row: dict[str, Any] = {**r.to_json(), "branch": step.branch}
-            text = self.game.preset.sentence(r.type, r.data, self.game.state)
+            text = self.game.preset.sentence(r.type, r.now(), self.game.state)
             if text:
                 row["text"] = text
             self.rows.append(json.dumps(row))

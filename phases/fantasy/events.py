@@ -51,10 +51,10 @@ class UnitMoved(Event):
     files: int = 0      # MOVE.REFORM: its new frontage (0: unchanged)
 
 
-@event("UnitDestroyed", rules=("ATK.CASUALTIES",))
+@event("UnitDestroyed", v=2, rules=("ATK.CASUALTIES",))
 class UnitDestroyed(Event):
     unit: str
-    reason: str | dict[str, Any]
+    reason: dict[str, Any]
 
 
 @event("UnitLeftTable", rules=("FP.OFF_TABLE",))
@@ -86,10 +86,10 @@ class ContactMeasured(Event):
     first: int = 0
 
 
-@event("CombatEnded", rules=("CR.NO_MORE_FOES",))
+@event("CombatEnded", v=2, rules=("CR.NO_MORE_FOES",))
 class CombatEnded(Event):
     combat: str
-    reason: str | dict[str, Any]
+    reason: dict[str, Any]
 
 
 @event("CombatRoundBegan", rules=("CC.ORDER", "CC.INITIATIVE"))

@@ -98,14 +98,14 @@ def charge_sides(state: State, unit: UnitState, target: UnitState) -> tuple[str,
 
 
 def room(state: State, unit: UnitState, target: UnitState, side: str,
-         plan: Callable[[], tuple[geo.Box | None, Reason | str]]
-         ) -> tuple[geo.Box | None, Reason | str]:
+         plan: Callable[[], tuple[geo.Box | None, Reason | None]]
+         ) -> tuple[geo.Box | None, Reason | None]:
     """CH.CHARGE_MOVE: where the charger lands (geometry's ``plan``), or why it cannot get
     there; in table mode only whether it can (no position)."""
     key = measure.key("room", unit.id, target.id)
     if measured(state):
         q = _q(state, "yes_no", key, "CH.CHARGE_MOVE", unit, target.id)
-        return None, ("" if measure.yes(state, q) else
+        return None, (None if measure.yes(state, q) else
                       written(CHARGE_FAILED, state, "no_room_measured", target=target.id,
                               side=side))
     end, why = plan()

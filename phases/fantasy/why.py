@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from regiment.core.i18n import mark
-from regiment.core.reasons import REASONS_AS_CODES, Code, Reason, Reasons
+from regiment.core.reasons import Code, Reason, Reasons, in_fields
 
 from .state import State
 
@@ -25,6 +25,7 @@ CHARGE_FAILED = Reasons(
          mark("impassable terrain is in the way")),
     Code("in_the_way", "{unit} is in the way", mark("{unit} is in the way")),
     pieces=("unit", "target"),
+    rule="CH.CHARGE_MOVE", rules={"impassable": "GEO.SIGHT"},
 )
 
 # BreakTestTaken.why: why the test takes no penalty, or why a unit is not steadfast
@@ -35,6 +36,8 @@ BREAK_TEST = Reasons(
          mark("{mine} full ranks against {theirs}")),
     Code("stubborn", "stubborn ({rules})", mark("stubborn ({rules})")),   # BT.SPECIAL
     pieces=("enemy",),
+    rules={"disrupted": "BT.DISRUPTED", "more_ranks": "BT.STEADFAST",
+           "stubborn": "BT.SPECIAL"},
 )
 
 # UnitDestroyed.reason
@@ -45,6 +48,9 @@ DESTROYED = Reasons(
     Code("fled_off_table", "fled off the table", mark("fled off the table")),  # FP.OFF_TABLE
     Code("dangerous_terrain", "dangerous terrain", mark("dangerous terrain")),
     pieces=(),
+    rules={"slain": "ATK.CASUALTIES", "caught": "FP.CAUGHT",
+           "caught_fleeing": "CH.CATCH_FLEEING", "fled_off_table": "FP.OFF_TABLE",
+           "dangerous_terrain": "FP.FLEE_THROUGH"},
 )
 
 # UnitReformed.how (REF.WHO, REF.PLACEMENT)
@@ -53,6 +59,7 @@ REFORMED = Reasons(
     Code("turn", "turn {degrees} degrees", mark("turn {degrees} degrees")),
     Code("files", "reform {files} wide", mark("reform {files} wide")),
     pieces=("unit",),
+    rule="REF.WHO",
 )
 
 # ReformSkipped.why (REF.WHO, REF.TEST)
@@ -64,6 +71,7 @@ REFORM_SKIPPED = Reasons(
     Code("declined", "its player chose not to", mark("its player chose not to")),
     Code("no_room", "there is no room for that reform", mark("there is no room for that reform")),
     pieces=(),
+    rule="REF.WHO", rules={"test_failed": "REF.TEST", "no_room": "REF.PLACEMENT"},
 )
 
 # CombatEnded.reason (CR.NO_MORE_FOES)
@@ -71,6 +79,7 @@ COMBAT_ENDED = Reasons(
     Code("no_foes", "one side has no unit left fighting",
          mark("one side has no unit left fighting")),
     pieces=(),
+    rule="CR.NO_MORE_FOES",
 )
 
 # PanicCaused.reason (PANIC.TRIGGERS)
@@ -81,6 +90,7 @@ PANIC = Reasons(
     Code("shot", "{unit} lost a quarter of its models to shooting",
          mark("{unit} lost a quarter of its models to shooting")),
     pieces=("unit",),
+    rule="PANIC.TRIGGERS",
 )
 
 # CommandWithdrawn.why: what a measurement at the table ruled out (CHAR.JOIN, CHAR.LEAVE)
@@ -97,11 +107,24 @@ WITHDRAWN = Reasons(
          "{weapon}", mark("{target} is {distance}\" away, beyond the {reach}\" of {unit}'s "
                           "{weapon}")),
     pieces=("unit", "host", "target"),
+    rules={"beyond_movement": "CHAR.JOIN", "no_room_to_leave": "CHAR.LEAVE",
+           "out_of_arc": "SHOOT.WHO", "out_of_sight": "GEO.SIGHT",
+           "out_of_range": "SHOOT.WHO"},
 )
 
 
-def written(reasons: Reasons, state: State, code: str, **params: Any) -> Reason | str:
-    """A reason as this game writes it: a code, or in a game begun before 0.10.0 the English
-    that engine wrote."""
-    return reasons.written(state.engine >= REASONS_AS_CODES,
-                           lambda uid: state.units[uid].name, code, **params)
+def written(reasons: Reasons, state: State, code: str, **params: Any) -> Reason:
+    """A reason: its code, its rule, its parameters (a game begun by an older engine writes
+    it as that engine did: ``core.reasons.in_fields``)."""
+    return reasons.make(code, **params)
+
+
+# the events whose fields hold these reasons (version 1 held an English sentence, a code
+# without its rule, or "")
+in_fields("ChargeRolled", 2, why=CHARGE_FAILED)
+in_fields("BreakTestTaken", 2, why=BREAK_TEST)
+in_fields("UnitDestroyed", 2, reason=DESTROYED)
+in_fields("UnitReformed", 2, how=REFORMED)
+in_fields("ReformSkipped", 2, why=REFORM_SKIPPED)
+in_fields("CombatEnded", 2, reason=COMBAT_ENDED)
+in_fields("PanicCaused", 2, reason=PANIC)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from regiment.core.i18n import mark
-from regiment.core.reasons import REASONS_AS_CODES, Code, Reason, Reasons
+from regiment.core.reasons import Code, Reason, Reasons, in_fields
 
 from .state import SkirmishState
 
@@ -21,11 +21,14 @@ ASSAULT_ENDED = Reasons(
          "nearest model", mark("no spot touching {target} is free within the {reach}\" rolled "
                                "for its nearest model")),
     pieces=("target",),
+    rule="SK.CHARGE_MOVE", rules={"none_left": "SK.OVERWATCH"},
 )
 
 
-def written(reasons: Reasons, state: SkirmishState, code: str, **params: Any) -> Reason | str:
-    """A reason as this game writes it: a code, or in a game begun before 0.10.0 the English
-    that engine wrote."""
-    return reasons.written(state.engine >= REASONS_AS_CODES,
-                           lambda uid: state.squads[uid].name, code, **params)
+def written(reasons: Reasons, state: SkirmishState, code: str, **params: Any) -> Reason:
+    """A reason: its code, its rule, its parameters (a game begun by an older engine writes
+    it as that engine did: ``core.reasons.in_fields``)."""
+    return reasons.make(code, **params)
+
+
+in_fields("AssaultRolled", 2, reason=ASSAULT_ENDED)

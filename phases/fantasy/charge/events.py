@@ -55,7 +55,7 @@ class ChargeRedirected(Event):
     leadership: int = 0
 
 
-@event("ChargeRolled", rules=("CH.RANGE",), sparse=("dropped",))
+@event("ChargeRolled", v=2, rules=("CH.RANGE",), sparse=("dropped", "why"))
 class ChargeRolled(Event):
     """The charge range against the distance; ``dice`` are the faces counted (CH.RANGE)."""
 
@@ -67,5 +67,5 @@ class ChargeRolled(Event):
     success: bool
     # why it failed when the range was enough (no room, the wheel): a code of
     # phases.fantasy.why.CHARGE_FAILED (English in games begun before 0.10.0)
-    why: str | dict[str, Any] = ""
+    why: dict[str, Any] | None = None
     dropped: tuple[int, ...] = ()   # the die Swiftstride dropped (games from engine 0.9.0)

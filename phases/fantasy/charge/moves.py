@@ -89,8 +89,8 @@ class ChargeMoveFlow:
         if ruled(state, "story_told_whole") and len(faces) > len(dice):
             base["dropped"] = dropped(faces)   # Swiftstride: told as dropped
         if gone:
-            why = written(CHARGE_FAILED, state, "target_gone", target=target.id)
-            events: list[Event] = [ChargeRolled(**base, success=False, why=why)]
+            events: list[Event] = [ChargeRolled(**base, success=False, why=written(
+                CHARGE_FAILED, state, "target_gone", target=target.id))]
             return self.flow.finish(state, events + self._failed(state, unit, target, faces))
         if target.status == "fleeing":  # CH.CATCH_FLEEING
             if reach < dist:

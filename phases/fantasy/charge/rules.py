@@ -261,7 +261,7 @@ def others(state: State, *skip: str) -> list[geo.Box]:
 
 
 def plan_charge(state: State, unit: UnitState, target: UnitState, side: str
-                ) -> tuple[geo.Box | None, Reason | str]:
+                ) -> tuple[geo.Box | None, Reason | None]:
     """CH.CHARGE_MOVE: where the charger lands, or why it cannot get there: one wheel of at
     most 90 degrees, room on the table, no wall (GEO.SIGHT) and no other unit in the way.
     Units already fighting the target stay where they are; the charger lands beside them, and
@@ -296,7 +296,7 @@ def plan_charge(state: State, unit: UnitState, target: UnitState, side: str
             if state.units[uid].status != "engaged" or \
                     swept.intersection(geo.polygon(b)).area > 0.01:
                 return None, written(CHARGE_FAILED, state, "in_the_way", unit=uid)
-    return end, ""
+    return end, None
 
 
 def failed_move(state: State, unit: UnitState, target: UnitState, faces: tuple[int, ...]

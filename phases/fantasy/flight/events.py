@@ -22,11 +22,11 @@ class UnitRallied(Event):
     unit: str
 
 
-@event("PanicCaused", rules=("PANIC.TRIGGERS",))
+@event("PanicCaused", v=2, rules=("PANIC.TRIGGERS",))
 class PanicCaused(Event):
     units: tuple[str, ...]
     cause: str
-    reason: str | dict[str, Any]
+    reason: dict[str, Any]
 
 
 @event("DangerousTerrainTested", rules=("FP.FLEE_THROUGH",))

@@ -13,16 +13,16 @@ class ReformOrderChosen(Event):
     first: str
 
 
-@event("ReformSkipped", rules=("REF.WHO",))
+@event("ReformSkipped", v=2, rules=("REF.WHO",), sparse=("why",))
 class ReformSkipped(Event):
     unit: str
-    why: str | dict[str, Any] = ""
+    why: dict[str, Any] | None = None
 
 
-@event("UnitReformed", rules=("REF.PLACEMENT", "REF.CONTACT"))
+@event("UnitReformed", v=2, rules=("REF.PLACEMENT", "REF.CONTACT"), sparse=("how",))
 class UnitReformed(Event):
     unit: str
     files: int
     position: tuple[float, float] | None   # None in table mode: the players reformed it
     facing: float | None
-    how: str | dict[str, Any] = ""
+    how: dict[str, Any] | None = None

@@ -19,7 +19,7 @@ class CombatResultDecided(Event):
     unbreakable: tuple[str, ...] = ()   # losers that take no break test (BT.SPECIAL)
 
 
-@event("BreakTestTaken", rules=("BT.TEST",))
+@event("BreakTestTaken", v=2, rules=("BT.TEST",), sparse=("why",))
 class BreakTestTaken(Event):
     unit: str
     leadership: int
@@ -29,5 +29,5 @@ class BreakTestTaken(Event):
     passed: bool
     needs: int = 0
     insane: bool = False
-    why: str | dict[str, Any] = ""
+    why: dict[str, Any] | None = None
     result: tuple[int, ...] = ()    # its side's total and the enemy's

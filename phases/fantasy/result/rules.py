@@ -132,14 +132,14 @@ def decide(totals: dict[str, int], musicians: dict[str, bool]
     return None, 0, None
 
 
-def steadfast(state: State, combat: Combat, uid: str) -> tuple[bool, Reason | str]:
+def steadfast(state: State, combat: Combat, uid: str) -> tuple[bool, Reason | None]:
     """BT.STEADFAST, BT.DISRUPTED: more full ranks than every enemy unit it faces, unless an
     enemy with two or more full ranks fights it in the flank or rear (the seed's reading:
     disrupted units cannot be steadfast)."""
     u = state.units[uid]
     foes = touching(state, combat, uid)
     if not foes:
-        return False, ""
+        return False, None
     for e, side in foes:
         if side != "front" and full_ranks(e) >= 2:
             return False, written(BREAK_TEST, state, "disrupted", enemy=e.id, side=side)
@@ -147,11 +147,11 @@ def steadfast(state: State, combat: Combat, uid: str) -> tuple[bool, Reason | st
     if all(mine > full_ranks(e) for e, _ in foes):
         return True, written(BREAK_TEST, state, "more_ranks", mine=mine,
                              theirs=max(full_ranks(e) for e, _ in foes))
-    return False, ""
+    return False, None
 
 
 def break_penalty(state: State, combat: Combat, uid: str, margin: int
-                  ) -> tuple[int, bool, Reason | str]:
+                  ) -> tuple[int, bool, Reason | None]:
     """BT.TEST, BT.STEADFAST, BT.SPECIAL: the penalty (the margin), none if steadfast or
     stubborn. Returns (penalty, steadfast, why)."""
     u = state.units[uid]

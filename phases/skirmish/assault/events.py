@@ -39,7 +39,7 @@ class OverwatchChosen(Event):
     shots: int
 
 
-@event("AssaultRolled", rules=("SK.CHARGE_MOVE", "SK.TERRAIN"))
+@event("AssaultRolled", v=2, rules=("SK.CHARGE_MOVE", "SK.TERRAIN"), sparse=("reason",))
 class AssaultRolled(Event):
     """The 2D6 charge range; whether the first model reaches the primary target; whether the
     charge went through difficult terrain, and whether that costs it initiative."""
@@ -51,4 +51,4 @@ class AssaultRolled(Event):
     reached: bool
     difficult: bool = False
     slowed: bool = False
-    reason: str | dict[str, Any] = ""   # why it ended unreached: phases.skirmish.why
+    reason: dict[str, Any] | None = None   # why it ended unreached: phases.skirmish.why
