@@ -33,9 +33,26 @@ class Command:
         return data
 
     def to_dict(self) -> dict[str, Any]:
+        """Every field, as a log keeps a command (``MeasurementRequested.resume``)."""
         data: dict[str, Any] = {"cmd": self.name}
         data.update(to_plain(self))
         return {k: _listed(v) for k, v in data.items()}
+
+    def wire(self) -> dict[str, Any]:
+        """The command as a client is offered it: its name, who sends it and the fields that
+        say something; a field at its default (``"x": null``, ``"files": 0``, ``"target":
+        ""``: not given) is left out, and sending it back as it is takes the default."""
+        defaults = _DEFAULTS.get(type(self))
+        if defaults is None:
+            defaults = _DEFAULTS[type(self)] = {
+                f.name: f.default
+                for f in dataclasses.fields(self)  # type: ignore[arg-type]  # (a dataclass)
+                if f.default is not dataclasses.MISSING}
+        return {k: v for k, v in self.to_dict().items()
+                if k not in defaults or v != _listed(defaults[k])}
+
+
+_DEFAULTS: dict[type, dict[str, Any]] = {}
 
 
 def _listed(v: Any) -> Any:

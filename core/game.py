@@ -331,7 +331,7 @@ class Game(Deciding, Undoing):
     def _illegal(self, command: Command, why: str, rule: str, code: str = "",
                  field: str | None = None) -> IllegalCommand:
         return IllegalCommand(why, rule=rule, command=command, phase=self.state.phase,
-                              legal=[c.to_dict() for c in self.legal()], code=code, field=field)
+                              legal=[c.wire() for c in self.legal()], code=code, field=field)
 
     def _name(self, piece: str) -> str:
         """A piece's name (the English of an engine before 0.10.0 named pieces so)."""
@@ -346,7 +346,8 @@ class Game(Deciding, Undoing):
         # a game an older engine began writes its shapes (core.upcast.as_written)
         drafts = [Draft(seq + i, step, e.type, e.v, e, at) for i, e in enumerate(events)]
         if self.engine < newest_change():
-            drafts = [d if (old := as_written(d.data, self.engine,  # type: ignore[arg-type]
+            # (each draft's data is its event: ``Draft`` types it as either)
+            drafts = [d if (old := as_written(d.data, self.engine,  # type: ignore[arg-type]  # (an event)
                                               self._name)) is None
                       else d._replace(v=old[0], data=old[1]) for d in drafts]
         sealed = self.store.append(self.game_id, drafts, seq)

@@ -22,7 +22,7 @@ class Decision:
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": "decision", "player": self.player,
                                "decision": self.decision,
-                               "legal": [c.to_dict() for c in self.legal]}
+                               "legal": [c.wire() for c in self.legal]}
         if self.idle:
             out["idle"] = dict(self.idle)
         return out

@@ -40,16 +40,8 @@ class Record(NamedTuple):
     hash: bytes
 
     def now(self) -> dict[str, Any]:
-        """Its event's data in today's shape: as it is, or (an older engine's record) as an
-        upcaster reads it. What a reader of records (a story, a page) reads."""
-        from .events import EVENTS
-
-        cls = EVENTS.get(self.type)
-        if cls is None or cls.v == self.v:
-            return self.data
-        from .upcast import decode_event
-
-        return decode_event(self.type, self.v, self.data, f"record {self.seq}").to_data()
+        """Its event's data in today's shape (``data_now``)."""
+        return data_now(self)
 
     def to_json(self) -> dict[str, Any]:
         """The export form of DESIGN.md: hashes in hex."""
@@ -231,3 +223,17 @@ def step_heads(records: Iterable[Record]) -> dict[int, bytes]:
     for r in records:
         heads[r.step] = r.hash
     return heads
+
+
+def data_now(r: Any) -> dict[str, Any]:
+    """A record's (or a view's: type, v, data) event data in today's shape: as it is, or (an
+    older engine's record) as an upcaster reads it. What a reader of records (a story, a
+    page) reads, so that no reader knows an older shape."""
+    from .events import EVENTS
+
+    cls = EVENTS.get(r.type)
+    if cls is None or cls.v == r.v:
+        return r.data  # type: ignore[no-any-return]  # (a record's data is a map)
+    from .upcast import decode_event
+
+    return decode_event(r.type, r.v, r.data).to_data()

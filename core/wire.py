@@ -80,9 +80,22 @@ class DecisionPending(_Undo):
     details: NotRequired[dict[str, Any]]
 
 
+class Needs(TypedDict, total=False):
+    """What a roll needs as numbers: each die at least ``each_at_least``; or the dice's total
+    at most ``total_at_most`` (a double 1 passes too, where ``double_one_passes``) or at least
+    ``total_at_least`` (of the highest two of three dice, where ``highest_two``)."""
+
+    each_at_least: int
+    total_at_most: int
+    total_at_least: int
+    double_one_passes: bool
+    highest_two: bool
+
+
 class RollPending(_Undo):
     """Dice to roll: ``dice`` D6 by ``player``; ``known``: faces an undone step already rolled
-    (they come out again); ``need``: what the roll needs, in words."""
+    (they come out again); ``need``: what the roll needs, in words, and ``needs`` as numbers
+    where the roll is a test of each die or of the total."""
 
     kind: Literal["roll"]
     player: str
@@ -91,6 +104,7 @@ class RollPending(_Undo):
     dice: int
     known: NotRequired[list[int | None]]
     need: NotRequired[str | None]
+    needs: NotRequired[Needs]
 
 
 class MeasurementPending(_Undo):
@@ -212,6 +226,41 @@ class Tried(TypedDict):
     refused: NotRequired[Error]
 
 
+class Where(TypedDict):
+    """A unit's front centre and facing, in the board's frame (docs/board.md)."""
+
+    x: float
+    y: float
+    facing: float
+
+
+class Nearest(TypedDict):
+    path: list[list[Any]]
+    end: Where
+    used: float
+
+
+class Refusal(TypedDict):
+    message: str
+    rule: str
+
+
+class Reach(TypedDict):
+    """MOVE.*: whether the move to the point is legal (its path, what it uses, where it ends),
+    or why not and the legal end nearest to the point (absent: the unit cannot move)."""
+
+    legal: bool
+    path: NotRequired[list[list[Any]]]
+    used: NotRequired[float]
+    end: NotRequired[Where]
+    refused: NotRequired[Refusal]
+    nearest: NotRequired[Nearest]
+
+
+class ReachAnswer(_Answer):
+    reach: Reach
+
+
 TryAnswer = TypedDict("TryAnswer", {"try": Tried, "pending": Pending, "head": Head,
                                      "game_id": NotRequired[str],
                                      "receipt": NotRequired[Receipt],
@@ -220,11 +269,18 @@ TryAnswer = TypedDict("TryAnswer", {"try": Tried, "pending": Pending, "head": He
 # Every message serve writes and a game server's WebSocket sends (a step taken by any seat
 # comes to every connection as ``Stepped``).
 MESSAGES = (Opening, Stepped, Refused, StateAnswer, LegalAnswer, ContactsAnswer, BoardAnswer,
-            TryAnswer)
+            TryAnswer, ReachAnswer)
 
 
 class Request(TypedDict):
-    """A query: it answers and changes nothing (``cmd``: the command a ``try`` tries)."""
+    """A query: it answers and changes nothing (``cmd``: the command a ``try`` tries; for
+    ``reach``, the ``unit``, the point ``x``, ``y``, a ``facing`` if it matters and the
+    ``kind`` of move, forward or march)."""
 
-    query: Literal["state", "legal", "contacts", "board", "try"]
+    query: Literal["state", "legal", "contacts", "board", "try", "reach"]
     cmd: NotRequired[Command]
+    unit: NotRequired[str]
+    x: NotRequired[float]
+    y: NotRequired[float]
+    facing: NotRequired[float | None]
+    kind: NotRequired[Literal["forward", "march"]]

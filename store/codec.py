@@ -200,10 +200,11 @@ def _split(payload: bytes, where: str) -> tuple[Record, msgspec.Raw]:
 
 
 class View(msgspec.Struct, frozen=True):
-    """A record's step, type and data: what a story tells of it."""
+    """A record's step, type, version and data: what a story tells of it."""
 
     step: int
     type: str
+    v: int
     data: dict[str, Any]
 
 

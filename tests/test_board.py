@@ -8,6 +8,8 @@ import json
 import math
 
 import httpx
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from websockets.sync.client import connect
 
 import regiment.phases  # noqa: F401 - registers the presets
@@ -135,3 +137,65 @@ def test_move_budget_a_path_a_hair_over_its_allowance_is_taken():
     moved = g.submit({"cmd": "move", "by": "red", "unit": "men",
                       "path": [["wheel", degrees], ["forward", 4.0]]})
     assert [e for e in moved if e.type == "UnitMoved"]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.floats(-12, 12), st.floats(-12, 12), st.sampled_from(["forward", "march"]))
+def test_move_reach_a_point_is_legal_or_its_nearest_legal_end_is_taken(dx, dy, kind):
+    """Issue 56 item 3 (MOVE.FORWARD, MOVE.WHEEL): ``{"query": "reach"}`` says whether the
+    move to a point is legal; if not, the nearest legal end's path is one the engine takes
+    (tried, then sent), and it ends where the answer says."""
+    import json
+
+    from regiment.tools.serve import answer, query
+
+    game = _moving_game()
+    before = game.head
+    u = next(p for p in game.board()["pieces"] if p["player"] == game.pending.player
+             and p["kind"] == "unit" and p["status"] == "ready")
+    x, y = u["position"][0] + dx, u["position"][1] + dy
+    said = answer(game, json.dumps({"query": "reach", "unit": u["id"], "x": x, "y": y,
+                                    "kind": kind}))
+    reach = said["reach"]
+    assert game.head == before   # a query changes nothing
+    got = reach if reach["legal"] else reach.get("nearest")
+    if got is None or not got["path"]:   # it cannot move, or it stands there already
+        return
+    if reach["legal"]:
+        assert abs(got["end"]["x"] - x) < 1e-3 and abs(got["end"]["y"] - y) < 1e-3
+    cmd = {"cmd": "move", "by": game.pending.player, "unit": u["id"], "kind": kind,
+           "path": got["path"]}
+    assert "refused" not in query(game, "try", cmd)["try"]
+    game.submit(cmd)
+    moved = next(p for p in game.board()["pieces"] if p["id"] == u["id"])
+    assert abs(moved["position"][0] - got["end"]["x"]) < 1e-3
+    assert abs(moved["position"][1] - got["end"]["y"]) < 1e-3
+
+
+_MOVING: list[Game] = []
+
+
+def _moving_game() -> Game:
+    """border_patrol at its first remaining moves (made once, then forked for each try)."""
+    from regiment.tools.bot import choose
+
+    if not _MOVING:
+        game = Game.new(load_scenario(EXAMPLES / "border_patrol.toml"), store=MemoryStore())
+        while not (game.pending.kind == "decision" and
+                   game.pending.decision == "remaining_moves"):
+            game.submit(choose(game))
+        _MOVING.append(game)
+    return _MOVING[0].fork(MemoryStore())
+
+
+def test_reach_refuses_what_is_not_a_question():
+    import json
+
+    from regiment.tools.serve import answer
+
+    game = _moving_game()
+    for bad, field in (({"unit": "nobody", "x": 1, "y": 1}, "unit"),
+                       ({"unit": "boyz", "x": "far", "y": 1}, "x"),
+                       ({"unit": "boyz", "x": 1, "y": 1, "kind": "fly"}, "kind")):
+        said = answer(game, json.dumps({"query": "reach", **bad}))
+        assert said["error"]["field"] == field and said["error"]["code"] == "bad_request", said

@@ -360,7 +360,8 @@ def test_ch_charge_move_needs_room_no_other_unit_in_the_way():
                    b.unit("wall", "red", 30, 14.5, 0, models=5)])
     b.declare(game, "a", "x")
     rolled = b.one(b.charge(game, "a", (6, 6)), "ChargeRolled")
-    assert not rolled.success and rolled.why == {"code": "in_the_way", "unit": "wall"}
+    assert not rolled.success and rolled.why == {"code": "in_the_way", "rule": "CH.CHARGE_MOVE",
+                                                     "unit": "wall"}
 
 
 def test_ch_failed_moves_the_highest_die_straight_on_and_never_into_contact():

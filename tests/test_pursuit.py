@@ -116,7 +116,8 @@ def test_fp_off_table_a_fleeing_unit_touching_the_edge_is_destroyed():
     b.answer(g, {"break_test": [(3, 4)]})
     g.submit({"cmd": "restrain", "by": "red", "unit": "a"})
     events = b.answer(g, {"restrain": [(2, 2)], "flee": [(6, 6)]})
-    assert b.one(events, "UnitDestroyed").reason == {"code": "fled_off_table"}
+    assert b.one(events, "UnitDestroyed").reason == {"code": "fled_off_table",
+                                                        "rule": "FP.OFF_TABLE"}
 
 
 def off_the_edge():

@@ -39,7 +39,8 @@ def valid(part: str, message: Any) -> None:
 
 KINDS = (("protocol", "Opening"), ("error", "Refused"), ("try", "TryAnswer"),
          ("events", "Stepped"), ("state", "StateAnswer"), ("legal", "LegalAnswer"),
-         ("contacts", "ContactsAnswer"), ("board", "BoardAnswer"))
+         ("contacts", "ContactsAnswer"), ("board", "BoardAnswer"),
+         ("reach", "ReachAnswer"))
 
 
 def valid_message(message: dict[str, Any]) -> None:

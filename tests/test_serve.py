@@ -87,7 +87,9 @@ def test_manual_dice_pend_a_roll_with_whose_dice_they_are(tmp_path):
                                      "unit": "wolves", "dice": 3, "can_undo": True,
                                      "can_redo": False,   # what it needs, in words (0.13.0)
                                      "need": "7 or more on the highest two of 3D6 reaches "
-                                             "Empire Swordsmen, 16.0\" away with M 9"}
+                                             "Empire Swordsmen, 16.0\" away with M 9",
+                                     # and as numbers (protocol 2)
+                                     "needs": {"total_at_least": 7, "highest_two": True}}
         wrong = e.send({"cmd": "roll", "by": "red", "faces": [9, 1, 1]})
         assert wrong["error"]["rule"] == "DICE.FACES"
         rolled = e.send({"cmd": "roll", "by": "red", "faces": [6, 1, 5]})

@@ -130,7 +130,7 @@ def test_geo_sight_walls_block_a_charge_move_too():
     game = b.game(units, table={"width": 72, "depth": 48, "blocking": [wall]})
     s = game.state
     end, why = plan_charge(s, s.units["a"], s.units["x"], "front")
-    assert end is None and why == {"code": "impassable"}
+    assert end is None and why == {"code": "impassable", "rule": "GEO.SIGHT"}
     open_game = b.game(units)
     assert plan_charge(open_game.state, open_game.state.units["a"],
                        open_game.state.units["x"], "front")[0] is not None

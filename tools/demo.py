@@ -20,6 +20,7 @@ from regiment.core.i18n import mark, tr
 from regiment.core.log import get_logger
 from regiment.core.pending import Decision
 from regiment.core.protocols import view_of
+from regiment.core.record import data_now
 from regiment.core.scenario import parse_scenario
 from regiment.store import open_store
 
@@ -76,7 +77,7 @@ def tell(console: Console, game: Game, start: int) -> None:
             continue
         if r.type in QUIET:
             continue
-        text = game.preset.sentence(r.type, r.now(), state)
+        text = game.preset.sentence(r.type, data_now(r), state)
         if text:
             console.print(f"    {text}", highlight=False, markup=False)
 

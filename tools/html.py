@@ -25,7 +25,7 @@ import regiment.phases  # noqa: F401 - registers the presets the pages are drawn
 from regiment.core.errors import RegimentError
 from regiment.core.game import find_preset
 from regiment.core.protocols import view_of
-from regiment.core.record import Record
+from regiment.core.record import Record, data_now
 from regiment.core.upcast import decode_event
 from regiment.core.walk import Step, walk
 
@@ -69,7 +69,8 @@ class Frames:
         lines: list[str] = []
         ended = ""
         for r in batch:
-            text = (preset.sentence(r.type, r.now(), after) or "") if r.type not in QUIET else ""
+            text = ("" if r.type in QUIET else
+                    preset.sentence(r.type, data_now(r), after) or "")
             if text:
                 lines.append(text)
             if r.type == "GameEnded":   # GAME.END, VP.WIN, SK.VICTORY: who won and why

@@ -26,6 +26,7 @@ from regiment.core.i18n import mark, ntr, tr
 from regiment.core.pending import Decision, Measurement
 from regiment.core.pending import Roll as RollPending
 from regiment.core.protocols import view_of
+from regiment.core.record import data_now
 from regiment.core.tell import setting_word
 
 from . import typed
@@ -268,7 +269,7 @@ class Session:
         for r in new:
             if r.type in QUIET:
                 continue
-            text = self.game.preset.sentence(r.type, r.now(), state)
+            text = self.game.preset.sentence(r.type, data_now(r), state)
             if text:
                 self.console.print(f"  {text}", markup=False, highlight=False)
         if any(r.type in ("TurnBegan", "GameEnded") for r in new):
@@ -373,7 +374,7 @@ class Session:
         for r in batch:
             if r.type in QUIET:
                 continue
-            text = g.preset.sentence(r.type, r.now(), g.state)
+            text = g.preset.sentence(r.type, data_now(r), g.state)
             if text:
                 self.console.print(f"  {text}", markup=False, highlight=False)
                 cited += [x for x in re.findall(r"\b[A-Z]{2,6}\.[A-Z][A-Z_]+\b", text)

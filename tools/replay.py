@@ -15,7 +15,7 @@ from rich.console import Console
 
 from regiment.core.game import Game, gc_paused
 from regiment.core.i18n import mark, tr
-from regiment.core.record import Record
+from regiment.core.record import Record, data_now
 from regiment.core.walk import Step, steps, walk
 
 __all__ = ["QUIET", "Narrator", "Rows", "command_text", "narrate", "print_replay", "steps"]
@@ -78,7 +78,7 @@ class Narrator:
         for r in step.records:
             if r.type in QUIET:
                 continue
-            text = self.tell(r.type, r.now(), self.state)
+            text = self.tell(r.type, data_now(r), self.state)
             if text:
                 self.lines.append(f"    {flag}{text}")
 
@@ -99,7 +99,7 @@ class Rows:
     def visit(self, step: Step) -> None:
         for r in step.records:
             row: dict[str, Any] = {**r.to_json(), "branch": step.branch}
-            text = self.game.preset.sentence(r.type, r.now(), self.game.state)
+            text = self.game.preset.sentence(r.type, data_now(r), self.game.state)
             if text:
                 row["text"] = text
             self.rows.append(json.dumps(row))

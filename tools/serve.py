@@ -47,6 +47,10 @@ def pending_json(game: Game) -> dict[str, Any]:
     state = game.state
     if pending.kind == "roll":
         out["need"] = game.preset.roll_need(state)
+        numbers = getattr(game.preset, "roll_numbers", None)
+        told = numbers(state) if numbers is not None else None
+        if told:
+            out["needs"] = told
     elif pending.kind == "measurement":
         ask = getattr(game.preset, "question", None)
         if ask is not None:
@@ -76,7 +80,7 @@ def answer(game: Game, line: str | bytes) -> dict[str, Any]:
         except (ValueError, RecursionError) as exc:
             raise BadRequest(f"malformed JSON: {exc}") from None
         if isinstance(request, dict) and "query" in request:
-            return query(game, request["query"], request.get("cmd"))
+            return query(game, request["query"], request.get("cmd"), request)
         game.submit(request)
     except RegimentError as exc:
         return {"error": exc.to_dict(), "pending": pending_json(game), "head": game.head}
@@ -84,12 +88,13 @@ def answer(game: Game, line: str | bytes) -> dict[str, Any]:
             "pending": pending_json(game), "head": game.head}
 
 
-def query(game: Game, what: Any, cmd: Any = None) -> dict[str, Any]:
+def query(game: Game, what: Any, cmd: Any = None, request: dict[str, Any] | None = None
+          ) -> dict[str, Any]:
     """The answer to ``{"query": what}``: serve's, and the game server's WebSocket's."""
     if what == "state":
         return {"state": game.state.summary(), "pending": pending_json(game), "head": game.head}
     if what == "legal":
-        return {"legal": [c.to_dict() for c in game.legal()], "pending": pending_json(game),
+        return {"legal": [c.wire() for c in game.legal()], "pending": pending_json(game),
                 "head": game.head}
     if what == "contacts":
         view = view_of(game.preset)
@@ -100,10 +105,19 @@ def query(game: Game, what: Any, cmd: Any = None) -> dict[str, Any]:
     if what == "try":   # what a command would do: its events and the board after, no die
         return {"try": game.preview(cmd if cmd is not None else {}),
                 "pending": pending_json(game), "head": game.head}
-    raise BadRequest(f"unknown query {what!r}; known: {', '.join(QUERIES)}")
+    if what == "reach":   # is a move to a point legal, and if not, the nearest legal end
+        view = view_of(game.preset)
+        reach = getattr(view, "reach", None)
+        if reach is None:
+            raise BadRequest("reach: this rulebook's moves are sent as paths (no reach query)",
+                             field="query")
+        return {"reach": reach(game.state, request or {}), "pending": pending_json(game),
+                "head": game.head}
+    raise BadRequest(f"unknown query {what!r}; known: {', '.join(QUERIES)}", field="query",
+                     code="unknown_query")
 
 
-QUERIES = ("state", "legal", "contacts", "board", "try")
+QUERIES = ("state", "legal", "contacts", "board", "try", "reach")
 __all__ = ["PROTOCOL", "QUERIES", "answer", "event_json", "pending_json", "query", "serve"]
 
 

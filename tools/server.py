@@ -345,7 +345,8 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
                 raise BadRequest(f"malformed JSON: {exc}") from None
             if isinstance(request, dict) and "query" in request:   # as serve answers it
                 await hub.settled(held)   # what it tells is durable
-                watcher.send(dumps({**query(held.game, request["query"], request.get("cmd")),
+                watcher.send(dumps({**query(held.game, request["query"], request.get("cmd"),
+                                            request),
                                     "game_id": game_id}))
                 return
             hub.command(game_id, seat, request)

@@ -219,7 +219,7 @@ class Engine:
     def illegal(self, state: GameState, command: Command, why: str, rule: str,
                 code: str = "", field: str | None = None) -> IllegalCommand:
         return IllegalCommand(why, rule=rule, command=command, phase=state.phase,
-                              legal=[c.to_dict() for c in self.legal(state)], code=code,
+                              legal=[c.wire() for c in self.legal(state)], code=code,
                               field=field)
 
     def check_turn(self, state: GameState, command: Command, rule: str) -> None:

@@ -26,8 +26,7 @@ def roll_need(state: State) -> str | None:
         return None
     if state.batch is not None and aw.purpose in STAGE_NEEDS:
         return _attack_need(state, aw)
-    if aw.purpose in ("break_test", "panic", "restrain", "reform", "rally", "redirect",
-                      "march", "reform_move"):
+    if aw.purpose in LEADERSHIP:
         return _leadership_need(state, aw)
     tell = OTHER.get(aw.purpose)
     return tell(state, aw) if tell is not None else None
@@ -39,16 +38,10 @@ STAGE_NEEDS = ("to_hit", "stand_and_shoot_hit", "shooting_hit", "to_wound", "arm
 
 def _attack_need(state: State, aw: Awaiting) -> str | None:
     """ATK.SEQUENCE: the need of the stage being rolled."""
-    batch = state.batch
-    assert batch is not None
-    if aw.about is not None:
-        at = read(AttackRoll, aw)
-        g, stage = batch.groups[at.group], at.stage
-    else:
-        nxt = attacks.next_roll(batch.groups)
-        if nxt is None:
-            return None
-        g, stage = batch.groups[nxt[0]], nxt[1]
+    at = _attack_stage(state, aw)
+    if at is None:
+        return None
+    g, stage = at
     if g.special and stage == "hit":   # ATK.IMPACT, ATK.STOMP: how many hits a model makes
         return (tr("each die D3 hits (1-2: one, 3-4: two, 5-6: three)")
                 if attacks.SpecialHits.of(g.special).value == "D3"
@@ -63,6 +56,63 @@ def _attack_need(state: State, aw: Awaiting) -> str | None:
     if stage == "wound":
         return tr("each die {need}+ wounds", need=need)
     return tr("each die {need}+ saves", need=need)
+
+
+def roll_numbers(state: State) -> dict[str, int | bool] | None:
+    """What the awaited roll needs, as numbers a screen can check the faces with: each die
+    at least (``each_at_least``), or the total at most (a Leadership test: a double 1 passes)
+    or at least (a charge: ``highest_two`` with Swiftstride); None where the words alone say
+    it (a distance rolled, a side, a choice)."""
+    aw = state.awaiting
+    if aw is None:
+        return None
+    if state.batch is not None and aw.purpose in STAGE_NEEDS:
+        at = _attack_stage(state, aw)
+        if at is None or at[0].special:
+            return None
+        g, stage = at
+        return {"each_at_least": {"hit": g.hit, "hit2": g.hit if g.reroll else g.hit2,
+                                  "wound": g.wound, "armour": g.armour, "ward": g.ward}[stage]}
+    if aw.purpose in LEADERSHIP:
+        u = state.units[aw.unit or ""]
+        if aw.purpose == "rally" and too_few_to_rally(u):
+            return {"total_at_most": 2, "double_one_passes": True}
+        return {"total_at_most": _leadership(state, aw), "double_one_passes": True}
+    if aw.purpose == "charge_range":
+        u = state.units[aw.unit or ""]
+        target = state.units.get(read(Toward, aw).unit)
+        if target is None or table.measured(state):
+            return None
+        need = max(0, math.ceil(charge.gap(u, target) - u.profile["M"] - 1e-9))
+        return {"total_at_least": need, "highest_two": has(u, SWIFTSTRIDE)}
+    return None
+
+
+LEADERSHIP = ("break_test", "panic", "restrain", "reform", "rally", "redirect", "march",
+              "reform_move")
+
+
+def _attack_stage(state: State, aw: Awaiting) -> tuple[attacks.Group, str] | None:
+    batch = state.batch
+    assert batch is not None
+    if aw.about is not None:
+        at = read(AttackRoll, aw)
+        return batch.groups[at.group], at.stage
+    nxt = attacks.next_roll(batch.groups)
+    return None if nxt is None else (batch.groups[nxt[0]], nxt[1])
+
+
+def _leadership(state: State, aw: Awaiting) -> int:
+    """LD.TEST, BT.TEST: the highest total that passes (Leadership less any penalty)."""
+    u = state.units[aw.unit or ""]
+    penalty = 0
+    fight = state.fight
+    if aw.purpose == "break_test" and fight is not None and fight.combat in state.combats:
+        penalty = break_penalty(state, state.combats[fight.combat], u.id,
+                                fight.outcome.margin)[0]
+    elif aw.purpose == "reform" and fight is not None:
+        penalty = fight.penalties.get(u.id, 0)
+    return unit_leadership(state, u) - penalty
 
 
 def _leadership_need(state: State, aw: Awaiting) -> str:

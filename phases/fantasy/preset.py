@@ -164,6 +164,9 @@ class FantasyPreset(Flow):
     def roll_need(self, state: State) -> str | None:
         return needs.roll_need(state)
 
+    def roll_numbers(self, state: State) -> dict[str, int | bool] | None:
+        return needs.roll_numbers(state)
+
     def question(self, state: State, pending: Any) -> str:
         """The prompt of a pending measurement (table mode, TABLE.ASK)."""
         return measures.question(state, pending)

@@ -9,6 +9,7 @@ from typing import Any
 
 from regiment.core import geometry as geo
 from regiment.core.commands import Command
+from regiment.core.errors import BadRequest
 from regiment.core.pending import Decision
 from regiment.core.record import Record
 from regiment.phases.common.table import measured
@@ -170,6 +171,31 @@ class FantasyView:
             return None
         return moving_details(s, pending) or shooting_details(s, pending) or \
             charging_details(s, pending)
+
+    def reach(self, state: Any, request: dict[str, Any]) -> dict[str, Any]:
+        """MOVE.*: whether a move of ``unit`` (``kind``: forward or march) ending with its front
+        centre at ``x``, ``y`` (``facing``, if given) is legal now, and if not the legal end
+        nearest to it, with its path (``moving.nearest``)."""
+        from .moving.nearest import reach_of
+
+        s = fantasy(state)
+        uid, kind = request.get("unit"), request.get("kind", "forward")
+        x, y, facing = request.get("x"), request.get("y"), request.get("facing")
+        if uid not in s.units:
+            raise BadRequest(f"reach: no unit {str(uid)[:40]!r}", field="unit")
+        if kind not in ("forward", "march"):
+            raise BadRequest("reach: kind is forward or march", field="kind")
+        for name, v in (("x", x), ("y", y), ("facing", facing)):
+            if not (v is None and name == "facing") and (
+                    not isinstance(v, int | float) or isinstance(v, bool)
+                    or not -1e6 <= v <= 1e6):
+                raise BadRequest(f"reach: {name} is a number", field=name)
+        if measured(s) or s.units[uid].position is None:
+            raise BadRequest("reach: at a table the players measure (table mode)",
+                             field="query")
+        assert isinstance(x, int | float) and isinstance(y, int | float)   # (checked above)
+        return reach_of(s, s.units[uid], kind, float(x), float(y),
+                        None if facing is None else float(facing))
 
     def final(self, state: Any) -> dict[str, Any]:
         """Where each unit ended (the golden replays' last line)."""

@@ -127,6 +127,20 @@ def sentence(event_type: str, data: Data, state: S) -> str | None:
     return told
 
 
+def roll_numbers(state: S) -> dict[str, int | bool] | None:
+    """SK.TO_HIT, SK.TO_WOUND, SK.SAVE, SK.RESULT: what the awaited roll needs, as numbers:
+    each die at least, or the total at most (a morale test)."""
+    aw, v = state.awaiting, state.volley
+    if aw is None:
+        return None
+    if v is not None and aw.purpose in STAGES:
+        return {"each_at_least": v.need}
+    if aw.purpose == "morale" and state.fight is not None:
+        ld = state.squads[aw.unit or ""].profile["Ld"]
+        return {"total_at_most": ld - state.fight.penalty}
+    return None
+
+
 def roll_need(state: S) -> str | None:
     """What the awaited roll needs, as the player at the table reads it."""
     aw, v = state.awaiting, state.volley

@@ -202,6 +202,9 @@ class SkirmishPreset(Engine):
     def roll_need(self, state: S) -> str | None:
         return narrate.roll_need(state)
 
+    def roll_numbers(self, state: S) -> dict[str, int | bool] | None:
+        return narrate.roll_numbers(state)
+
     def question(self, state: S, pending: Any) -> str:
         """The prompt of a pending measurement (table mode, TABLE.ASK)."""
         return measures.question(state, pending)
