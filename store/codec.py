@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from enum import StrEnum
 from typing import Annotated, Any
 
 import msgpack
@@ -54,6 +55,8 @@ def canonical(value: Any, where: str = "data") -> Any:
         return value
     if kind in (str, float, bool) or value is None:
         return value
+    if isinstance(value, StrEnum):   # a state's word (a unit's status): written as its word
+        return str(value)
     raise ValueError(f"{where}: {kind.__name__} is not plain data")
 
 
@@ -75,7 +78,7 @@ def check_plain(value: Any, where: str = "data") -> None:
         for item in value:
             if type(item) not in _SCALARS:
                 check_plain(item, where)
-    elif kind not in _SCALARS:
+    elif kind not in _SCALARS and not isinstance(value, StrEnum):   # (an enum: its word)
         raise ValueError(f"{where}: {kind.__name__} is not plain data")
 
 

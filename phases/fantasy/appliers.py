@@ -31,6 +31,7 @@ from .state import (
     Turn,
     UnitState,
 )
+from .values import Status
 from .why import DESTROYED
 
 # New values are made from these by ``evolve`` (one dict copy), not by a frozen dataclass's
@@ -71,9 +72,9 @@ def unit_destroyed(s: State, e: ev.UnitDestroyed) -> State:
     fled off the table)."""
     u = s.units[e.unit]
     fled = DESTROYED.read(e.reason)["code"] == "fled_off_table"   # its models kept, gone
-    s = with_unit(s, e.unit, status="destroyed", models=u.models if fled else 0)
+    s = with_unit(s, e.unit, status=Status.DESTROYED, models=u.models if fled else 0)
     for c in u.characters:   # fled off with it, not slain (VP.POINTS)
-        s = with_unit(s, c, status="destroyed", models=s.units[c].models if fled else 0)
+        s = with_unit(s, c, status=Status.DESTROYED, models=s.units[c].models if fled else 0)
     if u.joined is not None:   # a character slain in a challenge leaves its unit's ranks
         host = s.units[u.joined]
         s = with_unit(s, host.id, characters=tuple(c for c in host.characters if c != u.id))
@@ -81,7 +82,7 @@ def unit_destroyed(s: State, e: ev.UnitDestroyed) -> State:
 
 
 def unit_left(s: State, e: ev.UnitLeftTable) -> State:
-    return with_unit(s, e.unit, status="off_table",
+    return with_unit(s, e.unit, status=Status.OFF_TABLE,
                  left_at=tuple(e.point) if e.point is not None else None)
 
 
@@ -97,7 +98,7 @@ def combat_began(s: State, e: ev.CombatBegan) -> State:
                                hill=tuple(e.hill))
     units = dict(s.units)
     for uid in e.units:
-        units[uid] = units[uid].evolve(status="engaged")
+        units[uid] = units[uid].evolve(status=Status.ENGAGED)
     s = s.evolve(combats=combats, units=units)
     if s.phase.startswith("turn.close_combat"):  # FP.FRESH_ENEMY: fought next phase
         s = with_context(s, fought=(*s.context.fought, e.combat))
@@ -115,7 +116,7 @@ def combat_joined(s: State, e: ev.CombatJoined) -> State:
         hill=tuple(dict.fromkeys(x for p in parts for x in p.hill)))
     units = dict(s.units)
     for uid in e.units:
-        units[uid] = units[uid].evolve(status="engaged")
+        units[uid] = units[uid].evolve(status=Status.ENGAGED)
     return s.evolve(combats=combats, units=units)
 
 
@@ -125,7 +126,7 @@ def combat_ended(s: State, e: ev.CombatEnded) -> State:
     units = dict(s.units)
     for uid in combat.units:
         if units[uid].status == "engaged":
-            units[uid] = units[uid].evolve(status="ready")
+            units[uid] = units[uid].evolve(status=Status.READY)
     return s.evolve(combats=combats, units=units)
 
 
@@ -243,7 +244,7 @@ def round_ended(s: State, e: Any) -> State:
 def character_joined(s: State, e: ev.CharacterJoined) -> State:
     """CHAR.JOIN: the character stands in its unit (no place of its own on the table)."""
     host = s.units[e.unit]
-    c = s.units[e.character].evolve(status="joined", joined=host.id, position=host.position,
+    c = s.units[e.character].evolve(status=Status.JOINED, joined=host.id, position=host.position,
                                     facing=host.facing)
     s = s.evolve(units={**s.units, c.id: c,
                         host.id: host.evolve(characters=(*host.characters, c.id))})
@@ -277,8 +278,8 @@ def character_left(s: State, e: ev.CharacterLeft) -> State:
     cmb = combat_holding(s, host.id)
     fighting = e.reason != "left" and cmb is not None
     where = {} if e.position is None else {"position": tuple(e.position), "facing": e.facing}
-    c = s.units[e.character].evolve(status="engaged" if fighting else "ready", joined=None,
-                                    **where)
+    c = s.units[e.character].evolve(status=Status.ENGAGED if fighting else Status.READY,
+                                    joined=None, **where)
     out = s.evolve(units={**s.units, c.id: c, host.id: host.evolve(
         characters=tuple(x for x in host.characters if x != c.id))})
     if fighting and e.position is None:   # table mode: it fights on where it stood

@@ -8,6 +8,7 @@ from typing import Any
 from regiment.core.state import _new, _set
 
 from .state import Fight, State
+from .values import Status
 
 
 def with_context(s: State, **changes: Any) -> State:
@@ -44,5 +45,5 @@ def leave(s: State, *uids: str) -> State:
     units = dict(s.units)
     for uid in uids:
         if units[uid].status == "engaged":
-            units[uid] = units[uid].evolve(status="ready")
+            units[uid] = units[uid].evolve(status=Status.READY)
     return s.evolve(combats=combats, units=units)

@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 from regiment.core.state import GameState, Value
 
 from .attacks import Batch
-from .values import EMPTY, plain
+from .values import EMPTY, Reaction, Status, Troop, plain
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -30,7 +30,7 @@ class UnitState(Value):
     id: str
     player: str
     name: str
-    troop: str
+    troop: Troop
     models: int
     files: int
     base: tuple[float, float]
@@ -43,10 +43,10 @@ class UnitState(Value):
     command: tuple[str, ...] = ()
     battle_standard: bool = False
     rules: tuple[str, ...] = ()
-    status: str = "ready"          # ready | fleeing | engaged | destroyed | off_table
+    status: Status = Status.READY  # ready | fleeing | engaged | destroyed | off_table | joined
     charged: bool = False          # it charged this turn
     declared: str | None = None    # the target of its charge this turn
-    reaction: str | None = None    # its reaction to a charge this turn
+    reaction: Reaction | None = None   # its reaction to a charge this turn
     wounded: int = 0               # wounds taken by its one wounded model
     start_models: int = 0          # models at the start of the game (RALLY.TEST)
     left_at: tuple[float, float] | None = None  # where it left the table (FP.OFF_TABLE)
@@ -75,7 +75,7 @@ class UnitState(Value):
     @classmethod
     def from_scenario(cls, u: dict[str, Any]) -> UnitState:
         return cls(
-            id=u["id"], player=u["player"], name=u["name"], troop=u["troop"],
+            id=u["id"], player=u["player"], name=u["name"], troop=Troop(u["troop"]),
             models=u["models"], files=u["files"], base=tuple(u["base"]),
             profile=dict(u["profile"]), facing=u.get("facing", 0.0),
             position=tuple(u["position"]) if u.get("position") else None,

@@ -4,6 +4,7 @@ any typed value to plain data."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from enum import StrEnum
 from typing import Any
 
 from regiment.core.state import Value
@@ -63,3 +64,35 @@ class _Empty(Mapping[Any, Any]):
 
 
 EMPTY: Mapping[Any, Any] = _Empty()
+
+
+class Status(StrEnum):
+    """What a unit is doing (a character joined to a unit is ``JOINED``); a value compares
+    equal to its word, which is how it is shown and written."""
+
+    READY = "ready"
+    FLEEING = "fleeing"
+    ENGAGED = "engaged"
+    DESTROYED = "destroyed"
+    OFF_TABLE = "off_table"
+    JOINED = "joined"
+
+
+class Reaction(StrEnum):
+    """CH.REACT: a charged unit's reaction."""
+
+    HOLD = "hold"
+    STAND_AND_SHOOT = "stand_and_shoot"
+    FLEE = "flee"
+
+
+class Troop(StrEnum):
+    """What a unit is (the scenario's ``troop``): its ranks, who it stomps, who rides."""
+
+    INFANTRY = "infantry"
+    CAVALRY = "cavalry"
+    MONSTROUS_INFANTRY = "monstrous_infantry"
+    MONSTROUS_CAVALRY = "monstrous_cavalry"
+    MONSTROUS_BEAST = "monstrous_beast"
+    MONSTER = "monster"
+    CHARIOT = "chariot"

@@ -11,7 +11,7 @@ from .assault.appliers import APPLIERS as ASSAULT_APPLIERS
 from .evolve import leave_melee, with_fight, with_squad
 from .fight.appliers import APPLIERS as FIGHT_APPLIERS
 from .movement.appliers import APPLIERS as MOVEMENT_APPLIERS
-from .state import Melee, SkirmishState, Volley
+from .state import Melee, SkirmishState, SquadStatus, Volley
 
 S = SkirmishState
 
@@ -76,7 +76,7 @@ def melee_joined(state: S, e: ev.MeleeJoined) -> S:
     melees[e.combat] = Melee(id=e.combat, units=tuple(units), since=since)
     squads = dict(state.squads)
     for uid in units:
-        squads[uid] = squads[uid].evolve(status="locked")
+        squads[uid] = squads[uid].evolve(status=SquadStatus.LOCKED)
     return state.evolve(melees=melees, squads=squads)
 
 

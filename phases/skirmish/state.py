@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from regiment.core import geometry as geo
@@ -14,6 +15,16 @@ from regiment.core.state import GameState, Value
 from .bases import place
 
 ON_TABLE = ("ready", "locked", "falling_back")   # a squad's statuses while it is on the table
+
+
+class SquadStatus(StrEnum):
+    """What a squad is doing; a value compares equal to its word, as it is shown and written."""
+
+    READY = "ready"
+    LOCKED = "locked"          # in combat
+    FALLING_BACK = "falling_back"
+    DESTROYED = "destroyed"
+    OFF_TABLE = "off_table"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -41,7 +52,7 @@ class Squad(Value):
     models: tuple[geo.Circle, ...]       # centre and radius, inches
     wounds: tuple[int, ...]              # wounds left, model by model
     start_models: int
-    status: str = "ready"                # ready, locked, falling_back, destroyed, off_table
+    status: SquadStatus = SquadStatus.READY   # ready, locked, falling_back, destroyed, off_table
     shot_at: str | None = None           # its target in this turn's shooting (SK.DECLARE)
     declared: bool = False               # declared an assault this turn
     overwatched: bool = False            # fired overwatch in this assault phase

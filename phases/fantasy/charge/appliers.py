@@ -6,6 +6,7 @@ from typing import Any
 
 from ..evolve import with_context, with_unit
 from ..state import State
+from ..values import Reaction
 from . import events as ev
 
 
@@ -22,7 +23,7 @@ def charge_reacted(s: State, e: ev.ChargeReacted) -> State:
         volleys = (*volleys, e.unit)
     ctx = s.context.evolve(declaring=None, last=(e.charger, e.unit, e.reaction),
                            volleys=volleys, redirecting=None)
-    return with_unit(s.evolve(context=ctx), e.unit, reaction=e.reaction)
+    return with_unit(s.evolve(context=ctx), e.unit, reaction=Reaction(e.reaction))
 
 
 def side_drawn(s: State, e: ev.SideDrawn) -> State:

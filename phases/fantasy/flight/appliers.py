@@ -7,11 +7,12 @@ from typing import Any
 
 from ..evolve import with_context, with_fight, with_unit
 from ..state import State
+from ..values import Status
 from . import events as ev
 
 
 def unit_fled(s: State, e: ev.UnitFled) -> State:
-    s = with_unit(s, e.unit, status="fleeing")
+    s = with_unit(s, e.unit, status=Status.FLEEING)
     fight = s.fight
     if fight is not None and e.unit in fight.broken:
         s = with_fight(s, fled={**fight.fled, e.unit: e.distance})
@@ -19,7 +20,7 @@ def unit_fled(s: State, e: ev.UnitFled) -> State:
 
 
 def unit_rallied(s: State, e: ev.UnitRallied) -> State:
-    return with_unit(s, e.unit, status="ready")
+    return with_unit(s, e.unit, status=Status.READY)
 
 
 def panic_caused(s: State, e: Any) -> State:
@@ -36,8 +37,8 @@ def dangerous_terrain(s: State, e: ev.DangerousTerrainTested) -> State:
 def unit_returned(s: State, e: ev.UnitReturned) -> State:
     s = with_context(s, returned=(*s.context.returned, e.unit))
     if e.position is None:   # table mode: the players placed it
-        return with_unit(s, e.unit, status="ready", left_at=None)
-    return with_unit(s, e.unit, status="ready", left_at=None, position=tuple(e.position),
+        return with_unit(s, e.unit, status=Status.READY, left_at=None)
+    return with_unit(s, e.unit, status=Status.READY, left_at=None, position=tuple(e.position),
                  facing=e.facing)
 
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from ..evolve import leave, the_fight, with_fight, with_unit
 from ..state import NO_RESULT, State
+from ..values import Status
 from . import events as ev
 
 
@@ -23,7 +24,7 @@ def break_test(s: State, e: ev.BreakTestTaken) -> State:
     pens = {**fight.penalties, e.unit: e.penalty}
     if e.passed:
         return with_fight(s, tests=tests, penalties=pens)
-    s = with_unit(s, e.unit, status="fleeing")
+    s = with_unit(s, e.unit, status=Status.FLEEING)
     s = _standards_taken(s, e.unit, fight.outcome.winner)
     return with_fight(s, tests=tests, penalties=pens, broken=(*fight.broken, e.unit))
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..evolve import leave_melee, with_fight, with_squad
-from ..state import Fight, Melee, Pool, SkirmishState, Strike
+from ..state import Fight, Melee, Pool, SkirmishState, SquadStatus, Strike
 from . import events as ev
 
 S = SkirmishState
@@ -69,13 +69,13 @@ def sweep_resolved(state: S, e: ev.SweepResolved) -> S:
     state = with_fight(state, resolved=(*state.fight.resolved, e.unit))
     if not e.caught:
         return state
-    state = with_squad(state, e.unit, status="destroyed", models=(), wounds=())
+    state = with_squad(state, e.unit, status=SquadStatus.DESTROYED, models=(), wounds=())
     return leave_melee(state, e.unit)
 
 
 def fell_back(state: S, e: ev.FellBack) -> S:
-    state = with_squad(state, e.unit, status="off_table" if e.off_table else "falling_back",
-                       broken=False)
+    gone = SquadStatus.OFF_TABLE if e.off_table else SquadStatus.FALLING_BACK
+    state = with_squad(state, e.unit, status=gone, broken=False)
     return leave_melee(state, e.unit)
 
 
@@ -94,7 +94,7 @@ def fight_ended(state: S, e: ev.FightEnded) -> S:
     melee = melees.pop(e.combat, None)
     for uid in melee.units if melee is not None else ():
         if uid not in e.locked and squads[uid].status == "locked":
-            squads[uid] = squads[uid].evolve(status="ready")
+            squads[uid] = squads[uid].evolve(status=SquadStatus.READY)
     if e.locked:
         melees[e.combat] = Melee(id=e.combat, units=e.locked,
                                  since=melee.since if melee is not None else state.round)
