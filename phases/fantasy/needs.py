@@ -118,17 +118,11 @@ def _leadership(state: State, aw: Awaiting) -> int:
 def _leadership_need(state: State, aw: Awaiting) -> str:
     """LD.TEST, LD.INSANE, BT.TEST, RALLY.TEST: the total the two dice must not pass."""
     u = state.units[aw.unit or ""]
-    penalty = 0
-    fight = state.fight
-    if aw.purpose == "break_test" and fight is not None and fight.combat in state.combats:
-        penalty = break_penalty(state, state.combats[fight.combat], u.id,
-                                fight.outcome.margin)[0]
-    elif aw.purpose == "reform" and fight is not None:
-        penalty = fight.penalties.get(u.id, 0)
     if aw.purpose == "rally" and too_few_to_rally(u):
         return tr("only a double 1 rallies it (25 % or fewer of its models left)")
     ld = unit_leadership(state, u)
-    need = ld - penalty
+    need = _leadership(state, aw)
+    penalty = ld - need
     less = f"Ld {ld} - {penalty}" if penalty else f"Ld {ld}"
     return tr("a total of {need} or less passes ({less}; a double 1 always passes)",
               need=need, less=less)
