@@ -40,7 +40,7 @@ __all__ = ["BreakTestTaken", "ChallengeAnswered", "ChallengeIssued", "ChargeDecl
 
 @event("UnitMoved", rules=("GEO.MOVE",), sparse=("stopped", "files"))
 class UnitMoved(Event):
-    """Every move, with where the unit ends: ``position`` is its front centre (DESIGN)."""
+    """Every move, with where the unit ends: ``position`` is its front centre (docs/board.md)."""
 
     unit: str
     reason: str
