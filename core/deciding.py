@@ -115,7 +115,7 @@ class Deciding:
             except ValueError as told:
                 exc = told
             raise self._illegal(command, str(exc), q.rule, "bad_measurement", "value") from None
-        given = Measured(key=q.key, kind=q.kind, rule=q.rule, value=value)
+        given = Measured(key=measure.logged(q.key), kind=q.kind, rule=q.rule, value=value)
         after = self.table[Measured](state, given)
         again = asking.resume
         if isinstance(again, measure.Again):

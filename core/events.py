@@ -160,14 +160,15 @@ class DiceRolled(Event):
     index: int
 
 
-@event("MeasurementRequested", v=2, rules=("TABLE.ASK",))
+@event("MeasurementRequested", v=3, rules=("TABLE.ASK",))
 class MeasurementRequested(Event):
     """Table mode: a rule needs a measurement the players take (see core.measure.Question);
     ``resume`` is what is decided again once it is answered: a command, or a roll's outcome
     (``{"command": ...}`` or ``{"roll": {purpose, unit, player, dice, about, faces}}``, its
-    ``about`` tagged as ``RollRequested``'s; v1 held it as text)."""
+    ``about`` tagged as ``RollRequested``'s; v1 held it as text). ``key`` names the question:
+    ``{"kind": "side", "of": [unit, other, ...]}`` (v1 and v2: ``side:unit:other``)."""
 
-    key: str
+    key: dict[str, Any]
     kind: str
     rule: str
     player: str
@@ -179,11 +180,12 @@ class MeasurementRequested(Event):
     resume: dict[str, Any]
 
 
-@event("Measured", rules=("TABLE.MEASURE",))
+@event("Measured", v=2, rules=("TABLE.MEASURE",))
 class Measured(Event):
-    """The players' answer to the measurement asked under ``key``, as it is kept."""
+    """The players' answer to the measurement asked under ``key`` (the question's, a map as
+    ``MeasurementRequested`` writes it; v1: text), as it is kept."""
 
-    key: str
+    key: dict[str, Any]
     kind: str
     rule: str
     value: str

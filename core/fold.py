@@ -24,7 +24,7 @@ from .events import (
     TurnBegan,
     event_class,
 )
-from .measure import Asking, Question, resumed
+from .measure import Asking, Question, indexed, resumed
 from .protocols import Applier
 from .state import Awaiting, GameState
 
@@ -72,7 +72,7 @@ def _withdrawn(state: GameState, e: CommandWithdrawn) -> GameState:
 
 
 def _measured(state: GameState, e: Measured) -> GameState:
-    return state.evolve(asking=None, answers=(*state.answers, (e.key, e.value)))
+    return state.evolve(asking=None, answers=(*state.answers, (indexed(e.key), e.value)))
 
 
 KERNEL_APPLIERS: dict[type[Event], Applier] = {

@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 
 from .about import tagged, typed
 from .i18n import tr
+from .schema import SchemaError
 from .state import Awaiting, GameState, Value
 
 KINDS = ("distance", "count", "number", "side", "yes_no", "unit", "units")
@@ -49,13 +50,15 @@ class Question(Value):
     extra: float = 0.0      # a number the question is about (how far a move went)
 
     def fields(self) -> dict[str, Any]:
-        """The question as ``MeasurementRequested`` records it (the same fields)."""
-        return dict(self.__dict__)
+        """The question as ``MeasurementRequested`` records it (the same fields, its key
+        tagged)."""
+        return {**self.__dict__, "key": logged(self.key)}
 
     @classmethod
     def of(cls, recorded: Any) -> Question:
         """The question a ``MeasurementRequested`` recorded."""
-        return cls.make(**{name: getattr(recorded, name) for name in cls.__dataclass_fields__})
+        fields = {name: getattr(recorded, name) for name in cls.__dataclass_fields__}
+        return cls.make(**{**fields, "key": indexed(fields["key"])})
 
 
 class Again(NamedTuple):
@@ -130,6 +133,30 @@ class Key(NamedTuple):
 
     def part(self, i: int) -> str:
         return self.parts[i] if i < len(self.parts) else ""
+
+    def tagged(self) -> dict[str, Any]:
+        """The key as the log holds it since 0.13.0: ``{"kind": "side", "of": ["boyz",
+        "spears"]}`` (what it asks, of which pieces), never packed text."""
+        return {"kind": self.kind, "of": list(self.parts)}
+
+    @classmethod
+    def of_tagged(cls, written: Any) -> Key:
+        """``tagged`` read back (the log's map); ``SchemaError`` if it is not one."""
+        if not isinstance(written, dict) or not isinstance(written.get("kind"), str) \
+                or not isinstance(written.get("of"), list | tuple):
+            raise SchemaError(f"a question's key is a map of its kind and pieces, "
+                              f"not {type(written).__name__}")
+        return cls(written["kind"], tuple(str(p) for p in written["of"]))
+
+
+def logged(text: str) -> dict[str, Any]:
+    """A question's key (text, as the game indexes its answers) as the log writes it."""
+    return Key.parse(text).tagged()
+
+
+def indexed(written: Any) -> str:
+    """A key the log wrote (a map) as the game indexes its answers (its text)."""
+    return Key.of_tagged(written).text()
 
 
 def key(kind: str, *parts: object) -> str:

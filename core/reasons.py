@@ -171,3 +171,33 @@ def in_fields(event_type: str, v: int, **fields: Reasons) -> None:
 
     upcaster(event_type, v - 1)(up)
     downcaster(event_type, v, REASONS_WITH_RULES)(down)
+
+
+def in_codes(event_type: str, v: int, missing: Mapping[str, str] | None = None,
+             **fields: Reasons) -> None:
+    """Declare the fields of ``event_type`` that held a bare code before version ``v`` (a
+    move's kind: ``"march"``), and hold ``{"code", "rule"}`` since: version ``v - 1`` is
+    upcast where it is decoded, and written so (the code alone) by the games engines before
+    0.13.0 began. ``missing``: the code a field held when it was left out (its default)."""
+    from .upcast import downcaster, upcaster
+
+    REASON_FIELDS[event_type] = dict(fields)
+    defaults = dict(missing or {})
+
+    def up(data: dict[str, Any]) -> dict[str, Any]:
+        return {**data, **{name: reasons.upcast(data.get(name, defaults.get(name)))
+                           for name, reasons in fields.items()
+                           if name in data or name in defaults}}
+
+    def down(data: dict[str, Any], *_: Any) -> dict[str, Any]:
+        return {**data, **{name: data[name]["code"] for name in fields if name in data}}
+
+    upcaster(event_type, v - 1)(up)
+    downcaster(event_type, v, REASONS_WITH_RULES)(down)
+
+
+def plain(rule: str, *codes: str, rules: Mapping[str, str] | None = None) -> Reasons:
+    """A set of codes that were always written as themselves (never English): a move's kind,
+    each with the rule that moves it (``rules``, else ``rule``)."""
+    return Reasons(*(Code(c, c, c.replace("_", " ")) for c in codes), pieces=(),
+                   rule=rule, rules=rules)

@@ -12,6 +12,7 @@ from typing import Any
 from .about import TAGGED_SINCE, from_legacy_text, legacy_text
 from .errors import CorruptLog, UnknownEventType
 from .events import EVENTS, Event, load_rulebooks
+from .measure import Key
 from .reasons import REASONS_AS_CODES, REASONS_WITH_RULES
 from .schema import SchemaError
 from .version import Version
@@ -141,6 +142,21 @@ def _resume_tagged(data: dict[str, Any]) -> dict[str, Any]:
 @downcaster("MeasurementRequested", 2, TAGGED_SINCE)
 def _resume_text(data: dict[str, Any], *_: Any) -> dict[str, Any]:
     return _resume(data, lambda purpose, about: legacy_text(about))
+
+
+# --- MeasurementRequested v2 -> v3, Measured v1 -> v2: a question's key as a tagged map -----
+
+
+@upcaster("MeasurementRequested", 2)
+@upcaster("Measured", 1)
+def _key_tagged(data: dict[str, Any]) -> dict[str, Any]:
+    return {**data, "key": Key.parse(_text(data.get("key", ""))).tagged()}
+
+
+@downcaster("MeasurementRequested", 3, TAGGED_SINCE)
+@downcaster("Measured", 2, TAGGED_SINCE)
+def _key_text(data: dict[str, Any], *_: Any) -> dict[str, Any]:
+    return {**data, "key": Key.of_tagged(data["key"]).text()}
 
 
 def _text(value: Any) -> str:

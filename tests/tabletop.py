@@ -57,7 +57,7 @@ def outcomes(game: Game, extra: set[int] = frozenset()  # type: ignore[assignmen
             data.pop("distance")   # geometry measures to where a destroyed unit stood
         if r.type == "ChargeRolled" and data.get("why"):
             data["why"] = "no room"   # geometry says what is in the way; the players know
-        if r.type == "UnitMoved" and data["reason"] in ("close_up", "rally"):
+        if r.type == "UnitMoved" and data["reason"]["code"] in ("close_up", "rally"):
             continue   # geometry keeps units in contact and turns rallied units to the
             # nearest enemy; at the table the players do
         if r.type == "SquadMoved":   # SK.MOVE: where the models end is on the players' table

@@ -96,7 +96,7 @@ def test_char_alone_a_unit_destroyed_around_its_character_leaves_it_fighting():
         g.submit(next(c for c in g.pending.legal if c.name.startswith(("decline", "refuse"))))
     events = b.answer(g, default=6, stop="break_test")
     alone = b.one(events, "CharacterLeft")
-    assert (alone.character, alone.unit, alone.reason) == ("cap", "men", "alone")
+    assert (alone.character, alone.unit, alone.reason["code"]) == ("cap", "men", "alone")
     st = g.state
     assert st.units["men"].status == "destroyed" and st.units["cap"].status == "engaged"
     assert "cap" in next(iter(st.combats.values())).units

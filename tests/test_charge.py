@@ -348,7 +348,7 @@ def test_ch_charge_move_lands_flush_and_begins_a_combat():
     events = b.charge(game, "a", (3, 3))
     move = b.one(events, "UnitMoved")
     # fronts of equal width: the charger slides over to meet it edge to edge
-    assert move.reason == "charge" and move.position == (30.0, 18.0) and move.facing == 0.0
+    assert move.reason["code"] == "charge" and move.position == (30.0, 18.0) and move.facing == 0.0
     began = b.one(events, "CombatBegan")
     assert began.units == ("a", "x") and began.chargers == ("a",)
     assert game.state.units["a"].status == game.state.units["x"].status == "engaged"
@@ -370,7 +370,8 @@ def test_ch_failed_moves_the_highest_die_straight_on_and_never_into_contact():
     events = b.charge(game, "a", (1, 2))   # 3 + 4 = 7 < 8
     assert not b.one(events, "ChargeRolled").success
     move = b.one(events, "UnitMoved")
-    assert (move.reason, move.distance, move.position) == ("failed_charge", 2.0, (30.0, 12.0))
+    assert (move.reason["code"], move.distance, move.position) == \
+        ("failed_charge", 2.0, (30.0, 12.0))
     far = charge_at(30)
     b.declare(far, "a", "x")
     b.charge(far, "a", (1, 1))                     # 6: not enough; moves 1"
@@ -384,7 +385,7 @@ def test_ch_failed_stops_an_inch_short_of_any_unit():
     events = b.charge(game, "a", (6, 6))   # no room: a failed charge
     move = b.one(events, "UnitMoved")
     wall_back = 14.5 - 20 / 25.4
-    assert move.reason == "failed_charge"
+    assert move.reason["code"] == "failed_charge"
     assert move.position[1] == pytest.approx(wall_back - 1.0, abs=1e-3)
 
 
@@ -396,7 +397,7 @@ def test_ch_failed_wheels_to_face_its_target_and_never_slides_sideways():
     game = b.game(units)
     b.declare(game, "a", "x")
     move = b.one(b.charge(game, "a", (1, 5)), "UnitMoved")    # 6 + 4 short of ~13": fails
-    assert move.reason == "failed_charge" and move.distance <= 5.0 + 1e-6
+    assert move.reason["code"] == "failed_charge" and move.distance <= 5.0 + 1e-6
     a = game.state.units["a"]
     bearing = geo.bearing((30, 10), geo.centre(box(game.state.units["x"])))
     assert 0 < a.facing <= bearing + 1e-6                    # it turned toward its target

@@ -286,7 +286,8 @@ def test_cc_close_up_level_after_level_and_never_onto_a_unit():
     g = b.game([x, f, r, y], phase="close_combat", first="red")
     b.fight(g)
     events = b.blows(g, {"f": 5, "r": 5})
-    ups = {e.unit: e.distance for e in events if e.type == "UnitMoved" and e.reason == "close_up"}
+    ups = {e.unit: e.distance for e in events
+           if e.type == "UnitMoved" and e.reason["code"] == "close_up"}
     lost = 20 - g.state.units["x"].models
     assert lost == 10 and set(ups) == {"r", "y"}
     assert ups["r"] == pytest.approx(2 * 20 / 25.4, abs=1e-3) == ups["y"]
@@ -312,7 +313,8 @@ def test_atk_impact_a_chariot_that_charged_hits_before_every_blow():
                       stop="break_test")
     resolved = b.of(events, "AttacksResolved")
     first = resolved[0]
-    assert (first.step, first.unit, first.needs["special"]) == ("impact_10", "a", "impact:D6")
+    assert (first.step, first.unit, first.needs["special"]) == \
+        ("impact_10", "a", {"kind": "impact", "hits": "D6"})
     assert (first.attacks, first.hits, first.wounds, first.slain) == (1, 4, 3, 3)
     assert [e.step for e in resolved[1:]] == ["initiative_5", "initiative_2"]   # then blows
     told = g.preset.sentence("AttacksResolved", first.to_data(), g.state)
@@ -339,7 +341,8 @@ def test_atk_stomp_a_giant_stomps_after_every_blow():
     resolved = b.of(events, "AttacksResolved")
     assert [e.step for e in resolved] == ["initiative_3", "initiative_1", "stomp_0"]
     stomp = resolved[-1]
-    assert (stomp.needs["special"], stomp.attacks, stomp.hits) == ("stomp:D6", 1, 5)
+    assert (stomp.needs["special"], stomp.attacks, stomp.hits) == \
+        ({"kind": "stomp", "hits": "D6"}, 1, 5)
     assert stomp.needs["wound"] == 2                      # the giant's own Strength 6 on T3
 
 

@@ -48,7 +48,8 @@ def test_move_remaining_each_unit_moves_once_and_the_decision_offers_it():
         "forward", "march"}
     events = move(g, path=[["forward", 3]])
     (m,) = moved(events)
-    assert (m.reason, m.position, m.facing, m.distance) == ("forward", (36.0, 13.0), 0.0, 3.0)
+    assert (m.reason["code"], m.position, m.facing, m.distance) == \
+        ("forward", (36.0, 13.0), 0.0, 3.0)
     assert g.state.context.moves == {"men": "forward"}
     assert "has made its move" in str(refused(g, path=[["forward", 1]]))
     assert not [c for c in g.pending.legal if c.name == "move"]
@@ -130,7 +131,7 @@ def test_move_reform_about_its_centre_is_its_whole_move():
     err = refused(g, kind="reform", files=10, path=[["forward", 1]])   # no musician
     assert err.rule == "MOVE.REFORM" and "musician" in str(err)
     (m,) = moved(move(g, kind="reform", files=10, facing=90))
-    assert (m.reason, m.files, m.facing) == ("reform", 10, 90.0)
+    assert (m.reason["code"], m.files, m.facing) == ("reform", 10, 90.0)
     men = g.state.units["men"]
     assert men.files == 10 and geo.centre(box(men)) == pytest.approx(centre, abs=1e-3)
     assert g.state.context.moves == {"men": "reform"}
@@ -155,12 +156,12 @@ def test_move_reform_a_musician_passing_its_test_moves_after_it():
     events = b.answer(g, {"reform_move": [(3, 3)]})
     test = b.one(events, "LeadershipTested")
     assert test.passed and test.purpose == "reform_move"
-    assert [m.reason for m in moved(events)] == ["reform", "forward"]
+    assert [m.reason["code"] for m in moved(events)] == ["reform", "forward"]
     g2 = moving([men, far_foe()])
     move(g2, kind="reform", files=4, path=[["forward", 3]])
     events = b.answer(g2, {"reform_move": [(6, 5)]})
     assert not b.one(events, "LeadershipTested").passed
-    assert [m.reason for m in moved(events)] == ["reform"]   # reformed, no move after
+    assert [m.reason["code"] for m in moved(events)] == ["reform"]   # reformed, no move after
     assert g2.state.units["men"].files == 4
 
 
@@ -169,10 +170,10 @@ def test_move_back_and_sideways_at_half_rate():
     assert refused(g, kind="back", path=[["back", 2.5]]).rule == "MOVE.BACK"   # 5" of 4"
     assert refused(g, kind="back", path=[["wheel", 10]]).rule == "MOVE.BACK"
     (m,) = moved(move(g, kind="back", path=[["back", 2]]))
-    assert (m.reason, m.position, m.distance) == ("back", (36.0, 18.0), 4.0)
+    assert (m.reason["code"], m.position, m.distance) == ("back", (36.0, 18.0), 4.0)
     g2 = moving([b.unit("men", "red", 36, 20, 0), far_foe()])
     (m,) = moved(move(g2, kind="sideways", x=34.5, y=20.0, facing=0.0))
-    assert (m.reason, m.position, m.distance) == ("sideways", (34.5, 20.0), 3.0)
+    assert (m.reason["code"], m.position, m.distance) == ("sideways", (34.5, 20.0), 3.0)
 
 
 def test_move_march_at_double_movement_with_no_enemy_near():
@@ -181,7 +182,8 @@ def test_move_march_at_double_movement_with_no_enemy_near():
     events = move(g, kind="march", path=[["forward", 8]])
     assert not b.of(events, "LeadershipTested")
     (m,) = moved(events)
-    assert (m.reason, m.distance) == ("march", 8.0) and g.state.context.moves["men"] == "march"
+    assert (m.reason["code"], m.distance) == ("march", 8.0)
+    assert g.state.context.moves["men"] == "march"
 
 
 def test_move_march_an_enemy_within_8_inches_calls_for_a_leadership_test():
@@ -194,7 +196,7 @@ def test_move_march_an_enemy_within_8_inches_calls_for_a_leadership_test():
     err = refused(g, kind="march", path=[["forward", 8]])
     assert err.rule == "MOVE.MARCH" and "normal move" in str(err)
     (m,) = moved(move(g, path=[["forward", 4]]))   # its normal move is left
-    assert m.reason == "forward"
+    assert m.reason["code"] == "forward"
     g2 = moving([b.unit("men", "red", 36, 10, 0), near])
     move(g2, kind="march", path=[["forward", 8]])
     events = b.answer(g2, {"march": [(2, 3)]})
@@ -248,7 +250,7 @@ def test_move_table_mode_asks_how_much_of_the_move_was_used():
     assert "more than the move allows (8\")" in str(err.value)
     events = g.submit({"cmd": "measure", "by": "red", "value": 7.5})
     (m,) = moved(events)
-    assert (m.reason, m.position, m.distance) == ("march", None, 7.5)
+    assert (m.reason["code"], m.position, m.distance) == ("march", None, 7.5)
     told = g.preset.sentence("UnitMoved", m.to_data(), g.state)
     assert "Men march on the table, using 7.5\"" in told and "(MOVE.MARCH" in told
 
@@ -495,4 +497,4 @@ def test_move_turn_any_move_the_rules_allow_can_be_sent_not_only_the_offered():
     path = [["wheel", 20], ["forward", 2]]
     assert ("wheel", 20) not in {leg for c in offered_moves(g) for leg in c.path}
     moved = b.one(move(g, path=path), "UnitMoved")
-    assert moved.facing == 20.0 and moved.reason == "forward"
+    assert moved.facing == 20.0 and moved.reason["code"] == "forward"

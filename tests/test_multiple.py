@@ -325,7 +325,7 @@ def test_fp_multi_order_the_loser_orders_the_fleeing_and_the_winner_the_pursuing
     assert p.decision == "flee_order" and p.player == "red"
     assert [c.unit for c in p.legal] == ["a", "c"]
     events = g.submit({"cmd": "flee_order", "by": "red", "unit": "c"})
-    moves = [e.unit for e in b.of(events, "UnitMoved") if e.reason == "flee"]
+    moves = [e.unit for e in b.of(events, "UnitMoved") if e.reason["code"] == "flee"]
     assert moves[:2] == ["c", "a"]                      # c first, then the last by itself
 
 
@@ -353,7 +353,7 @@ def goblins_broken_between(flank_models: int, dice: dict):
 
 
 def fled_facing(events) -> float:
-    return next(e for e in events if e.type == "UnitMoved" and e.reason == "flee").facing
+    return next(e for e in events if e.type == "UnitMoved" and e.reason["code"] == "flee").facing
 
 
 def test_fp_flee_direction_the_most_numerous_of_enemies_equal_in_ranks():

@@ -89,7 +89,7 @@ def test_fp_pursue_move_turns_to_the_fled_unit_and_stops_an_inch_short():
     g.submit({"cmd": "pursue", "by": "red", "unit": "a", "target": "b"})
     events = b.answer(g, {"flee": [(6, 6)], "pursuit": [(6, 5)]})
     move = [e for e in b.of(events, "UnitMoved") if e.unit == "a"][0]
-    assert move.reason == "pursuit"
+    assert move.reason["code"] == "pursuit"
     assert geo.gap(box(g.state.units["a"]), box(g.state.units["b"])) == pytest.approx(
         1.0, abs=1e-3)
 
@@ -215,7 +215,7 @@ def test_fp_overrun_a_charger_that_wipes_out_its_foe_in_the_first_round():
     g.submit({"cmd": "overrun", "by": "red", "unit": "a"})
     events = b.answer(g, {"overrun": [(3, 2)]})
     move = b.one(events, "UnitMoved")
-    assert (move.reason, move.distance, move.facing) == ("overrun", 5.0, 0.0)
+    assert (move.reason["code"], move.distance, move.facing) == ("overrun", 5.0, 0.0)
 
 
 def test_fp_multi_order_one_fleeing_unit_needs_no_choice():

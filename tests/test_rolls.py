@@ -4,8 +4,11 @@ log's ``RollRequested.about`` in exactly the form every earlier engine wrote."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -154,3 +157,37 @@ def test_every_about_a_030_log_holds_reads_and_writes_back_the_same():
             assert kind.parse(about).text() == about, (r["data"]["purpose"], about)
             seen.add(kind)
     assert {Toward, AttackRoll, Nothing} <= seen
+
+
+def _strings(value: Any, where: str) -> Iterator[tuple[str, str]]:
+    if isinstance(value, str):
+        yield where, value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from _strings(v, f"{where}.{k}")
+    elif isinstance(value, list | tuple):
+        for i, v in enumerate(value):
+            yield from _strings(v, f"{where}[{i}]")
+
+
+# free text a log keeps as the players gave it: names, a told refusal's English words, the
+# times a record was written, the dice's public commitment
+FREE = ("GameStarted.", ".text", ".at", "DiceCommitted.")
+
+
+@pytest.mark.parametrize("battle", ["border_patrol", "the_brood"])
+def test_a_new_log_holds_no_colon_packed_string_in_either_mode(battle: str) -> None:
+    """DESIGN: a continuation, a question's key and a reason are maps in a new log; nothing a
+    program reads out of it is text packed with separators (the battle played by the bots on
+    geometry, and again in table mode with the answers geometry gave)."""
+    from .tabletop import example, lockstep
+
+    played = lockstep(example(battle))
+    asked = 0
+    for game in (played.known, played.measured):
+        for r in game.history:
+            asked += r.type == "MeasurementRequested"
+            for where, text in _strings(dict(r.data), r.type):
+                if not any(f in where for f in FREE):
+                    assert ":" not in text and ";" not in text, (where, text)
+    assert asked > 10, asked

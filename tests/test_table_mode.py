@@ -47,7 +47,7 @@ def test_table_ask_every_example_battle_comes_out_the_same_in_table_mode(name, p
     rules = {rule for _, rule, _ in played.asked}
     if any(r.type == "ChargeRolled" and r.data["success"] for r in known.history):
         assert {"CH.CHARGE_MOVE", "CH.RANGE", "CC.WHO_FIGHTS"} <= rules   # a charge landed
-    moves = {r.data["reason"] for r in known.history if r.type == "UnitMoved"}
+    moves = {r.data["reason"]["code"] for r in known.history if r.type == "UnitMoved"}
     if moves & {"forward", "back", "sideways"}:   # MOVE.*: how much of its move was used
         assert {"MOVE.FORWARD", "MOVE.BACK"} & rules
     if "march" in moves:

@@ -19,9 +19,10 @@ i18n.register(Path(__file__).with_name("locale"))
 WORDS = {"yes": mark("yes"), "no": mark("no"), "none": mark("none")}
 
 
-def parts(key: str) -> tuple[str, str, str]:
-    """A question's key: what it asks, of which unit, about which other (or a range)."""
-    k = Key.parse(key)
+def parts(key: str | Mapping[str, Any]) -> tuple[str, str, str]:
+    """A question's key (a pending's text, or the log's map): what it asks, of which unit,
+    about which other (or a range)."""
+    k = Key.parse(key) if isinstance(key, str) else Key.of_tagged(key)
     return k.kind, k.part(0), ":".join(k.parts[1:])
 
 
@@ -77,6 +78,7 @@ class Telling:
             shown = value
         fields = {"unit": self.name(state, unit), "other": self.name(state, other),
                   "extra": other, "value": shown}
-        what = tr(self.tells[kind], **fields) if kind in self.tells else f"{d['key']}: {shown}"
+        what = tr(self.tells[kind], **fields) if kind in self.tells else \
+            f"{Key.of_tagged(d['key']).text()}: {shown}"
         return tr("Measured at the table: {what}.", what=what) + \
             f" ({self.cite(d['rule'], 'TABLE.MEASURE')})"

@@ -57,12 +57,13 @@ def unit_moved(s: State, e: ev.UnitMoved) -> State:
         s = with_unit(s, e.unit, files=e.files)
     if e.position is not None:
         s = with_unit(s, e.unit, position=tuple(e.position), facing=e.facing)
-    if e.reason in REMAINING_MOVES and e.unit not in s.context.moves:   # MOVE.REMAINING
-        s = with_context(s, moves={**s.context.moves, e.unit: e.reason})
-    if e.reason in ("pursuit", "overrun"):  # a pursuer leaves its combat (FP.PURSUE_MOVE)
+    kind = e.reason["code"]
+    if kind in REMAINING_MOVES and e.unit not in s.context.moves:   # MOVE.REMAINING
+        s = with_context(s, moves={**s.context.moves, e.unit: kind})
+    if kind in ("pursuit", "overrun"):  # a pursuer leaves its combat (FP.PURSUE_MOVE)
         s = leave(s, e.unit)
     fight = s.fight
-    if fight is not None and e.reason in ("flee", "pursuit", "overrun"):
+    if fight is not None and kind in ("flee", "pursuit", "overrun"):
         s = with_fight(s, moved=(*fight.moved, e.unit))
     return s
 
@@ -276,7 +277,8 @@ def character_left(s: State, e: ev.CharacterLeft) -> State:
     combat when the unit was destroyed around it."""
     host = s.units[e.unit]
     cmb = combat_holding(s, host.id)
-    fighting = e.reason != "left" and cmb is not None
+    left = e.reason["code"] == "left"
+    fighting = not left and cmb is not None
     where = {} if e.position is None else {"position": tuple(e.position), "facing": e.facing}
     c = s.units[e.character].evolve(status=Status.ENGAGED if fighting else Status.READY,
                                     joined=None, **where)
@@ -287,7 +289,7 @@ def character_left(s: State, e: ev.CharacterLeft) -> State:
     if fighting and cmb is not None:
         out = out.evolve(combats={**out.combats,
                                   cmb.id: cmb.evolve(units=(*cmb.units, c.id))})
-    if e.reason == "left":
+    if left:
         out = with_context(out, characters_moved=(*out.context.characters_moved, c.id))
     return out
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from regiment.core.about import TAGGED_SINCE
+from regiment.core.upcast import downcaster, upcaster
 from regiment.phases.common.tables import to_hit as to_hit  # ATK.TO_HIT, shared
 from regiment.phases.common.tables import to_wound as to_wound  # ATK.TO_WOUND, shared
 
@@ -111,8 +113,10 @@ def special_hits(value: str, faces: tuple[int, ...], models: int) -> int:
 
 class SpecialHits(NamedTuple):
     """ATK.SPECIAL, ATK.IMPACT, ATK.STOMP: what a group's special hits are (``impact``,
-    ``stomp``) and how many hits a model makes (``D3``, ``D6`` or a number); the group keeps
-    it in the log as ``text()`` (``impact:D3``), and only this class writes or reads that."""
+    ``stomp``) and how many hits a model makes (``D3``, ``D6`` or a number). A group holds
+    it as ``text()`` (``impact:D3``); ``AttacksResolved.needs["special"]`` logs it as
+    ``written()`` (``{"kind": "impact", "hits": "D3"}``; v1 logs: the text), and only this
+    class writes or reads either."""
 
     kind: str
     value: str
@@ -120,15 +124,37 @@ class SpecialHits(NamedTuple):
     def text(self) -> str:
         return f"{self.kind}:{self.value}"
 
+    def written(self) -> dict[str, str]:
+        return {"kind": self.kind, "hits": self.value}
+
     @classmethod
-    def of(cls, text: str) -> SpecialHits:
+    def of(cls, text: str | Mapping[str, Any]) -> SpecialHits:
+        if not isinstance(text, str):
+            return cls(str(text.get("kind", "")), str(text.get("hits", "")))
         kind, _, value = text.partition(":")
         return cls(kind, value)
+
 
     @property
     def rolled(self) -> bool:
         """Whether a die says how many hits each model makes."""
         return self.value in ("D3", "D6")
+
+
+@upcaster("AttacksResolved", 1)
+def _special_written(data: dict[str, Any]) -> dict[str, Any]:
+    needs = data.get("needs")
+    if not isinstance(needs, dict) or not isinstance(needs.get("special"), str):
+        return data
+    return {**data, "needs": {**needs, "special": SpecialHits.of(needs["special"]).written()}}
+
+
+@downcaster("AttacksResolved", 2, TAGGED_SINCE)
+def _special_text(data: dict[str, Any], *_: Any) -> dict[str, Any]:
+    needs = data.get("needs")
+    if not isinstance(needs, dict) or not isinstance(needs.get("special"), dict):
+        return data
+    return {**data, "needs": {**needs, "special": SpecialHits.of(needs["special"]).text()}}
 
 
 def _hits(g: Group, rolls: Mapping[str, tuple[int, ...]]) -> int:

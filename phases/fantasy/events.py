@@ -38,12 +38,14 @@ __all__ = ["BreakTestTaken", "ChallengeAnswered", "ChallengeIssued", "ChargeDecl
            "UnitRallied", "UnitReformed", "UnitReturned"]
 
 
-@event("UnitMoved", rules=("GEO.MOVE",), sparse=("stopped", "files"))
+@event("UnitMoved", v=2, rules=("GEO.MOVE",), sparse=("stopped", "files"))
 class UnitMoved(Event):
-    """Every move, with where the unit ends: ``position`` is its front centre (docs/board.md)."""
+    """Every move, with where the unit ends: ``position`` is its front centre (docs/board.md).
+    ``reason`` is the kind of move and the rule that moved it, ``{"code": "march", "rule":
+    "MOVE.MARCH"}`` (``why.MOVED``; v1: the code alone)."""
 
     unit: str
-    reason: str
+    reason: dict[str, Any]
     position: tuple[float, float] | None   # None in table mode: the players moved it
     facing: float | None
     distance: float = 0.0
@@ -63,15 +65,17 @@ class UnitLeftTable(Event):
     point: tuple[float, float] | None   # None in table mode: the players saw where
 
 
-@event("CombatBegan", rules=("CH.CHARGE_MOVE", "CR.CHARGE"))
+@event("CombatBegan", v=2, rules=("CH.CHARGE_MOVE", "CR.CHARGE"))
 class CombatBegan(Event):
-    """Units came into base contact: a combat, with who charged into it (and from a hill)."""
+    """Units came into base contact: a combat, with who charged into it (and from a hill).
+    ``reason``: how, ``{"code": "charge", "pursue", "overrun" or "scenario", "rule"}``
+    (``why.ENGAGED``; v1: the code alone)."""
 
     combat: str
     units: tuple[str, ...]
     chargers: tuple[str, ...] = ()
     hill: tuple[str, ...] = ()
-    reason: str = "charge"
+    reason: dict[str, Any]
 
 
 @event("ContactMeasured", rules=("TABLE.ASK", "CC.WHO_FIGHTS"))
@@ -109,8 +113,11 @@ class InitiativeStepBegan(Event):
     strikes: tuple[dict[str, Any], ...]
 
 
-@event("AttacksResolved", rules=("ATK.SEQUENCE", "ATK.CASUALTIES"))
+@event("AttacksResolved", v=2, rules=("ATK.SEQUENCE", "ATK.CASUALTIES"))
 class AttacksResolved(Event):
+    """A group's attacks counted (ATK.SEQUENCE): ``needs`` holds what each roll needed, and
+    where they were special hits, ``special``: ``{"kind", "hits"}`` (v1: ``"impact:D3"``)."""
+
     combat: str | None
     step: str
     unit: str
@@ -147,17 +154,17 @@ class CombatRoundEnded(Event):
     round: int
 
 
-@event("CombatJoined", rules=("CH.CHARGE_MOVE", "CR.BOOKKEEPING"))
+@event("CombatJoined", v=2, rules=("CH.CHARGE_MOVE", "CR.BOOKKEEPING"))
 class CombatJoined(Event):
     """A unit charged (or pursued) into a unit already fighting: it joins that combat, which
     becomes a multiple combat. ``merged``: other combats it now touches, which become part of
-    this one."""
+    this one. ``reason`` as ``CombatBegan``'s."""
 
     combat: str
     units: tuple[str, ...]
     chargers: tuple[str, ...] = ()
     hill: tuple[str, ...] = ()
-    reason: str = "charge"
+    reason: dict[str, Any]
     merged: tuple[str, ...] = ()
 
 
@@ -186,13 +193,14 @@ class CharacterJoined(Event):
     unit: str
 
 
-@event("CharacterLeft", rules=("CHAR.LEAVE",))
+@event("CharacterLeft", v=2, rules=("CHAR.LEAVE",))
 class CharacterLeft(Event):
     """A character out of its unit, standing at ``position`` facing ``facing``: it left (in
-    its remaining moves), or its unit was destroyed around it (``reason``)."""
+    its remaining moves), or its unit was destroyed around it (``reason``: ``{"code": "left"
+    or "alone", "rule"}``, ``why.LEFT``; v1: the code alone)."""
 
     character: str
     unit: str
     position: tuple[float, float] | None   # None in table mode: the players placed it
     facing: float | None
-    reason: str = "left"
+    reason: dict[str, Any]

@@ -20,7 +20,7 @@ from .events import CharacterJoined, CharacterLeft
 from .flow import Flow, Quiet
 from .state import State
 from .units import box
-from .why import WITHDRAWN
+from .why import LEFT, WITHDRAWN
 
 
 class CharacterFlow(Quiet):
@@ -84,7 +84,8 @@ class CharacterFlow(Quiet):
             if why:
                 raise self.flow.illegal(state, cmd, why, "CHAR.LEAVE")
             return self.flow.then(state, [CharacterLeft(character=c.id, unit=host.id,
-                                                         position=None, facing=None)],
+                                                         position=None, facing=None,
+                                                         reason=LEFT.make("left"))],
                                    "leave_unit")
         if cmd.x is None or cmd.y is None:
             raise self.flow.illegal(state, cmd, tr("say where {unit} stands (x, y)",
@@ -97,5 +98,6 @@ class CharacterFlow(Quiet):
         if measure.heard:
             measure.tell(measure.key("leave", c.id), "yes")
         return self.flow.then(state, [CharacterLeft(character=c.id, unit=host.id,
-                                                     position=(b.x, b.y), facing=b.facing)],
+                                                     position=(b.x, b.y), facing=b.facing,
+                                                     reason=LEFT.make("left"))],
                                "leave_unit")

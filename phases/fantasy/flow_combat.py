@@ -37,7 +37,7 @@ from .rulings import ruled
 from .specials import IMMUNE_TO_PSYCHOLOGY, has
 from .state import Combat, State, UnitState
 from .units import ALIVE, box, has_champion
-from .why import DESTROYED, PANIC, written
+from .why import DESTROYED, LEFT, PANIC, written
 
 
 def casualties(target: UnitState, unsaved: int, challenge: bool) -> tuple[int, int, int]:
@@ -165,7 +165,8 @@ class CombatFlow:
             needs: dict[str, Any] = {"hit": g.hit, "hit2": g.hit2, "wound": g.wound,
                                      "armour": g.armour, "ward": g.ward, "reroll": g.reroll}
             if g.special:
-                needs["special"] = g.special   # ATK.SPECIAL: what the hits came from
+                # ATK.SPECIAL: what the hits came from
+                needs["special"] = attacks.SpecialHits.of(g.special).written()
             if g.mount:
                 needs["mount"] = g.mount       # CC.MOUNT: the mounts' own attacks
             if g.parry:
@@ -187,7 +188,7 @@ class CombatFlow:
             events += [CharacterLeft(character=c, unit=uid,
                                      position=None if at_table else box(host).position,
                                      facing=None if at_table else host.facing,
-                                     reason="alone")
+                                     reason=LEFT.make("alone"))
                        for c in host.characters]
             events.append(UnitDestroyed(unit=uid, reason=written(DESTROYED, state, "slain")))
         cur = fold(cur, events[len(batch.groups):], self.flow.fold_table)

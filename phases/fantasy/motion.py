@@ -11,10 +11,13 @@ from regiment.core import geometry as geo
 
 from .events import UnitMoved
 from .state import State
+from .why import MOVED
 
 
-def moved(uid: str, b: geo.Box | None, reason: str, dist: float = 0.0) -> UnitMoved:
-    """A move to ``b``; in table mode (no ``b``) only how far, as the players made it."""
+def moved(uid: str, b: geo.Box | None, kind: str, dist: float = 0.0) -> UnitMoved:
+    """A move of ``kind`` (``why.MOVED``) to ``b``; in table mode (no ``b``) only how far,
+    as the players made it."""
+    reason = MOVED.make(kind)
     if b is None:
         return UnitMoved(unit=uid, reason=reason, position=None, facing=None,
                          distance=round(dist, 4))

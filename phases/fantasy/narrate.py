@@ -188,23 +188,23 @@ def _moved(d: D, s: State | None) -> str:
         return remaining
     rule = {"charge": "CH.CHARGE_MOVE", "failed_charge": "CH.FAILED", "flee": "FP.FLEE_DIRECTION",
             "pursuit": "FP.PURSUE_MOVE", "overrun": "FP.OVERRUN", "return": "FP.OFF_TABLE",
-            "rally": "RALLY.TEST"}.get(d["reason"], "GEO.MOVE")
+            "rally": "RALLY.TEST"}.get(d["reason"]["code"], "GEO.MOVE")
     unit, k = name_of(s, d["unit"]), verb_count(s, d["unit"])
     distance = fmt(d.get("distance", 0), ".1f")
     if d["position"] is None:   # table mode: the players move it, the engine records how far
         return _moved_at_table(d, s, unit, k, distance) + because(rule)
     x, y = d["position"]
-    if d["reason"] == "close_up":
+    if d["reason"]["code"] == "close_up":
         return ntr("{unit} closes up {distance}\" to stay in contact as casualties leave the "
                    "rear ranks.", "{unit} close up {distance}\" to stay in contact as "
                    "casualties leave the rear ranks.", k, unit=unit, distance=distance) \
             + because("CC.WHO_FIGHTS")
     facing = fmt(d["facing"], ".0f")
-    if d["reason"] == "rally":
+    if d["reason"]["code"] == "rally":
         return ntr("{unit} turns to face the enemy ({facing}).",
                    "{unit} turn to face the enemy ({facing}).", k, unit=unit, facing=facing) \
             + because(rule)
-    what = d["reason"].replace("_", " ")
+    what = d["reason"]["code"].replace("_", " ")
     text = ntr("{unit} moves {distance}\" ({what}) to ({x}, {y}) facing {facing}",
                "{unit} move {distance}\" ({what}) to ({x}, {y}) facing {facing}", k,
                unit=unit, distance=distance, what=tr(MOVES[what]) if what in MOVES else what,
@@ -217,10 +217,10 @@ def _moved(d: D, s: State | None) -> str:
 
 def _moved_at_table(d: D, s: State | None, unit: str, k: int, distance: str) -> str:
     """A move in table mode: how far, and why; where it ends is on the players' table."""
-    if d["reason"] == "rally":
+    if d["reason"]["code"] == "rally":
         return ntr("{unit} turns to face the enemy.", "{unit} turn to face the enemy.", k,
                    unit=unit)
-    what = d["reason"].replace("_", " ")
+    what = d["reason"]["code"].replace("_", " ")
     return ntr("{unit} moves {distance}\" ({what}) on the table.",
                "{unit} move {distance}\" ({what}) on the table.", k, unit=unit,
                distance=distance, what=tr(MOVES[what]) if what in MOVES else what)
@@ -270,7 +270,7 @@ def _left(d: D, s: State | None) -> str:
     else:
         where = tr("({x}, {y}) facing {facing}", x=fmt(d["position"][0], ".1f"),
                    y=fmt(d["position"][1], ".1f"), facing=fmt(d["facing"], ".0f"))
-    if d.get("reason", "left") == "left":
+    if d["reason"]["code"] == "left":
         return ntr("{character} leaves {unit} and stands at {where}.",
                    "{character} leave {unit} and stand at {where}.", verb_count(s, d["character"]),
                    character=name_of(s, d["character"]), unit=name_of(s, d["unit"]),
@@ -286,7 +286,7 @@ def _joined(d: D, s: State | None) -> str:
               if d.get("merged") else "")
     return tr("{units} join combat {combat}{hill}{merged}: a multiple combat.",
               units=names_of(s, d["units"]), combat=d["combat"], hill=hill, merged=merged) \
-        + because("CH.CHARGE_MOVE" if d.get("reason") == "charge" else "FP.FRESH_ENEMY",
+        + because("CH.CHARGE_MOVE" if d["reason"]["code"] == "charge" else "FP.FRESH_ENEMY",
                "CR.BOOKKEEPING")
 
 
@@ -325,9 +325,9 @@ def _combat_began(d: D, s: State | None) -> str:
     against = tr(" against ")
     text = tr("Combat {combat}: {units}{hill}.", combat=d["combat"],
               units=names_of(s, d["units"], against), hill=hill)
-    if d.get("reason") == "scenario":
+    if d["reason"]["code"] == "scenario":
         return text + tr(" (set up in contact)")
-    return text + because("CH.CHARGE_MOVE" if d.get("reason") == "charge" else "FP.FRESH_ENEMY")
+    return text + because("CH.CHARGE_MOVE" if d["reason"]["code"] == "charge" else "FP.FRESH_ENEMY")
 
 
 TEMPLATES: dict[str, Callable[[D, State | None], str | None]] = {

@@ -41,6 +41,7 @@ from .state import State, Turn, UnitState
 from .units import box
 from .variants import VARIANTS
 from .view import VIEW
+from .why import ENGAGED
 
 Drive = Callable[[State], list[Event]]
 
@@ -141,7 +142,7 @@ class FantasyPreset(Flow):
             chargers = tuple(x for x in members if state.units[x].charged)
             foe = next(x for x in members if state.units[x].player != u.player)
             out.append(CombatBegan(combat=f"0-{members[0]}-{foe}", units=members,
-                                   chargers=chargers, reason="scenario"))
+                                   chargers=chargers, reason=ENGAGED.make("scenario")))
         return out
 
     # --- commands --------------------------------------------------------------------------

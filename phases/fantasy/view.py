@@ -117,10 +117,11 @@ class FantasyView:
         if measured(a):   # table mode: no positions, no paths
             return out
         for r in batch:
-            if r.type == "UnitMoved" and r.data["reason"] in MOVES:
+            kind = r.now()["reason"]["code"] if r.type == "UnitMoved" else ""
+            if kind in MOVES:
                 uid = r.data["unit"]
                 if uid in b.units and uid in a.units:
-                    out.append({"reason": r.data["reason"], "unit": uid,
+                    out.append({"reason": kind, "unit": uid,
                                 "player": a.units[uid].player,
                                 "from": _point(geo.centre(box(b.units[uid]))),
                                 "to": _point(geo.centre(box(a.units[uid])))})

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from regiment.core.i18n import mark
-from regiment.core.reasons import Code, Reason, Reasons, in_fields
+from regiment.core.reasons import Code, Reason, Reasons, in_codes, in_fields, plain
 
 from .state import State
 
@@ -113,6 +113,25 @@ WITHDRAWN = Reasons(
 )
 
 
+# UnitMoved.reason: the kind of move, with the rule that moved it
+MOVED = plain("GEO.MOVE", "forward", "march", "back", "sideways", "reform", "charge",
+              "failed_charge", "close_up", "flee", "rally", "pursuit", "overrun",
+              rules={"forward": "MOVE.FORWARD", "march": "MOVE.MARCH", "back": "MOVE.BACK",
+                     "sideways": "MOVE.BACK", "reform": "MOVE.REFORM",
+                     "charge": "CH.CHARGE_MOVE", "failed_charge": "CH.FAILED",
+                     "close_up": "CC.CLOSE_UP", "flee": "FP.FLEE_DIRECTION",
+                     "rally": "RALLY.TEST", "pursuit": "FP.PURSUE_MOVE",
+                     "overrun": "FP.OVERRUN"})
+
+# CombatBegan.reason, CombatJoined.reason: how the units came into contact
+ENGAGED = plain("CH.CHARGE_MOVE", "charge", "pursue", "overrun", "scenario",
+                rules={"pursue": "FP.FRESH_ENEMY", "overrun": "FP.OVERRUN",
+                       "scenario": "CR.BOOKKEEPING"})
+
+# CharacterLeft.reason: it left its unit, or its unit was destroyed around it
+LEFT = plain("CHAR.LEAVE", "left", "alone", rules={"alone": "CHAR.ALONE"})
+
+
 def written(reasons: Reasons, state: State, code: str, **params: Any) -> Reason:
     """A reason: its code, its rule, its parameters (a game begun by an older engine writes
     it as that engine did: ``core.reasons.in_fields``)."""
@@ -128,3 +147,7 @@ in_fields("UnitReformed", 2, how=REFORMED)
 in_fields("ReformSkipped", 2, why=REFORM_SKIPPED)
 in_fields("CombatEnded", 2, reason=COMBAT_ENDED)
 in_fields("PanicCaused", 2, reason=PANIC)
+in_codes("UnitMoved", 2, reason=MOVED)
+in_codes("CombatBegan", 2, missing={"reason": "charge"}, reason=ENGAGED)
+in_codes("CombatJoined", 2, missing={"reason": "charge"}, reason=ENGAGED)
+in_codes("CharacterLeft", 2, missing={"reason": "left"}, reason=LEFT)

@@ -3,6 +3,8 @@ so that explanations and ``verify`` need nothing else. Positions are the models'
 
 from __future__ import annotations
 
+from typing import Any
+
 from regiment.core.events import Event, event
 
 from .assault.events import AssaultDeclared, AssaultRolled, OverwatchChosen, SquadShot
@@ -74,10 +76,13 @@ class WoundsTaken(Event):
     lost: int
 
 
-@event("ModelsMoved", rules=("SK.CHARGE_MOVE", "SK.CONSOLIDATE", "SK.FALL_BACK"))
+@event("ModelsMoved", v=2, rules=("SK.CHARGE_MOVE", "SK.CONSOLIDATE", "SK.FALL_BACK"))
 class ModelsMoved(Event):
+    """Models placed by a move: ``reason`` is its kind and rule, ``{"code": "charge",
+    "pile_in", "consolidate" or "fall_back", "rule"}`` (``why.MOVED``; v1: the code alone)."""
+
     unit: str
-    reason: str                # charge, pile_in, consolidate, fall_back
+    reason: dict[str, Any]
     models: Spots
     off_table: bool = False
 

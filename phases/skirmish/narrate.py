@@ -86,7 +86,7 @@ def _wounds(d: Data, s: S) -> str:
 
 
 def _moved(d: Data, s: S) -> str | None:
-    if d["reason"] != "pile_in":
+    if d["reason"]["code"] != "pile_in":
         return None
     return tr("{unit} piles in toward the enemy (SK.CONSOLIDATE).", unit=name_of(s, d["unit"]))
 

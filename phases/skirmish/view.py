@@ -95,10 +95,11 @@ class SkirmishView:
         out: list[dict[str, Any]] = []
         for r in batch:
             moved = r.type == "SquadMoved" and r.data["models"] is not None   # SK.MOVE
-            if moved or (r.type == "ModelsMoved" and r.data["reason"] != "pile_in"):
+            kind = r.now()["reason"]["code"] if r.type == "ModelsMoved" else "move"
+            if moved or (r.type == "ModelsMoved" and kind != "pile_in"):
                 uid = r.data["unit"]
                 if b.squads[uid].models and a.squads[uid].models:
-                    out.append({"reason": r.data.get("reason", "move"), "unit": uid,
+                    out.append({"reason": kind, "unit": uid,
                                 "player": a.squads[uid].player,
                                 "from": _centre(b.squads[uid].models),
                                 "to": _centre(a.squads[uid].models)})

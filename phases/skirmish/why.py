@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from regiment.core.i18n import mark
-from regiment.core.reasons import Code, Reason, Reasons, in_fields
+from regiment.core.reasons import Code, Reason, Reasons, in_codes, in_fields, plain
 
 from .state import SkirmishState
 
@@ -32,3 +32,9 @@ def written(reasons: Reasons, state: SkirmishState, code: str, **params: Any) ->
 
 
 in_fields("AssaultRolled", 2, reason=ASSAULT_ENDED)
+
+# ModelsMoved.reason: the kind of move, with the rule that moved the models
+MOVED = plain("SK.CHARGE_MOVE", "charge", "pile_in", "consolidate", "fall_back",
+              rules={"pile_in": "SK.CONSOLIDATE", "consolidate": "SK.CONSOLIDATE",
+                     "fall_back": "SK.FALL_BACK"})
+in_codes("ModelsMoved", 2, reason=MOVED)

@@ -33,7 +33,7 @@ from ..rolls import Toward, ask, read
 from ..rulings import ruled
 from ..state import State, UnitState
 from ..units import ALIVE, box
-from ..why import CHARGE_FAILED, DESTROYED, written
+from ..why import CHARGE_FAILED, DESTROYED, ENGAGED, written
 
 
 class Caught(NamedTuple):
@@ -152,10 +152,11 @@ class ChargeMoveFlow:
         on_hill = (unit.id,) if hill else ()
         if not linked:
             return CombatBegan(combat=f"{state.turn}-{unit.id}-{target.id}",
-                               units=(unit.id, target.id), chargers=(unit.id,), hill=on_hill)
+                               units=(unit.id, target.id), chargers=(unit.id,), hill=on_hill,
+                               reason=ENGAGED.make("charge"))
         joining = (unit.id,) if target.status == "engaged" else (unit.id, target.id)
         return CombatJoined(combat=linked[0], units=joining, chargers=(unit.id,), hill=on_hill,
-                            merged=tuple(linked[1:]))
+                            merged=tuple(linked[1:]), reason=ENGAGED.make("charge"))
 
     def _failed(self, state: State, unit: UnitState, target: UnitState,
                 faces: tuple[int, ...]) -> list[Event]:

@@ -13,7 +13,7 @@ from .rules import RULE_OF
 def moved(d: D, s: State | None) -> str | None:
     """A remaining move (``UnitMoved`` with one of ``KINDS`` as its reason); None for any
     other move."""
-    reason = d["reason"]
+    reason = d["reason"]["code"]
     if reason not in KINDS:
         return None
     unit, k = name_of(s, d["unit"]), verb_count(s, d["unit"])

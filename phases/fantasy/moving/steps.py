@@ -25,6 +25,7 @@ from ..result import ld_test
 from ..rolls import MoveTo, ask, read
 from ..rulings import ruled
 from ..state import State, UnitState
+from ..why import MOVED
 from . import KINDS, aims, rules
 from .paths import Leg
 
@@ -126,7 +127,7 @@ class MoveFlow(Quiet):
         out: list[Event] = []
         if plan.kind == "reform":
             b = rules.reformed(u, plan.files, plan.facing) if plan.end is not None else None
-            out.append(UnitMoved(unit=u.id, reason="reform", files=plan.files,
+            out.append(UnitMoved(unit=u.id, reason=MOVED.make("reform"), files=plan.files,
                                  position=None if b is None else (b.x, b.y),
                                  facing=None if b is None else b.facing))
             if not plan.legs:
@@ -137,9 +138,10 @@ class MoveFlow(Quiet):
         if plan.end is None:   # table mode: the players moved it
             used = measure.distance(state, question(state, "distance", key, rules.RULE_OF[kind],
                                                     u, most=most))
-            return [*out, UnitMoved(unit=u.id, reason=kind, position=None, facing=None,
+            return [*out, UnitMoved(unit=u.id, reason=MOVED.make(kind), position=None, facing=None,
                                     distance=used)]
         if measure.heard:
             measure.tell(key, format(plan.used, "g"))
-        return [*out, UnitMoved(unit=u.id, reason=kind, position=(plan.end.x, plan.end.y),
+        return [*out, UnitMoved(unit=u.id, reason=MOVED.make(kind),
+                                position=(plan.end.x, plan.end.y),
                                 facing=plan.end.facing, distance=plan.used)]

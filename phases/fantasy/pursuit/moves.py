@@ -22,6 +22,7 @@ from ..motion import moved
 from ..rulings import ruled
 from ..state import Pursuit, State, UnitState
 from ..units import box
+from ..why import ENGAGED
 from . import rules as pursuit
 
 
@@ -51,10 +52,10 @@ def pursuer_moves(state: State, u: UnitState, plan: Pursuit, target: str, dist: 
         began: CombatBegan | CombatJoined
         if joined is not None:  # into a unit already fighting: it joins that combat
             began = CombatJoined(combat=joined.id, units=(u.id,), chargers=(u.id,),
-                                 reason=kind)
+                                 reason=ENGAGED.make(kind))
         else:
             began = CombatBegan(combat=f"{state.turn}-{u.id}-{fresh}",
-                                units=(u.id, fresh), chargers=(u.id,), reason=kind)
+                                units=(u.id, fresh), chargers=(u.id,), reason=ENGAGED.make(kind))
         events.append(began)
         events += contacts.charged(fold(state, events, fold_table), u,
                                    state.units[fresh], None, began)

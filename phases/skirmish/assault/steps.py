@@ -30,7 +30,7 @@ from ..moves import spots
 from ..rulings import ruled
 from ..state import SkirmishState, Squad
 from ..volleys import shooting_need, shots
-from ..why import ASSAULT_ENDED, written
+from ..why import ASSAULT_ENDED, MOVED, written
 from . import rules
 
 if TYPE_CHECKING:
@@ -286,7 +286,7 @@ def charge_rolled(state: S, faces: tuple[int, ...]) -> list[Event]:
         AssaultRolled(unit=s.id, faces=faces, first=first, gap=round(gap, 4), reached=True,
                       difficult=difficult, slowed=slowed)]
     if moved is not None:   # at the table the players move them: no positions to record
-        events.append(ModelsMoved(unit=s.id, reason="charge", models=spots(moved)))
+        events.append(ModelsMoved(unit=s.id, reason=MOVED.make("charge"), models=spots(moved)))
     events.append(MeleeJoined(combat=f"{state.round}-{s.id}",
                               units=(s.id, *(t.id for t in foes)), since=state.round))
     return events

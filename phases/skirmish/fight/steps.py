@@ -39,6 +39,7 @@ from ..models import attack_pools, morale_passed, result
 from ..moves import spots
 from ..rulings import ruled
 from ..state import Fight, Melee, SkirmishState, Squad
+from ..why import MOVED
 from .sweep import caught, sweep_total
 
 if TYPE_CHECKING:
@@ -98,7 +99,7 @@ def pile_ins(state: S, melee: Melee, uids: list[str]) -> list[Event]:
             continue
         after = moves.pile_in(s.models, others, enemy)
         if spots(after) != spots(s.models):
-            e = ModelsMoved(unit=uid, reason="pile_in", models=spots(after))
+            e = ModelsMoved(unit=uid, reason=MOVED.make("pile_in"), models=spots(after))
             out.append(e)
             state = fold(state, [e], APPLIERS)
     return out
@@ -327,7 +328,8 @@ def fall_back(state: S, uid: str, faces: tuple[int, ...],
     if measure.heard:
         measure.tell(measure.key("fall_back_edge", uid), "yes" if off else "no")
     return [FellBack(unit=uid, faces=(a, b), distance=distance, off_table=off),
-            ModelsMoved(unit=uid, reason="fall_back", models=spots(moved), off_table=off)]
+            ModelsMoved(unit=uid, reason=MOVED.make("fall_back"), models=spots(moved),
+                        off_table=off)]
 
 
 # --- pile in and consolidation ---------------------------------------------------------------
@@ -389,5 +391,6 @@ def consolidate(engine: SkirmishPreset, state: S, cmd: Consolidate) -> list[Even
         if why:   # the move above is built to pass; this is the rule's own check
             raise engine.illegal(state, cmd, why, "SK.CONSOLIDATE")
         if spots(after) != spots(s.models):
-            events.append(ModelsMoved(unit=uid, reason="consolidate", models=spots(after)))
+            events.append(ModelsMoved(unit=uid, reason=MOVED.make("consolidate"),
+                                      models=spots(after)))
     return engine.then(state, events, "consolidate")
