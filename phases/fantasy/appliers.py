@@ -150,7 +150,7 @@ def step_began(s: State, e: ev.InitiativeStepBegan) -> State:
                                                tuple([of(g) for g in e.strikes]), None, 0)))
 
 
-def dice_rolled(s: State, e: Any) -> State:
+def dice_rolled(s: State, e: DiceRolled) -> State:
     batch = s.batch
     if batch is None or e.purpose not in BATCH_PURPOSES:
         kernel: State = KERNEL_APPLIERS[DiceRolled](s, e)   # (a kernel applier: any state)
@@ -234,7 +234,7 @@ def leadership_tested(s: State, e: ev.LeadershipTested) -> State:
     return s
 
 
-def round_ended(s: State, e: Any) -> State:
+def round_ended(s: State, e: ev.CombatRoundEnded) -> State:
     combats = dict(s.combats)
     if e.combat in combats:  # the charge bonus (CR.CHARGE) lasts one round
         combats[e.combat] = combats[e.combat].evolve(round=combats[e.combat].round + 1,

@@ -23,7 +23,7 @@ def unit_rallied(s: State, e: ev.UnitRallied) -> State:
     return with_unit(s, e.unit, status=Status.READY)
 
 
-def panic_caused(s: State, e: Any) -> State:
+def panic_caused(s: State, e: ev.PanicCaused) -> State:
     return with_context(s, panic=(*s.context.panic, *e.units))
 
 

@@ -15,7 +15,7 @@ def unit_reformed(s: State, e: ev.UnitReformed) -> State:
     return with_fight(s, reformed=(*the_fight(s).reformed, e.unit))
 
 
-def skip_reform(s: State, e: Any) -> State:
+def skip_reform(s: State, e: ev.ReformSkipped) -> State:
     return with_fight(s, reformed=(*the_fight(s).reformed, e.unit))
 
 
