@@ -122,10 +122,11 @@ class Roll(Command):
 @command("measure")
 class Measure(Command):
     """Table mode: the measurement the game asks for, as the players took it (TABLE.MEASURE):
-    inches, a number of models, a side, yes or no, a unit, or units."""
+    inches, a number of models, a side, yes or no (``"yes"``/``"no"``, or JSON ``true``/
+    ``false``), a unit, or units."""
 
     by: str
-    value: str | int | float | tuple[str, ...]
+    value: bool | str | int | float | tuple[str, ...]
 
 
 @command("undo")

@@ -254,6 +254,8 @@ def read(question: Question, value: Any) -> str:
                                 most=int(question.most), value=value))
         return str(value)
     if kind == "yes_no":
+        if type(value) is bool:
+            return "yes" if value else "no"
         text = str(value).strip().lower()
         if text in ("yes", "y", "true", "да", "д"):
             return "yes"

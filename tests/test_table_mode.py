@@ -632,3 +632,21 @@ def test_table_positions_a_skirmish_battle_lists_its_squads_by_count():
     raw["units"][0]["count"] = 0
     with pytest.raises(InvalidScenario, match=r"units\[0\].count"):
         parse_scenario(raw)
+
+
+def test_table_measure_a_yes_no_takes_json_true_and_false_and_nothing_else_takes_a_bool():
+    """TABLE.MEASURE: a program answers yes or no with JSON's own ``true``/``false`` as well as
+    the words; a distance or a count never reads a bool as 1 or 0."""
+    from regiment.core.commands import parse_command
+    from regiment.core.measure import Question
+
+    def question(kind: str) -> Question:
+        return Question.make(key=f"{kind}:a", kind=kind, rule="TABLE.MEASURE", player="p",
+                             unit="a", most=10.0)
+
+    command = parse_command(json.loads('{"cmd": "measure", "by": "p", "value": true}'))
+    assert read(question("yes_no"), command.value) == "yes"
+    assert read(question("yes_no"), False) == "no" and read(question("yes_no"), "да") == "yes"
+    for kind in ("distance", "count", "number"):
+        with pytest.raises(ValueError):
+            read(question(kind), True)
