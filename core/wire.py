@@ -191,7 +191,11 @@ class StateAnswer(_Answer):
 
 
 class LegalAnswer(_Answer):
+    """Every command legal now, and ``said``: each in words, in the game's language, in the
+    same order (what a screen's buttons say)."""
+
     legal: list[Command]
+    said: list[str]
 
 
 class ContactsAnswer(_Answer):
@@ -266,21 +270,41 @@ TryAnswer = TypedDict("TryAnswer", {"try": Tried, "pending": Pending, "head": He
                                      "receipt": NotRequired[Receipt],
                                      "seed": NotRequired[str | None]})
 
+class Told(TypedDict):
+    """A record in words: the sentence the log's story tells for it (rules cited), if any."""
+
+    seq: int
+    step: int
+    type: str
+    text: str
+
+
+class StoryAnswer(_Answer):
+    """The story of the records from seq ``after`` on (0: all), in the game's language:
+    what a page's log shows and a screen reader announces."""
+
+    story: list[Told]
+
+
 # Every message serve writes and a game server's WebSocket sends (a step taken by any seat
 # comes to every connection as ``Stepped``).
 MESSAGES = (Opening, Stepped, Refused, StateAnswer, LegalAnswer, ContactsAnswer, BoardAnswer,
-            TryAnswer, ReachAnswer)
+            TryAnswer, ReachAnswer, StoryAnswer)
 
 
 class Request(TypedDict):
     """A query: it answers and changes nothing (``cmd``: the command a ``try`` tries; for
     ``reach``, the ``unit``, the point ``x``, ``y``, a ``facing`` if it matters and the
-    ``kind`` of move, forward or march)."""
+    ``kind`` of move, forward or march; for ``story``, ``after``: the seq after which to
+    tell; ``lang``: the language of the words the answer tells, ``en`` or ``ru``, else the
+    game's)."""
 
-    query: Literal["state", "legal", "contacts", "board", "try", "reach"]
+    query: Literal["state", "legal", "contacts", "board", "try", "reach", "story"]
     cmd: NotRequired[Command]
     unit: NotRequired[str]
     x: NotRequired[float]
     y: NotRequired[float]
     facing: NotRequired[float | None]
     kind: NotRequired[Literal["forward", "march"]]
+    after: NotRequired[int]
+    lang: NotRequired[Literal["en", "ru"]]

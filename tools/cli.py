@@ -226,6 +226,11 @@ def build_parser() -> Parser:
     s.add_argument("--bot", action="append", default=[], metavar="PLAYER",
                    help="the bundled bot plays PLAYER's decisions (repeatable); you roll "
                    "and measure for it when the dice are manual or the table is yours")
+    s.add_argument("--web", action="store_true", help="play on a page in the browser (the "
+                   "board, dragging units, every seat on one device); prints its address")
+    s.add_argument("--host", default="127.0.0.1", help="with --web: 0.0.0.0 lets phones on "
+                   "the same network open the page (default %(default)s)")
+    s.add_argument("--port", type=int, default=8765, help="with --web (default %(default)s)")
     s.set_defaults(run=_play)
 
     s = sub.add_parser("serve", help="speak the JSON-lines protocol on stdin/stdout")
@@ -442,6 +447,8 @@ def _play(args: argparse.Namespace) -> int:
         print("regiment play: name a scenario to start a game, or --resume GAME to take one "
               "up again (not both)", file=sys.stderr)
         return 2
+    if args.web:
+        return _play_web(args)
     if args.resume and args.table:
         print("regiment play: --table starts a game in table mode; a resumed game keeps the "
               "mode it began in", file=sys.stderr)
@@ -663,6 +670,21 @@ def _server(args: argparse.Namespace) -> int:
     return run_server(store, _key_path(args.key), args.host, args.port, args.games_per_minute,
                       args.header_timeout, args.body_timeout, args.deflate,
                       idle=args.idle_timeout, proxies=args.forwarded_allow_ips)
+
+
+def _play_web(args: argparse.Namespace) -> int:
+    from . import listings
+    from .web.table import play_on_the_web
+
+    if args.resume:
+        raise BadRequest("--web starts a game; a game on the page is taken up again by "
+                         "reloading its address")
+    if not 0 < args.port < 65536:
+        raise BadRequest(f"--port {args.port}: give a port from 1 to 65535")
+    options = {"dice": args.dice, "seed": args.seed, "measured": args.table}
+    return play_on_the_web(listings.scenario_path(args.scenario), args.store, _key_path(None),
+                           args.host, args.port, options, tuple(args.bot),
+                           getattr(args, "lang", None) or "en")
 
 
 def _key_path(given: str | None) -> Path:

@@ -97,13 +97,16 @@ class Hub:
 
     # --- making and finding games -------------------------------------------------------
 
-    def create(self, body: bytes, undo: str | None = None, bots: tuple[str, ...] = ()
-               ) -> dict[str, Any]:
+    def create(self, body: bytes, undo: str | None = None, bots: tuple[str, ...] = (),
+               table: dict[str, Any] | None = None) -> dict[str, Any]:
         """A game from a scenario (TOML), with server-side seeded dice and one secret token a
         seat; answers its id, the tokens, the spectators' link and notes (the undo policy it
         plays under among them). ``undo`` overrides the scenario's policy; ``bots`` are the
         seats the bundled bot plays (no token: the bot moves as soon as the game waits on
-        it). The game is not held: it is loaded when a seat joins it."""
+        it). The game is not held: it is loaded when a seat joins it. ``table``: a game for
+        players at one table (``regiment play --web``), who see each other's dice: its
+        ``dice`` (manual: real dice) and ``seed`` as they chose, ``measured`` for table mode,
+        and the scenario's own undo policy."""
         if len(body) > MAX_SCENARIO:
             raise BadRequest(f"a scenario of {len(body)} bytes is larger than {MAX_SCENARIO}")
         if undo is not None and undo not in UNDO:
@@ -115,7 +118,9 @@ class Hub:
         except RecursionError:
             raise InvalidScenario("not a scenario: arrays or tables nested too deep",
                                   path="") from None
-        notes = []
+        notes: list[str] = []
+        if table is not None:
+            return self._made(self._at_table(raw, table), bots, notes)
         if "seed" in raw:   # whoever wrote it could foresee every die
             notes.append("the scenario's seed was not used: the server made the seed, and "
                          "keeps it until the game is over (DICE.SECRET)")
@@ -126,7 +131,21 @@ class Hub:
             raw["undo"] = undo
         raw.setdefault("undo", "consent")   # players apart agree before a step is undone
         raw["seed"] = secrets.token_hex(32)
-        scenario = parse_scenario(raw)
+        return self._made(parse_scenario(raw), bots, notes)
+
+    @staticmethod
+    def _at_table(raw: dict[str, Any], table: dict[str, Any]) -> dict[str, Any]:
+        for name in ("dice", "seed"):
+            if table.get(name):
+                raw[name] = table[name]
+        if raw.get("dice", "seeded") == "seeded" and "seed" not in raw:
+            raw["seed"] = secrets.token_hex(32)
+        if table.get("measured"):
+            raw["table"] = {**raw.get("table", {}), "measured": True}
+        return parse_scenario(raw)
+
+    def _made(self, scenario: dict[str, Any], bots: tuple[str, ...], notes: list[str]
+              ) -> dict[str, Any]:
         notes.append(UNDO_NOTES[scenario["undo"]])
         players = [p["id"] for p in scenario["players"]]
         unknown = [b for b in bots if b not in players]

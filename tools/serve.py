@@ -18,10 +18,13 @@ from typing import IO, Any
 from regiment.core.errors import BadRequest, RegimentError
 from regiment.core.events import EVENTS
 from regiment.core.game import Game
+from regiment.core.i18n import LANGUAGES, language
 from regiment.core.protocols import view_of
-from regiment.core.record import Record
+from regiment.core.record import Record, data_now
 from regiment.core.upcast import decode_event
 from regiment.core.wire import PROTOCOL
+
+from .words import describe
 
 MAX_LINE = 1024 * 1024
 
@@ -90,12 +93,31 @@ def answer(game: Game, line: str | bytes) -> dict[str, Any]:
 
 def query(game: Game, what: Any, cmd: Any = None, request: dict[str, Any] | None = None
           ) -> dict[str, Any]:
-    """The answer to ``{"query": what}``: serve's, and the game server's WebSocket's."""
+    """The answer to ``{"query": what}``: serve's, and the game server's WebSocket's; its
+    words in the request's ``lang`` if it names one."""
+    lang = (request or {}).get("lang")
+    if lang is None:
+        return _query(game, what, cmd, request)
+    if lang not in LANGUAGES:
+        raise BadRequest(f"lang: one of {', '.join(LANGUAGES)}, not {str(lang)[:20]!r}",
+                         field="lang")
+    with language(lang):
+        return _query(game, what, cmd, request)
+
+
+def _query(game: Game, what: Any, cmd: Any, request: dict[str, Any] | None) -> dict[str, Any]:
     if what == "state":
         return {"state": game.state.summary(), "pending": pending_json(game), "head": game.head}
     if what == "legal":
-        return {"legal": [c.wire() for c in game.legal()], "pending": pending_json(game),
-                "head": game.head}
+        legal = game.legal()
+        return {"legal": [c.wire() for c in legal], "said": [describe(c, game) for c in legal],
+                "pending": pending_json(game), "head": game.head}
+    if what == "story":   # the records after ``after`` in words, as the page's log shows them
+        after = (request or {}).get("after", 0)
+        if type(after) is not int or after < 0:
+            raise BadRequest("story: after is a record's seq, a whole number from 0",
+                             field="after")
+        return {"story": story(game, after), "pending": pending_json(game), "head": game.head}
     if what == "contacts":
         view = view_of(game.preset)
         return {"contacts": view.contacts(game.state) if view is not None else {},
@@ -117,7 +139,18 @@ def query(game: Game, what: Any, cmd: Any = None, request: dict[str, Any] | None
                      code="unknown_query")
 
 
-QUERIES = ("state", "legal", "contacts", "board", "try", "reach")
+def story(game: Game, after: int) -> list[dict[str, Any]]:
+    """Each record after seq ``after`` that the story tells, with its sentence (the state it
+    is told against is the game's now: names, which the records refer to, never change)."""
+    out = []
+    for r in game.records[after:]:
+        text = game.preset.sentence(r.type, data_now(r), game.state) or ""
+        if text:
+            out.append({"seq": r.seq, "step": r.step, "type": r.type, "text": text})
+    return out
+
+
+QUERIES = ("state", "legal", "contacts", "board", "try", "reach", "story")
 __all__ = ["PROTOCOL", "QUERIES", "answer", "event_json", "pending_json", "query", "serve"]
 
 

@@ -35,10 +35,17 @@ import tracemalloc
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 from starlette.applications import Starlette
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import (
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+)
 from starlette.routing import Match, Route, WebSocketRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -53,7 +60,7 @@ from regiment.core.errors import (
 from regiment.core.log import get_logger
 from regiment.store.base import CAUGHT_UP
 
-from . import collector
+from . import collector, web
 from .durable import Flusher
 from .guard import BODY_TIMEOUT, HEADER_TIMEOUT, CreateLimit
 from .hub import MAX_SCENARIO, SPECTATE, Held, Hub, Watcher, dumps, token_hash
@@ -201,8 +208,10 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
         hundred at once, waits for the one being made); the game is not loaded here, so that
         no game's steps wait on it (SERVER.LIMITS)."""
         game_id = request.path_params["game_id"]
+        token = request.query_params.get("token") or ""
         try:
-            hub.role_of(game_id, request.query_params.get("token"))
+            if hub.role_of(game_id, token) != SPECTATE:   # a seat's token: its play page
+                return RedirectResponse(f"/play#{urlencode({'game': game_id, 'seat': token})}")
             held = hub.held.get(game_id)
             if held is not None:   # played now: what the store has of it is durable first
                 await hub.settled(held)
@@ -466,6 +475,7 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
         Route("/games/{game_id}/log", seated(export)),
         Route("/games/{game_id}/board", seated(board)),
         Route("/games/{game_id}/replay", replay),
+        *web.routes(),   # the lobby and the play page (tools/web)
         game_socket,
     ], lifespan=lifespan)
 

@@ -4,7 +4,12 @@ registered command and every decision a rulebook asks has its words here."""
 
 from __future__ import annotations
 
-from regiment.core.i18n import mark
+from typing import Any
+
+from regiment.core.commands import Command
+from regiment.core.game import Game
+from regiment.core.i18n import mark, tr
+from regiment.core.protocols import view_of
 
 PURPOSES = {"to_hit": mark("to hit"), "to_wound": mark("to wound"),
             "armour": mark("armour saves"), "ward": mark("ward saves"),
@@ -61,3 +66,49 @@ MOVE_WORDS = {"forward": mark("forward"), "march": mark("march"), "back": mark("
 REACTIONS = {"hold": mark("hold"), "flee": mark("flee"), "stand_and_shoot": mark("stand and shoot")}
 SIDES = {"front": mark("front"), "right": mark("right flank"), "rear": mark("rear"),
          "left": mark("left flank")}
+
+
+def describe(c: Command, game: Game) -> str:
+    """An option as a player reads it: names, not ids."""
+    units = names(game)
+    args = c.to_dict()
+    cmd = args.pop("cmd")
+    name = tr(COMMAND_WORDS[cmd]) if cmd in COMMAND_WORDS else cmd.replace("_", " ")
+    args.pop("by", None)
+    if cmd == "end_phase":
+        return tr("end phase: leave {phase}", phase=phase_name(game.state.phase))
+    parts = []
+    for k, v in args.items():
+        if v in ("", None, 0, []) and (k != "files" or cmd == "move"):
+            continue
+        if isinstance(v, str) and v in units:
+            v = units[v]
+        elif k == "reaction" and v in REACTIONS:
+            v = tr(REACTIONS[v])
+        elif cmd == "move" and k in ("kind", "path"):
+            v = _move_words(v)
+        if isinstance(v, dict):
+            v = ", ".join(f"{units.get(x, x)} {n}" for x, n in v.items())
+        key = tr(ARG_WORDS[k]) if k in ARG_WORDS else k.replace("_", " ")
+        parts.append(f"{key} {v}")
+    return name + (": " + ", ".join(parts) if parts else "")
+
+
+def _move_words(v: Any) -> str:
+    """A move's kind, or its path as legs: ``forward 3", wheel -20°``."""
+    if isinstance(v, str):
+        return tr(MOVE_WORDS[v]) if v in MOVE_WORDS else v
+    return ", ".join(f"{tr(MOVE_WORDS.get(leg, leg))} {format(n, 'g')}"
+                     f"{'°' if leg in ('wheel', 'turn') else chr(34)}" for leg, n in v)
+
+
+def names(game: Game) -> dict[str, str]:
+    view = view_of(game.preset)
+    return view.names(game.state) if view is not None else {}
+
+
+def phase_name(phase: str) -> str:
+    """A phase as players say it: ``turn.close_combat.reform`` -> ``close combat > reform``
+    (each part as the rulebook's catalogue names it, in the players' language)."""
+    parts = phase.removeprefix("turn.").split(".") if phase else []
+    return " > ".join(tr(p).replace("_", " ") for p in parts if p) or tr("set-up")

@@ -152,6 +152,8 @@ def choose(state: SkirmishState, pending: Decision) -> Command:
     gaps: dict[tuple[str, str], float] = {}
 
     def _near(state: SkirmishState, squad: Squad, target: str) -> float:
+        if measured(state):   # no positions at a table: the squads in the order offered
+            return 0.0
         if (squad.id, target) not in gaps:
             gaps[squad.id, target] = gap(squad.models, state.squads[target].models)
         return gaps[squad.id, target]
