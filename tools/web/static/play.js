@@ -114,6 +114,8 @@ function receive(conn, d) {
   if (d.events) {
     for (const r of d.events) {
       game.records = Math.max(game.records, r.seq + 1);
+      if (r.type === "GameStarted" && r.data.scenario && r.data.scenario.name)
+        $("title").textContent = document.title = `regiment: ${r.data.scenario.name}`;
       if (!game.steps.has(r.step)) game.steps.set(r.step, []);
     }
     game.chosen = null;
@@ -311,7 +313,7 @@ function drawBoard() {
   if (!b) return;
   const svg = clear($("board"));
   $("board-label").textContent = t("boardHint");
-  if (!b.table.mapped) { drawRoster(b); return; }
+  if (!b.table.mapped) { clear($("legend")); drawRoster(b); return; }
   $("roster").hidden = true;
   svg.style.display = "";
   const W = b.table.width, D = b.table.depth, Y = (y) => D - y;
@@ -338,6 +340,7 @@ function drawBoard() {
     svg.append(el("svg:line", { x1: m.from[0], y1: Y(m.from[1]), x2: m.to[0], y2: Y(m.to[1]),
       stroke: colour(m.player), "stroke-width": 0.25, class: "path", "marker-end": "" }));
   const labels = [];
+  game.labels = labelled(b.pieces);
   game.boxes = b.pieces.filter((p) => p.corners || p.circles).map((p) => ({ id: p.id, box: bounds(p) }));
   for (const piece of b.pieces) {
     if (!piece.corners && !piece.circles) continue;
@@ -363,9 +366,15 @@ function drawBoard() {
     svg.append(g);
     labels.push({ piece, at: centre(piece) });
   }
+  const legend = clear($("legend"));
+  for (const piece of b.pieces) {
+    const shown = piece.corners || piece.circles;
+    legend.append(el("li", { class: shown ? "" : "gone", style: `color: ${colour(piece.player)}` },
+      el("b", {}, short(piece)), ` ${piece.name} (${words(piece.status)})`));
+  }
   const placed = [];
   for (const { piece, at } of labels) {
-    const text = short(piece.name), [x, y] = place(piece, at, text.length * font * 0.62, font, placed);
+    const text = short(piece), [x, y] = place(piece, at, text.length * font * 0.62, font, placed);
     svg.append(el("svg:text", { x, y: Y(y) + font * 0.35, "font-size": font,
       "text-anchor": "middle", class: "label", "stroke-width": font * 0.18, "data-for": piece.id },
       text));
@@ -403,10 +412,22 @@ game.screen = (x, y) => {
   return [p.x, p.y];
 };
 
-function short(name) {   // a label that fits a unit: its name's initials
+function initials(name) {   // a label that fits a unit: its name's initials
   const parts = String(name).split(/\s+/).filter(Boolean);
   return parts.length > 1 ? parts.map((w) => w[0]).join("").slice(0, 3) : String(name).slice(0, 3);
 }
+
+// Each piece's label, told apart where two names share their initials (EC, EC2).
+function labelled(pieces) {
+  const out = new Map(), seen = new Map();
+  for (const p of pieces) {
+    const base = initials(p.name), n = (seen.get(base) || 0) + 1;
+    seen.set(base, n);
+    out.set(p.id, n > 1 ? `${base}${n}` : base);
+  }
+  return out;
+}
+const short = (piece) => (game.labels && game.labels.get(piece.id)) || initials(piece.name);
 
 function centre(piece) {
   const pts = piece.corners || piece.circles;
@@ -501,14 +522,14 @@ function showReach(r) {
   const base = { cmd: "move", by: drag.cmd.by, unit: drag.piece.id };
   let chosen = null, end = null;
   if (r.legal) {
-    box.append(el("p", { class: "allowed" }, `${t("allowed")}: ${t("used", { used: r.used })}`));
+    box.append(el("p", { class: "allowed" }, `${t("allowed")}: ${t("used", { used: r.used.toFixed(1) })}`));
     chosen = { ...base, path: r.path };
     end = r.end;
   } else {
     box.append(el("p", { class: "refused" }, `${t("refused")}: ${r.refused ? r.refused.message : ""}` +
       (r.refused && r.refused.rule ? ` (${r.refused.rule})` : "")));
     if (r.nearest) {
-      box.append(el("p", {}, `${t("nearest")}: ${t("used", { used: r.nearest.used })}`));
+      box.append(el("p", {}, `${t("nearest")}: ${t("used", { used: r.nearest.used.toFixed(1) })}`));
       chosen = { ...base, path: r.nearest.path };
       end = r.nearest.end;
     }
