@@ -396,3 +396,36 @@ def test_nothing_a_scenario_names_can_inject_markup(tmp_path, driver):
         driver.get(f"{server.http}/games/{made['id']}/replay?token={seat}")
         wait_ready(driver)
         assert "/play#" in driver.current_url
+
+
+def test_a_table_open_to_phones_prints_an_address_they_reach_and_its_qr_code(tmp_path):
+    """``--host 0.0.0.0``: the address printed is this machine's on its network (not
+    0.0.0.0), and a QR code of it follows; the page answers there."""
+    import httpx
+
+    port = free_port()
+    proc = subprocess.Popen(
+        [REGIMENT, "play", "border_patrol", "--web", "--host", "0.0.0.0", "--port", str(port),
+         "--store", str(tmp_path / "t.db")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, env={"XDG_CONFIG_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}, cwd=tmp_path)
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        link = re.search(r"open (http://([\d.]+):(\d+)/play#game=\w+&seat=\S+&seat=\S+)", first)
+        assert link and link.group(2) != "0.0.0.0" and int(link.group(3)) == port, first
+        shown = [proc.stdout.readline() for _ in range(12)]
+        assert sum("█" in line or "▀" in line or "▄" in line for line in shown) >= 8, shown
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                page = httpx.get(f"http://127.0.0.1:{port}/play", timeout=1)
+                break
+            except httpx.HTTPError:
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+        assert page.status_code == 200 and "script-src 'self'" in \
+            httpx.get(f"http://127.0.0.1:{port}/static/play.js").headers[
+                "content-security-policy"]
+    finally:
+        proc.kill()
+        proc.wait()

@@ -45,7 +45,8 @@ def show_qr(link: str) -> None:
         import segno
     except ImportError:   # the address alone does
         return
-    segno.make(link, error="l").terminal(compact=True)
+    segno.make(link, error="l").terminal(out=sys.stdout, compact=True)
+    sys.stdout.flush()   # before the server runs: a pipe would keep it back
 
 
 def make_table_game(store: Any, key: Any, scenario: Path | str, options: dict[str, Any],
