@@ -58,7 +58,7 @@ demo: $(STAMP)
 # under PYTHONDONTWRITEBYTECODE (as the shells of these machines set it) compiled every
 # module at every start, 0.17 s of each command's start-up, and that start-up is in the
 # figures (simulate's 600 games on two processes, measured: issue 29 item 6).
-bench: $(STAMP) postgres
+bench: $(STAMP) postgres browser
 	@$(BIN)/python -m compileall -q core phases store tools >/dev/null
 	$(BIN)/python bench/bench.py
 

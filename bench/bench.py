@@ -21,6 +21,8 @@ best of several repeats).
 - what users feel (bench/users.py): the replay command on a long game against Game.load,
   start-up against a bare interpreter, memory a live game holds an event, serve's round trip,
   simulate on one process and on every core.
+- the play page (bench/page.py): a command confirmed to the board redrawn, in Chromium, with
+  100 games played at once on the same server, against an idle server;
 - hosted games (bench/hosted.py): ``regiment server`` with 200 games, SQLite and PostgreSQL:
   steps/s, p50 and p99, the server's CPU a step against the engine's own step, memory a held
   game and a connection.
@@ -56,6 +58,7 @@ from battles import bench_big  # noqa: E402
 from combats import bench_combats, bench_multiple  # noqa: E402
 from hosted import bench_hosted  # noqa: E402
 from longgame import long_game  # noqa: E402
+from page import bench_page  # noqa: E402
 from rivals import eventsourcing_replay  # noqa: E402
 from skirmish import bench_skirmish  # noqa: E402
 from users import (  # noqa: E402
@@ -444,7 +447,8 @@ def main(argv: list[str] | None = None) -> int:
                     lambda: bench_memory(out, scenario(turns=100), play_until),
                     lambda: bench_serve(out, 300 if args.quick else 2_000),
                     lambda: bench_simulate(out, 100 if args.quick else 600),
-                    lambda: bench_hosted(out, *((40, 20, 1) if args.quick else (200, 40, 3)))):
+                    lambda: bench_hosted(out, *((40, 20, 1) if args.quick else (200, 40, 3))),
+                    lambda: bench_page(out, *((20, 10, 1) if args.quick else (100, 40, 3)))):
         gc.collect()
         section()
     print("\n".join(out))

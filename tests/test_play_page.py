@@ -100,13 +100,21 @@ def wait_ready(d: Any, after: int = -1, timeout: float = 20.0) -> dict[str, Any]
 
 
 def click(d: Any, css: str, timeout: float = 10.0) -> None:
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as ec
     from selenium.webdriver.support.ui import WebDriverWait
 
-    found = WebDriverWait(d, timeout).until(ec.element_to_be_clickable((By.CSS_SELECTOR, css)))
-    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", found)
-    found.click()
+    for attempt in range(3):   # drawn again between finding it and clicking: find it again
+        found = WebDriverWait(d, timeout).until(
+            ec.element_to_be_clickable((By.CSS_SELECTOR, css)))
+        try:
+            d.execute_script("arguments[0].scrollIntoView({block: 'center'})", found)
+            found.click()
+            return
+        except StaleElementReferenceException:
+            if attempt == 2:
+                raise
 
 
 # Every label measured on the screen against every other unit's shape (its polygon's box).

@@ -67,6 +67,7 @@ function el(tag, attrs = {}, ...kids) {
 const game = {
   conns: [], records: 0, told: 0, pending: null, head: "", board: null, before: null,
   legal: [], said: [], chosen: null, faces: [], drag: null, over: null, steps: new Map(),
+  latencies: [],   // ms from a command sent to the board redrawn after its step (make bench)
 };
 window.regiment = game;   // for a test, or a curious player at the console
 
@@ -95,7 +96,7 @@ function ask(request) {
 function command(cmd) {
   const conn = game.conns.find((c) => c.seat === cmd.by) || primary();
   if (!conn || !conn.open) return;
-  game.sent = true;
+  game.sentAt = performance.now();
   conn.ws.send(JSON.stringify(cmd));
 }
 
@@ -120,12 +121,19 @@ function receive(conn, d) {
     }
     game.chosen = null;
     clear($("preview"));
+    if (game.sentAt !== undefined) { game.stepAt = game.sentAt; game.sentAt = undefined; }
     refresh();
   } else if (d.pending && !d.story && !d.board && !d.legal && !d.try && !d.reach) {
     drawDecision();
   }
   if (d.story) tell(d.story);
-  if (d.board) { game.before = game.board; game.board = d.board; drawBoard(); }
+  if (d.board) {
+    game.before = game.board; game.board = d.board; drawBoard();
+    if (game.stepAt !== undefined) {
+      game.latencies.push(performance.now() - game.stepAt);
+      game.stepAt = undefined;
+    }
+  }
   if (d.legal) {
     game.legal = d.legal; game.said = d.said || []; game.ready = game.records;
     drawDecision(); drawBoard();
@@ -165,8 +173,12 @@ function tell(story) {
 
 // --- what the game waits for, as buttons and pickers -------------------------------------
 function drawDecision() {
-  const box = clear($("decision"));
   const p = game.pending;
+  // drawn again only when it changed: a player's focus and a test's click stay where they are
+  const shown = JSON.stringify([p, game.legal, game.over, [...game.conns.map((c) => c.seat)]]);
+  if (shown === game.shown) return;
+  game.shown = shown;
+  const box = clear($("decision"));
   if (!p) return;
   const who = p.player || "";
   if (p.kind === "over") {
