@@ -94,6 +94,10 @@ def test_the_page_in_chromium_steps_to_the_end(demo_db, tmp_path):
     driver = browser()
     try:
         driver.get(out.as_uri())
+        where = driver.find_element(By.ID, "where")   # a finished game opens at its result
+        last = shown[-1]["step"]
+        assert where.text.startswith(f"Step {last} of {last}"), where.text
+        driver.get(out.as_uri() + "#step=0")
         where = driver.find_element(By.ID, "where")
         assert where.text.startswith("Step 0 of ")
         assert "Verified" in driver.find_element(By.ID, "verdict").text
@@ -195,7 +199,7 @@ def test_a_page_with_hostile_names_shows_them_as_text_in_chromium(tmp_path):
     out.write_text(page(hostile_game().records), encoding="utf-8")
     driver = browser()
     try:
-        driver.get(out.as_uri())
+        driver.get(out.as_uri() + "#step=0")
         assert driver.title.startswith("<!--<script>")             # the name, as text
         assert "Verified" in driver.find_element(By.ID, "verdict").text
         assert driver.find_element(By.ID, "where").text.startswith("Step 0 of ")
@@ -292,7 +296,7 @@ def test_a_skirmish_page_draws_each_model_as_a_circle_in_chromium(tmp_path):
     assert data["verdict"]["ok"]
     driver = browser()
     try:
-        driver.get(out.as_uri())
+        driver.get(out.as_uri() + "#step=0")
         first = data["frames"][0]["units"]
         groups = driver.find_elements(By.CSS_SELECTOR, "svg g.unit")
         assert [g.get_attribute("data-unit") for g in groups] == [u["id"] for u in first]
@@ -309,3 +313,27 @@ def test_a_skirmish_page_draws_each_model_as_a_circle_in_chromium(tmp_path):
         assert not errors, errors
     finally:
         driver.quit()
+
+
+def test_the_replay_draws_each_shot_as_a_line_from_shooter_to_target():
+    """Issue 57 item 2: a shooting step's frame holds a ``shot`` path from the shooter's middle
+    to its target's, in the shooter's player's colour (the page draws paths as lines)."""
+    import regiment.phases  # noqa: F401
+    from regiment.core.game import Game
+    from regiment.core.scenario import load_scenario
+    from regiment.store import MemoryStore
+    from regiment.tools.bot import choose
+    from regiment.tools.html import frames
+
+    game = Game.new(load_scenario(Path(__file__).parent.parent / "examples" /
+                                  "border_patrol.toml"), store=MemoryStore())
+    while not game.state.over:
+        game.submit(choose(game))
+    fired = [r for r in game.records if r.type == "ShotsFired"]
+    shots = [(f, p) for f in frames(list(game.records)) for p in f["paths"]
+             if p["reason"] == "shot"]
+    assert fired and len(shots) == len(fired)
+    for f, p in shots:
+        units = {u["id"]: u for u in f["units"]}
+        shooter = units[p["unit"]]
+        assert p["player"] == shooter["player"] and p["from"] != p["to"]

@@ -110,13 +110,22 @@ class FantasyView:
         return out
 
     def paths(self, before: Any, after: Any, batch: Sequence[Record]) -> list[dict[str, Any]]:
-        """The step's charge, flee and pursuit paths, centre to centre, each with the unit
-        that moved and its player (whose colour the page draws it in)."""
+        """The step's charge, flee and pursuit paths and its shots (``reason`` "shot"), centre
+        to centre, each with the unit that moved or shot and its player (whose colour the
+        page draws it in)."""
         b, a = fantasy(before), fantasy(after)
         out: list[dict[str, Any]] = []
         if measured(a):   # table mode: no positions, no paths
             return out
         for r in batch:
+            if r.type == "ShotsFired":   # SHOOT.WHO: a line from the shooter to its target
+                uid, target = r.data["unit"], r.data["target"]
+                if uid in a.units and target in a.units and a.units[target].position and \
+                        a.units[uid].position:
+                    out.append({"reason": "shot", "unit": uid, "player": a.units[uid].player,
+                                "from": _point(geo.centre(box(a.units[uid]))),
+                                "to": _point(geo.centre(box(a.units[target])))})
+                continue
             kind = r.now()["reason"]["code"] if r.type == "UnitMoved" else ""
             if kind in MOVES:
                 uid = r.data["unit"]
