@@ -116,7 +116,18 @@ def test_a_pending_decision_carries_what_a_screen_needs_to_present_it():
             seen.setdefault(p["decision"], p["details"])
         game.submit(choose(game))
     charge = seen["declare_charge"]["charges"][0]
-    assert charge["distance"] > 0
+    assert charge["distance"] > 0 and charge["side"] in ("front", "left", "right", "rear")
+    centre, left, right = seen["declare_charge"]["front_arcs"][charge["unit"]]   # GEO.ARCS
+    unit = next(p for p in Game.new(load_scenario(EXAMPLES / "border_patrol.toml"),
+                                    store=MemoryStore()).board()["pieces"]
+                if p["id"] == charge["unit"])
+    fl, fr = unit["corners"][:2]
+
+    def off_line(a: list[float], b: list[float], c: list[float]) -> float:   # sin of the angle
+        cross = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+        return abs(cross) / (math.dist(a, b) * math.dist(a, c))
+
+    assert off_line(centre, left, fl) < 1e-3 and off_line(centre, right, fr) < 1e-3
     moves = seen["remaining_moves"]
     boyz = moves["moves"]["boyz"]
     assert boyz["allowance"] == {"forward": 4.0, "march": 8.0} and boyz["turn"] == 1.0

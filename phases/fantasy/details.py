@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from regiment.core import geometry as geo
 from regiment.core.pending import Decision
 
 from .charge import gap
@@ -55,9 +56,20 @@ def shooting_details(s: State, pending: Decision) -> dict[str, Any] | None:
 
 
 def charging_details(s: State, pending: Decision) -> dict[str, Any] | None:
-    """CH.RANGE: how far each target of a charge is."""
+    """CH.RANGE: how far each target of a charge is; GEO.ARCS, CH.DECLARE: the charger's
+    front arc (its centre and two points through its front corners, 100" out: what a screen
+    shades), and CH.CHARGE_MOVE: the side of the target its front's middle stands in the arc
+    of now (where the charge would land; an even split is settled by a die)."""
     if pending.decision != "declare_charge":
         return None
-    return {"charges": [{"unit": c.unit, "target": c.target,
-                         "distance": round(gap(s.units[c.unit], s.units[c.target]), 4)}
-                        for c in pending.legal if isinstance(c, DeclareCharge)]}
+    out, arcs = [], {}
+    for c in pending.legal:
+        if not isinstance(c, DeclareCharge):
+            continue
+        u, t = s.units[c.unit], s.units[c.target]
+        b = box(u)
+        if u.id not in arcs:
+            arcs[u.id] = [[round(x, 4), round(y, 4)] for x, y in geo.wedge(b, "front", 100.0)]
+        out.append({"unit": c.unit, "target": c.target, "distance": round(gap(u, t), 4),
+                    "side": geo.arc(box(t), b.position)})
+    return {"charges": out, "front_arcs": arcs}

@@ -347,6 +347,12 @@ function drawBoard() {
     '6"'));
   const concerned = new Set(game.legal.flatMap((c) => [c.unit, c.target, c.character].filter(Boolean)));
   const movable = new Set(game.legal.filter((c) => c.cmd === "move").map((c) => c.unit));
+  const details = (game.pending && game.pending.details) || {};
+  for (const [id, wedge] of Object.entries(details.front_arcs || {}))   // GEO.ARCS: who it sees
+    if (concerned.has(id))
+      svg.append(el("svg:polygon", { points: pts(wedge), class: "arc", fill: "#ffcc33",
+        "fill-opacity": 0.12, stroke: "#ffcc33", "stroke-opacity": 0.5, "stroke-width": 0.1,
+        "pointer-events": "none" }));
   const moved = lastMoves(b);
   for (const m of moved)
     svg.append(el("svg:line", { x1: m.from[0], y1: Y(m.from[1]), x2: m.to[0], y2: Y(m.to[1]),
