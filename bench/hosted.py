@@ -7,7 +7,7 @@ p99, and the server's CPU a step (its process's user and system time over the ga
 ``/proc``) against the floor: the CPU of the engine's own live step (``Game.submit`` and the
 decision it leads to, ``Game.pending`` with its legal commands, of the same scenario on a
 memory store, in this process), measured in the same run; and the time the server's garbage
-collector took a step, with its longest pause (``/status``: tools/collector.py). Then the
+collector took a step, with its longest pause (``/status``: tools/server/collector.py). Then the
 server's memory: what a held game adds (its events told apart) and what a connection adds,
 weighed in one more round with the server's Python memory traced (``PYTHONTRACEMALLOC=1``:
 ``/status`` then collects garbage and reports it), every game held and its seats connected
@@ -194,7 +194,7 @@ async def play(server: Server, games: int, steps: int, watchers: int) -> dict[st
 async def weigh(client: httpx.AsyncClient, pid: int) -> dict[str, int]:
     """The server's resident size, and (under PYTHONTRACEMALLOC) its traced Python memory
     and the bytes of the records its held games keep; its games held and commits and syncs
-    so far; what its garbage collector did so far (``gc``: tools/collector.py)."""
+    so far; what its garbage collector did so far (``gc``: tools/server/collector.py)."""
     status = (await client.get("/status")).json()
     return {"rss": resident(pid), "traced": status.get("traced", 0),
             "events": status.get("events_bytes", 0), "held": status["games_held"],

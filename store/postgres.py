@@ -20,7 +20,7 @@ The same contract as the other stores (tests/test_store_contract.py runs on all 
   ``SqliteStore.sync``). A database that crashed before the flush may have lost a step that
   committed: each connection knows the start time of the database it was made to
   (``incarnation``), ``sync()`` says which one it flushed, and the server reads again the
-  games whose steps went to an earlier one (``tools.durable``).
+  games whose steps went to an earlier one (``tools.server.durable``).
 - dice seeds live in their own table, ``secrets``, never in the events: the database's access
   rights keep it (a server's role may read it; a reporting role should be granted ``events``
   and ``games`` only).
@@ -105,7 +105,7 @@ class PostgresStore(Reading):
         self.grouped = grouped
         self._syncer: psycopg.Connection[Any] | None = None
         # the database server's start time as the connection saw it when it was made: the
-        # incarnation each of its commits went to (tools.durable)
+        # incarnation each of its commits went to (tools.server.durable)
         self.incarnation: Any = None
         self._process = f"{socket.gethostname()}:{os.getpid()}"   # its row in ``syncs``
         # game -> (records, head) as this process last appended them: the next append

@@ -12,14 +12,14 @@ back to its savepoint and takes nothing else with it), and ``sync()``, called fr
 thread, commits that transaction and makes it durable with one fsync of the WAL: one COMMIT
 and one fsync for every step of every game made since the last (SQLite replays a WAL's
 committed frames after a crash, and those an fsync has reached are there). The server tells
-no client of a step before a ``sync()`` begun after it has returned (``tools.durable``);
+no client of a step before a ``sync()`` begun after it has returned (``tools.server.durable``);
 checkpoints are made there too, off the writers' way. The connection is the loop's and the
 sync's in turn (``_lock``); what the loop reads on it includes the steps not yet committed,
 which are its own. If SQLite rolls back the whole transaction (it may, on a full disk or a
 failed write) or its COMMIT fails, every step in it is lost together, none of them told:
 the transaction's *generation* ends (``incarnation``), and the server reads the games whose
 steps went to it again from the store before it tells anything of them, as it does for a
-PostgreSQL server that restarted (``tools.durable``). While it serves, the server is the
+PostgreSQL server that restarted (``tools.server.durable``). While it serves, the server is the
 store's one writer: another process that writes it waits for a gap between transactions.
 
 Beside the database (``GAMES.db``) live two things that must not be inside it:
@@ -105,7 +105,7 @@ class SqliteStore(Reading):
         self.memory = str(path) == MEMORY
         self.grouped = grouped and not readonly and not self.memory
         # grouped: the generation of the shared transaction, which ends when its steps are
-        # lost together (tools.durable marks each step with it); and the connection's lock,
+        # lost together (tools.server.durable marks each step with it); and the connection's lock,
         # as the loop writes and reads on it and the sync commits on it from its thread
         self.incarnation = 0
         self._lock = threading.RLock()
@@ -493,7 +493,7 @@ class SqliteStore(Reading):
     def sync(self) -> int | None:
         """Make every step written before the call durable (``grouped``; otherwise each
         commit already is), and return the generation they went to if it is kept (the next,
-        if they were lost: tools.durable reads their games again). Called from one thread
+        if they were lost: tools.server.durable reads their games again). Called from one thread
         other than the writers': a COMMIT of the shared transaction, then an fsync of the
         WAL, and every few hundred a passive checkpoint on a connection of its own, so that
         the WAL does not grow without end and no writer waits for one."""

@@ -42,7 +42,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 import regiment.phases  # noqa: F401 - the rulebooks verify re-derives outcomes with
-from regiment.tools.signing import read_receipts
+from regiment.tools.server.signing import read_receipts
 from regiment.tools.source import read_export
 from regiment.tools.verify import verify
 

@@ -1,4 +1,4 @@
-"""A connection's outbox (tools/outbox.py): its one writer gets every message in order, waits
+"""A connection's outbox (tools/server/outbox.py): its one writer gets every message in order, waits
 while there is none, stops at the end; a client that reads nothing is let go without the
 outbox growing past its bound."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from regiment.tools.outbox import Outbox
+from regiment.tools.server.outbox import Outbox
 
 
 async def drain(outbox: Outbox) -> list[str]:

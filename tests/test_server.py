@@ -151,7 +151,7 @@ def test_a_wrong_or_missing_token_is_refused_everywhere(server, token):
 
 
 def test_a_websocket_anywhere_but_a_games_is_refused(server):
-    """A game's WebSocket goes straight to its handler (tools/server.py, ``front``); any other
+    """A game's WebSocket goes straight to its handler (tools/server/app.py, ``front``); any other
     path is still the router's, which refuses it before the handshake."""
     from websockets.exceptions import InvalidStatus
 
@@ -337,8 +337,8 @@ def test_the_replay_page_follows_the_game_live_in_chromium(server):
 def test_a_process_lets_go_of_a_game_nobody_watches(tmp_path):
     """Memory of a server of many games: a game stays loaded while a connection watches it."""
     from regiment.store import MemoryStore
-    from regiment.tools.hub import Hub, Watcher
-    from regiment.tools.signing import ServerKey
+    from regiment.tools.server.hub import Hub, Watcher
+    from regiment.tools.server.signing import ServerKey
 
     hub = Hub(MemoryStore(), ServerKey.load_or_create(tmp_path / "k.pem"))
     made = hub.create(SCENARIO.encode())

@@ -17,10 +17,10 @@ from regiment.core.errors import StoreError
 from regiment.core.game import Game
 from regiment.core.scenario import load_scenario
 from regiment.store.sqlite import SqliteStore
-from regiment.tools.durable import Flusher
-from regiment.tools.hub import Hub, Watcher
 from regiment.tools.serve import pending_json
-from regiment.tools.signing import ServerKey
+from regiment.tools.server.durable import Flusher
+from regiment.tools.server.hub import Hub, Watcher
+from regiment.tools.server.signing import ServerKey
 
 from .servers import Server, first_legal
 from .test_trust import fill, small_disk  # noqa: F401 - the small disk fixture
@@ -352,7 +352,7 @@ def test_the_servers_messages_are_the_json_the_standard_library_reads(tmp_path):
     import json
 
     from regiment.core.errors import IllegalCommand
-    from regiment.tools.hub import dumps
+    from regiment.tools.server.hub import dumps
 
     store = SqliteStore(tmp_path / "games.db")
     hub = Hub(store, ServerKey.load_or_create(tmp_path / "k.pem"))
@@ -491,7 +491,7 @@ def test_server_durable_sqlite_a_full_database_loses_the_steps_not_yet_synced(tm
 
 def test_server_durable_sqlite_a_failed_commit_loses_its_steps_together(tmp_path):
     """A COMMIT that fails loses every step of its transaction at once: the generation ends,
-    the sync says the next one (so tools.durable reads those games again), the store holds
+    the sync says the next one (so tools.server.durable reads those games again), the store holds
     what the syncs before kept, and the next steps are committed as usual."""
     from .test_store_contract import drafts
 

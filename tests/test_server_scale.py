@@ -169,12 +169,12 @@ def test_server_memory_a_connection_keeps_no_message_it_was_sent(tmp_path):
 
 
 def test_server_gc_the_collector_is_set_for_many_held_games_and_watched(tmp_path):
-    """The server's garbage collector (tools/collector.py): what the process made to start
+    """The server's garbage collector (tools/server/collector.py): what the process made to start
     is frozen, a young collection waits for 10,000 new objects rather than 700, and GET
     /status says how many collections ran, their time and the longest pause; a played game
     is seen in those figures (issue 29: the default threshold cost 34 us a step and paused
     the loop for up to 90 ms at 200 games)."""
-    from regiment.tools.collector import YOUNG
+    from regiment.tools.server.collector import YOUNG
 
     from .test_server import play
 

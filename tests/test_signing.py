@@ -9,7 +9,7 @@ import stat
 import pytest
 
 from regiment.core.errors import BadRequest, TamperedLog
-from regiment.tools.signing import ServerKey, check_signed, read_receipts
+from regiment.tools.server.signing import ServerKey, check_signed, read_receipts
 
 
 def test_LOG_RECEIPT_a_signed_receipt_checks_and_any_change_to_it_does_not(tmp_path):

@@ -52,7 +52,7 @@ def show_qr(link: str) -> None:
 def make_table_game(store: Any, key: Any, scenario: Path | str, options: dict[str, Any],
                     bots: tuple[str, ...] = ()) -> dict[str, Any]:
     """The game, made in ``store`` as the server makes one, for a table."""
-    from regiment.tools.hub import Hub
+    from regiment.tools.server.hub import Hub
 
     body = Path(scenario).read_bytes()
     return Hub(store, key, None).create(body, None, bots, table=options)
@@ -65,7 +65,7 @@ def play_on_the_web(scenario: Path | str, store_path: str, key_path: Path, host:
         import uvicorn
 
         from regiment.tools.server import make_app
-        from regiment.tools.signing import ServerKey
+        from regiment.tools.server.signing import ServerKey
     except ImportError as exc:
         raise BadRequest(f"the page needs the server's libraries ({exc.name} is missing): pip "
                          "install 'regiment[server]'") from None

@@ -79,6 +79,6 @@ class Pages:
 
 
 def _in_thread(records: list[Record]) -> Page:
-    from .html import page
+    from ..html import page
 
     return page(records), len(records)

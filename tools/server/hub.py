@@ -39,8 +39,8 @@ from regiment.core.game import Game
 from regiment.core.log import get_logger
 from regiment.core.scenario import UNDO, parse_scenario
 
+from ..serve import event_json, pending_json
 from .durable import Flusher
-from .serve import event_json, pending_json
 from .signing import ServerKey
 
 log = get_logger("regiment.server")

@@ -60,15 +60,16 @@ from regiment.core.errors import (
 from regiment.core.log import get_logger
 from regiment.store.base import CAUGHT_UP
 
-from . import collector, web
+from .. import web
+from ..schema import text as schema_text
+from ..serve import PROTOCOL, event_json, pending_json, query
+from . import collector
 from .durable import Flusher
 from .guard import BODY_TIMEOUT, HEADER_TIMEOUT, CreateLimit
 from .hub import MAX_SCENARIO, SPECTATE, Held, Hub, Watcher, dumps, token_hash
 from .outbox import Outbox
 from .pages import Pages
-from .schema import text as schema_text
 from .seats import IDLE, RATE, Seats
-from .serve import PROTOCOL, event_json, pending_json, query
 from .signing import ServerKey
 
 log = get_logger("regiment.server")
@@ -145,7 +146,7 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
             return Response(status_code=400)
         battle = request.query_params.get("battle")
         if battle is not None and not body.strip():   # a bundled battle by its name
-            from .listings import scenario_path
+            from ..listings import scenario_path
 
             try:
                 body = Path(scenario_path(battle)).read_bytes()
@@ -194,7 +195,7 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
                              "seat": seat})
 
     def export(held: Held, seat: str) -> Response:
-        from .source import export_lines
+        from ..source import export_lines
 
         lines = export_lines(list(held.game.records))
         return PlainTextResponse("\n".join(lines) + "\n", media_type="application/jsonl")
@@ -227,7 +228,7 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
 
     async def status(request: Request) -> Response:
         """How much this process holds: games in memory and connections watching them; what
-        its garbage collector did (tools/collector.py)."""
+        its garbage collector did (tools/server/collector.py)."""
         held: dict[str, Any] = {
             "games_held": len(hub.held),
             "connections": sum(len(h.watchers) for h in hub.held.values())}
@@ -557,7 +558,7 @@ def run_server(store: Any, key_path: Path, host: str, port: int,
           f"{key_path})", flush=True)
     log.info("server_started", host=host, port=port, header_timeout=header_timeout,
              body_timeout=body_timeout, games_per_minute=games_per_minute, deflate=deflate)
-    collector.tune()   # once the app is built: see tools/collector.py
+    collector.tune()   # once the app is built: see tools/server/collector.py
     collector.WATCH.start()
     # Per-message deflate only when asked for: every browser offers it, and with it each
     # connection kept two zlib contexts (some 50 KiB) and spent 7-12 % of the server's CPU
