@@ -277,6 +277,7 @@ class Told(TypedDict):
     step: int
     type: str
     text: str
+    head: NotRequired[Head]   # the hash of its step's last record
 
 
 class StoryAnswer(_Answer):

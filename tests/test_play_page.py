@@ -437,3 +437,26 @@ def test_a_table_open_to_phones_prints_an_address_they_reach_and_its_qr_code(tmp
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_any_step_is_explained_with_its_sentences_and_its_head_code(tmp_path, driver):
+    """A step of the log, clicked: every sentence it told, each citing its rule, and the code
+    to note, its last record's hash (the one `verify --head` checks)."""
+    table = Table(tmp_path, "border_patrol")
+    try:
+        driver.set_window_size(1280, 900)
+        driver.get(table.link)
+        s = wait_ready(driver)
+        click(driver, '#decision button[data-option="0"]')
+        click(driver, "#confirm")
+        wait_ready(driver, s["records"])
+        game = table.game()
+        step = game.records[-1].step
+        head = game.records[-1].hash.hex()[:10]
+        click(driver, f'#log li.step[data-step="{step}"]')
+        shown = driver.find_element("id", "preview").text
+        assert f"Step {step}" in shown and head in shown, shown
+        assert re.search(r"\((CH|GEO|MOVE)\.[A-Z_]+", shown), shown   # its rule, cited
+        assert head in driver.find_element("id", "head").text
+    finally:
+        table.stop()

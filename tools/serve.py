@@ -140,13 +140,20 @@ def _query(game: Game, what: Any, cmd: Any, request: dict[str, Any] | None) -> d
 
 
 def story(game: Game, after: int) -> list[dict[str, Any]]:
-    """Each record after seq ``after`` that the story tells, with its sentence (the state it
-    is told against is the game's now: names, which the records refer to, never change)."""
+    """Each record from seq ``after`` on that the story tells, with its sentence (the state it
+    is told against is the game's now: names, which the records refer to, never change) and
+    its step's head: the hash of the step's last record, the code players note (LOG.RECEIPT;
+    a step's records are appended together, so every step told is whole)."""
+    records = game.records[after:]
+    ends = {r.step: r.hash.hex() for r in records}   # the last record of each step wins
     out = []
-    for r in game.records[after:]:
+    for r in records:
         text = game.preset.sentence(r.type, data_now(r), game.state) or ""
         if text:
-            out.append({"seq": r.seq, "step": r.step, "type": r.type, "text": text})
+            told = {"seq": r.seq, "step": r.step, "type": r.type, "text": text}
+            if r.step in ends:
+                told["head"] = ends[r.step]
+            out.append(told)
     return out
 
 

@@ -27,6 +27,7 @@ const WORDS = {
     command: "Command", commandHint: "option number, undo, redo, roll 3 5, or a command as JSON",
     log: "The game so far", needs: "needs {need}", tableMode: "Table mode: the units stand on your table.",
     unknown: "Not understood: {text}", result: "Result",
+    explainHint: "Explain this step", step: "Step {step}", headCode: "head", close: "Close",
   },
   ru: {
     connecting: "Подключение к игре...", reconnecting: "Связь потеряна: подключаемся снова...",
@@ -44,6 +45,7 @@ const WORDS = {
     command: "Команда", commandHint: "номер варианта, undo, redo, roll 3 5 или команда в JSON",
     log: "Ход игры", needs: "нужно {need}", tableMode: "Режим стола: отряды стоят на вашем столе.",
     unknown: "Не понято: {text}", result: "Итог",
+    explainHint: "Объяснить этот шаг", step: "Шаг {step}", headCode: "голова", close: "Закрыть",
   },
 };
 const t = (key, vars = {}) => (WORDS[lang][key] ?? WORDS.en[key] ?? key)
@@ -161,14 +163,31 @@ function tell(story) {
   const log = $("log");
   for (const line of story) {
     if (line.seq < game.told) continue;
-    const item = el("li", { "data-step": line.step, "data-seq": line.seq, tabindex: -1 }, line.text);
-    if (line.type === "CommandIssued") item.className = "step";
+    const first = !log.querySelector(`li[data-step="${line.step}"]`);
+    const item = el("li", { "data-step": line.step, "data-seq": line.seq,
+      tabindex: first ? 0 : -1, title: t("explainHint") }, line.text);
+    if (first) item.className = "step";
+    if (first && line.head) item.append(" ", el("code", { class: "head" }, line.head.slice(0, 10)));
+    item.addEventListener("click", () => explain(line.step, line.head));
+    item.addEventListener("keydown", (e) => { if (e.key === "Enter") explain(line.step, line.head); });
     log.append(item);
     game.told = line.seq + 1;
     if (line.type === "GameEnded") game.over = line.text;
   }
   game.told = Math.max(game.told, game.records);
   log.scrollTop = log.scrollHeight;
+  if (game.head) $("head").textContent = t("head", { head: game.head.slice(0, 10), n: game.records });
+}
+
+// One step explained: every sentence it told (each with the rule that decided it) and the
+// head code to note (the hash of its last record: a receipt of what the log held then).
+function explain(step, head) {
+  const box = clear($("preview"));
+  box.append(el("h2", {}, t("step", { step }) + (head ? ` (${t("headCode")} ${head.slice(0, 10)})` : "")));
+  const list = el("ul");
+  for (const li of document.querySelectorAll(`#log li[data-step="${step}"]`))
+    list.append(el("li", {}, li.firstChild ? li.firstChild.textContent : ""));
+  box.append(list, el("button", { type: "button", onclick: () => clear($("preview")) }, t("close")));
 }
 
 // --- what the game waits for, as buttons and pickers -------------------------------------
