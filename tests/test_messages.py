@@ -5,6 +5,7 @@ reasons a log holds in English are told in Russian too."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -155,3 +156,18 @@ def test_narration_reads_no_english_back():
     for path in told:
         text = path.read_text(encoding="utf-8")
         assert "import re\n" not in text and "re.compile" not in text, path
+
+
+def test_every_roll_purpose_has_words_players_read_in_both_languages():
+    """A roll's purpose as `play` and the page say it: every purpose docs/protocol.md lists has
+    its words, and they are told in Russian too."""
+    from regiment.core.i18n import language, tr
+    from regiment.tools.words import PURPOSES
+
+    doc = (Path(__file__).parent.parent / "docs" / "protocol.md").read_text(encoding="utf-8")
+    listed = doc[doc.index("## Roll purposes"):doc.index("## What a record says")]
+    names = set(re.findall(r"`([a-z_]+)`", listed))
+    assert names and names <= set(PURPOSES), sorted(names - set(PURPOSES))
+    with language("ru"):
+        untold = [n for n in names if tr(PURPOSES[n]) == str(PURPOSES[n])]
+    assert untold == [], untold

@@ -22,7 +22,16 @@ PURPOSES = {"to_hit": mark("to hit"), "to_wound": mark("to wound"),
             "wound": mark("to wound"), "save": mark("saves"),
             "escape": mark("roll to get away"), "sweep": mark("sweeping advance"),
             "fall_back": mark("fall back (inches)"),
-            "consolidate": mark("consolidation (inches)")}
+            "consolidate": mark("consolidation (inches)"),
+            "charge": mark("assault (inches)"),
+            "difficult_terrain": mark("difficult terrain (inches)"),
+            "failed_charge": mark("failed charge (inches)"), "flee": mark("flee (inches)"),
+            "march": mark("march (Leadership)"), "morale": mark("morale"),
+            "overrun": mark("overrun (inches)"), "panic": mark("panic (Leadership)"),
+            "pursuit": mark("pursuit (inches)"), "rally": mark("rally (Leadership)"),
+            "redirect": mark("redirect (Leadership)"),
+            "reform": mark("reform (Leadership)"), "reform_move": mark("reform, then move"),
+            "restrain": mark("restrain the pursuit (Leadership)")}
 COLUMNS = {
     "unit": mark("unit"), "player": mark("player"), "models": mark("models"),
     "ranks": mark("ranks"), "wounds": mark("wounds"), "status": mark("status"),
