@@ -40,7 +40,7 @@ def valid(part: str, message: Any) -> None:
 KINDS = (("protocol", "Opening"), ("error", "Refused"), ("try", "TryAnswer"),
          ("events", "Stepped"), ("state", "StateAnswer"), ("legal", "LegalAnswer"),
          ("contacts", "ContactsAnswer"), ("board", "BoardAnswer"),
-         ("reach", "ReachAnswer"))
+         ("reach", "ReachAnswer"), ("story", "StoryAnswer"))
 
 
 def valid_message(message: dict[str, Any]) -> None:
@@ -150,4 +150,17 @@ def test_every_message_of_a_server_session_validates_and_get_schema_serves_it(tm
                     if who == command["by"]:
                         message = said
             assert message["pending"]["kind"] == "over" and heard > 50
+            red.send(dumps({"query": "story", "after": 0, "lang": "ru"}))
+            valid_message(recv(red))
+        # the HTTP answers a page or a program reads: the game made, where it stands, a
+        # token's games, the lobby's battles
+        token = made["seats"]["red"]
+        valid("Created", made)
+        valid("Created", httpx.post(f"{server.http}/games?battle=border_patrol&bot=empire",
+                                    timeout=30).json())
+        valid("Standing", httpx.get(f"{server.http}/games/{made['id']}?token={token}").json())
+        mine = httpx.get(f"{server.http}/games?token={token}").json()
+        valid("Mine", mine)
+        assert mine["games"][0]["id"] == made["id"]
+        valid("Battles", httpx.get(f"{server.http}/battles").json())
         assert server.tracebacks() == 0

@@ -78,7 +78,8 @@ def document() -> dict[str, Any]:
                   {"type": "object", "required": ["seq", "step"],
                    "properties": {"seq": {"type": "integer", "minimum": 0},
                                   "step": {"type": "integer", "minimum": 0}}}]}
-    refs, made = _components([*wire.PENDINGS, *wire.MESSAGES, wire.Request, wire.Error], "")
+    refs, made = _components([*wire.PENDINGS, *wire.MESSAGES, wire.Request, wire.Error,
+                              *wire.HTTP], "")
     defs.update(made)
     n = len(wire.PENDINGS)
     defs["Pending"] = {"oneOf": list(refs[:n]), "description": "What the game waits for, told "
