@@ -25,7 +25,8 @@ ROLL = re.compile(r"^(?P<prompt>Roll \d+D6 .*): (?P<typed>[1-6][1-6 ]*|[a-z]+)$"
 def tour() -> list[tuple[str, list[str]]]:
     """(command, the lines shown under it) for each ``$`` line of the tour, in order."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text[text.index("## A tour"):text.index("## What works today")]
+    start = text.index("## A tour")
+    section = text[start:text.index("\n## ", start + 1)]
     out: list[tuple[str, list[str]]] = []
     # a fence with a language (```sh) shows commands for other machines: not run here
     for info, block in re.findall(r"```(\w*)\n(.*?)```", section, flags=re.S):
