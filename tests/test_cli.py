@@ -66,7 +66,7 @@ def test_verify_jobs_checks_the_log_in_pieces_with_the_same_answer(tmp_path, cap
     """verify --jobs N: the same lines with 1 and 3 processes, for the honest log and for
     one with a die edited (the same record named); a number of processes out of range is a
     usage error (exit 2)."""
-    from regiment.tools import verify as module
+    from regiment.tools import pieces as module
 
     monkeypatch.setattr(module, "PIECE_RECORDS", 8)   # the demo's short log, in pieces
     db, _, _ = run_demo(tmp_path, capsys, seed="5eed")

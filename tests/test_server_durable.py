@@ -352,7 +352,7 @@ def test_the_servers_messages_are_the_json_the_standard_library_reads(tmp_path):
     import json
 
     from regiment.core.errors import IllegalCommand
-    from regiment.tools.server.hub import dumps
+    from regiment.tools.server.seating import dumps
 
     store = SqliteStore(tmp_path / "games.db")
     hub = Hub(store, ServerKey.load_or_create(tmp_path / "k.pem"))

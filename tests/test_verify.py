@@ -136,7 +136,7 @@ def outcome(records, seed=None, jobs=1):
 @pytest.fixture
 def small_pieces(monkeypatch):
     """Pieces of a few records, so that a short log is checked in several."""
-    from regiment.tools import verify as module
+    from regiment.tools import pieces as module
 
     monkeypatch.setattr(module, "PIECE_RECORDS", 8)
     return module
@@ -147,7 +147,7 @@ def test_verify_in_pieces_names_what_one_walk_names(played, small_pieces):
     its own, gives the same report for an honest log and names the same record, with the
     same reason, for every kind of damage (a broken hash, a record dropped, a die changed
     and re-hashed, an outcome or a command edited and re-hashed, two faults at once)."""
-    assert len(small_pieces._pieces(played, 3)) == 3
+    assert len(small_pieces.pieces_of(played, 3)) == 3
     at = {kind: next(i for i, r in enumerate(played) if r.type == kind and r.step > 3)
           for kind in ("DiceRolled", "ChargeRolled", "CommandIssued")}
     die = copy.deepcopy(played[at["DiceRolled"]].data)

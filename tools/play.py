@@ -13,7 +13,6 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -22,7 +21,7 @@ from rich.table import Table
 from regiment.core.commands import Command, Measure, Roll
 from regiment.core.errors import RegimentError
 from regiment.core.game import Game
-from regiment.core.i18n import mark, ntr, tr
+from regiment.core.i18n import ntr, tr
 from regiment.core.pending import Decision, Measurement
 from regiment.core.pending import Roll as RollPending
 from regiment.core.protocols import view_of
@@ -31,34 +30,23 @@ from regiment.core.tell import setting_word
 
 from . import typed
 from .bot import choose
+from .explain import explain
 from .names import command_name, resolve
 from .receipts import short
-from .replay import QUIET, command_text, narrate, steps
+from .replay import QUIET, narrate
 from .words import (
     COLUMNS,
     COMMAND_WORDS,
+    HELP,
     PURPOSES,
     SIDES,
+    SPOKEN,
+    WORDS,
     describe,
+    faces_typed,
     names,
     phase_name,
 )
-
-WORDS = ("undo", "redo", "explain", "log", "head", "help", "quit")
-# dice kinds and undo policies as the header tells them
-# the same words as players of another language type them (tools/locale)
-SPOKEN = {"undo": mark("undo"), "redo": mark("redo"), "explain": mark("explain"),
-          "log": mark("log"), "head": mark("head"), "help": mark("help"), "quit": mark("quit")}
-HELP = mark("""Type the number of an option to choose it (with manual dice: the faces you rolled,
-such as "3 5" or "35"). Or one of:
-  undo     take back the last step (the dice it rolled come out again when it is redone)
-  redo     make the step just undone again
-  explain  why the last outcome came out as it did: the rules and the arithmetic
-  log      the whole game so far, step by step
-  head     the code of the game as it stands (the head of the last step), to note down
-  help     this text
-  quit     leave; the game is saved, and "regiment play --resume GAME" takes it up again""")
-
 
 
 class Session:
@@ -363,44 +351,8 @@ class Session:
         return f"{names(self.game).get(option, option)} ({option})"
 
     def explain(self) -> None:
-        """The last outcome: the live step's sentences, the rules they cite, and the special
-        rules of the units in it that act in those rules (Swiftstride in a flee roll)."""
-        from rich.markup import escape
-
-        g = self.game
-        status = g.timeline.status()
-        live = [b for b in steps(list(g.records)) if status.get(b[0].step) == "live"
-                and b[0].type == "CommandIssued"]
-        if not live:
-            self.console.print(tr("Nothing has happened yet."))
-            return
-        batch = live[-1]
-        self.console.print("[bold]" + tr("Step {step}: {command}", step=batch[0].step,
-                                         command=command_text(batch[0])) + "[/]",
-                           highlight=False)
-        cited: list[str] = []
-        for r in batch:
-            if r.type in QUIET:
-                continue
-            text = g.preset.sentence(r.type, data_now(r), g.state)
-            if text:
-                self.console.print(f"  {text}", markup=False, highlight=False)
-                cited += [x for x in re.findall(r"\b[A-Z]{2,6}\.[A-Z][A-Z_]+\b", text)
-                          if x not in cited]
-        reference = rules_text()
-        stated: dict[str, list[str]] = {}   # one statement once, with every rule it states
-        for rule in cited:
-            if rule in reference:
-                stated.setdefault(reference[rule], []).append(rule)
-        for statement, rules in stated.items():
-            self.console.print(f"  [dim]{', '.join(rules)}: {escape(statement)}[/]",
-                               highlight=False)
-        specials = getattr(g.preset, "specials_cited", None)   # what changed the outcome
-        if specials is not None:
-            units = [v for r in batch for k, v in r.data.items()
-                     if k in ("unit", "target", "charger", "by") and isinstance(v, str)]
-            for line in specials(g.state, units, cited):
-                self.console.print(f"  [dim]{escape(line)}[/]", highlight=False)
+        """The last outcome, told with its rules (``tools.explain``)."""
+        explain(self.game, self.console)
 
     def winner(self) -> str:
         w = self.game.state.winner
@@ -436,38 +388,6 @@ class Session:
             if step is not None and g.timeline.info[step].by:
                 return g.timeline.info[step].by
         return g.state.player or g.state.players[0]
-
-
-def faces_typed(text: str) -> list[str]:
-    """Dice as typed: face by face (``3 5 2``), or by counts of each face for a big pool
-    (``3x6 2x1``: three sixes and two ones; the order of the dice does not matter to any
-    roll); [] for anything else."""
-    faces: list[str] = []
-    for part in re.split(r"[\s,]+", text.strip()):
-        counted = re.fullmatch(r"(\d{1,3})[x*\u0445\u00d7]([1-6])", part.lower())
-        if counted:
-            faces += [counted.group(2)] * int(counted.group(1))
-        elif re.fullmatch(r"[1-6]+", part):
-            faces += list(part)
-        elif part:
-            return []
-    return faces
-
-
-def rules_text() -> dict[str, str]:
-    """Each rule's statement from docs/rules.md, where the checkout has it (first sentence)."""
-    path = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
-    if not path.exists():
-        return {}
-    out: dict[str, str] = {}
-    for bullet in re.split(r"\n(?=- )", path.read_text(encoding="utf-8")):
-        m = re.match(r"- ((?:\*\*[A-Z]{2,6}\.[A-Z][A-Z_]+\*\*(?:, )?)+) \([a-z]+\)"
-                     r"(?: `[^`]*`)?\. (.*)", bullet, re.S)
-        if m:   # a bullet may state several rules at once: each gets its first sentence
-            body = " ".join(m.group(2).split()).replace("`", "")   # Markdown: not for a terminal
-            for rule in re.findall(r"[A-Z]{2,6}\.[A-Z][A-Z_]+", m.group(1)):
-                out[rule] = body.split(". ")[0].rstrip(".") + "."
-    return out
 
 
 def _first_line(text: str) -> str:

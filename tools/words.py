@@ -4,6 +4,7 @@ registered command and every decision a rulebook asks has its words here."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from regiment.core.commands import Command
@@ -23,7 +24,7 @@ PURPOSES = {"to_hit": mark("to hit"), "to_wound": mark("to wound"),
             "escape": mark("roll to get away"), "sweep": mark("sweeping advance"),
             "fall_back": mark("fall back (inches)"),
             "consolidate": mark("consolidation (inches)"),
-            "charge": mark("assault (inches)"),
+            "charge": mark("charge (inches)"),
             "difficult_terrain": mark("difficult terrain (inches)"),
             "failed_charge": mark("failed charge (inches)"), "flee": mark("flee (inches)"),
             "march": mark("march (Leadership)"), "morale": mark("morale"),
@@ -121,3 +122,36 @@ def phase_name(phase: str) -> str:
     (each part as the rulebook's catalogue names it, in the players' language)."""
     parts = phase.removeprefix("turn.").split(".") if phase else []
     return " > ".join(tr(p).replace("_", " ") for p in parts if p) or tr("set-up")
+
+
+# What `play` takes typed at its prompt, besides an option's number
+WORDS = ("undo", "redo", "explain", "log", "head", "help", "quit")
+# dice kinds and undo policies as the header tells them
+# the same words as players of another language type them (tools/locale)
+SPOKEN = {"undo": mark("undo"), "redo": mark("redo"), "explain": mark("explain"),
+          "log": mark("log"), "head": mark("head"), "help": mark("help"), "quit": mark("quit")}
+HELP = mark("""Type the number of an option to choose it (with manual dice: the faces you rolled,
+such as "3 5" or "35"). Or one of:
+  undo     take back the last step (the dice it rolled come out again when it is redone)
+  redo     make the step just undone again
+  explain  why the last outcome came out as it did: the rules and the arithmetic
+  log      the whole game so far, step by step
+  head     the code of the game as it stands (the head of the last step), to note down
+  help     this text
+  quit     leave; the game is saved, and "regiment play --resume GAME" takes it up again""")
+
+
+def faces_typed(text: str) -> list[str]:
+    """Dice as typed: face by face (``3 5 2``), or by counts of each face for a big pool
+    (``3x6 2x1``: three sixes and two ones; the order of the dice does not matter to any
+    roll); [] for anything else."""
+    faces: list[str] = []
+    for part in re.split(r"[\s,]+", text.strip()):
+        counted = re.fullmatch(r"(\d{1,3})[x*\u0445\u00d7]([1-6])", part.lower())
+        if counted:
+            faces += [counted.group(2)] * int(counted.group(1))
+        elif re.fullmatch(r"[1-6]+", part):
+            faces += list(part)
+        elif part:
+            return []
+    return faces

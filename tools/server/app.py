@@ -66,9 +66,10 @@ from ..serve import PROTOCOL, event_json, pending_json, query
 from . import collector
 from .durable import Flusher
 from .guard import BODY_TIMEOUT, HEADER_TIMEOUT, CreateLimit
-from .hub import MAX_SCENARIO, SPECTATE, Held, Hub, Watcher, dumps, token_hash
+from .hub import MAX_SCENARIO, Held, Hub, Watcher
 from .outbox import Outbox
 from .pages import Pages
+from .seating import SPECTATE, dumps, token_hash
 from .seats import IDLE, RATE, Seats
 from .signing import ServerKey
 

@@ -16,14 +16,11 @@ answers alike whether the game exists or not.
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-
-import msgspec
 
 from regiment import bot
 from regiment.core.dice import SeededDice
@@ -41,17 +38,11 @@ from regiment.core.scenario import UNDO, parse_scenario
 
 from ..serve import event_json, pending_json
 from .durable import Flusher
+from .seating import BOT, NO_SEATS, SPECTATE, dumps, seat_of_digest, token_hash
 from .signing import ServerKey
 
 log = get_logger("regiment.server")
-SPECTATE = "spectate"
 MAX_SCENARIO = 256 * 1024
-# Compared against when a game has no seats, so that a missing game costs what a wrong token
-# for an existing one does (two seats and the spectators').
-NO_SEATS = {"": "0" * 64, " ": "1" * 64, "  ": "2" * 64}
-# A seat the bundled bot plays (regiment.bot) holds this instead of a token's hash: no token
-# hashes to it (a hash is 64 hex digits), so no client can take the seat.
-BOT = "bot"
 
 UNDO_NOTES = {
     "consent": "undo: consent: undoing a step the other seat made, or one that rolled dice, "
@@ -62,11 +53,6 @@ UNDO_NOTES = {
             "asking (UNDO.POLICY)",
     "off": "undo: off: no step can be undone (UNDO.POLICY)",
 }
-
-
-def token_hash(token: str) -> str:
-    """Tokens are kept hashed: a copy of the store does not seat its holder at any game."""
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 @dataclass
@@ -283,14 +269,14 @@ class Hub:
         """The seat a token holds, the game not loaded (``seat_of``'s check alone)."""
         digest = token_hash(token or "")
         held = self.held.get(game_id)
-        role = _seat(held.seats, digest) if held is not None and token else None
+        role = seat_of_digest(held.seats, digest) if held is not None and token else None
         if role is not None:
             return role
         try:
             seats = self.store.get_seats(game_id)
         except BadRequest:
             seats = {}
-        role = _seat(seats or NO_SEATS, digest)
+        role = seat_of_digest(seats or NO_SEATS, digest)
         if role is None or not seats or not token:
             raise BadRequest("no such game, or a wrong or missing token")
         return role
@@ -301,14 +287,14 @@ class Hub:
         probed). Nothing is loaded until the token matches a seat."""
         digest = token_hash(token or "")
         held = self.held.get(game_id)
-        role = _seat(held.seats, digest) if held is not None and token else None
+        role = seat_of_digest(held.seats, digest) if held is not None and token else None
         if role is not None:
             return self.get(game_id), role
         try:
             seats = self.store.get_seats(game_id)
         except BadRequest:   # not even a game id
             seats = {}
-        role = _seat(seats or NO_SEATS, digest)
+        role = seat_of_digest(seats or NO_SEATS, digest)
         if role is None or not seats or not token:
             raise BadRequest("no such game, or a wrong or missing token")
         return self.get(game_id, seats), role
@@ -401,30 +387,3 @@ class Hub:
         return {"id": game.game_id, "preset": game.preset.name, "records": game.version,
                 "state": game.state.summary(), "over": game.state.over,
                 **self.snapshot(game)}
-
-
-# msgspec writes the same JSON as ``json.dumps`` with no spaces, only with letters beyond
-# ASCII as they are (UTF-8) rather than escaped: an update of ford_clash, 1.2 KB, in 5 us
-# against 39 (measured), and a server writes one each step for each game.
-def _as_text(value: Any) -> Any:
-    """A told message (``i18n.Told``, a str that keeps its message id) as its text: msgspec
-    encodes no subclass of str of its own accord."""
-    if isinstance(value, str):
-        return str(value)
-    raise NotImplementedError(f"{type(value).__name__} is not JSON")
-
-
-_JSON = msgspec.json.Encoder(enc_hook=_as_text)
-
-
-def dumps(obj: Any) -> str:
-    return _JSON.encode(obj).decode()
-
-
-def _seat(seats: dict[str, str], digest: str) -> str | None:
-    """The role whose token hash is ``digest``: every seat compared, in constant time."""
-    found = None
-    for role, h in seats.items():
-        if secrets.compare_digest(h, digest):
-            found = role
-    return found
