@@ -27,26 +27,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import json
 import threading
 import time
-import tracemalloc
-from collections.abc import AsyncIterator, Callable
-from pathlib import Path
+from collections.abc import AsyncIterator
 from typing import Any
-from urllib.parse import urlencode
 
 from starlette.applications import Starlette
-from starlette.requests import ClientDisconnect, Request
-from starlette.responses import (
-    HTMLResponse,
-    JSONResponse,
-    PlainTextResponse,
-    RedirectResponse,
-    Response,
-)
-from starlette.routing import Match, Route, WebSocketRoute
+from starlette.routing import Match, WebSocketRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -60,16 +48,13 @@ from regiment.core.errors import (
 from regiment.core.log import get_logger
 from regiment.store.base import CAUGHT_UP
 
-from .. import web
-from ..schema import text as schema_text
-from ..serve import PROTOCOL, event_json, pending_json, query
-from . import collector
+from ..serve import PROTOCOL, event_json, query
 from .durable import Flusher
-from .guard import BODY_TIMEOUT, HEADER_TIMEOUT, CreateLimit
-from .hub import MAX_SCENARIO, Held, Hub, Watcher
+from .guard import BODY_TIMEOUT, CreateLimit
+from .hub import Held, Hub, Watcher
 from .outbox import Outbox
-from .pages import Pages
-from .seating import SPECTATE, dumps, token_hash
+from .routes import Http
+from .seating import SPECTATE, dumps
 from .seats import IDLE, RATE, Seats
 from .signing import ServerKey
 
@@ -80,13 +65,6 @@ OUTBOX = 1000                  # messages waiting for a client that does not rea
 SWEEP = 30.0                   # seconds between sweeps of games nobody watches
 
 
-def error(exc: RegimentError, status: int = 400) -> JSONResponse:
-    if isinstance(exc, StoreUnavailable):   # the client may try again: nothing was done
-        return JSONResponse({"error": exc.to_dict()}, status_code=503,
-                            headers={"Retry-After": "2"})
-    return JSONResponse({"error": exc.to_dict()}, status_code=status)
-
-
 def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
              body_timeout: float = BODY_TIMEOUT, idle: float = IDLE) -> ASGIApp:
     # a store that groups its commits makes them durable in a thread of its own
@@ -94,167 +72,6 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
     hub = Hub(store, key, flusher)
     limit = CreateLimit(games_per_minute)
     seats = Seats()
-
-    async def mine(request: Request) -> Response:
-        """The games a seat token holds (a player keeps one token a game; a client may
-        present the same token it was given to find its games again): each with its seat
-        and where it stands. A token that holds nothing lists nothing."""
-        token = request.query_params.get("token") or ""
-        try:
-            seats = store.seated(token_hash(token)) if token else []
-            out = []
-            for game_id, role in seats[:100]:
-                state = await store_state(game_id)
-                out.append({"id": game_id, "seat": role, **state})
-        except StoreError as exc:
-            return error(exc, 503)
-        except RegimentError as exc:
-            return error(exc)
-        return JSONResponse({"games": out})
-
-    async def store_state(game_id: str) -> dict[str, Any]:
-        held = hub.held.get(game_id)
-        if held is not None:   # a step made but not yet durable is not shown
-            await hub.settled(held)
-            game = held.game
-        else:
-            from regiment.core.game import Game
-
-            game = Game.load(game_id, store)
-            await hub.stored("the game it read")
-        return {"records": game.version, "over": game.state.over,
-                "pending": pending_json(game)}
-
-    async def create(request: Request) -> Response:
-        client = request.client.host if request.client else "?"
-        if not limit.take(client):
-            return error(BadRequest(f"at most {limit.per_minute:g} games a minute from one "
-                                    "address (SERVER.LIMITS): nothing was made; try again in "
-                                    "a minute"), 429)
-        body = b""
-        try:
-            async with asyncio.timeout(body_timeout):
-                async for chunk in request.stream():   # no more than a scenario may be
-                    body += chunk
-                    if len(body) > MAX_SCENARIO:
-                        return error(BadRequest(f"a scenario is at most {MAX_SCENARIO} bytes; "
-                                                "this one is longer (nothing was made)"), 413)
-        except TimeoutError:
-            return error(BadRequest(f"the scenario did not arrive within {body_timeout:g} s "
-                                    "(SERVER.LIMITS): nothing was made"), 408)
-        except ClientDisconnect:   # gone before its body was sent: nobody to answer
-            log.info("create_abandoned", client=client, received=len(body))
-            return Response(status_code=400)
-        battle = request.query_params.get("battle")
-        if battle is not None and not body.strip():   # a bundled battle by its name
-            from ..listings import scenario_path
-
-            try:
-                body = Path(scenario_path(battle)).read_bytes()
-            except RegimentError as exc:
-                return error(exc)
-        try:
-            bots = tuple(b for v in request.query_params.getlist("bot") for b in v.split(",")
-                         if b)
-            made = hub.create(body, request.query_params.get("undo"), bots)
-            await hub.stored("the new game")   # its tokens are handed out once it is stored
-        except StoreError as exc:
-            return error(exc, 503)
-        except RegimentError as exc:
-            return error(exc)
-        log.info("game_created", game=made["id"], undo=made["undo"])
-        return JSONResponse(made, status_code=201)
-
-    def seated(handler: Callable[[Held, str], Response]) -> Callable[[Request], Any]:
-        """A route for a seat's token (any seat, or the spectators'): 403 without one."""
-        async def route(request: Request) -> Response:
-            try:
-                held, seat = hub.seat_of(request.path_params["game_id"],
-                                         request.query_params.get("token"))
-            except RegimentError as exc:
-                return error(exc, 403)
-            try:
-                await hub.settled(held)   # no step before it is durable (SERVER.DURABLE)
-                # Reading it may have caught the game up with another process's steps: the
-                # game's connections are told them now (its notes are not handed to the
-                # loop again once the game is at their version).
-                tell(held.game.game_id)
-                return handler(held, seat)
-            except StoreError as exc:
-                return error(exc, 503)
-            finally:
-                if not held.watchers:   # read, not watched: not kept (Hub.leave)
-                    hub.held.pop(held.game.game_id, None)
-        return route
-
-    def state(held: Held, seat: str) -> Response:
-        return JSONResponse({**hub.state(held), "seat": seat})
-
-    def board(held: Held, seat: str) -> Response:
-        """The table and every piece, in the board's frame (docs/board.md)."""
-        return JSONResponse({"board": held.game.board(), "head": held.game.head,
-                             "seat": seat})
-
-    def export(held: Held, seat: str) -> Response:
-        from ..source import export_lines
-
-        lines = export_lines(list(held.game.records))
-        return PlainTextResponse("\n".join(lines) + "\n", media_type="application/jsonl")
-
-    pages = Pages(getattr(store, "url", None) or (
-        None if getattr(store, "memory", True) else str(getattr(store, "path", ""))) or None)
-
-    async def replay(request: Request) -> Response:
-        """The replay page, which verifies the whole log: made by a child process (a thread
-        for an in-memory store) once a game's head, one at a time (a spectator's reload, or a
-        hundred at once, waits for the one being made); the game is not loaded here, so that
-        no game's steps wait on it (SERVER.LIMITS)."""
-        game_id = request.path_params["game_id"]
-        token = request.query_params.get("token") or ""
-        try:
-            if hub.role_of(game_id, token) != SPECTATE:   # a seat's token: its play page
-                return RedirectResponse(f"/play#{urlencode({'game': game_id, 'seat': token})}")
-            held = hub.held.get(game_id)
-            if held is not None:   # played now: what the store has of it is durable first
-                await hub.settled(held)
-            version = store.version(game_id) if held is None else held.game.version
-            text, count = await pages.get(
-                game_id, version, lambda: list(hub.get(game_id).game.records))
-        except StoreError as exc:
-            return error(exc, 503)
-        except RegimentError as exc:
-            return error(exc, 403)
-        live = LIVE.replace("__AFTER__", str(count))
-        return HTMLResponse(text.replace("</body>", live + "</body>"))
-
-    async def status(request: Request) -> Response:
-        """How much this process holds: games in memory and connections watching them; what
-        its garbage collector did (tools/server/collector.py)."""
-        held: dict[str, Any] = {
-            "games_held": len(hub.held),
-            "connections": sum(len(h.watchers) for h in hub.held.values())}
-        if flusher is not None:   # group commit: how many commits each sync served
-            held |= {"commits": flusher.marked, "syncs": flusher.syncs}
-        if collector.WATCH.watching:   # the server as ``run_server`` starts it
-            held["gc"] = collector.WATCH.figures()
-        if tracemalloc.is_tracing():   # PYTHONTRACEMALLOC=1: what make bench weighs
-            gc.collect()   # what is still reachable, not what the collector has yet to free
-            held |= {"traced": tracemalloc.get_traced_memory()[0],
-                     "events_bytes": sum(h.game.records.held_bytes()
-                                         for h in hub.held.values())}
-        return JSONResponse(held)
-
-    async def public_key(request: Request) -> Response:
-        return JSONResponse({"key": key.public, "algorithm": "Ed25519",
-                             "signs": "regiment-receipt/1 GAME STEP HEAD"})
-
-    published: list[bytes] = []   # made when first asked for: it loads every rulebook
-
-    async def schema(request: Request) -> Response:
-        """The protocol's JSON Schema (docs/schema/regiment.json)."""
-        if not published:
-            published.append(schema_text().encode())
-        return Response(published[0], media_type="application/schema+json")
 
     async def play(ws: WebSocket) -> None:
         game_id = ws.path_params["game_id"]
@@ -466,20 +283,9 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
         if flusher is not None:
             flusher.stop()
 
+    http = Http(store, hub, key, limit, flusher, body_timeout, tell)
     game_socket = WebSocketRoute("/games/{game_id}/ws", play)
-    app = Starlette(routes=[
-        Route("/key", public_key),
-        Route("/schema", schema),
-        Route("/status", status),
-        Route("/games", create, methods=["POST"]),
-        Route("/games", mine, methods=["GET"]),
-        Route("/games/{game_id}", seated(state)),
-        Route("/games/{game_id}/log", seated(export)),
-        Route("/games/{game_id}/board", seated(board)),
-        Route("/games/{game_id}/replay", replay),
-        *web.routes(),   # the lobby and the play page (tools/web)
-        game_socket,
-    ], lifespan=lifespan)
+    app = Starlette(routes=[*http.routes(), game_socket], lifespan=lifespan)
 
     async def front(scope: Scope, receive: Receive, send: Send) -> None:
         # A game's WebSocket goes to ``play`` at once, not down Starlette's middleware and
@@ -495,81 +301,3 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
         await app(scope, receive, send)
 
     return front
-
-
-# The replay page follows the game: a step made since the page was built reloads it, at the
-# newest step if it showed the newest, else where it was.
-LIVE = """<script>
-(() => {
-  const q = new URLSearchParams(location.search);
-  const path = location.pathname.replace(/\\/replay$/, "/ws");
-  const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}` +
-    `${path}?token=${encodeURIComponent(q.get("token") || "")}&after=__AFTER__`;
-  // whose turn it is and what the game waits for, from every message's pending decision
-  const waiting = document.createElement("div");
-  waiting.id = "waiting";
-  waiting.setAttribute("style", "position:sticky;top:0;z-index:9;padding:6px 10px;" +
-    "background:#2a2117;color:#f4ecd8;font:600 15px system-ui,sans-serif");
-  waiting.textContent = "Connecting to the game...";
-  document.body.prepend(waiting);
-  const words = (s) => String(s || "").replace(/_/g, " ");
-  const tellPending = (p) => {
-    if (!p) return;
-    if (p.kind === "decision")
-      waiting.textContent = `Waiting for ${p.player}: ${words(p.decision)}`;
-    else if (p.kind === "roll") waiting.textContent =
-      `Waiting for ${p.player} to roll ${p.dice}D6 (${words(p.purpose)})`;
-    else if (p.kind === "measurement") waiting.textContent =
-      `Waiting for ${p.player} to measure at the table (${p.rule})`;
-    else if (p.kind === "over") waiting.textContent =
-      `The game is over${p.winner ? `: ${p.winner} won` : ""}`;
-  };
-  const onmessage = (m) => {
-    const d = JSON.parse(m.data);
-    tellPending(d.pending);
-    if (!d.events || !d.events.length) return;
-    const newest = at === F.length - 1;
-    const step = newest ? d.events[d.events.length - 1].step : F[at].step;
-    history.replaceState(null, "", `${location.pathname}${location.search}#step=${step}`);
-    location.reload();
-  };
-  // a connection that sent nothing for the server's idle time is closed (1001): open another
-  const open = () => {
-    const ws = new WebSocket(url);
-    ws.onmessage = onmessage;
-    ws.onclose = (e) => { if (e.code === 1001) setTimeout(open, 1000); };
-  };
-  open();
-})();
-</script>
-"""
-
-
-def run_server(store: Any, key_path: Path, host: str, port: int,
-               games_per_minute: float = 20.0, header_timeout: float = HEADER_TIMEOUT,
-               body_timeout: float = BODY_TIMEOUT, deflate: bool = False, idle: float = IDLE,
-               proxies: str = "") -> int:
-    import uvicorn
-
-    from .guard import KEEP_ALIVE, LeanWebSocket, guarded
-
-    key = ServerKey.load_or_create(key_path)
-    app = make_app(store, key, games_per_minute, body_timeout, idle)
-    print(f"regiment server: http://{host}:{port} (key {key.public[:16]}..., "
-          f"{key_path})", flush=True)
-    log.info("server_started", host=host, port=port, header_timeout=header_timeout,
-             body_timeout=body_timeout, games_per_minute=games_per_minute, deflate=deflate)
-    collector.tune()   # once the app is built: see tools/server/collector.py
-    collector.WATCH.start()
-    # Per-message deflate only when asked for: every browser offers it, and with it each
-    # connection kept two zlib contexts (some 50 KiB) and spent 7-12 % of the server's CPU
-    # compressing messages of a few KiB that cross a fast link (measured, issue 29).
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1024 * 1024,
-                ws_per_message_deflate=deflate, lifespan="on", http=guarded(header_timeout),
-                ws=LeanWebSocket or "auto",
-                timeout_keep_alive=KEEP_ALIVE,
-                # a client's X-Forwarded-For is believed only from the proxies the operator
-                # names (uvicorn believes 127.0.0.1's by default: any local client could name
-                # its address and make games without limit)
-                proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None)
-    return 0

@@ -82,3 +82,51 @@ def _in_thread(records: list[Record]) -> Page:
     from ..html import page
 
     return page(records), len(records)
+
+
+# The replay page follows the game: a step made since the page was built reloads it, at the
+# newest step if it showed the newest, else where it was.
+LIVE = """<script>
+(() => {
+  const q = new URLSearchParams(location.search);
+  const path = location.pathname.replace(/\\/replay$/, "/ws");
+  const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}` +
+    `${path}?token=${encodeURIComponent(q.get("token") || "")}&after=__AFTER__`;
+  // whose turn it is and what the game waits for, from every message's pending decision
+  const waiting = document.createElement("div");
+  waiting.id = "waiting";
+  waiting.setAttribute("style", "position:sticky;top:0;z-index:9;padding:6px 10px;" +
+    "background:#2a2117;color:#f4ecd8;font:600 15px system-ui,sans-serif");
+  waiting.textContent = "Connecting to the game...";
+  document.body.prepend(waiting);
+  const words = (s) => String(s || "").replace(/_/g, " ");
+  const tellPending = (p) => {
+    if (!p) return;
+    if (p.kind === "decision")
+      waiting.textContent = `Waiting for ${p.player}: ${words(p.decision)}`;
+    else if (p.kind === "roll") waiting.textContent =
+      `Waiting for ${p.player} to roll ${p.dice}D6 (${words(p.purpose)})`;
+    else if (p.kind === "measurement") waiting.textContent =
+      `Waiting for ${p.player} to measure at the table (${p.rule})`;
+    else if (p.kind === "over") waiting.textContent =
+      `The game is over${p.winner ? `: ${p.winner} won` : ""}`;
+  };
+  const onmessage = (m) => {
+    const d = JSON.parse(m.data);
+    tellPending(d.pending);
+    if (!d.events || !d.events.length) return;
+    const newest = at === F.length - 1;
+    const step = newest ? d.events[d.events.length - 1].step : F[at].step;
+    history.replaceState(null, "", `${location.pathname}${location.search}#step=${step}`);
+    location.reload();
+  };
+  // a connection that sent nothing for the server's idle time is closed (1001): open another
+  const open = () => {
+    const ws = new WebSocket(url);
+    ws.onmessage = onmessage;
+    ws.onclose = (e) => { if (e.code === 1001) setTimeout(open, 1000); };
+  };
+  open();
+})();
+</script>
+"""
