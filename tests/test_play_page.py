@@ -460,3 +460,42 @@ def test_any_step_is_explained_with_its_sentences_and_its_head_code(tmp_path, dr
         assert head in driver.find_element("id", "head").text
     finally:
         table.stop()
+
+
+def test_against_the_bot_the_page_holds_one_seat_and_the_bot_answers_at_once(tmp_path, driver):
+    """``play --web --bot empire``: the address holds the orcs' seat only; whenever the page
+    waits, it waits on the orcs (the bot has played its decisions within the same step)."""
+    table = Table(tmp_path, "border_patrol", "--bot", "empire")
+    try:
+        assert table.link.count("seat=") == 1
+        driver.set_window_size(1280, 900)
+        driver.get(table.link)
+        waited_on = set()
+
+        def stop(game: Game) -> bool:
+            waited_on.add(game.pending.player)
+            return game.version > 150
+
+        done = play_to_the_end(driver, table, stop=stop, must_end=False, limit=60)
+        assert done["clicked"] > 5 and waited_on <= {"orcs", None}, (done, waited_on)
+        game = table.game()
+        assert any(r.type == "CommandIssued" and r.data["by"] == "empire"
+                   for r in game.records), "the bot played"
+    finally:
+        table.stop()
+
+
+def test_a_fantasy_battle_in_table_mode_is_played_by_tapping_every_kind_of_question(
+        tmp_path, driver):
+    """The fantasy game at the players' table: sides, units, counts, yes or no and distances
+    are each asked on the page with their answers to tap, to the battle's end."""
+    table = Table(tmp_path, "ford_clash", "--table")
+    try:
+        driver.set_window_size(1280, 900)
+        driver.get(table.link)
+        done = play_to_the_end(driver, table)
+        kinds = {r.data["kind"] for r in table.game().records if r.type == "Measured"}
+        assert done["measured"] > 5 and len(kinds) >= 3, (done, kinds)
+        assert table.game().state.over
+    finally:
+        table.stop()

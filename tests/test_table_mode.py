@@ -650,3 +650,27 @@ def test_table_measure_a_yes_no_takes_json_true_and_false_and_nothing_else_takes
     for kind in ("distance", "count", "number"):
         with pytest.raises(ValueError):
             read(question(kind), True)
+
+
+@pytest.mark.parametrize("battle", ["ford_clash", "the_brood"])
+def test_table_ask_the_bundled_bot_plays_a_whole_battle_at_a_table(battle):
+    """TABLE.ASK: the bot asks nothing of positions a table has not got (``play --table
+    --bot``, the play page's table): it chose by gaps between models it could not place, and
+    crashed, in both rulebooks. The players' answers here: 3", the most models, no, no unit."""
+    from regiment.bot import choose
+    from regiment.core.commands import Measure
+
+    game = Game.new(at_the_table(example(battle)), store=MemoryStore())
+    for _ in range(3000):
+        p = game.pending
+        if p.kind == "over":
+            break
+        if p.kind == "measurement":
+            value: object = {"distance": 3, "count": int(p.most), "number": int(p.most),
+                             "yes_no": "no", "units": []}.get(p.measure)
+            if value is None:
+                value = "none" if "none" in p.options else p.options[0]
+            game.submit(Measure(by=p.player, value=value))
+        else:
+            game.submit(choose(game))
+    assert game.state.over

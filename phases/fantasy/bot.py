@@ -14,6 +14,7 @@ from functools import cache, lru_cache
 from regiment.core import geometry as geo
 from regiment.core.commands import Command
 from regiment.core.pending import Decision
+from regiment.phases.common.table import measured
 
 from .charge import box_gap, gap
 from .commands import DeclareCharge, LeaveUnit, Move, React, Shoot
@@ -51,6 +52,8 @@ def choose(state: State, pending: Decision) -> Command:
             swift = has(unit, SWIFTSTRIDE)
             if unit.position is not None and target.position is not None:
                 odds = _reach_chance(box(unit), box(target), unit.profile["M"], swift)
+            elif measured(state):   # at a table it cannot measure: it tries the first target
+                odds = 0.5          # it may, and the players' measurement decides (TABLE.ASK)
             else:
                 odds = _chance_at(gap(unit, target), unit.profile["M"], swift)
             if odds > best_odds:
