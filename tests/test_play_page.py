@@ -499,3 +499,19 @@ def test_a_fantasy_battle_in_table_mode_is_played_by_tapping_every_kind_of_quest
         assert table.game().state.over
     finally:
         table.stop()
+
+
+def test_a_port_another_program_holds_is_said_and_no_game_is_made(tmp_path):
+    """``play --web --port N`` with N taken: exit 2, the reason in one line, and nothing in the
+    store (an address printed for it would have opened the other program)."""
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        done = subprocess.run(
+            [REGIMENT, "play", "border_patrol", "--web", "--port", str(port), "--store",
+             str(tmp_path / "t.db")], capture_output=True, text=True, timeout=60,
+            env={"XDG_CONFIG_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}, cwd=tmp_path)
+    assert done.returncode == 2 and "give another --port" in done.stderr, done.stderr
+    assert "open http" not in done.stdout and "Traceback" not in done.stderr
+    assert not (tmp_path / "t.db").exists() or not open_store(str(tmp_path / "t.db")).games()

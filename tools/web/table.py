@@ -40,6 +40,19 @@ def reachable(host: str) -> str:
             return "127.0.0.1"
 
 
+def free(host: str, port: int) -> None:
+    """BadRequest unless the page can be served at ``host:port`` (another program, or another
+    table's page, may hold the port: its address would open that one)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            raise BadRequest(f"cannot serve the page at {host}:{port} ({exc.strerror}): give "
+                             "another --port; no game was made") from None
+
+
 def show_qr(link: str) -> None:
     try:
         import segno
@@ -71,6 +84,7 @@ def play_on_the_web(scenario: Path | str, store_path: str, key_path: Path, host:
                          "install 'regiment[server]'") from None
     from regiment.store import open_store
 
+    free(host, port)   # before anything is made: an address that is another's is no use
     store = open_store(store_path)
     if not hasattr(store, "put_seats"):
         raise BadRequest(f"{store_path}: a game on the page is kept in SQLite (.db), not in "
