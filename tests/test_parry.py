@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from regiment.phases.fantasy.attacks import SpecialHits
 from regiment.phases.fantasy.shields import Guard
 from regiment.phases.fantasy.strikes import group, guard, special_group
 from regiment.tools.cli import main
@@ -48,7 +49,7 @@ def test_atk_parry_is_a_ward_save_and_the_better_ward_is_taken():
     state, t, a = state_with("front", ward=5)
     g = group(a, t, 10, shield=guard(state, t, a))
     assert g["ward"] == 5 and g["parry"]                          # the better of the two
-    assert "parry" not in special_group(a, t, 3, "impact:1")      # never against impact hits
+    assert "parry" not in special_group(a, t, 3, SpecialHits("impact", "1"))   # never impact hits
     state, t, a = state_with("right")
     assert "parry" not in group(a, t, 10, shield=guard(state, t, a))
 

@@ -175,7 +175,7 @@ def _strings(value: Any, where: str) -> Iterator[tuple[str, str]]:
 FREE = ("GameStarted.", ".text", ".at", "DiceCommitted.")
 
 
-@pytest.mark.parametrize("battle", ["border_patrol", "the_brood"])
+@pytest.mark.parametrize("battle", ["border_patrol", "the_brood", "chariot_and_giant"])
 def test_a_new_log_holds_no_colon_packed_string_in_either_mode(battle: str) -> None:
     """DESIGN: a continuation, a question's key and a reason are maps in a new log; nothing a
     program reads out of it is text packed with separators (the battle played by the bots on

@@ -42,7 +42,7 @@ class Group(NamedTuple):
     reroll: bool = False
     challenge: bool = False
     shooting: bool = False
-    special: str = ""        # "impact:D3", "stomp:1": special hits, no to-hit roll (ATK.SPECIAL)
+    special: SpecialHits | None = None   # special hits, no to-hit roll (ATK.SPECIAL)
     mount: str = ""          # the mount whose attacks these are (CC.MOUNT)
     parry: bool = False      # its ward need is the target's parry save (ATK.PARRY)
     reroll_by: str = ""      # the rule that grants the re-roll of misses (CC.ASF, CC.HATRED)
@@ -56,7 +56,8 @@ class Group(NamedTuple):
         return cls._make((data["unit"], data["target"], data["attacks"], data["hit"],
                           data["hit2"], data["wound"], data["armour"], data["ward"],
                           bool(data.get("reroll")), bool(data.get("challenge")),
-                          bool(data.get("shooting")), data.get("special", ""),
+                          bool(data.get("shooting")),
+                          SpecialHits.of(data["special"]) if data.get("special") else None,
                           data.get("mount", ""), bool(data.get("parry")),
                           data.get("reroll_by", ""),
                           {k: tuple(v) for k, v in rolls.items()} if rolls else NO_ROLLS))
@@ -113,10 +114,10 @@ def special_hits(value: str, faces: tuple[int, ...], models: int) -> int:
 
 class SpecialHits(NamedTuple):
     """ATK.SPECIAL, ATK.IMPACT, ATK.STOMP: what a group's special hits are (``impact``,
-    ``stomp``) and how many hits a model makes (``D3``, ``D6`` or a number). A group holds
-    it as ``text()`` (``impact:D3``); ``AttacksResolved.needs["special"]`` logs it as
-    ``written()`` (``{"kind": "impact", "hits": "D3"}``; v1 logs: the text), and only this
-    class writes or reads either."""
+    ``stomp``) and how many hits a model makes (``D3``, ``D6`` or a number). The log holds it
+    as ``written()`` (``{"kind": "impact", "hits": "D3"}``: ``InitiativeStepBegan.strikes``,
+    ``AttacksResolved.needs``); logs before 0.13.0 as ``text()`` (``impact:D3``), and only
+    this class writes or reads either."""
 
     kind: str
     value: str
@@ -149,6 +150,21 @@ def _special_written(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "needs": {**needs, "special": SpecialHits.of(needs["special"]).written()}}
 
 
+@upcaster("InitiativeStepBegan", 1)
+def _strikes_written(data: dict[str, Any]) -> dict[str, Any]:
+    return {**data, "strikes": [
+        {**g, "special": SpecialHits.of(g["special"]).written()}
+        if isinstance(g, dict) and isinstance(g.get("special"), str) and g["special"] else g
+        for g in data.get("strikes", ())]}
+
+
+@downcaster("InitiativeStepBegan", 2, TAGGED_SINCE)
+def _strikes_text(data: dict[str, Any], *_: Any) -> dict[str, Any]:
+    return {**data, "strikes": [
+        {**g, "special": SpecialHits.of(g["special"]).text()}
+        if isinstance(g.get("special"), dict) else g for g in data["strikes"]]}
+
+
 @downcaster("AttacksResolved", 2, TAGGED_SINCE)
 def _special_text(data: dict[str, Any], *_: Any) -> dict[str, Any]:
     needs = data.get("needs")
@@ -160,7 +176,7 @@ def _special_text(data: dict[str, Any], *_: Any) -> dict[str, Any]:
 def _hits(g: Group, rolls: Mapping[str, tuple[int, ...]]) -> int:
     faces = rolls.get("hit", ())
     if g.special:   # special attacks hit without a roll to hit (ATK.SPECIAL)
-        return special_hits(SpecialHits.of(g.special).value, faces, g.attacks)
+        return special_hits(g.special.value, faces, g.attacks)
     if g.hit2 and not g.reroll:   # 7+ to hit: the 6s roll again
         return sum(1 for f in rolls.get("hit2", ()) if f >= g.hit2)
     hits = sum(1 for f in faces if f >= g.hit and f != 1)
@@ -174,7 +190,7 @@ def dice_needed(g: Group, stage: str) -> int:
     rolls = g.rolls
     if stage == "hit":
         if g.special:   # the dice that say how many hits, a model each (D3, D6)
-            return g.attacks if SpecialHits.of(g.special).rolled else 0
+            return g.attacks if g.special.rolled else 0
         return g.attacks if g.hit else 0
     if stage == "hit2":
         if g.special:

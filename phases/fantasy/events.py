@@ -104,9 +104,10 @@ class CombatRoundBegan(Event):
     challenges: bool = False    # whether both sides have a champion or character to fight
 
 
-@event("InitiativeStepBegan", rules=("CC.INITIATIVE", "CC.WHO_FIGHTS", "ATK.SEQUENCE"))
+@event("InitiativeStepBegan", v=2, rules=("CC.INITIATIVE", "CC.WHO_FIGHTS", "ATK.SEQUENCE"))
 class InitiativeStepBegan(Event):
-    """The groups of attacks of one step (or a stand-and-shoot volley), with every need."""
+    """The groups of attacks of one step (or a stand-and-shoot volley), with every need;
+    a group of special hits has ``special``: ``{"kind", "hits"}`` (v1: ``"impact:D3"``)."""
 
     combat: str | None
     step: str

@@ -166,7 +166,7 @@ class CombatFlow:
                                      "armour": g.armour, "ward": g.ward, "reroll": g.reroll}
             if g.special:
                 # ATK.SPECIAL: what the hits came from
-                needs["special"] = attacks.SpecialHits.of(g.special).written()
+                needs["special"] = g.special.written()
             if g.mount:
                 needs["mount"] = g.mount       # CC.MOUNT: the mounts' own attacks
             if g.parry:

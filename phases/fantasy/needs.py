@@ -44,7 +44,7 @@ def _attack_need(state: State, aw: Awaiting) -> str | None:
     g, stage = at
     if g.special and stage == "hit":   # ATK.IMPACT, ATK.STOMP: how many hits a model makes
         return (tr("each die D3 hits (1-2: one, 3-4: two, 5-6: three)")
-                if attacks.SpecialHits.of(g.special).value == "D3"
+                if g.special.value == "D3"
                 else tr("each die is that many hits"))
     need = {"hit": g.hit, "hit2": g.hit if g.reroll else g.hit2, "wound": g.wound,
             "armour": g.armour, "ward": g.ward}[stage]

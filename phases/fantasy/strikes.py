@@ -182,14 +182,15 @@ def group(u: UnitState, e: UnitState, attacks_n: int, challenge: bool = False,
             **saves(e, s, shield if can_parry(e) or shield.old else Guard()), "rolls": {}}
 
 
-def special_group(u: UnitState, e: UnitState, models: int, special: str,
+def special_group(u: UnitState, e: UnitState, models: int, special: attacks.SpecialHits,
                   shield: Guard = NO_SHIELD) -> dict[str, Any]:
     """ATK.SPECIAL, ATK.IMPACT, ATK.STOMP: special hits from ``models`` of ``u`` at ``e``: no
     roll to hit, the model's own Strength (no weapon's bonus), saves as usual (no parry)."""
     s = u.profile["S"]
     return {"unit": u.id, "target": e.id, "attacks": models, "challenge": False,
             "hit": 0, "hit2": 0, "reroll": False, "wound": attacks.to_wound(s, e.profile["T"]),
-            **saves(e, s, Guard(old=shield.old)), "special": special, "rolls": {}}
+            **saves(e, s, Guard(old=shield.old)), "special": special.written(),
+            "rolls": {}}
 
 
 def attack_shares(state: State, combat: Combat, uid: str, fight: Fight
@@ -346,7 +347,7 @@ def strikes(state: State, combat: Combat, step: str, fight: Fight
             kind, value = ("impact", u.impact_hits) if step == IMPACT_STEP else \
                 ("stomp", u.stomp)
             for e, models in (impacts if step == IMPACT_STEP else stomps)(state, combat, u):
-                out.append(special_group(u, e, models, attacks.SpecialHits(kind, str(value)).text(),
+                out.append(special_group(u, e, models, attacks.SpecialHits(kind, str(value)),
                                          Guard(old=not ruled(state, "parry_ward"))))
         return out
     for uid in combat.units:
