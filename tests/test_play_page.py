@@ -184,11 +184,10 @@ def answer_measurement(d: Any, p: dict[str, Any]) -> None:
 
 
 def play_to_the_end(d: Any, table: Any, limit: int = 400, stop: Any = None,
-                    must_end: bool = True) -> dict[str, int]:
+                    must_end: bool = True, after: int = -1) -> dict[str, int]:
     """The game played through the page alone (to its end, or until ``stop(game)``); counts
     of what was done how."""
     done = {"clicked": 0, "dragged": 0, "measured": 0, "rolled": 0, "typed": 0}
-    after = -1
     overlaps: list[Any] = []
     for _ in range(limit):
         s = wait_ready(d, after)
@@ -317,8 +316,9 @@ def test_two_browsers_as_two_seats_with_an_undo_asked_and_granted_and_a_reload(t
                 s = wait_ready(driver)
                 if rolled_by_orcs(hosted.game()):
                     break
-                seat = s["pending"]["player"]
-                play_to_the_end(pages[seat], hosted, limit=1, must_end=False)
+                seat = s["pending"]["player"]   # that seat's page, once it has every step
+                play_to_the_end(pages[seat], hosted, limit=1, must_end=False,
+                                after=hosted.game().version - 1)
             else:
                 raise AssertionError("no step of the orcs rolled dice")
             before = [li.text for li in driver.find_elements("css selector", "#log li")]
