@@ -96,26 +96,28 @@ def test_cc_hatred_rerolls_misses_in_the_first_round_and_the_log_names_the_rule(
 
 
 def test_cc_hatred_only_in_the_first_round():
-    from regiment.phases.fantasy import rerolls
+    from regiment.phases.fantasy.effects import Ask, reroll
 
     g = duel({"rules": ["hatred"]})
     a, foe = g.state.units["a"], g.state.units["b"]
-    assert rerolls.reroll(NO_FIGHT.evolve(combat="x", round=1), a, foe) == "CC.HATRED"
-    assert rerolls.reroll(NO_FIGHT.evolve(combat="x", round=2), a, foe) == ""
-    assert rerolls.reroll(NO_FIGHT.evolve(combat="x", round=1), foe, a) == ""
+    assert reroll(a, "to_hit", Ask(a, foe, 1)).rule == "CC.HATRED"
+    assert reroll(a, "to_hit", Ask(a, foe, 2)) is None
+    assert reroll(foe, "to_hit", Ask(foe, a, 1)) is None
 
 
 @pytest.mark.parametrize("name", ["always_strikes_first", "hatred"])
 def test_special_registry_a_rerolls_declaration_gives_its_reason_and_sentence(name):
-    """SPECIAL.REGISTRY: a special rule that grants re-rolls is its declaration and its rule
-    function (rerolls.GRANTS); played, the log's reason is the rule it declared, and the story
-    names it by the declaration's own name, translated."""
+    """SPECIAL.REGISTRY, SPECIAL.EFFECTS: a special rule that grants re-rolls is its
+    declaration, a ``Reroll`` effect among them; played, the log's reason is the rule it
+    declared, and the story names it by the declaration's own name, translated."""
     from regiment.core.i18n import language, tr
-    from regiment.phases.fantasy import rerolls, specials
+    from regiment.phases.fantasy import specials
+    from regiment.phases.fantasy.effects import Reroll
     from regiment.tools.replay import narrate
 
-    special, rule, _ = rerolls.GRANTS[name]
-    assert special is specials.SPECIALS[name] and rule in special.rules
+    special = specials.SPECIALS[name]
+    rule = next(e.rule for e in special.effects if isinstance(e, Reroll))
+    assert rule in special.rules
     g = duel({"profile": {"I": 3}, "rules": [name]}, {"profile": {"I": 3}})
     b.fight(g)
     events = b.answer(g, default=4, stop="break_test")

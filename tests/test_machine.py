@@ -91,22 +91,19 @@ def test_the_pursuit_is_its_steps_each_with_its_named_guard():
 
 def test_no_step_loops_on_itself_but_for_a_queue_of_its_own():
     """A command that leaves the game in its step is a step where several units (or players)
-    act in turn, each in the order the state keeps: the loops are exactly these."""
+    act in turn, each in the order the state keeps: the loops are exactly the rows the
+    machine's data marks as a queue, each with the rule ID that makes it one."""
+    from .test_rules_reference import reference
+
     table = m.turn_table()
-    loops = {(leaf.rsplit(".", 1)[1], t) for leaf in table.leaves
+    loops = {(leaf, t) for leaf in table.leaves
              for t, es in table.edges[leaf].items() for e in es if e.dest == leaf}
-    assert loops == {
-        ("charge_moves", "move_charger"),            # CH.MOVE_ORDER: each charger
-        ("remaining", "join_unit"), ("remaining", "leave_unit"),  # CHAR.*: any character
-        ("remaining", "move"),                       # MOVE.REMAINING: each unit, once
-        ("shooting", "shoot"),                       # SHOOT.WHO: each unit, once
-        ("offers", "decline_challenge"),             # CC.CHALLENGE: each player in turn
-        ("answer", "accept_challenge"), ("answer", "refuse_challenge"),  # then it is done
-        ("allocation", "allocate"),                  # CC.ALLOCATE: each model's split
-        ("choose", "pursue"), ("choose", "overrun"), ("choose", "restrain"),  # each winner
-        ("flee_moves", "flee_order"), ("pursuer_moves", "pursuit_order"),  # FP.MULTI_ORDER
-        ("reforms", "reform"), ("reforms", "skip_reform"),  # REF.WHO: each unit
-    }
+    queues = {(row["source"], row["trigger"]): row["queue"] for row in m.TRANSITIONS
+              if "queue" in row}
+    assert loops == set(queues)
+    assert all(row["source"] == row["dest"] for row in m.TRANSITIONS if "queue" in row)
+    known = reference()
+    assert {rule for rule in queues.values() if rule not in known} == set()
 
 
 def test_turn_order_every_leaf_is_reachable_and_the_turn_comes_round():

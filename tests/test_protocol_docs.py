@@ -36,7 +36,7 @@ def test_protocol_every_decision_is_listed():
 def test_protocol_every_roll_purpose_is_listed():
     purposes = source_names(r'(?:ask\(|purpose=)"([a-z_]+)"') | {
         "to_hit", "to_wound", "armour", "ward", "shooting_hit", "stand_and_shoot_hit",
-        "special_hits", "hit", "wound", "save", "escape", "sweep"}
+        "special_hits", "multiple_wounds", "hit", "wound", "save", "escape", "sweep"}
     assert purposes - NAMED == set()
 
 

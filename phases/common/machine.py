@@ -21,6 +21,11 @@ from regiment.core.events import Event
 from regiment.core.pending import Decision
 
 SEPARATOR = "."
+# what a row may say beyond ``transitions``' own keys: ``auto`` (the engine takes it itself
+# when its guards hold) and ``queue`` (a step that takes the command again and again, once
+# for each unit or player acting in turn, in the order the state keeps: the rule ID that
+# says so)
+ROW_NOTES = ("auto", "queue")
 STEPS = "steps"   # a state's key: its children are the steps of the one phase the log records
 
 
@@ -105,7 +110,7 @@ def stepped(states: Sequence[Any], prefix: str = "") -> set[str]:
 
 
 def build_machine(states: list[Any], transitions: list[dict[str, Any]]) -> TurnMachine:
-    rows = [{k: v for k, v in row.items() if k != "auto"} for row in transitions]
+    rows = [{k: v for k, v in row.items() if k not in ROW_NOTES} for row in transitions]
     return TurnMachine(model=None, states=_plain(states), transitions=rows, initial="turn",
                        auto_transitions=False, send_event=False, queued=False)
 

@@ -22,6 +22,7 @@ from .moving import KINDS as REMAINING_MOVES
 from .pursuit.appliers import APPLIERS as PURSUIT_APPLIERS
 from .reform.appliers import APPLIERS as REFORM_APPLIERS
 from .result.appliers import APPLIERS as RESULT_APPLIERS
+from .rolls import ATTACK_PURPOSES
 from .shooting.appliers import APPLIERS as SHOOTING_APPLIERS
 from .state import (
     NO_FIGHT,
@@ -162,9 +163,7 @@ def dice_rolled(s: State, e: DiceRolled) -> State:
                     batch=attacks.Batch._make((batch.combat, batch.step, groups, at, batch.done)))
 
 
-BATCH_PURPOSES = frozenset({"to_hit", "stand_and_shoot_hit", "shooting_hit", "to_wound",
-                            "armour", "ward",
-                            "special_hits"})
+BATCH_PURPOSES = frozenset(ATTACK_PURPOSES)
 
 
 def attacks_resolved(s: State, e: ev.AttacksResolved) -> State:

@@ -22,7 +22,7 @@ from regiment.phases.common.tables import to_wound as to_wound  # ATK.TO_WOUND, 
 from .rolls import AttackRoll
 from .values import EMPTY
 
-STAGES = ("hit", "hit2", "wound", "armour", "ward")
+STAGES = ("hit", "hit2", "wound", "armour", "ward", "multiple")
 NO_ROLLS: Mapping[str, tuple[int, ...]] = EMPTY
 
 
@@ -46,6 +46,11 @@ class Group(NamedTuple):
     mount: str = ""          # the mount whose attacks these are (CC.MOUNT)
     parry: bool = False      # its ward need is the target's parry save (ATK.PARRY)
     reroll_by: str = ""      # the rule that grants the re-roll of misses (CC.ASF, CC.HATRED)
+    poison: bool = False     # a 6 to hit wounds without a roll (SR.POISONED)
+    killing: int = 0         # a 6 to wound slays: the wounds it takes (SR.KILLING_BLOW)
+    multiple: str = ""       # each unsaved wound becomes this many (SR.MULTIPLE_WOUNDS)...
+    cap: int = 0             # ...no more than the target's Wounds
+    parts: tuple[Mapping[str, Any], ...] = ()   # the rules that acted (SPECIAL.EFFECTS)
     rolls: Mapping[str, tuple[int, ...]] = NO_ROLLS
 
     @classmethod
@@ -59,7 +64,9 @@ class Group(NamedTuple):
                           bool(data.get("shooting")),
                           SpecialHits.of(data["special"]) if data.get("special") else None,
                           data.get("mount", ""), bool(data.get("parry")),
-                          data.get("reroll_by", ""),
+                          data.get("reroll_by", ""), bool(data.get("poison")),
+                          int(data.get("killing", 0)), str(data.get("multiple", "")),
+                          int(data.get("cap", 0)), tuple(data.get("parts", ())),
                           {k: tuple(v) for k, v in rolls.items()} if rolls else NO_ROLLS))
 
 
@@ -185,6 +192,48 @@ def _hits(g: Group, rolls: Mapping[str, tuple[int, ...]]) -> int:
     return hits
 
 
+def _poisoned(g: Group, rolls: Mapping[str, tuple[int, ...]]) -> int:
+    """SR.POISONED: the hits that wound without a roll: each natural 6 to hit (the first
+    roll's, and a re-roll's; where a 6 only lets the die roll again, 7+, none)."""
+    if not g.poison or g.special or (g.hit2 and not g.reroll):
+        return 0
+    sixes = sum(1 for f in rolls.get("hit", ()) if f == 6)
+    return sixes + (sum(1 for f in rolls.get("hit2", ()) if f == 6) if g.reroll else 0)
+
+
+def _wounds(g: Group, rolls: Mapping[str, tuple[int, ...]]) -> tuple[int, int]:
+    """ATK.TO_WOUND, SR.POISONED, SR.KILLING_BLOW: the wounds, and how many of them are
+    killing blows (a natural 6 to wound, no armour save)."""
+    rolled = rolls.get("wound", ())
+    wounds = sum(1 for f in rolled if f >= g.wound) if g.wound else 0
+    kills = sum(1 for f in rolled if f == 6) if g.killing and g.wound else 0
+    return wounds + _poisoned(g, rolls), kills
+
+
+def _unsaved(g: Group, rolls: Mapping[str, tuple[int, ...]]) -> tuple[int, int, int, int]:
+    """ATK.ARMOUR, ATK.WARD: (armour saves, ward saves, unsaved wounds, unsaved killing
+    blows). The ward dice are the wounds the armour let through, then the killing blows."""
+    wounds, kills = _wounds(g, rolls)
+    saved = sum(1 for f in rolls.get("armour", ()) if f >= g.armour) if g.armour else 0
+    ward = rolls.get("ward", ())
+    through = wounds - kills - saved
+    warded = sum(1 for f in ward[:through] if f >= g.ward) if g.ward else 0
+    kills_warded = sum(1 for f in ward[through:] if f >= g.ward) if g.ward else 0
+    return saved, warded + kills_warded, through - warded, kills - kills_warded
+
+
+def multiplied(g: Group, unsaved: int, faces: tuple[int, ...]) -> int:
+    """SR.MULTIPLE_WOUNDS: the wounds ``unsaved`` wounds become (2, or a die each: D3, D6),
+    each no more than the target's Wounds."""
+    if not g.multiple:
+        return unsaved
+    if g.multiple in ("D3", "D6"):
+        each = [(f + 1) // 2 if g.multiple == "D3" else f for f in faces]
+    else:
+        each = [int(g.multiple)] * unsaved
+    return sum(min(g.cap or n, n) for n in each)
+
+
 def dice_needed(g: Group, stage: str) -> int:
     """How many dice ``stage`` of a group rolls, given its earlier stages (ATK.SEQUENCE)."""
     rolls = g.rolls
@@ -200,12 +249,15 @@ def dice_needed(g: Group, stage: str) -> int:
             return sum(1 for f in first if f < g.hit or f == 1)
         return sum(1 for f in first if f == 6) if g.hit2 else 0
     if stage == "wound":
-        return _hits(g, rolls) if g.wound else 0
-    wounds = sum(1 for f in rolls.get("wound", ()) if f >= g.wound)
+        return _hits(g, rolls) - _poisoned(g, rolls) if g.wound else 0
+    wounds, kills = _wounds(g, rolls)
     if stage == "armour":
-        return wounds if g.armour else 0
-    saved = sum(1 for f in rolls.get("armour", ()) if f >= g.armour)
-    return wounds - saved if g.ward else 0
+        return wounds - kills if g.armour else 0
+    saved = sum(1 for f in rolls.get("armour", ()) if f >= g.armour) if g.armour else 0
+    if stage == "ward":
+        return wounds - saved if g.ward else 0
+    # multiple: a die for each unsaved wound (not a killing blow's, which slays)
+    return _unsaved(g, rolls)[2] if g.multiple in ("D3", "D6") else 0
 
 
 def next_roll(groups: tuple[Group, ...] | list[Group], after: AttackRoll | None = None
@@ -245,14 +297,15 @@ def record(groups: tuple[Group, ...] | list[Group], faces: tuple[int, ...],
 
 
 def tally(g: Group) -> dict[str, int]:
-    """ATK.SEQUENCE: attacks, hits, wounds, armour saves, ward saves and unsaved wounds."""
+    """ATK.SEQUENCE: attacks, hits, wounds, armour saves, ward saves and unsaved wounds
+    (SR.MULTIPLE_WOUNDS multiplied, SR.KILLING_BLOW's each the target's Wounds)."""
     rolls = g.rolls
     hits = _hits(g, rolls)
-    wounds = sum(1 for f in rolls.get("wound", ()) if f >= g.wound) if g.wound else 0
-    saved = sum(1 for f in rolls.get("armour", ()) if f >= g.armour) if g.armour else 0
-    warded = sum(1 for f in rolls.get("ward", ()) if f >= g.ward) if g.ward else 0
+    wounds, _ = _wounds(g, rolls)
+    saved, warded, through, kills = _unsaved(g, rolls)
+    unsaved = multiplied(g, through, rolls.get("multiple", ())) + kills * (g.killing or 1)
     return {"attacks": g.attacks, "hits": hits, "wounds": wounds, "saved": saved + warded,
-            "armour_saved": saved, "ward_saved": warded, "unsaved": wounds - saved - warded}
+            "armour_saved": saved, "ward_saved": warded, "unsaved": unsaved}
 
 
 def purpose(g: Group, stage: str, step: str = "") -> str:
@@ -264,9 +317,11 @@ def purpose(g: Group, stage: str, step: str = "") -> str:
         if g.shooting:
             return "shooting_hit" if step == "shooting" else "stand_and_shoot_hit"
         return "to_hit"
-    return {"wound": "to_wound", "armour": "armour", "ward": "ward"}[stage]
+    return {"wound": "to_wound", "armour": "armour", "ward": "ward",
+            "multiple": "multiple_wounds"}[stage]
 
 
 def roller(g: Group, stage: str) -> str:
-    """Whose dice: the attacker's for hits and wounds, the target's for saves."""
+    """Whose dice: the attacker's for hits, wounds and their multiples, the target's for
+    saves."""
     return g.target if stage in ("armour", "ward") else g.unit

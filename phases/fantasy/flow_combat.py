@@ -30,11 +30,11 @@ from .events import (
     PanicCaused,
     UnitDestroyed,
 )
+from .flight.steps import panic
 from .flow import Flow, fight_of
 from .motion import moved
 from .rolls import AttackRoll, ask
 from .rulings import ruled
-from .specials import IMMUNE_TO_PSYCHOLOGY, has
 from .state import Combat, State, UnitState
 from .units import ALIVE, box, has_champion
 from .why import DESTROYED, LEFT, PANIC, written
@@ -173,6 +173,10 @@ class CombatFlow:
                 needs["parry"] = True          # ATK.PARRY: the ward save was a parry
             if g.reroll_by:
                 needs["reroll_by"] = g.reroll_by   # CC.ASF, CC.HATRED: who granted it
+            if g.parts:   # SPECIAL.EFFECTS: every special rule that acted, and its change
+                needs["parts"] = list(g.parts)
+            if g.multiple:
+                needs["multiple"] = g.multiple   # SR.MULTIPLE_WOUNDS: what a wound became
             e = AttacksResolved(combat=batch.combat, step=batch.step, unit=g.unit,
                                 target=g.target, attacks=t["attacks"], hits=t["hits"],
                                 wounds=t["wounds"], saved=t["saved"], unsaved=t["unsaved"],
@@ -205,9 +209,8 @@ class CombatFlow:
             for g in batch.groups:
                 before = state.units[g.target].models
                 u = cur.units[g.target]
-                if u.status == "ready" and 4 * (before - u.models) >= before and before and \
-                        not has(u, IMMUNE_TO_PSYCHOLOGY):
-                    events.append(self._shot_panic(cur, u))
+                if u.status == "ready" and 4 * (before - u.models) >= before and before:
+                    events += self._shot_panic(cur, u)
         return events
 
     def _phase_panic(self, cur: State, batch: Batch, events: list[Event]) -> list[Event]:
@@ -225,13 +228,14 @@ class CombatFlow:
             u = cur.units[uid]
             began = u.models + lost.get(uid, 0)
             if u.status == "ready" and uid not in owing and began and \
-                    4 * lost.get(uid, 0) >= began and not has(u, IMMUNE_TO_PSYCHOLOGY):
-                out.append(self._shot_panic(cur, u))
+                    4 * lost.get(uid, 0) >= began:
+                out += self._shot_panic(cur, u)
         return out
 
-    def _shot_panic(self, state: State, u: UnitState) -> Event:
-        return PanicCaused(units=(u.id,), cause=u.id,
-                           reason=written(PANIC, state, "shot", unit=u.id))
+    def _shot_panic(self, state: State, u: UnitState) -> list[Event]:
+        """PANIC.TRIGGERS: ``u`` tests, or its special rule spares it (SPECIAL.EFFECTS)."""
+        caused = panic(state, [u.id], u.id, written(PANIC, state, "shot", unit=u.id))
+        return [caused] if caused is not None else []
 
     # --- the result and break tests (CR.*, BT.*) --------------------------------------------
 

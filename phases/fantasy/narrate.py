@@ -17,7 +17,7 @@ from regiment.core.i18n import mark, ntr, tr
 from regiment.core.tell import kernel_sentence, setting_word
 from regiment.phases.common.scores import scored
 
-from . import measures, rerolls
+from . import effects, measures
 from .attacks import SpecialHits
 from .challenge.sentences import SENTENCES as CHALLENGE_SENTENCES
 from .charge.sentences import SENTENCES as CHARGE_SENTENCES
@@ -126,8 +126,8 @@ def _attacks(d: D, s: State | None) -> str:
     hit = f"{n['hit']}+"
     if n.get("hit2") and not n.get("reroll"):
         hit += tr(" then {need}+", need=n["hit2"])
-    if n.get("reroll_by"):   # the special rule that granted it (rerolls.py)
-        hit += tr(" re-rolling misses ({rule})", rule=rerolls.told(n["reroll_by"]))
+    if n.get("reroll_by"):   # the special rule that granted it (its Reroll effect)
+        hit += tr(" re-rolling misses ({rule})", rule=effects.reroll_told(n["reroll_by"]))
         rules.append(n["reroll_by"])
     elif n.get("reroll"):
         hit += tr(" re-rolling misses")
@@ -146,6 +146,10 @@ def _attacks(d: D, s: State | None) -> str:
         text += tr(": {slain} slain", slain=d["slain"])
     if d.get("overkill"):
         text += tr(", {overkill} overkill", overkill=d["overkill"])
+    if n.get("parts"):   # SPECIAL.EFFECTS: every special rule that acted on these attacks
+        said, acting = effects.acted(n["parts"], n)
+        text += said
+        rules += acting
     if d.get("slain") or d.get("lost", d["unsaved"]) < d["unsaved"]:
         rules.append("ATK.CASUALTIES")
     if d.get("overkill"):

@@ -13,7 +13,7 @@ from regiment.core.state import Awaiting
 from . import attacks, charge, table
 from .characters import unit_leadership
 from .result import break_penalty
-from .rolls import AttackRoll, FleeTie, SideRoll, Toward, read
+from .rolls import ATTACK_PURPOSES, AttackRoll, FleeTie, SideRoll, Toward, read
 from .specials import SWIFTSTRIDE, has
 from .state import State
 from .units import side_word, too_few_to_rally
@@ -32,8 +32,7 @@ def roll_need(state: State) -> str | None:
     return tell(state, aw) if tell is not None else None
 
 
-STAGE_NEEDS = ("to_hit", "stand_and_shoot_hit", "shooting_hit", "to_wound", "armour", "ward",
-               "special_hits")
+STAGE_NEEDS = ATTACK_PURPOSES
 
 
 def _attack_need(state: State, aw: Awaiting) -> str | None:
@@ -42,6 +41,9 @@ def _attack_need(state: State, aw: Awaiting) -> str | None:
     if at is None:
         return None
     g, stage = at
+    if stage == "multiple":   # SR.MULTIPLE_WOUNDS: how many wounds each unsaved one becomes
+        return (tr("each die D3 wounds (1-2: one, 3-4: two, 5-6: three)")
+                if g.multiple == "D3" else tr("each die is that many wounds"))
     if g.special and stage == "hit":   # ATK.IMPACT, ATK.STOMP: how many hits a model makes
         return (tr("each die D3 hits (1-2: one, 3-4: two, 5-6: three)")
                 if g.special.value == "D3"
@@ -68,7 +70,7 @@ def roll_numbers(state: State) -> dict[str, int | bool] | None:
         return None
     if state.batch is not None and aw.purpose in STAGE_NEEDS:
         at = _attack_stage(state, aw)
-        if at is None or at[0].special:
+        if at is None or at[0].special or at[1] == "multiple":
             return None
         g, stage = at
         return {"each_at_least": {"hit": g.hit, "hit2": g.hit if g.reroll else g.hit2,

@@ -19,7 +19,7 @@ C = TypeVar("C")
 
 # ATK.SEQUENCE: the rolls of an attack's stages (attacks.purpose names them)
 ATTACK_PURPOSES = ("to_hit", "stand_and_shoot_hit", "shooting_hit", "to_wound", "armour",
-                   "ward", "special_hits")
+                   "ward", "special_hits", "multiple_wounds")
 
 # the rolls that carry another unit (the charge's target, a redirect's new target, the unit
 # pursued or overrun, the enemy fled through)

@@ -19,7 +19,7 @@ from regiment.phases.common.sight import parse_blocking, parse_polygons
 
 from .characters import JOINS
 from .combat import positions
-from .specials import known
+from .specials import VALUES, known, written
 from .state import UnitState
 
 TROOPS = (
@@ -232,10 +232,15 @@ def _unit(r: Reader, data: Any, path: str, players: tuple[str, ...]) -> dict[str
     rules = r.get(u, "rules", path, list, [])
     allowed_rules = known("rule")
     for i, rule in enumerate(rules):   # SPECIAL.REGISTRY: a misspelt rule is refused
-        if rule not in allowed_rules:
+        found, value = written(rule) if isinstance(rule, str) else (None, "")
+        if found is None or found.name not in allowed_rules:
             names = ", ".join(allowed_rules)
             raise r.fail(f"{path}.rules[{i}]",
                          f"expected a special rule (one of {names}), got {rule!r}")
+        if value and value not in VALUES.get(found.takes, ()):
+            takes = (f"one of {', '.join(VALUES[found.takes])}" if found.takes
+                     else "nothing after its name")
+            raise r.fail(f"{path}.rules[{i}]", f"{found.name} takes {takes}, got {value!r}")
     facing = r.number(u, "facing", path, 0.0, -360, 360) % 360.0
     special = {}   # ATK.IMPACT, ATK.STOMP: only when given, so that older scenarios read the same
     for key in ("impact_hits", "stomp"):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from . import attacks
+from . import attacks, blows
 from .specials import ADDITIONAL_HAND_WEAPON, GREAT_WEAPON, HALBERD, SHIELD, SPEAR, carries
 from .state import UnitState
 from .units import ON_FOOT
@@ -43,14 +43,19 @@ FROM_THE_FRONT = Guard(parry=True)   # the current rules, attacked in the front 
 NO_SHIELD = Guard()
 
 
-def saves(e: UnitState, s: int, g: Guard) -> dict[str, Any]:
+def saves(e: UnitState, s: int, g: Guard, by: UnitState | None = None) -> dict[str, Any]:
     """ATK.ARMOUR, ATK.WARD, ATK.PARRY: the armour and ward needs of ``e`` against a hit of
-    Strength ``s``; a parry does not add to another ward save, the better is taken."""
-    ward = attacks.ward_need(e.ward)
-    out: dict[str, Any] = {"armour": attacks.armour_need(e.armour, s,
-                                                         shield_bonus(e) if g.old else 0)}
+    Strength ``s``; a parry does not add to another ward save, the better is taken. ``by``'s
+    special rules and ``e``'s change them (``blows``), and the group names each (``parts``)."""
+    save, piercing, parts = blows.armour_of(e, by)
+    ward, warded = blows.ward_of(e, by, attacks.ward_need(e.ward))
+    out: dict[str, Any] = {"armour": attacks.armour_need(save, s,
+                                                         shield_bonus(e) if g.old else 0,
+                                                         piercing)}
     if g.parry:
         out["ward"], out["parry"] = min(ward or 7, PARRY), True
     else:
         out["ward"] = ward
+    if parts or warded:
+        out["parts"] = [p.written() for p in (*parts, *warded)]
     return out

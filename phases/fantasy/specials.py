@@ -17,6 +17,21 @@ from typing import Literal, Protocol
 
 from regiment.core.i18n import mark
 
+from .effects import (
+    DECLARED,
+    Cancels,
+    Effect,
+    Forbidden,
+    Forced,
+    Modify,
+    Multiplies,
+    OnSix,
+    Reroll,
+    Save,
+    Spared,
+    Strikes,
+)
+
 
 @dataclass(frozen=True)
 class Special:
@@ -26,22 +41,40 @@ class Special:
     source: str                     # the page it comes from, or [G]
     changes: str                    # what it changes, in one sentence
     told: str                       # how the narration names it
+    effects: tuple[Effect, ...] = ()   # what it does, where (effects.py)
+    takes: str = ""                 # a value written after its name: "save" (5+), "hits" (D3)
 
 
 SPECIALS: dict[str, Special] = {}
 
 
 def special(name: str, rules: tuple[str, ...], source: str, changes: str, told: str,
-            kind: Literal["rule", "equipment"] = "rule") -> Special:
+            kind: Literal["rule", "equipment"] = "rule", effects: tuple[Effect, ...] = (),
+            takes: str = "") -> Special:
+    """SPECIAL.REGISTRY, SPECIAL.EFFECTS: declare a special rule or piece of equipment: the
+    rule IDs it acts in (those of its effects are added), and its effects."""
     if name in SPECIALS:
         raise ValueError(f"the special rule {name!r} is declared twice")
-    declared = SPECIALS[name] = Special(name, kind, rules, source, changes, told)
+    acts = tuple(dict.fromkeys((*rules, *(e.rule for e in effects))))
+    declared = SPECIALS[name] = Special(name, kind, acts, source, changes, told, effects, takes)
+    DECLARED[name] = effects
     return declared
 
 
 def known(kind: Literal["rule", "equipment"]) -> tuple[str, ...]:
     """The names a scenario may use in a unit's ``rules`` or ``equipment``, in order."""
     return tuple(s.name for s in SPECIALS.values() if s.kind == kind)
+
+
+VALUES = {"save": ("2+", "3+", "4+", "5+", "6+", "2", "3", "4", "5", "6"),
+          "hits": ("2", "3", "4", "5", "6", "D3", "D6")}
+
+
+def written(item: str) -> tuple[Special | None, str]:
+    """A unit's rule as a scenario writes it, ``frenzy`` or ``scaly_skin 5+``: its
+    declaration (None: unknown) and its value (``""``: none written)."""
+    name, _, value = item.partition(" ")
+    return SPECIALS.get(name), value.strip()
 
 
 class Bearer(Protocol):
@@ -55,8 +88,9 @@ class Bearer(Protocol):
 
 
 def has(u: Bearer, rule: Special) -> bool:
-    """The unit has this special rule."""
-    return rule.name in u.rules
+    """The unit has this special rule (with a value or without)."""
+    return rule.name in u.rules or any(r.partition(" ")[0] == rule.name for r in u.rules
+                                       if " " in r)
 
 
 def carries(u: Bearer, item: Special) -> bool:
@@ -68,10 +102,12 @@ def carries(u: Bearer, item: Special) -> bool:
 
 STUBBORN = special(
     "stubborn", ("BT.SPECIAL",), "[G]",
-    "takes its break tests on its Leadership without the combat's penalty", mark("stubborn"))
+    "takes its break tests on its Leadership without the combat's penalty", mark("stubborn"),
+    effects=(Spared("BT.SPECIAL", what=("break_penalty",)),))
 UNBREAKABLE = special(
     "unbreakable", ("BT.SPECIAL", "BT.WHO"), "[G]",
-    "never takes a break test and never flees from combat", mark("Unbreakable"))
+    "never takes a break test and never flees from combat", mark("Unbreakable"),
+    effects=(Spared("BT.SPECIAL", what=("break_test",)),))
 SWIFTSTRIDE = special(
     "swiftstride", ("CH.RANGE", "CH.REACT", "FP.FLEE_ROLL", "FP.PURSUE_ROLL"), "[G]",
     "rolls 3D6 and drops the lowest for its charge, flee and pursuit distances",
@@ -79,16 +115,58 @@ SWIFTSTRIDE = special(
 ALWAYS_STRIKES_FIRST = special(
     "always_strikes_first", ("CC.INITIATIVE", "CC.ASF"), "[G]",
     "strikes before every unit without it, and re-rolls misses against a foe of no higher "
-    "Initiative", mark("Always Strikes First"))
+    "Initiative", mark("Always Strikes First"),
+    effects=(Strikes("CC.INITIATIVE", order="first"),
+             Reroll("CC.ASF", "no_higher_initiative", roll="to_hit")))
 HATRED = special(
     "hatred", ("CC.HATRED",), "[G]",
-    "re-rolls its misses in the first round of a close combat", mark("Hatred"))
+    "re-rolls its misses in the first round of a close combat", mark("Hatred"),
+    effects=(Reroll("CC.HATRED", "first_round", roll="to_hit"),))
 ALWAYS_STRIKES_LAST = special(
     "always_strikes_last", ("CC.INITIATIVE",), "[G]",
-    "strikes after every unit without it", mark("Always Strikes Last"))
+    "strikes after every unit without it", mark("Always Strikes Last"),
+    effects=(Strikes("CC.INITIATIVE", order="last"),))
 IMMUNE_TO_PSYCHOLOGY = special(
     "immune_to_psychology", ("CH.REACT", "PANIC.TRIGGERS"), "[G]",
-    "may not flee as a charge reaction and takes no panic tests", mark("Immune to Psychology"))
+    "may not flee as a charge reaction and takes no panic tests", mark("Immune to Psychology"),
+    effects=(Forbidden("SR.ITP", choice="flee"), Spared("SR.ITP", what=("panic",))))
+FRENZY = special(
+    "frenzy", (), "[G]",
+    "+1 Attack, must pursue a broken foe, and is immune to psychology (may not flee as a "
+    "charge reaction, takes no panic tests)", mark("Frenzy"),
+    effects=(Modify("SR.FRENZY", what="A", by=1), Forced("SR.FRENZY", choice="pursue"),
+             Forbidden("SR.FRENZY", choice="flee"), Spared("SR.FRENZY", what=("panic",))))
+DEVASTATING_CHARGE = special(
+    "devastating_charge", (), "[G]", "+1 Attack in the turn it charged",
+    mark("Devastating Charge"), effects=(Modify("SR.DEVASTATING_CHARGE", "charged", "A", 1),))
+KILLING_BLOW = special(
+    "killing_blow", (), "[G]",
+    "a 6 to wound slays an infantry or cavalry model outright, with no armour save",
+    mark("Killing Blow"), effects=(OnSix("SR.KILLING_BLOW", roll="to_wound", then="slays"),))
+POISONED_ATTACKS = special(
+    "poisoned_attacks", (), "[G]", "a 6 to hit wounds without a roll to wound",
+    mark("Poisoned Attacks"), effects=(OnSix("SR.POISONED", roll="to_hit", then="wounds"),))
+ARMOUR_PIERCING = special(
+    "armour_piercing", (), "[G]", "its hits worsen the foe's armour save by 1 more",
+    mark("Armour Piercing"), effects=(Modify("SR.ARMOUR_PIERCING", what="piercing", by=1),))
+REGENERATION = special(
+    "regeneration", (), "[G]",
+    "a ward save of its own against every wound (4+, or the value written after it), but "
+    "not against flaming attacks", mark("Regeneration"),
+    effects=(Save("SR.REGENERATION", kind="regeneration", need=4),), takes="save")
+FLAMING_ATTACKS = special(
+    "flaming_attacks", (), "[G]", "no regeneration save may be taken against its wounds",
+    mark("Flaming Attacks"), effects=(Cancels("SR.FLAMING", save="regeneration"),))
+SCALY_SKIN = special(
+    "scaly_skin", (), "[G]",
+    "an armour save of the value written after it (scaly_skin 5+), each step of worn armour "
+    "improving it by 1", mark("Scaly Skin"),
+    effects=(Save("SR.SCALY_SKIN", kind="armour", need=6),), takes="save")
+MULTIPLE_WOUNDS = special(
+    "multiple_wounds", (), "[G]",
+    "each unsaved wound becomes the value written after it (2, D3, D6), no more than the "
+    "model's Wounds", mark("Multiple Wounds"),
+    effects=(Multiplies("SR.MULTIPLE_WOUNDS", wounds="2"),), takes="hits")
 CHARACTER = special(
     "character", ("CC.CHALLENGE",), "[G]",
     "is a character: it may issue and accept challenges", mark("a character"))
@@ -111,7 +189,8 @@ HALBERD = special(
     "halberd", ("ATK.TO_WOUND",), "[G]", "+1 Strength on foot", mark("halberds"), kind="equipment")
 GREAT_WEAPON = special(
     "great_weapon", ("ATK.TO_WOUND", "CC.INITIATIVE"), "[G]",
-    "+2 Strength, and the unit strikes last", mark("great weapons"), kind="equipment")
+    "+2 Strength, and the unit strikes last", mark("great weapons"), kind="equipment",
+    effects=(Strikes("CC.INITIATIVE", order="last"),))
 LANCE = special(
     "lance", ("ATK.TO_WOUND",), "[G]", "+2 Strength in a turn the unit charged", mark("lances"),
     kind="equipment")

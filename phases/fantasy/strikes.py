@@ -11,7 +11,7 @@ from typing import Any
 from regiment.core.i18n import tr
 from regiment.core.state import memo
 
-from . import attacks, rerolls
+from . import attacks, blows, effects
 from .challenge.apart import duellists
 from .combat import (
     fighting_characters,
@@ -19,19 +19,12 @@ from .combat import (
     place_in_front,
     positions,
     support_ranks,
-    supporting,
     touched_models,
     touching,
 )
 from .rulings import ruled
+from .shares_old import shares_by_side
 from .shields import FROM_THE_FRONT, NO_SHIELD, Guard, can_parry, saves
-from .specials import (
-    ALWAYS_STRIKES_FIRST,
-    ALWAYS_STRIKES_LAST,
-    GREAT_WEAPON,
-    carries,
-    has,
-)
 from .state import Combat, Fight, State, UnitState
 from .units import (
     attacks_of,
@@ -48,9 +41,8 @@ STOMPED = ("infantry",)   # ATK.STOMP: what can be stomped on (our troop types)
 
 def strike_order(u: UnitState) -> tuple[int, int]:
     """CC.INITIATIVE, CC.ASF: Always Strikes First before everyone, Always Strikes Last (and
-    great weapons) after; both, or neither: by Initiative."""
-    first = has(u, ALWAYS_STRIKES_FIRST)
-    last = has(u, ALWAYS_STRIKES_LAST) or carries(u, GREAT_WEAPON)
+    great weapons) after; both, or neither: by Initiative (their ``Strikes`` effects)."""
+    first, last = effects.strikes(u)
     tier = 2 if first and not last else 0 if last and not first else 1
     return tier, u.profile["I"]
 
@@ -171,15 +163,17 @@ def guard(state: State, e: UnitState, by: UnitState) -> Guard:
 
 
 def group(u: UnitState, e: UnitState, attacks_n: int, challenge: bool = False,
-          shield: Guard = FROM_THE_FRONT) -> dict[str, Any]:
+          shield: Guard = FROM_THE_FRONT, extra: int = 0) -> dict[str, Any]:
     """One group of close combat attacks from ``u`` at ``e``, with every need worked out
     (``shield``: what ``e``'s shield does, from ``guard``; by default the current rules, from
-    the front)."""
+    the front), ``extra`` of them from ``u``'s special rules, which the group names with every
+    other rule that acted on it (SPECIAL.EFFECTS)."""
     s = strength(u)
-    return {"unit": u.id, "target": e.id, "attacks": attacks_n, "challenge": challenge,
-            "hit": attacks.to_hit(u.profile["WS"], e.profile["WS"]), "hit2": 0,
-            "reroll": False, "wound": attacks.to_wound(s, e.profile["T"]),
-            **saves(e, s, shield if can_parry(e) or shield.old else Guard()), "rolls": {}}
+    g = {"unit": u.id, "target": e.id, "attacks": attacks_n, "challenge": challenge,
+         "hit": attacks.to_hit(u.profile["WS"], e.profile["WS"]), "hit2": 0,
+         "reroll": False, "wound": attacks.to_wound(s, e.profile["T"]),
+         **saves(e, s, shield if can_parry(e) or shield.old else Guard(), u), "rolls": {}}
+    return blows.struck(g, u, e, blows.attacks_parts(u, extra))
 
 
 def special_group(u: UnitState, e: UnitState, models: int, special: attacks.SpecialHits,
@@ -193,7 +187,7 @@ def special_group(u: UnitState, e: UnitState, models: int, special: attacks.Spec
             "rolls": {}}
 
 
-def attack_shares(state: State, combat: Combat, uid: str, fight: Fight
+def attack_shares(state: State, combat: Combat, uid: str, fight: Fight, effects_on: bool = True
                   ) -> dict[Key, int]:
     """CC.WHO_FIGHTS, CC.ALLOCATE: ``uid``'s attacks this round (challenges aside), by the
     enemy they must go to, or by the set of enemies a model touching several may split them
@@ -202,15 +196,16 @@ def attack_shares(state: State, combat: Combat, uid: str, fight: Fight
     Each model attacks once (CC.ONE_ATTACKER): a model touching enemies on two sides (a
     front corner against a foe in front and one in the flank) counts once, toward all of
     them, and a model in contact supports no one. Games begun before engine 0.5.0 counted
-    each side on its own (``_shares_by_side``)."""
+    each side on its own (``shares_old``). ``effects_on`` False: without the Attacks
+    special rules add (what they add is the difference, ``extras``)."""
     if not ruled(state, "one_attack_a_model"):
-        return _shares_by_side(state, combat, uid, fight)
+        return shares_by_side(state, combat, uid, fight)
     u = state.units[uid]
     sizes = rank_sizes(u)
     apart = duellists(state, fight)
     placed = [(e.id, *positions(u, e)) for e, _ in touching(state, combat, uid)
               if e.id not in apart]
-    a = attacks_of(u)
+    a = attacks_of(u, effects_on)
     if len(placed) == 1 and placed[0][1] == "front":
         # the common case, one enemy in front: its models in contact and those behind them
         eid, _, at = placed[0]
@@ -258,56 +253,6 @@ def attack_shares(state: State, combat: Combat, uid: str, fight: Fight
         if uid in (fight.duel or {}) or uid in fight.stood_back:
             out[k] -= a + 1 if champion else a
     return {k: n for k, n in out.items() if n > 0}
-
-
-def _shares_by_side(state: State, combat: Combat, uid: str, fight: Fight) -> dict[Key, int]:
-    """``attack_shares`` as engines before 0.5.0 counted it: each side on its own (a corner
-    model touching two sides counted twice), supporters behind a fighting front."""
-    u = state.units[uid]
-    by_side: dict[str, list[tuple[str, list[int]]]] = {}
-    for e, _ in touching(state, combat, uid):
-        side, at = positions(u, e)
-        if at:
-            by_side.setdefault(side, []).append((e.id, at))
-    a = attacks_of(u)
-    out: dict[Key, int] = {}
-    duel = fight.duel or {}
-    for side, foes in by_side.items():
-        front = side == "front"
-        if len(foes) == 1:
-            (eid, at), = foes
-            shares: dict[Key, int] = {eid: len(at) * a + (supporting(u, len(at), u.charged)
-                                                          if front else 0)}
-            first: Key = eid
-        else:
-            touched: dict[int, set[str]] = {}
-            for eid, at in foes:
-                for i in at:
-                    touched.setdefault(i, set()).add(eid)
-            shares = {}
-            for i in sorted(touched):
-                key: Key = next(iter(touched[i])) if len(touched[i]) == 1 else \
-                    frozenset(touched[i])
-                shares[key] = shares.get(key, 0) + a + (support_at(u, i) if front else 0)
-            ids = touched[min(touched)]
-            first = next(iter(ids)) if len(ids) == 1 else frozenset(ids)
-        if front:
-            # a champion stands in the front rank: one attack more when that rank fights;
-            # the fighter in a challenge attacks only the foe, or (refused) not at all
-            champion = has_champion(u)
-            shares[first] += 1 if champion else 0
-            if uid in duel or uid in fight.stood_back:
-                shares[first] -= a + 1 if champion else a
-        for key, n in shares.items():
-            out[key] = out.get(key, 0) + n
-    return {k: n for k, n in out.items() if n > 0}
-
-
-def support_at(u: UnitState, i: int) -> int:
-    """CC.WHO_FIGHTS: the supporting attacks behind the front-rank model at file ``i``."""
-    ranks, each = support_ranks(u, u.charged)
-    sizes = rank_sizes(u)
-    return sum(each for r in range(1, 1 + ranks) if r < len(sizes) and i < sizes[r])
 
 
 def pools(state: State, combat: Combat, uid: str, fight: Fight
@@ -361,12 +306,15 @@ def strikes(state: State, combat: Combat, step: str, fight: Fight
                                            guard(state, state.units[foe], c)))
                 if step_label(c) != step or c.id in fight.stood_back:
                     continue
+                extra = attacks_of(c) - attacks_of(c, False)   # SPECIAL.EFFECTS
                 if c.id in duel:   # CC.CHALLENGE: it fights the foe it challenged, alone
                     rival = state.units[duel[c.id]]
-                    out.append(group(c, rival, attacks_of(c), True, guard(state, rival, c)))
+                    out.append(group(c, rival, attacks_of(c), True, guard(state, rival, c),
+                                     extra))
                 else:
                     e = state.units[foe]
-                    out.append(group(c, e, attacks_of(c), shield=guard(state, e, c)))
+                    out.append(group(c, e, attacks_of(c), shield=guard(state, e, c),
+                                     extra=extra))
         if u.status != "engaged" or step_label(u) != step:
             continue
         shares = attack_shares(state, combat, uid, fight)
@@ -374,25 +322,55 @@ def strikes(state: State, combat: Combat, step: str, fight: Fight
         for split in fight.allocations.get(uid, ()):
             for eid, n in split.items():
                 at[eid] = at.get(eid, 0) + n
+        more = extras(state, combat, uid, fight, shares, at)
         for eid, n in at.items():
             if n > 0:
                 e = state.units[eid]
-                out.append(group(u, e, n, shield=guard(state, e, u)))
+                out.append(group(u, e, n, shield=guard(state, e, u), extra=more.get(eid, 0)))
         if uid in duel:
             rival = state.units[duel[uid]]
-            out.append(group(u, rival, attacks_of(u) + (1 if has_champion(u) else 0),
-                             True, guard(state, rival, u)))
+            a = attacks_of(u)
+            out.append(group(u, rival, a + (1 if has_champion(u) else 0),
+                             True, guard(state, rival, u), a - attacks_of(u, False)))
     return [rerolled(state, fight, g) for g in out]
+
+
+def extras(state: State, combat: Combat, uid: str, fight: Fight, shares: dict[Key, int],
+           at: dict[str, int]) -> dict[str, int]:
+    """SPECIAL.EFFECTS: of ``uid``'s attacks at each enemy (``at``), how many its special rules
+    added: its shares less those it would have without them; a pool its player split shares
+    what it added in proportion to the split (what is left to the first enemy)."""
+    u = state.units[uid]
+    if attacks_of(u) == attacks_of(u, False):
+        return {}
+    base = attack_shares(state, combat, uid, fight, False)
+    out = {k: n - base.get(k, 0) for k, n in shares.items() if isinstance(k, str)}
+    for key, split in zip((k for k, _ in pools(state, combat, uid, fight)),
+                          fight.allocations.get(uid, ()), strict=False):
+        pool = frozenset(key)
+        added = shares.get(pool, 0) - base.get(pool, 0)
+        total = sum(split.values()) or 1
+        given = {eid: added * n // total for eid, n in split.items()}
+        first = next(iter(split), None)
+        if first is not None:
+            given[first] += added - sum(given.values())
+        for eid, n in given.items():
+            out[eid] = out.get(eid, 0) + n
+    return out
 
 
 def rerolled(state: State, fight: Fight, g: dict[str, Any]) -> dict[str, Any]:
     """CC.ASF, CC.HATRED: a group whose attacker re-rolls its misses, by the special rule
-    that grants it (``rerolls``); from engine 0.10.0 the group names that rule (a mount's
-    attacks are the mount's own: no rider's rule re-rolls them)."""
+    that grants it (its ``Reroll`` effect); from engine 0.10.0 the group names that rule (a
+    mount's attacks are the mount's own: no rider's rule re-rolls them)."""
     if g.get("mount"):
         return g
-    rule = rerolls.reroll(fight, state.units[g["unit"]], state.units[g["target"]])
-    if not rule:
+    u = state.units[g["unit"]]
+    if not effects.named(u.rules, u.equipment):
         return g
+    part = effects.reroll(u, "to_hit", effects.Ask(u, state.units[g["target"]], fight.round))
+    if part is None:
+        return g
+    rule = part.rule
     named = {"reroll_by": rule} if ruled(state, "reroll_named") else {}
     return {**g, "reroll": True, **named}

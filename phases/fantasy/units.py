@@ -9,6 +9,7 @@ from regiment.core import geometry as geo
 from regiment.core.geometry import Box, unit_size
 from regiment.core.i18n import mark, tr
 
+from .effects import Made, made, named
 from .specials import (
     ADDITIONAL_HAND_WEAPON,
     CHARACTER,
@@ -141,9 +142,16 @@ def strength(u: UnitState) -> int:
     return s
 
 
-def attacks_of(u: UnitState) -> int:
-    """CC.WHO_FIGHTS: a model's Attacks, one more with an additional hand weapon."""
-    return u.profile["A"] + (1 if carries(u, ADDITIONAL_HAND_WEAPON) else 0)
+def attacks_of(u: UnitState, effects: bool = True) -> int:
+    """CC.WHO_FIGHTS, SPECIAL.EFFECTS: a model's Attacks, one more with an additional hand
+    weapon, and the changes its special rules make (Frenzy +1: ``attacks_made``)."""
+    base = u.profile["A"] + (1 if carries(u, ADDITIONAL_HAND_WEAPON) else 0)
+    return attacks_made(u).value if effects and named(u.rules, ()) else base
+
+
+def attacks_made(u: UnitState) -> Made:
+    """CC.WHO_FIGHTS, SPECIAL.EFFECTS: a model's Attacks with their parts."""
+    return made(u, "A", u.profile["A"] + (1 if carries(u, ADDITIONAL_HAND_WEAPON) else 0))
 
 
 def has_champion(u: UnitState) -> bool:

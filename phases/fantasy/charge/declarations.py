@@ -15,7 +15,7 @@ from regiment.core.i18n import tr
 from regiment.core.pending import Decision
 from regiment.core.state import Awaiting
 
-from .. import attacks, charge, table
+from .. import attacks, blows, charge, table
 from ..characters import unit_leadership
 from ..commands import DeclareCharge, DeclineRedirect, EndCharges, React, Redirect
 from ..events import (
@@ -159,12 +159,12 @@ class DeclarationFlow:
         long_range = table.gap(state, shooter, charger, "CH.REACT") > weapon.range / 2
         several = weapon.shots > 1   # SHOOT.HIT: -1 for a weapon with multiple shots
         hit, hit2 = attacks.to_hit_shooting(shooter.profile["BS"], 1 + long_range + several)
-        return {"unit": shooter.id, "target": charger.id,
-                "attacks": min(shooter.files, shooter.models) * weapon.shots,
-                "challenge": False, "shooting": True, "hit": hit, "hit2": hit2,
-                "reroll": False, "wound": attacks.to_wound(s, charger.profile["T"]),
-                "armour": attacks.armour_need(charger.armour, s, 0, piercing),
-                "ward": attacks.ward_need(charger.ward), "rolls": {}}
+        return blows.volley(shooter, charger, {
+            "unit": shooter.id, "target": charger.id,
+            "attacks": min(shooter.files, shooter.models) * weapon.shots,
+            "challenge": False, "shooting": True, "hit": hit, "hit2": hit2,
+            "reroll": False, "wound": attacks.to_wound(s, charger.profile["T"]), "rolls": {}},
+            s, piercing)
 
     def _redirect(self, state: State, cmd: Redirect) -> list[Event]:
         """CH.REDIRECT: from engine 0.9.0 (seed 003) the charger takes its Leadership test

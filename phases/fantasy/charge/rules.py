@@ -17,13 +17,13 @@ from regiment.core.reasons import Reason
 from regiment.core.state import memo
 from regiment.phases.common import sight
 
-from .. import table
+from .. import effects, table
 from ..faces import counted
 from ..moving.aims import clear_ahead
 from ..moving.paths import Leg, cost, trouble, turn_of, walk
 from ..moving.rules import others as spacing
 from ..rulings import ruled
-from ..specials import IMMUNE_TO_PSYCHOLOGY, SWIFTSTRIDE, has
+from ..specials import SWIFTSTRIDE, has
 from ..state import State, UnitState
 from ..units import ALIVE, box, missile, status_word
 from ..why import CHARGE_FAILED, written
@@ -84,7 +84,7 @@ def reactions(unit: UnitState) -> list[str]:
         return ["hold"]
     options = ["hold"]
     stood = unit.reaction in ("hold", "stand_and_shoot")
-    if not has(unit, IMMUNE_TO_PSYCHOLOGY) and not stood:
+    if effects.forbidden(unit, "flee") is None and not stood:   # SPECIAL.EFFECTS
         options.append("flee")
     return options
 

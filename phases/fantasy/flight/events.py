@@ -22,11 +22,15 @@ class UnitRallied(Event):
     unit: str
 
 
-@event("PanicCaused", v=2, rules=("PANIC.TRIGGERS",))
+@event("PanicCaused", v=2, rules=("PANIC.TRIGGERS",), sparse=("spared",))
 class PanicCaused(Event):
+    """``units`` must take a panic test; ``spared`` would have, but a special rule spares them
+    (each ``{"unit", "rule", "special"}``, games from engine 0.14.0: SPECIAL.EFFECTS)."""
+
     units: tuple[str, ...]
     cause: str
     reason: dict[str, Any]
+    spared: tuple[dict[str, Any], ...] = ()
 
 
 @event("DangerousTerrainTested", rules=("FP.FLEE_THROUGH",))

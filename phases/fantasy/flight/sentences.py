@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from regiment.core.i18n import ntr, tr
 
+from .. import effects
 from ..state import State
 from ..telling import (
     D,
@@ -31,6 +32,23 @@ def _fled(d: D, s: State | None) -> str:
                dice=dice) + because(rule)
 
 
+def _panic(d: D, s: State | None) -> str:
+    """PANIC.TRIGGERS, SPECIAL.EFFECTS: who must test, and who a special rule spares."""
+    reason = reason_told(PANIC, d["reason"], s)
+    rules = ["PANIC.TRIGGERS"]
+    if d["units"]:
+        text = tr("Panic: {reason}; {units} must test.", reason=reason,
+                  units=names_of(s, d["units"]))
+    else:
+        text = tr("Panic: {reason}.", reason=reason)
+    for spared in d.get("spared", ()):
+        text += " " + ntr("{unit} takes no panic test ({rule}).",
+                          "{unit} take no panic test ({rule}).", verb_count(s, spared["unit"]),
+                          unit=name_of(s, spared["unit"]), rule=effects.told(spared))
+        rules.append(spared["rule"])
+    return text + because(*dict.fromkeys(rules))
+
+
 SENTENCES: dict[str, Callable[[D, State | None], str | None]] = {
     "UnitFled": _fled,
     "UnitReturned": lambda d, s: ntr("{unit} returns to the table.",
@@ -43,7 +61,5 @@ SENTENCES: dict[str, Callable[[D, State | None], str | None]] = {
         faces=" ".join(map(str, d["faces"])), slain=d["slain"]) + because("FP.FLEE_THROUGH"),
     "UnitRallied": lambda d, s: ntr("{unit} rallies.", "{unit} rally.", verb_count(s, d["unit"]),
                                     unit=name_of(s, d["unit"])) + because("RALLY.TEST"),
-    "PanicCaused": lambda d, s: tr("Panic: {reason}; {units} must test.",
-                                   reason=reason_told(PANIC, d["reason"], s),
-                                   units=names_of(s, d["units"])) + because("PANIC.TRIGGERS"),
+    "PanicCaused": _panic,
 }

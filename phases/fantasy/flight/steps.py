@@ -14,7 +14,7 @@ from regiment.core.fold import fold
 from regiment.core.pending import Decision
 from regiment.core.state import Awaiting
 
-from .. import charge, table
+from .. import charge, effects, table
 from ..characters import unit_leadership
 from ..events import (
     DangerousTerrainTested,
@@ -123,18 +123,19 @@ class FlightFlow:
         """PANIC.TRIGGERS: friends within 6" of a unit that broke or was destroyed test."""
         out: list[Event] = []
         queued = set(state.context.panic) | set(state.context.panicked)
+        named = ruled(state, "effects_named")
         for cid in causes:
             cause = state.units[cid]
             near = table.within(state, cause, [
                 u for u in state.units.values()
                 if u.player == cause.player and u.id != cid and u.status == "ready"
-                and u.id not in queued and not has(u, IMMUNE_TO_PSYCHOLOGY)],
+                and u.id not in queued and (named or not has(u, IMMUNE_TO_PSYCHOLOGY))],
                 PANIC_RANGE, "PANIC.TRIGGERS")
-            if near:
-                queued |= set(near)
-                code = "destroyed_near" if what == "was destroyed" else "broke_near"
-                out.append(PanicCaused(units=tuple(near), cause=cid,
-                                       reason=written(PANIC, state, code, unit=cid)))
+            code = "destroyed_near" if what == "was destroyed" else "broke_near"
+            caused = panic(state, near, cid, written(PANIC, state, code, unit=cid))
+            if caused is not None:
+                queued |= set(caused.units)
+                out.append(caused)
         return out
 
     def drive_panic(self, state: State) -> list[Event]:
@@ -221,3 +222,20 @@ def return_box(state: State, u: UnitState) -> geo.Box:
             if not any(geo.overlaps(c, o) for o in others):
                 return geo.rounded(c)
     return geo.rounded(first or b)
+
+
+def panic(state: State, units: list[str], cause: str, reason: dict[str, Any]
+          ) -> PanicCaused | None:
+    """PANIC.TRIGGERS, SPECIAL.EFFECTS: the panic tests ``units`` owe, those a special rule
+    spares named with it (games from engine 0.14.0; before, they were left out unsaid), or
+    None when nobody tests and nobody is named."""
+    tests, spared = [], []
+    for uid in units:
+        part = effects.spared(state.units[uid], "panic")
+        if part is None:
+            tests.append(uid)
+        elif ruled(state, "effects_named"):
+            spared.append({"unit": uid, **part.written()})
+    if not tests and not spared:
+        return None
+    return PanicCaused(units=tuple(tests), cause=cause, reason=reason, spared=tuple(spared))

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from regiment.core.events import Event, event
 
 
-@event("PursuitDeclared", rules=("FP.CHOOSE_PURSUIT",))
+@event("PursuitDeclared", rules=("FP.CHOOSE_PURSUIT",), sparse=("forced",))
 class PursuitDeclared(Event):
-    """A winner's choice: pursue ``target``, overrun, or try to restrain (``kind``)."""
+    """A winner's choice: pursue ``target``, overrun, or try to restrain (``kind``); ``forced``:
+    the special rule that left it no other (``{"rule", "special"}``, SPECIAL.EFFECTS)."""
 
     unit: str
     target: str
     kind: str
+    forced: dict[str, Any] | None = None
 
 
 @event("PursuitRolled", sparse=("dropped",), rules=("FP.PURSUE_ROLL", "FP.CAUGHT"))

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from regiment.core.i18n import ntr, tr
 
+from .. import effects
 from ..state import State
 from ..telling import (
     D,
@@ -43,10 +44,16 @@ def _declared_pursuit(d: D, s: State | None) -> str:
     who = name_of(s, d["unit"])
     if d["kind"] == "restrain":
         return tr("{unit} try to hold back.", unit=who) + because("FP.CHOOSE_PURSUIT")
+    forced = d.get("forced")   # SPECIAL.EFFECTS: the rule that left no other choice
+    rules: tuple[str, ...] = ("FP.OVERRUN",) if d["kind"] == "overrun" else ("FP.CHOOSE_PURSUIT",)
     if d["kind"] == "overrun":
-        return tr("{unit} will overrun.", unit=who) + because("FP.OVERRUN")
-    return tr("{unit} will pursue {target}.", unit=who, target=name_of(s, d["target"])) \
-        + because("FP.CHOOSE_PURSUIT")
+        text = tr("{unit} will overrun", unit=who)
+    else:
+        text = tr("{unit} will pursue {target}", unit=who, target=name_of(s, d["target"]))
+    if forced:
+        text += tr(", as {rule} makes it", rule=effects.told(forced))
+        rules += (forced["rule"],)
+    return text + "." + because(*rules)
 
 
 def _flee_direction(d: D, s: State | None) -> str:

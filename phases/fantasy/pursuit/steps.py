@@ -22,7 +22,7 @@ from regiment.core.pending import Decision
 from regiment.core.state import Awaiting
 from regiment.phases.common.engine import per_state
 
-from .. import charge, combat
+from .. import charge, combat, effects
 from ..characters import unit_leadership
 from ..commands import FleeOrder, Overrun, Pursue, PursuitOrder, Restrain
 from ..events import (
@@ -155,6 +155,12 @@ class PursuitFlow:
 
     def _pursue(self, state: State, cmd: Pursue | Overrun | Restrain) -> list[Event]:
         options = self._candidates(state).get(cmd.unit)
+        mover = state.units.get(cmd.unit)
+        forced = effects.forced(mover, "pursue") if mover is not None and options else None
+        if forced is not None and cmd.name == "restrain":   # SPECIAL.EFFECTS: Frenzy
+            raise self.flow.illegal(state, cmd, tr("{unit} must pursue ({rule})",
+                                                   unit=mover.name if mover else cmd.unit,
+                                                   rule=effects.told(forced)), forced.rule)
         if isinstance(cmd, Pursue) and options and cmd.target not in options[1]:
             name, nobody = state.units[cmd.unit].name, tr("none")
             raise self.flow.illegal(
@@ -166,7 +172,8 @@ class PursuitFlow:
         if cmd.name == "restrain":
             _kind, targets = self._candidates(state)[cmd.unit]
             target = targets[0] if targets else ""
-        declared = PursuitDeclared(unit=cmd.unit, target=target, kind=cmd.name)
+        declared = PursuitDeclared(unit=cmd.unit, target=target, kind=cmd.name,
+                                   forced=forced.written() if forced is not None else None)
         return self.flow.then(state, [declared], cmd.name)
 
     # Each step of the pursuit has its queue: who is still to act in it, in order.
@@ -368,6 +375,8 @@ class PursuitFlow:
         kind, targets = self._candidates(state)[undecided]
         choices: list[Command] = ([Pursue(by=u.player, unit=u.id, target=t) for t in targets]
                                   if kind == "pursue" else [Overrun(by=u.player, unit=u.id)])
+        if effects.forced(u, "pursue") is not None:   # SPECIAL.EFFECTS: it may not stay
+            return Decision(player=u.player, decision="pursue", legal=tuple(choices))
         return Decision(player=u.player, decision="pursue",
                         legal=(*choices, Restrain(by=u.player, unit=u.id)))
 

@@ -12,9 +12,9 @@ from typing import Any
 from regiment.core.geometry import area_share
 from regiment.core.reasons import Reason
 
-from .. import table
+from .. import effects, table
 from ..combat import side_fought, touching
-from ..specials import STUBBORN, has
+from ..specials import STUBBORN
 from ..state import Combat, State, UnitState
 from ..units import box, full_ranks
 from ..variants import Variant
@@ -158,7 +158,7 @@ def break_penalty(state: State, combat: Combat, uid: str, margin: int
     firm, why = steadfast(state, combat, uid)
     if firm:
         return 0, True, why
-    if has(u, STUBBORN):
+    if effects.spared(u, "break_penalty") is not None:   # Stubborn (SPECIAL.EFFECTS)
         return 0, False, written(BREAK_TEST, state, "stubborn",
                                  rules=", ".join(STUBBORN.rules))
     return margin, False, why

@@ -13,13 +13,12 @@ from regiment.core.fold import fold
 from regiment.core.pending import Decision
 from regiment.core.state import Awaiting
 
-from .. import combat
+from .. import combat, effects
 from ..characters import unit_leadership
 from ..commands import BreakTestOrder
 from ..events import OrderChosen
 from ..flow import Flow, fight_of
 from ..motion import hill_regions
-from ..specials import UNBREAKABLE, has
 from ..state import State
 from .events import BreakTestTaken, CombatResultDecided
 from .rules import break_penalty, decide, ld_test, side_parts
@@ -83,8 +82,8 @@ class ResultFlow:
         unbreakable: tuple[str, ...] = ()
         if winner is not None:  # BT.WHO, BT.SPECIAL
             losers = fighting[state.opponent(winner)]
-            tests = tuple(u.id for u in losers if not has(u, UNBREAKABLE))
-            unbreakable = tuple(u.id for u in losers if has(u, UNBREAKABLE))
+            tests = tuple(u.id for u in losers if not effects.spared(u, "break_test"))
+            unbreakable = tuple(u.id for u in losers if effects.spared(u, "break_test"))
         return [CombatResultDecided(combat=cmb.id, sides=sides, winner=winner,
                                     margin=margin, musician=musician, tests=tests,
                                     no_more_foes=free, unbreakable=unbreakable)]

@@ -14,7 +14,7 @@ from regiment.core.i18n import tr
 from regiment.core.pending import Decision
 from regiment.core.state import memo
 
-from .. import attacks
+from .. import attacks, blows
 from ..commands import Shoot
 from ..events import InitiativeStepBegan
 from ..flow import Flow, Quiet
@@ -94,9 +94,8 @@ def volley(u: UnitState, t: UnitState, aim: ShotsFired) -> dict[str, Any]:
     weapon = missile(u)
     assert weapon is not None
     s, piercing = weapon.strength_of(u), weapon.piercing   # SHOOT.WEAPONS
-    return {"unit": u.id, "target": t.id, "attacks": aim.shots, "challenge": False,
-            "shooting": True, "hit": aim.hit, "hit2": aim.hit2, "reroll": False,
-            "wound": attacks.to_wound(s, t.profile["T"]),
-            "armour": attacks.armour_need(t.armour, s, 0, piercing),
-            "ward": attacks.ward_need(t.ward), "rolls": {}}
+    return blows.volley(u, t, {
+        "unit": u.id, "target": t.id, "attacks": aim.shots, "challenge": False,
+        "shooting": True, "hit": aim.hit, "hit2": aim.hit2, "reroll": False,
+        "wound": attacks.to_wound(s, t.profile["T"]), "rolls": {}}, s, piercing)
 
