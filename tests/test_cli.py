@@ -301,7 +301,7 @@ def test_commands_and_options_by_a_unique_beginning(tmp_path, capsys):
     assert "Orc Boyz attacks at Empire Spearmen" in capsys.readouterr().out
     assert main(["odds", "attacks", "10", "--attacker", "orcboyz", "--target",
                  "empire_spearmen"]) == 2
-    assert "did you mean 'orc_boyz'?" in capsys.readouterr().err
+    assert "did you mean 'orc_boyz'" in capsys.readouterr().err
 
 
 def test_a_game_id_may_be_shortened_to_a_unique_prefix(tmp_path, capsys):

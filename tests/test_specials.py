@@ -279,3 +279,20 @@ def test_special_effects_every_common_rule_is_one_declaration_with_its_sentence(
             assert f"**{e.rule}**" in reference, (s.name, e.rule)
         with language("ru"):
             assert tr(s.told) != s.told, s.name
+
+
+def test_special_effects_odds_count_poison_and_killing_blow_and_name_them(capsys):
+    """SR.POISONED, SR.KILLING_BLOW: `regiment odds attacks` takes the rules from the
+    catalogue's profiles, counts what they do and names them."""
+    from fractions import Fraction
+
+    from regiment.phases.fantasy.odds import unsaved_chance
+    from regiment.tools.cli import main
+
+    # a 6 to hit (1/6) wounds; the other hits (1/3) wound on 5+ (1/3)
+    assert unsaved_chance(4, 5, poison=True) == Fraction(1, 6) + Fraction(1, 3) * Fraction(1, 3)
+    # 3+ and 3+: 1/9 are killing blows (no armour), the other 1/3 face the 4+ armour
+    assert unsaved_chance(3, 3, 4, killing=True) == Fraction(1, 9) + Fraction(1, 3) / 2
+    assert main(["odds", "attacks", "10", "--attacker", "ghouls", "--target", "orc_boyz"]) == 0
+    out = capsys.readouterr().out
+    assert "Poisoned Attacks: each 6 to hit wounds" in out and "SR.POISONED" in out

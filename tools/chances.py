@@ -202,10 +202,17 @@ def _profile(key: str, uid: str) -> UnitState:
 def _attacks(args: argparse.Namespace, console: Console) -> int:
     from rich.table import Table
 
+    from regiment.phases.fantasy import effects
     from regiment.phases.fantasy.strikes import group
 
+    def rerolled(a: UnitState, t: UnitState, g: dict[str, Any]) -> dict[str, Any]:
+        """CC.ASF, CC.HATRED: the first round's re-roll a rule grants (SPECIAL.EFFECTS)."""
+        part = effects.reroll(a, "to_hit", effects.Ask(a, t, 1))
+        return {**g, "reroll": True} if part is not None else g
+
     needs = {"hit": 4, "wound": 4, "armour": 0, "ward": 0, "reroll": False}
-    who, parry = "attacks", False
+    who, parry, acted = "attacks", False, ""
+    rules: list[str] = []
     if bool(args.attacker) != bool(args.target):
         given, missing = (("--attacker", "--target") if args.attacker else
                           ("--target", "--attacker"))
@@ -214,23 +221,27 @@ def _attacks(args: argparse.Namespace, console: Console) -> int:
         a, t = _profile(args.attacker, "a"), _profile(args.target, "t")
         if args.charging:
             a = a.evolve(charged=True)
-        g = group(a, t, args.attacks)   # from the front: the current rules (ATK.PARRY)
+        g = rerolled(a, t, group(a, t, args.attacks))   # from the front (ATK.PARRY)
         needs = {k: g[k] for k in needs}
+        needs.update(poison=bool(g.get("poison")), killing=bool(g.get("killing")))
         parry = bool(g.get("parry"))
+        acted, rules = effects.acted(g.get("parts", ()), g)   # SPECIAL.EFFECTS
         who = f"{a.name} attacks at {t.name}"
     for k in ("hit", "wound", "armour", "ward"):
         if getattr(args, k) is not None:
             needs[k] = getattr(args, k)
     reroll = bool(needs["reroll"]) or args.reroll_misses
     dist = odds.attack_odds(args.attacks, int(needs["hit"]), int(needs["wound"]),
-                            int(needs["armour"]), int(needs["ward"]), reroll)
+                            int(needs["armour"]), int(needs["ward"]), reroll,
+                            poison=bool(needs.get("poison")), killing=bool(needs.get("killing")))
     if args.ward is not None:
         parry = False   # a ward given by hand is a ward
     saves = ", ".join(f"{'parry' if k == 'ward' and parry else k} {needs[k]}+"
                       for k in ("armour", "ward") if needs[k]) or "no save"
     table = Table(title=f"{args.attacks} {who}: hit {needs['hit']}+"
                   f"{' re-rolling misses' if reroll else ''}, wound {needs['wound']}+, "
-                  f"{saves} (ATK.SEQUENCE{', ATK.PARRY' if parry else ''})")
+                  f"{saves}{acted} (ATK.SEQUENCE{', ATK.PARRY' if parry else ''}"
+                  f"{''.join(', ' + r for r in dict.fromkeys(rules))})")
     _wounds_table(console, table, dist)
     return 0
 

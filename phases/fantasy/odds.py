@@ -64,21 +64,30 @@ def break_odds(leadership: int, lost_by: int, steadfast: bool = False,
 
 
 def unsaved_chance(hit: int, wound: int, armour: int = 0, ward: int = 0,
-                   reroll_misses: bool = False, hit2: int = 0) -> Fraction:
+                   reroll_misses: bool = False, hit2: int = 0, poison: bool = False,
+                   killing: bool = False) -> Fraction:
     """ATK.SEQUENCE: the chance one attack ends as an unsaved wound: it hits (re-rolling a
     miss, CC.ASF; a 6 and then ``hit2``, ATK.TO_HIT_SHOOTING), wounds, and the armour
-    (ATK.ARMOUR) and ward (ATK.WARD) saves both fail."""
+    (ATK.ARMOUR) and ward (ATK.WARD) saves both fail. SR.POISONED: a 6 to hit wounds at once;
+    SR.KILLING_BLOW: a 6 to wound is saved by the ward alone."""
     p_hit = success(hit) * (success(hit2) if hit2 else 1)
+    six = Fraction(1, 6) if poison and not hit2 and hit else Fraction(0)
     if reroll_misses:
-        p_hit = 1 - (1 - p_hit) ** 2
-    return p_hit * success(wound) * (1 - success(armour)) * (1 - success(ward))
+        missed = 1 - p_hit
+        p_hit = 1 - missed ** 2
+        six += missed * six
+    rolled = p_hit - six   # the hits that roll to wound
+    slay = rolled * Fraction(1, 6) if killing and wound else Fraction(0)
+    wounds = six + rolled * success(wound) - slay
+    return (wounds * (1 - success(armour)) + slay) * (1 - success(ward))
 
 
 def attack_odds(attacks: int, hit: int, wound: int, armour: int = 0, ward: int = 0,
-                reroll_misses: bool = False, hit2: int = 0) -> dict[int, Fraction]:
+                reroll_misses: bool = False, hit2: int = 0, poison: bool = False,
+                killing: bool = False) -> dict[int, Fraction]:
     """ATK.SEQUENCE: the exact distribution of unsaved wounds from ``attacks`` attacks (each
     attack is independent: the binomial of the chance of one)."""
-    p = unsaved_chance(hit, wound, armour, ward, reroll_misses, hit2)
+    p = unsaved_chance(hit, wound, armour, ward, reroll_misses, hit2, poison, killing)
     return {k: math.comb(attacks, k) * p ** k * (1 - p) ** (attacks - k)
             for k in range(attacks + 1)}
 
