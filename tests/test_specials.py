@@ -296,3 +296,52 @@ def test_special_effects_odds_count_poison_and_killing_blow_and_name_them(capsys
     assert main(["odds", "attacks", "10", "--attacker", "ghouls", "--target", "orc_boyz"]) == 0
     out = capsys.readouterr().out
     assert "Poisoned Attacks: each 6 to hit wounds" in out and "SR.POISONED" in out
+
+
+def test_sr_fear_a_failed_test_fights_at_weapon_skill_one_this_round():
+    """SR.FEAR: at the start of the round the unit touching a frightening enemy tests (the
+    frightening one does not); failed, it hits on 5+ (WS 1 against 3) and is hit on 3+, and
+    both groups name Fear."""
+    g = duel({"profile": {"I": 4}}, {"profile": {"I": 1}, "rules": ["fear"]})
+    g.submit(next(c for c in g.pending.legal if c.name == "fight"))
+    p = g.pending
+    assert (p.kind, p.purpose, p.unit) == ("roll", "fear", "a")
+    events = b.answer(g, {"fear": [(6, 6)]}, default=1, stop="break_test")
+    test = b.one(events, "LeadershipTested")
+    assert test.purpose == "fear" and not test.passed
+    a, foe = mine(events), mine(events, "b")
+    assert a.needs["hit"] == 5 and foe.needs["hit"] == 3
+    assert parts_of(a) == {("fear", "WS", -2)} and parts_of(foe) == {("fear", "foe_WS", -2)}
+    lines = told(g, "SR.FEAR")
+    assert any("fear test" in x and "failed" in x for x in lines)
+    assert any("Fear: Weapon Skill 1 this round" in x for x in lines)
+
+
+def test_sr_fear_passed_fights_as_ever_and_the_immune_take_no_test():
+    g = duel({"profile": {"I": 4}}, {"profile": {"I": 1}, "rules": ["fear"]})
+    b.fight(g)
+    events = b.answer(g, {"fear": [(2, 2)]}, default=1, stop="break_test")
+    assert mine(events).needs["hit"] == 4 and "parts" not in mine(events).needs
+    for immune in ("fear", "terror", "immune_to_psychology", "frenzy"):
+        g = duel({"profile": {"I": 4}, "rules": [immune]}, {"profile": {"I": 1},
+                                                           "rules": ["fear"]})
+        b.fight(g)
+        assert g.pending.kind != "roll" or g.pending.purpose != "fear", immune
+
+
+def test_sr_terror_a_charged_unit_tests_first_and_a_failure_may_only_flee():
+    g = b.game([b.unit("a", "red", 36, 10, 0, rules=["terror"]),
+                b.unit("x", "blue", 36, 20, 180)])
+    g.submit({"cmd": "declare_charge", "by": "red", "unit": "a", "target": "x"})
+    assert (g.pending.kind, g.pending.purpose, g.pending.unit) == ("roll", "terror", "x")
+    events = b.answer(g, {"terror": [(6, 6)]})
+    assert not b.one(events, "LeadershipTested").passed
+    assert {c.reaction for c in g.pending.legal} == {"flee"}
+    with pytest.raises(IllegalCommand):
+        g.submit({"cmd": "react", "by": "blue", "unit": "x", "reaction": "hold"})
+    assert any("terror test" in x for x in told(g, "SR.TERROR"))
+    passed = b.game([b.unit("a", "red", 36, 10, 0, rules=["terror"]),
+                     b.unit("x", "blue", 36, 20, 180)])
+    passed.submit({"cmd": "declare_charge", "by": "red", "unit": "a", "target": "x"})
+    b.answer(passed, {"terror": [(2, 2)]})
+    assert "hold" in {c.reaction for c in passed.pending.legal}

@@ -13,17 +13,11 @@ from regiment.core.fold import KERNEL_APPLIERS
 
 from . import attacks
 from . import events as ev
-from .challenge.appliers import APPLIERS as CHALLENGE_APPLIERS
-from .charge.appliers import APPLIERS as CHARGE_APPLIERS
 from .combat import combat_holding, place_in_front
 from .evolve import leave, the_fight, with_context, with_fight, with_unit
-from .flight.appliers import APPLIERS as FLIGHT_APPLIERS
 from .moving import KINDS as REMAINING_MOVES
-from .pursuit.appliers import APPLIERS as PURSUIT_APPLIERS
-from .reform.appliers import APPLIERS as REFORM_APPLIERS
-from .result.appliers import APPLIERS as RESULT_APPLIERS
+from .parts import gathered
 from .rolls import ATTACK_PURPOSES
-from .shooting.appliers import APPLIERS as SHOOTING_APPLIERS
 from .state import (
     NO_FIGHT,
     ChallengeStatus,
@@ -230,6 +224,10 @@ def leadership_tested(s: State, e: ev.LeadershipTested) -> State:
     if e.purpose == "reform":
         fight = the_fight(s)
         return with_fight(s, reform_tests={**fight.reform_tests, e.unit: e.passed})
+    if e.purpose == "fear":   # SR.FEAR: failed, Weapon Skill 1 this round
+        return with_fight(s, fear={**the_fight(s).fear, e.unit: e.passed})
+    if e.purpose == "terror":   # SR.TERROR: failed, it may only flee
+        return with_context(s, terror={**s.context.terror, e.unit: e.passed})
     return s
 
 
@@ -293,14 +291,9 @@ def character_left(s: State, e: ev.CharacterLeft) -> State:
     return out
 
 
+# every concept folder's own (parts.py), and those of the events kept here
 APPLIERS: dict[type[Event], Any] = {
-    **CHARGE_APPLIERS,
-    **FLIGHT_APPLIERS,
-    **CHALLENGE_APPLIERS,
-    **RESULT_APPLIERS,
-    **PURSUIT_APPLIERS,
-    **REFORM_APPLIERS,
-    **SHOOTING_APPLIERS,
+    **gathered("appliers", "APPLIERS"),
     ev.CharacterJoined: character_joined,
     ev.CharacterLeft: character_left,
     TurnBegan: turn_began,

@@ -13,6 +13,7 @@ ID it acts under:
 - ``Forced`` and ``Forbidden``: a choice made for the unit (must pursue) or taken from it (may
   not flee);
 - ``Strikes``: its place in the order of blows (first, last);
+- ``Causes``: what its foes must test for (fear, terror);
 - ``Multiplies``: each unsaved wound becomes several.
 
 The engine asks the effects wherever such a number or choice is made (``made``, ``spared``,
@@ -136,6 +137,11 @@ class Forbidden(Effect):
 @dataclass(frozen=True)
 class Strikes(Effect):
     order: Literal["first", "last"] = "first"
+
+
+@dataclass(frozen=True)
+class Causes(Effect):
+    what: tuple[str, ...] = ()   # what its foes must test for: "fear", "terror"
 
 
 @dataclass(frozen=True)
@@ -272,6 +278,12 @@ def cancels(u: Bearer, save: str) -> Part | None:
                 None)
 
 
+def causes(u: Bearer, what: str) -> Part | None:
+    """SPECIAL.EFFECTS: the rule by which ``u`` causes ``what`` (fear, terror), or None."""
+    return next((Part(e.rule, name) for name, _, e in acting(u, Causes) if what in e.what),
+                None)
+
+
 def multiplies(u: Bearer) -> tuple[Part, str] | None:
     """SPECIAL.EFFECTS: the rule that multiplies ``u``'s unsaved wounds, and by how many."""
     for name, value, e in acting(u, Multiplies):
@@ -329,6 +341,10 @@ def acted(parts: Any, needs: Mapping[str, Any]) -> tuple[str, list[str]]:
                            need=needs.get("ward", 0)))
         elif p.of == "ward":
             said.append(tr("{rule}: no regeneration save", rule=name))
+        elif p.of == "WS":
+            said.append(tr("{rule}: Weapon Skill 1 this round", rule=name))
+        elif p.of == "foe_WS":
+            said.append(tr("{rule}: the foe's Weapon Skill 1 this round", rule=name))
         elif p.of == "to_hit":
             said.append(tr("{rule}: each 6 to hit wounds", rule=name))
         elif p.of == "to_wound":

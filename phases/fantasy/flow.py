@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # the parts import the engine; the engine names them for mypy
     from .flow_characters import CharacterFlow
     from .flow_combat import CombatFlow
     from .moving.steps import MoveFlow
+    from .psychology.steps import PsychologyFlow
     from .pursuit.steps import PursuitFlow
     from .reform.steps import ReformFlow
     from .result.steps import ResultFlow
@@ -141,6 +142,7 @@ class Flow(Engine):
     reforms: ReformFlow
     characters: CharacterFlow
     moves: MoveFlow
+    psychology: PsychologyFlow
     shooting: ShootingFlow
 
     def drive(self, state: State) -> list[Event]:

@@ -101,3 +101,7 @@ class CharacterFlow(Quiet):
                                                      position=(b.x, b.y), facing=b.facing,
                                                      reason=LEFT.make("left"))],
                                "leave_unit")
+
+
+# the flow's part: its place among the parts, its name (parts.py)
+PART = (9, "characters", CharacterFlow)

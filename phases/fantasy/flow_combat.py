@@ -339,3 +339,7 @@ def _close_ups_one_level(before: State, after: State, cmb: Combat) -> list[Event
             b = geo.rounded(geo.moved(box(o), shift, new.facing))
             out.append(moved(oid, b, "close_up", shift))
     return out
+
+
+# the flow's part: its place among the parts, its name (parts.py)
+PART = (4, "combats", CombatFlow)

@@ -19,14 +19,8 @@ from regiment.phases.common.scores import scored
 
 from . import effects, measures
 from .attacks import SpecialHits
-from .challenge.sentences import SENTENCES as CHALLENGE_SENTENCES
-from .charge.sentences import SENTENCES as CHARGE_SENTENCES
-from .flight.sentences import SENTENCES as FLIGHT_SENTENCES
 from .moving import sentences as moving_sentences
-from .pursuit.sentences import SENTENCES as PURSUIT_SENTENCES
-from .reform.sentences import SENTENCES as REFORM_SENTENCES
-from .result.sentences import SENTENCES as RESULT_SENTENCES
-from .shooting.sentences import SENTENCES as SHOOTING_SENTENCES
+from .parts import gathered
 from .sources import cite
 from .state import State
 from .strikes import describe_step
@@ -159,13 +153,15 @@ def _attacks(d: D, s: State | None) -> str:
 
 LD_PURPOSES = {"panic": mark("panic"), "rally": mark("rally"), "restrain": mark("restrain"),
                "reform": mark("reform"), "leadership": mark("leadership"),
-               "march": mark("march"), "reform_move": mark("reform and move")}
+               "march": mark("march"), "reform_move": mark("reform and move"),
+               "fear": mark("fear"), "terror": mark("terror")}
 
 
 def _ld(d: D, s: State | None) -> str:
     rule = {"panic": "PANIC.TRIGGERS", "rally": "RALLY.TEST", "restrain": "FP.CHOOSE_PURSUIT",
             "reform": "REF.TEST", "march": "MOVE.MARCH",
-            "reform_move": "MOVE.REFORM"}.get(d["purpose"], "LD.TEST")
+            "reform_move": "MOVE.REFORM", "fear": "SR.FEAR",
+            "terror": "SR.TERROR"}.get(d["purpose"], "LD.TEST")
     fields = {"unit": name_of(s, d["unit"]),
               "purpose": tr(LD_PURPOSES[d["purpose"]]) if d["purpose"] in LD_PURPOSES
               else d["purpose"], "ld": d["leadership"],
@@ -334,14 +330,9 @@ def _combat_began(d: D, s: State | None) -> str:
     return text + because("CH.CHARGE_MOVE" if d["reason"]["code"] == "charge" else "FP.FRESH_ENEMY")
 
 
+# every concept folder's own (parts.py), and those of the events kept here
 TEMPLATES: dict[str, Callable[[D, State | None], str | None]] = {
-    **CHARGE_SENTENCES,
-    **FLIGHT_SENTENCES,
-    **CHALLENGE_SENTENCES,
-    **RESULT_SENTENCES,
-    **SHOOTING_SENTENCES,
-    **PURSUIT_SENTENCES,
-    **REFORM_SENTENCES,
+    **gathered("sentences", "SENTENCES"),
     "CombatJoined": _joined,
     "AttacksAllocated": _allocated,
     "OrderChosen": _order,

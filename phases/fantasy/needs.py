@@ -91,7 +91,7 @@ def roll_numbers(state: State) -> dict[str, int | bool] | None:
 
 
 LEADERSHIP = ("break_test", "panic", "restrain", "reform", "rally", "redirect", "march",
-              "reform_move")
+              "reform_move", "fear", "terror")
 
 
 def _attack_stage(state: State, aw: Awaiting) -> tuple[attacks.Group, str] | None:

@@ -22,20 +22,10 @@ from regiment.phases.common.machine import Rolled, leaf_named, leaves
 
 from . import measures, narrate, needs, rulings, table
 from .appliers import APPLIERS
-from .challenge.steps import ChallengeFlow
-from .charge.declarations import DeclarationFlow
-from .charge.moves import ChargeMoveFlow
 from .events import CharacterJoined, CombatBegan, TurnBegan
-from .flight.steps import FlightFlow
 from .flow import GUARDS, Flow, Part
-from .flow_characters import CharacterFlow
-from .flow_combat import CombatFlow
 from .machine import Compiled, turn_table
-from .moving.steps import MoveFlow
-from .pursuit.steps import PursuitFlow
-from .reform.steps import ReformFlow
-from .result.steps import ResultFlow
-from .shooting.steps import ShootingFlow
+from .parts import flows
 from .specials import SPECIALS
 from .state import State, Turn, UnitState
 from .units import box
@@ -56,22 +46,12 @@ class FantasyPreset(Flow):
         self.appliers = APPLIERS
         self.view = VIEW
         self.fold_table = appliers_for(APPLIERS)
-        self.flights = FlightFlow(self)
-        self.declarations = DeclarationFlow(self)
-        self.charge_moves = ChargeMoveFlow(self)
-        self.combats = CombatFlow(self)
-        self.challenges = ChallengeFlow(self)
-        self.results = ResultFlow(self)
-        self.pursuits = PursuitFlow(self)
-        self.reforms = ReformFlow(self)
-        self.characters = CharacterFlow(self)
-        self.moves = MoveFlow(self)
-        self.shooting = ShootingFlow(self)
-        # (flights first: where two parts drive one step, the pursuers come back before the
-        # dice for a split front are rolled, FP.OFF_TABLE in fantasy-classic)
-        parts: tuple[Part, ...] = (self.flights, self.declarations, self.charge_moves,
-                                   self.combats, self.challenges, self.results, self.pursuits,
-                                   self.reforms, self.characters, self.moves, self.shooting)
+        # each concept's part, found by the registry (parts.py), in its order
+        found = []
+        for name, cls in flows():
+            setattr(self, name, cls(self))
+            found.append(getattr(self, name))
+        parts: tuple[Part, ...] = tuple(found)
         self.handlers: dict[str, Callable[[State, Any], list[Event]]] = {
             k: v for part in parts for k, v in part.handlers().items()}
         self.handlers["end_phase"] = self._end_phase

@@ -20,6 +20,7 @@ from regiment.core.i18n import mark
 from .effects import (
     DECLARED,
     Cancels,
+    Causes,
     Effect,
     Forbidden,
     Forced,
@@ -129,13 +130,26 @@ ALWAYS_STRIKES_LAST = special(
 IMMUNE_TO_PSYCHOLOGY = special(
     "immune_to_psychology", ("CH.REACT", "PANIC.TRIGGERS"), "[G]",
     "may not flee as a charge reaction and takes no panic tests", mark("Immune to Psychology"),
-    effects=(Forbidden("SR.ITP", choice="flee"), Spared("SR.ITP", what=("panic",))))
+    effects=(Forbidden("SR.ITP", choice="flee"),
+             Spared("SR.ITP", what=("panic", "fear", "terror"))))
 FRENZY = special(
     "frenzy", (), "[G]",
     "+1 Attack, must pursue a broken foe, and is immune to psychology (may not flee as a "
     "charge reaction, takes no panic tests)", mark("Frenzy"),
     effects=(Modify("SR.FRENZY", what="A", by=1), Forced("SR.FRENZY", choice="pursue"),
-             Forbidden("SR.FRENZY", choice="flee"), Spared("SR.FRENZY", what=("panic",))))
+             Forbidden("SR.FRENZY", choice="flee"),
+             Spared("SR.FRENZY", what=("panic", "fear", "terror"))))
+FEAR = special(
+    "fear", (), "[G]",
+    "enemies in base contact test their Leadership at the start of each round, fighting "
+    "with Weapon Skill 1 that round if they fail; it is immune to fear itself", mark("Fear"),
+    effects=(Causes("SR.FEAR", what=("fear",)), Spared("SR.FEAR", what=("fear",))))
+TERROR = special(
+    "terror", (), "[G]",
+    "causes fear, and a unit it charges takes a panic test first, fleeing if it fails; it is "
+    "immune to fear and terror itself", mark("Terror"),
+    effects=(Causes("SR.TERROR", what=("fear", "terror")),
+             Spared("SR.TERROR", what=("fear", "terror"))))
 DEVASTATING_CHARGE = special(
     "devastating_charge", (), "[G]", "+1 Attack in the turn it charged",
     mark("Devastating Charge"), effects=(Modify("SR.DEVASTATING_CHARGE", "charged", "A", 1),))

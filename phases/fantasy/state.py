@@ -177,6 +177,7 @@ class Fight(Value):
     restraint: Mapping[str, bool] = EMPTY  # each restraint test: passed
     rolled: Mapping[str, int] = EMPTY      # pursuit rolls
     moved: tuple[str, ...] = ()                    # fleers and pursuers that have moved
+    fear: Mapping[str, bool] = EMPTY       # each fear test this round: passed (SR.FEAR)
     pursued: bool = False                          # every pursuit is done
     reform_first: str | None = None                # the player who reforms first (REF.ORDER)
     reform_tests: Mapping[str, bool] = EMPTY
@@ -226,6 +227,7 @@ class Turn(Value):
     # PANIC.TRIGGERS: the models each unit lost to shooting in the phase ``shot_in`` names
     shot_lost: Mapping[str, int] = EMPTY
     shot_in: str = ""
+    terror: Mapping[str, bool] = EMPTY  # each terror test this turn: passed (SR.TERROR)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -22,6 +22,8 @@ from .combat import (
     touched_models,
     touching,
 )
+from .effects import Part
+from .psychology.rules import frightened
 from .rulings import ruled
 from .shares_old import shares_by_side
 from .shields import FROM_THE_FRONT, NO_SHIELD, Guard, can_parry, saves
@@ -282,6 +284,10 @@ def strikes(state: State, combat: Combat, step: str, fight: Fight
             ) -> list[dict[str, Any]]:
     """CC.WHO_FIGHTS, CC.ALLOCATE, CC.CHALLENGE: the groups of attacks made in one initiative
     step: one per attacking unit and target, split pools added as their player chose."""
+    scared = frightened(state, fight) if fight.fear else {}
+    if scared:   # SR.FEAR: Weapon Skill 1 this round, named in each group it changes
+        return [afraid(state, scared, g)
+                for g in strikes(at_ws_one(state, scared), combat, step, fight.evolve(fear={}))]
     out = []
     duel = fight.duel or {}
     if step in (IMPACT_STEP, STOMP_STEP):
@@ -333,6 +339,24 @@ def strikes(state: State, combat: Combat, step: str, fight: Fight
             out.append(group(u, rival, a + (1 if has_champion(u) else 0),
                              True, guard(state, rival, u), a - attacks_of(u, False)))
     return [rerolled(state, fight, g) for g in out]
+
+
+def at_ws_one(state: State, scared: dict[str, Part]) -> State:
+    """SR.FEAR: the state as this round's blows see it: the frightened at Weapon Skill 1."""
+    units = dict(state.units)
+    for uid in scared:
+        units[uid] = units[uid].evolve(profile={**units[uid].profile, "WS": 1})
+    return state.evolve(units=units)
+
+
+def afraid(state: State, scared: dict[str, Part], g: dict[str, Any]) -> dict[str, Any]:
+    """SR.FEAR: a group names the fear that set its attacker's or its target's WS to 1."""
+    parts = []
+    for uid, of in ((g["unit"], "WS"), (g["target"], "foe_WS")):
+        if uid in scared and not g.get("mount") and not g.get("special"):
+            was = state.units[uid].profile["WS"]
+            parts.append(Part(scared[uid].rule, scared[uid].special, 1 - was, of).written())
+    return {**g, "parts": [*g.get("parts", ()), *parts]} if parts else g
 
 
 def extras(state: State, combat: Combat, uid: str, fight: Fight, shares: dict[Key, int],

@@ -120,3 +120,7 @@ class ChallengeFlow:
         answers: list[Command] = [AcceptChallenge(by=who, unit=u) for u in near if u in able]
         answers += [RefuseChallenge(by=who, unit=u) for u in near]
         return Decision(player=who, decision="answer_challenge", legal=tuple(answers))
+
+
+# the flow's part: its place among the parts, its name (parts.py)
+PART = (5, "challenges", ChallengeFlow)

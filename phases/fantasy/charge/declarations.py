@@ -288,3 +288,7 @@ def _last(state: State) -> tuple[str, str, str]:
     if state.context.last is None:
         raise KeyError("no charge was reacted to")
     return state.context.last
+
+
+# the flow's part: its place among the parts, its name (parts.py)
+PART = (2, "declarations", DeclarationFlow)

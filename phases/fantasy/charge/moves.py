@@ -181,3 +181,7 @@ class ChargeMoveFlow:
             else:
                 moves.append(MoveCharger(by=p, unit=uid))
         return Decision(player=p, decision="move_charger", legal=tuple(moves))
+
+
+# the flow's part: its place among the parts, its name (parts.py)
+PART = (3, "charge_moves", ChargeMoveFlow)

@@ -239,7 +239,10 @@ def stand_and_shoot(state: State, target: UnitState, charger: UnitState,
 
 
 def reaction_options(state: State, target: UnitState, charger: UnitState) -> list[str]:
-    """CH.REACT: the reactions open to ``target``: hold, stand and shoot, flee."""
+    """CH.REACT: the reactions open to ``target``: hold, stand and shoot, flee (SR.TERROR:
+    only flee, for a unit that failed its terror test)."""
+    if state.context.terror.get(target.id) is False and target.status == "ready":
+        return ["flee"]
     options = reactions(target)
     shot = target.id in state.context.volleys  # one volley a turn
     if "hold" in options and target.status == "ready" and not shot and \

@@ -239,3 +239,9 @@ def panic(state: State, units: list[str], cause: str, reason: dict[str, Any]
     if not tests and not spared:
         return None
     return PanicCaused(units=tuple(tests), cause=cause, reason=reason, spared=tuple(spared))
+
+
+# the flow's part: its place among the parts, its name (parts.py); panic, flight, rally and
+# returns: first, where two parts drive one step (the pursuers come back before the dice for a
+# split front are rolled, FP.OFF_TABLE in fantasy-classic)
+PART = (0, "flights", FlightFlow)

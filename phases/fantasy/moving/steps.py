@@ -145,3 +145,7 @@ class MoveFlow(Quiet):
         return [*out, UnitMoved(unit=u.id, reason=MOVED.make(kind),
                                 position=(plan.end.x, plan.end.y),
                                 facing=plan.end.facing, distance=plan.used)]
+
+
+# the flow's part: its place among the parts, its name (parts.py)
+PART = (10, "moves", MoveFlow)

@@ -391,3 +391,7 @@ class PursuitFlow:
         cls = FleeOrder if what == "flee" else PursuitOrder
         return Decision(player=who, decision=f"{what}_order",
                         legal=tuple(cls(by=who, unit=u) for u in movers))
+
+
+# the flow's part: its place among the parts, its name (parts.py)
+PART = (7, "pursuits", PursuitFlow)

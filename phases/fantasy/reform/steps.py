@@ -206,3 +206,7 @@ class ReformFlow:
                                   for f, fc, t, _ in self._reforms(state, u)]
         return Decision(player=u.player, decision="reform",
                         legal=(*reforms, SkipReform(by=u.player, unit=u.id)))
+
+
+# the flow's part: its place among the parts, its name (parts.py)
+PART = (8, "reforms", ReformFlow)

@@ -138,3 +138,7 @@ class ResultFlow:
         who = state.units[tests[0]].player
         return Decision(player=who, decision="break_test_order",
                         legal=tuple(BreakTestOrder(by=who, unit=u) for u in tests))
+
+
+# the flow's part: its place among the parts, its name (parts.py)
+PART = (6, "results", ResultFlow)

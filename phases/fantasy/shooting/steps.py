@@ -99,3 +99,6 @@ def volley(u: UnitState, t: UnitState, aim: ShotsFired) -> dict[str, Any]:
         "shooting": True, "hit": aim.hit, "hit2": aim.hit2, "reroll": False,
         "wound": attacks.to_wound(s, t.profile["T"]), "rolls": {}}, s, piercing)
 
+
+# the flow's part: its place among the parts, its name (parts.py)
+PART = (11, "shooting", ShootingFlow)
