@@ -5,6 +5,8 @@ it changed (with its change), the test it spared and the choice it forced."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from regiment.core.errors import IllegalCommand
 from regiment.core.i18n import language
@@ -345,3 +347,45 @@ def test_sr_terror_a_charged_unit_tests_first_and_a_failure_may_only_flee():
     passed.submit({"cmd": "declare_charge", "by": "red", "unit": "a", "target": "x"})
     b.answer(passed, {"terror": [(2, 2)]})
     assert "hold" in {c.reaction for c in passed.pending.legal}
+
+
+# every rule a scenario may give, with a value where it takes one
+ANY_RULE = ["frenzy", "hatred", "fear", "terror", "stubborn", "unbreakable",
+            "immune_to_psychology", "always_strikes_first", "always_strikes_last",
+            "killing_blow", "poisoned_attacks", "armour_piercing", "regeneration 5+",
+            "flaming_attacks", "devastating_charge", "scaly_skin 5+", "multiple_wounds D3",
+            "multiple_wounds 2"]
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), steps=st.integers(20, 150),
+       picks=st.lists(st.sets(st.sampled_from(ANY_RULE), max_size=3), min_size=6, max_size=6),
+       scenario=st.sampled_from(["close", "melee"]))
+def test_special_effects_games_with_any_rules_replay_undo_and_verify(seed, steps, picks,
+                                                                     scenario):
+    """SPECIAL.EFFECTS: random play of a battle whose units have random special rules:
+    replay equals live play, undo then redo is the identity, and `verify` re-derives it."""
+    import copy
+    import random
+
+    from regiment.core.game import Game
+    from regiment.core.scenario import parse_scenario
+    from regiment.store import MemoryStore
+    from regiment.tools.verify import verify
+
+    from .conftest import SCENARIOS, random_play
+
+    data = copy.deepcopy(SCENARIOS[scenario]())
+    for u, rules in zip(data["units"], picks, strict=False):
+        u["rules"] = sorted({*u.get("rules", ()), *rules})
+    game = Game.new(parse_scenario(data), store=MemoryStore())
+    rng = random.Random(seed)
+    random_play(game, rng, steps, 0.2)
+    assert Game.load(game.game_id, game.store).state == game.state
+    assert verify(game.records).steps == len(game.timeline.steps)
+    if game.timeline.request is None and game.timeline.last_live() is not None and \
+            not game.state.over:
+        before, pending = game.state, game.pending
+        game.undo("red")
+        game.redo("blue")
+        assert game.state == before and game.pending == pending
