@@ -54,6 +54,19 @@ def test_cc_initiative_same_step_strikes_simultaneously():
     assert all(e.attacks == 10 for e in resolved)    # both struck with all they had
 
 
+def test_cc_initiative_always_strikes_last_after_every_unit_without_it():
+    """CC.INITIATIVE: Always Strikes Last (a `Strikes` effect) strikes after a unit of lower
+    Initiative; with Always Strikes First too, the two cancel and Initiative decides."""
+    g = duel({"profile": {"I": 6}, "rules": ["always_strikes_last"]}, {"profile": {"I": 1}})
+    events = b.fight(g) + b.answer(g, default=1, stop="break_test")
+    assert [e.step for e in b.of(events, "AttacksResolved")] == ["initiative_1", "asl_6"]
+    both = duel({"profile": {"I": 6}, "rules": ["always_strikes_last", "always_strikes_first"]},
+                {"profile": {"I": 1}})
+    events = b.fight(both) + b.answer(both, default=1, stop="break_test")
+    assert [e.step for e in b.of(events, "AttacksResolved")] == ["initiative_6",
+                                                                "initiative_1"]
+
+
 def test_cc_initiative_great_weapons_strike_last():
     g = duel({"profile": {"I": 6}, "equipment": ["great_weapon"]}, {"profile": {"I": 1}})
     events = b.fight(g)

@@ -105,6 +105,9 @@ def test_sr_frenzy_may_not_flee_from_a_charge():
     g.submit({"cmd": "declare_charge", "by": "red", "unit": "a", "target": "x"})
     reactions = {c.reaction for c in g.pending.legal}
     assert "flee" not in reactions and "hold" in reactions
+    with pytest.raises(IllegalCommand) as info:
+        g.submit({"cmd": "react", "by": "blue", "unit": "x", "reaction": "flee"})
+    assert info.value.rule == "SR.FRENZY" and "may not flee (Frenzy)" in str(info.value)
 
 
 def test_sr_itp_an_older_game_names_nothing_it_did_not_before():

@@ -15,7 +15,7 @@ from regiment.core.i18n import tr
 from regiment.core.pending import Decision
 from regiment.core.state import Awaiting
 
-from .. import attacks, blows, charge, table
+from .. import attacks, blows, charge, effects, table
 from ..characters import unit_leadership
 from ..commands import DeclareCharge, DeclineRedirect, EndCharges, React, Redirect
 from ..events import (
@@ -136,6 +136,11 @@ class DeclarationFlow:
         if cmd.reaction not in options:
             why = (charge.stand_and_shoot(state, target, charger)
                    if cmd.reaction == "stand_and_shoot" else None)
+            kept = effects.forbidden(target, "flee") if cmd.reaction == "flee" else None
+            if kept is not None and target.status == "ready":   # SPECIAL.EFFECTS: Frenzy
+                raise self.flow.illegal(state, cmd, tr("{unit} may not flee ({rule})",
+                                                       unit=target.name,
+                                                       rule=effects.told(kept)), kept.rule)
             why = why or tr("{unit} may not {reaction}", unit=target.name,
                             reaction=cmd.reaction.replace("_", " "))
             raise self.flow.illegal(state, cmd, why, "CH.REACT")
