@@ -21,6 +21,8 @@ def armour_of(e: UnitState, by: UnitState | None) -> tuple[int | None, int, list
     of ``by``'s attacks, and the parts that changed them."""
     parts: list[Part] = []
     save = e.armour
+    if not effects.any_effects(e) and (by is None or not effects.any_effects(by)):
+        return save, 0, parts
     scaly = effects.own_save(e, "armour")
     if scaly is not None:
         part, need = scaly
@@ -40,6 +42,8 @@ def armour_of(e: UnitState, by: UnitState | None) -> tuple[int | None, int, list
 def ward_of(e: UnitState, by: UnitState | None, ward: int) -> tuple[int, list[Part]]:
     """ATK.WARD, SR.REGENERATION, SR.FLAMING: ``e``'s ward need with its regeneration (the
     better of the two is taken), unless ``by``'s attacks are flaming."""
+    if not effects.any_effects(e):
+        return ward, []
     regen = effects.own_save(e, "regeneration")
     if regen is None:
         return ward, []
@@ -56,6 +60,8 @@ def struck(g: dict[str, Any], u: UnitState, e: UnitState, parts: list[Part],
            close: bool = True) -> dict[str, Any]:
     """SR.POISONED, SR.KILLING_BLOW, SR.MULTIPLE_WOUNDS: ``g`` with the dice that do more
     (killing blows and multiple wounds in close combat only) and every part that acted."""
+    if not parts and not effects.any_effects(u):
+        return g
     out = dict(g)
     poison = effects.on_six(u, "to_hit", "wounds")
     if poison is not None and out.get("hit"):
@@ -77,6 +83,8 @@ def struck(g: dict[str, Any], u: UnitState, e: UnitState, parts: list[Part],
 def attacks_parts(u: UnitState, extra: int) -> list[Part]:
     """SPECIAL.EFFECTS: the Attacks ``u``'s rules added to a group, ``extra`` in all, shared
     among the rules in proportion to what each gives a model."""
+    if not extra:
+        return []
     made = [p for p in effects.made(u, "A", 0).parts if p.change]
     total = sum(p.change for p in made)
     if not made or not extra or not total:

@@ -202,6 +202,12 @@ def named(rules: tuple[str, ...], equipment: tuple[str, ...]) -> tuple[tuple[str
     return tuple(out)
 
 
+def any_effects(u: Bearer) -> bool:
+    """Whether any of ``u``'s rules or equipment has effects (the common case: none, and
+    every question below is answered at once)."""
+    return bool(named(u.rules, u.equipment))
+
+
 def acting(u: Bearer, kind: type[E]) -> Iterator[tuple[str, str, E]]:
     """Each effect of ``kind`` ``u``'s rules declare: (special rule, its value, effect)."""
     for name, value in named(u.rules, u.equipment):
@@ -212,6 +218,8 @@ def acting(u: Bearer, kind: type[E]) -> Iterator[tuple[str, str, E]]:
 
 def made(u: Bearer, what: str, base: int, ask: Ask | None = None) -> Made:
     """SPECIAL.EFFECTS: ``base`` with every ``Modify`` of ``what`` that holds now."""
+    if not named(u.rules, u.equipment):
+        return Made(base)
     ask = ask or Ask(u)
     parts = tuple(Part(e.rule, name, e.by, what) for name, _, e in acting(u, Modify)
                   if e.what == what and e.holds(ask))
@@ -249,6 +257,8 @@ def reroll(u: Bearer, roll: str, ask: Ask) -> Part | None:
 def strikes(u: Bearer) -> tuple[Part | None, Part | None]:
     """SPECIAL.EFFECTS: the rules that make ``u`` strike first, and last (CC.INITIATIVE)."""
     first = last = None
+    if not named(u.rules, u.equipment):
+        return first, last
     for name, _, e in acting(u, Strikes):
         if e.order == "first" and first is None:
             first = Part(e.rule, name)
@@ -280,6 +290,8 @@ def cancels(u: Bearer, save: str) -> Part | None:
 
 def causes(u: Bearer, what: str) -> Part | None:
     """SPECIAL.EFFECTS: the rule by which ``u`` causes ``what`` (fear, terror), or None."""
+    if not named(u.rules, u.equipment):
+        return None
     return next((Part(e.rule, name) for name, _, e in acting(u, Causes) if what in e.what),
                 None)
 

@@ -13,7 +13,7 @@ def fear_tests(state: State, fight: Fight) -> list[str]:
     combat's order: engaged, touching an enemy that causes fear, not spared it (a unit that
     causes fear itself, Immune to Psychology), and not tested yet this round."""
     cmb = state.combats.get(fight.combat)
-    if cmb is None:
+    if cmb is None or not any(effects.causes(state.units[u], "fear") for u in cmb.units):
         return []
     out = []
     for uid in cmb.units:
