@@ -168,11 +168,15 @@ def test_ch_react_immune_to_psychology_may_not_flee_and_only_the_target_reacts()
     game = Game.new(small_scenario(units=units), store=MemoryStore())
     game.submit({"cmd": "declare_charge", "by": "red", "unit": "a", "target": "b"})
     assert [c.reaction for c in game.pending.legal] == ["hold"]
-    for command in ({"cmd": "react", "by": "blue", "unit": "b", "reaction": "flee"},
-                    {"cmd": "react", "by": "red", "unit": "b", "reaction": "hold"}):
+    # the flee is refused by the rule that forbids it (SPECIAL.EFFECTS), the seat by CH.REACT
+    for command, rule, said in (
+            ({"cmd": "react", "by": "blue", "unit": "b", "reaction": "flee"}, "SR.ITP",
+             "may not flee (Immune to Psychology)"),
+            ({"cmd": "react", "by": "red", "unit": "b", "reaction": "hold"}, "CH.REACT",
+             "blue's unit")):
         with pytest.raises(IllegalCommand) as info:
             game.submit(command)
-        assert info.value.rule == "CH.REACT"
+        assert info.value.rule == rule and said in str(info.value)
 
 
 def test_turn_order_the_turn_passes_and_game_turns_count_up():
