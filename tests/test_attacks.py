@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from regiment.phases.fantasy import attacks
+from regiment.phases.fantasy.close_combat import attacks
 
 from . import battle as b
 
@@ -110,9 +110,9 @@ def test_atk_casualties_wounds_stay_on_one_model():
 
 
 def test_atk_to_wound_with_great_weapons_and_halberds_and_armour_with_a_shield():
+    from regiment.phases.fantasy.close_combat.strikes import group
     from regiment.phases.fantasy.shields import Guard, shield_bonus
     from regiment.phases.fantasy.state import UnitState
-    from regiment.phases.fantasy.strikes import group
     from regiment.phases.fantasy.units import strength
 
     def u(**kw):

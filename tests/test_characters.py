@@ -69,7 +69,7 @@ def test_char_in_unit_fights_with_its_own_profile_and_lends_its_leadership():
     # (his place is his) and the 5 behind them; the foe at 1
     assert steps == [("initiative_5", "cap", 3), ("initiative_3", "men", 4 + 5),
                      ("initiative_1", "foe", 10)]
-    from regiment.phases.fantasy.characters import unit_leadership
+    from regiment.phases.fantasy.characters.rules import unit_leadership
 
     assert unit_leadership(g.state, g.state.units["men"]) == 9   # his Ld, not their 7
 

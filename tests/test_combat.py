@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from regiment.core.errors import IllegalCommand
-from regiment.phases.fantasy import combat, strikes
+from regiment.phases.fantasy.close_combat import combat, strikes
 from regiment.phases.fantasy.state import NO_FIGHT
 
 from . import battle as b

@@ -55,7 +55,7 @@ def test_ch_declare_a_unit_already_fighting_may_be_charged_and_the_charger_joins
     assert joined.combat == "0-x-a" and joined.units == ("c",) and joined.chargers == ("c",)
     combat = g.state.combats["0-x-a"]
     assert combat.units == ("x", "a", "c") and g.state.units["c"].status == "engaged"
-    from regiment.phases.fantasy.combat import side_fought
+    from regiment.phases.fantasy.close_combat.combat import side_fought
     assert side_fought(g.state, "x", "c") == "left"
 
 

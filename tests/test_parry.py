@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from regiment.phases.fantasy.attacks import SpecialHits
+from regiment.phases.fantasy.close_combat.attacks import SpecialHits
+from regiment.phases.fantasy.close_combat.strikes import group, guard, special_group
 from regiment.phases.fantasy.shields import Guard
-from regiment.phases.fantasy.strikes import group, guard, special_group
 from regiment.tools.cli import main
 
 from . import battle as b

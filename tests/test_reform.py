@@ -53,7 +53,7 @@ def test_ref_placement_turn_to_face_an_enemy_in_the_flank():
     b.answer(g, {"reform": [(2, 2)]})
     turned = g.state.units["a"]
     assert turned.facing == 90.0 and turned.position != a.position
-    from regiment.phases.fantasy.combat import side_fought
+    from regiment.phases.fantasy.close_combat.combat import side_fought
 
     assert side_fought(g.state, "a", "b") == "front"
     assert side_fought(g.state, "b", "a") == "front"

@@ -203,7 +203,7 @@ def _attacks(args: argparse.Namespace, console: Console) -> int:
     from rich.table import Table
 
     from regiment.phases.fantasy import effects
-    from regiment.phases.fantasy.strikes import group
+    from regiment.phases.fantasy.close_combat.strikes import group
 
     def rerolled(a: UnitState, t: UnitState, g: dict[str, Any]) -> dict[str, Any]:
         """CC.ASF, CC.HATRED: the first round's re-roll a rule grants (SPECIAL.EFFECTS)."""
@@ -264,7 +264,7 @@ def _shoot(args: argparse.Namespace, console: Console) -> int:
     """SHOOT.HIT, SHOOT.WEAPONS: a volley's needs from the two profiles and the modifiers."""
     from rich.table import Table
 
-    from regiment.phases.fantasy.attacks import to_hit_shooting
+    from regiment.phases.fantasy.close_combat.attacks import to_hit_shooting
     from regiment.phases.fantasy.shooting.events import ShotsFired
     from regiment.phases.fantasy.shooting.rules import MODIFIERS
     from regiment.phases.fantasy.shooting.steps import volley

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from regiment.core.i18n import mark, tr
 
-from .combat import combat_holding
+from .close_combat.combat import combat_holding
 from .state import State, UnitState
 from .units import status_word
 

@@ -11,9 +11,9 @@ from typing import Any
 from regiment.core.events import DiceRolled, Event, TurnBegan
 from regiment.core.fold import KERNEL_APPLIERS
 
-from . import attacks
 from . import events as ev
-from .combat import combat_holding, place_in_front
+from .close_combat import attacks
+from .close_combat.combat import combat_holding, place_in_front
 from .evolve import leave, the_fight, with_context, with_fight, with_unit
 from .moving import KINDS as REMAINING_MOVES
 from .parts import gathered

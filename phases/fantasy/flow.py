@@ -24,11 +24,11 @@ from .victory import victory_points
 
 if TYPE_CHECKING:  # the parts import the engine; the engine names them for mypy only
     from .challenge.steps import ChallengeFlow
+    from .characters.steps import CharacterFlow
     from .charge.declarations import DeclarationFlow
     from .charge.moves import ChargeMoveFlow
+    from .close_combat.steps import CombatFlow
     from .flight.steps import FlightFlow
-    from .flow_characters import CharacterFlow
-    from .flow_combat import CombatFlow
     from .moving.steps import MoveFlow
     from .psychology.steps import PsychologyFlow
     from .pursuit.steps import PursuitFlow

@@ -18,12 +18,12 @@ from regiment.core.tell import kernel_sentence, setting_word
 from regiment.phases.common.scores import scored
 
 from . import effects, measures
-from .attacks import SpecialHits
+from .close_combat.attacks import SpecialHits
+from .close_combat.strikes import describe_step
 from .moving import sentences as moving_sentences
 from .parts import gathered
 from .sources import cite
 from .state import State
-from .strikes import describe_step
 from .telling import (
     D,
     because,

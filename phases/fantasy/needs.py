@@ -10,8 +10,9 @@ from collections.abc import Callable
 from regiment.core.i18n import mark, tr
 from regiment.core.state import Awaiting
 
-from . import attacks, charge, table
-from .characters import unit_leadership
+from . import charge, table
+from .characters.rules import unit_leadership
+from .close_combat import attacks
 from .result import break_penalty
 from .rolls import ATTACK_PURPOSES, AttackRoll, FleeTie, SideRoll, Toward, read
 from .specials import SWIFTSTRIDE, has

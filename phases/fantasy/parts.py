@@ -49,13 +49,12 @@ def gathered(module: str, attr: str) -> dict[Any, Any]:
 
 def flows() -> list[tuple[str, type[Any]]]:
     """Every part of the flow, in their order: (the name the flow knows it by, its class).
-    A part is a class a concept's module (or a ``flow_*`` module beside them) names in its
-    ``PART``: (its place in the order, its name, the class). Where two parts drive one step,
+    A part is a class a concept's module names in its ``PART``: (its place in the order, its
+    name, the class). Where two parts drive one step,
     the first in that order acts first."""
     found = []
     modules = [f"{__package__}.{c}.{f.stem}" for c in concepts()
                for f in sorted((HERE / c).glob("*.py"))]
-    modules += [f"{__package__}.{f.stem}" for f in sorted(HERE.glob("flow_*.py"))]
     for name in modules:
         part = getattr(importlib.import_module(name), "PART", None)
         if part is not None:

@@ -17,8 +17,8 @@ from regiment.core.geometry import Box, bounds, stands_on, unit_size
 from regiment.core.scenario import ID, Reader
 from regiment.phases.common.sight import parse_blocking, parse_polygons
 
-from .characters import JOINS
-from .combat import positions
+from .characters.rules import JOINS
+from .close_combat.combat import positions
 from .specials import VALUES, known, written
 from .state import UnitState
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from . import attacks, blows
+from .close_combat import attacks, blows
 from .specials import ADDITIONAL_HAND_WEAPON, GREAT_WEAPON, HALBERD, SHIELD, SPEAR, carries
 from .state import UnitState
 from .units import ON_FOOT

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from regiment.core.state import GameState, Value
 
-from .attacks import Batch
+from .close_combat.attacks import Batch
 from .values import EMPTY, Reaction, Status, Troop, plain
 
 

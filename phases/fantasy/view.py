@@ -15,7 +15,7 @@ from regiment.core.record import Record
 from regiment.phases.common.table import measured
 
 from . import bot
-from .combat import contacts, place_in_front
+from .close_combat.combat import contacts, place_in_front
 from .details import charging_details, moving_details, shooting_details
 from .state import fantasy
 from .units import box, side_word, status_word

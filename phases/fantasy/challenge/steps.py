@@ -12,7 +12,7 @@ from regiment.core.commands import Command
 from regiment.core.events import Event
 from regiment.core.pending import Decision
 
-from .. import combat
+from ..close_combat import combat
 from ..commands import AcceptChallenge, Challenge, DeclineChallenge, RefuseChallenge
 from ..flow import Flow, fight_of
 from ..state import ChallengeStatus, Combat, State, UnitState

@@ -15,8 +15,9 @@ from regiment.core.i18n import tr
 from regiment.core.pending import Decision
 from regiment.core.state import Awaiting
 
-from .. import attacks, blows, charge, effects, table
-from ..characters import unit_leadership
+from .. import charge, effects, table
+from ..characters.rules import unit_leadership
+from ..close_combat import attacks, blows
 from ..commands import DeclareCharge, DeclineRedirect, EndCharges, React, Redirect
 from ..events import (
     ChargeDeclared,

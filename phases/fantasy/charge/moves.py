@@ -15,9 +15,10 @@ from regiment.core.fold import fold
 from regiment.core.pending import Decision
 from regiment.core.state import Awaiting
 
-from .. import charge, contacts, table
+from .. import charge, table
 from ..appliers import to_move
-from ..combat import combat_holding
+from ..close_combat import contacts
+from ..close_combat.combat import combat_holding
 from ..commands import EndCharges, MoveCharger
 from ..events import (
     ChargeRolled,

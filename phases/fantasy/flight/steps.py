@@ -15,7 +15,7 @@ from regiment.core.pending import Decision
 from regiment.core.state import Awaiting
 
 from .. import charge, effects, table
-from ..characters import unit_leadership
+from ..characters.rules import unit_leadership
 from ..events import (
     DangerousTerrainTested,
     LeadershipTested,

@@ -17,7 +17,7 @@ from regiment.phases.common.table import question
 
 from .. import table
 from ..acting import standing_enemies
-from ..characters import unit_leadership
+from ..characters.rules import unit_leadership
 from ..commands import Move
 from ..events import LeadershipTested, UnitMoved
 from ..flow import Flow, Quiet

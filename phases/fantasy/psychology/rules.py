@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import effects
-from ..combat import touching
+from ..close_combat.combat import touching
 from ..effects import Part
 from ..state import Fight, State, UnitState
 

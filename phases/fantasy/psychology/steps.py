@@ -11,7 +11,7 @@ from typing import Any
 from regiment.core.events import Event, RollRequested
 from regiment.core.state import Awaiting
 
-from ..characters import unit_leadership
+from ..characters.rules import unit_leadership
 from ..events import LeadershipTested
 from ..flow import Flow, Quiet, fight_of
 from ..result import ld_test

@@ -12,7 +12,8 @@ from regiment.core import geometry as geo
 from regiment.core.events import Event
 from regiment.core.fold import fold
 
-from .. import combat, contacts, table
+from .. import table
+from ..close_combat import combat, contacts
 from ..events import (
     CombatBegan,
     CombatJoined,

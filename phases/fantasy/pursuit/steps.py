@@ -22,8 +22,9 @@ from regiment.core.pending import Decision
 from regiment.core.state import Awaiting
 from regiment.phases.common.engine import per_state
 
-from .. import charge, combat, effects
-from ..characters import unit_leadership
+from .. import charge, effects
+from ..characters.rules import unit_leadership
+from ..close_combat import combat
 from ..commands import FleeOrder, Overrun, Pursue, PursuitOrder, Restrain
 from ..events import (
     CombatEnded,

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from regiment.core import geometry as geo
 
-from ..combat import fighting_characters, models_in_contact, place_in_front, positions, touching
+from ..close_combat.combat import (
+    fighting_characters,
+    models_in_contact,
+    place_in_front,
+    positions,
+    touching,
+)
 from ..rulings import ruled
 from ..state import Combat, State, UnitState
 from ..units import ALIVE, box, model_centres, touched_at_table

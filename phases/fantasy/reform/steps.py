@@ -13,8 +13,9 @@ from regiment.core.events import Event
 from regiment.core.pending import Decision
 from regiment.core.state import Awaiting, memo
 
-from .. import combat, contacts, table
-from ..characters import unit_leadership
+from .. import table
+from ..characters.rules import unit_leadership
+from ..close_combat import combat, contacts
 from ..commands import Reform, ReformOrder, SkipReform
 from ..events import CombatRoundEnded, LeadershipTested
 from ..flow import Flow, fight_of

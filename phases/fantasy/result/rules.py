@@ -13,7 +13,7 @@ from regiment.core.geometry import area_share
 from regiment.core.reasons import Reason
 
 from .. import effects, table
-from ..combat import side_fought, touching
+from ..close_combat.combat import side_fought, touching
 from ..specials import STUBBORN
 from ..state import Combat, State, UnitState
 from ..units import box, full_ranks

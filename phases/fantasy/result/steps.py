@@ -13,8 +13,9 @@ from regiment.core.fold import fold
 from regiment.core.pending import Decision
 from regiment.core.state import Awaiting
 
-from .. import combat, effects
-from ..characters import unit_leadership
+from .. import effects
+from ..characters.rules import unit_leadership
+from ..close_combat import combat
 from ..commands import BreakTestOrder
 from ..events import OrderChosen
 from ..flow import Flow, fight_of

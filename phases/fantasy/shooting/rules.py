@@ -12,9 +12,9 @@ from regiment.core.i18n import tr
 from regiment.phases.common import sight
 from regiment.phases.common.table import measured, question, yes_no
 
-from .. import attacks
 from ..acting import why_idle
-from ..combat import combat_holding
+from ..close_combat import attacks
+from ..close_combat.combat import combat_holding
 from ..motion import hill_regions
 from ..rulings import ruled
 from ..state import State, UnitState

@@ -14,7 +14,7 @@ from regiment.core.i18n import tr
 from regiment.core.pending import Decision
 from regiment.core.state import memo
 
-from .. import attacks, blows
+from ..close_combat import attacks, blows
 from ..commands import Shoot
 from ..events import InitiativeStepBegan
 from ..flow import Flow, Quiet

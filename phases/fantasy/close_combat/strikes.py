@@ -11,8 +11,15 @@ from typing import Any
 from regiment.core.i18n import tr
 from regiment.core.state import memo
 
-from . import attacks, blows, effects
-from .challenge.apart import duellists
+from .. import effects
+from ..challenge.apart import duellists
+from ..effects import Part
+from ..psychology.rules import frightened
+from ..rulings import ruled
+from ..shields import FROM_THE_FRONT, NO_SHIELD, Guard, can_parry, saves
+from ..state import Combat, Fight, State, UnitState
+from ..units import attacks_of, has_champion, rank_sizes, strength
+from . import attacks, blows
 from .combat import (
     fighting_characters,
     model_contacts,
@@ -22,18 +29,7 @@ from .combat import (
     touched_models,
     touching,
 )
-from .effects import Part
-from .psychology.rules import frightened
-from .rulings import ruled
 from .shares_old import shares_by_side
-from .shields import FROM_THE_FRONT, NO_SHIELD, Guard, can_parry, saves
-from .state import Combat, Fight, State, UnitState
-from .units import (
-    attacks_of,
-    has_champion,
-    rank_sizes,
-    strength,
-)
 
 IMPACT_STEP, STOMP_STEP = "impact_10", "stomp_0"   # before every blow, after every blow
 Key = str | frozenset[str]   # one enemy, or the enemies a pool of attacks may be split among

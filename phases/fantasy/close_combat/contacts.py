@@ -16,12 +16,12 @@ from regiment.core.events import Event
 from regiment.core.measure import SIDES, Question
 from regiment.phases.common.table import question
 
-from . import table
+from .. import table
+from ..events import CombatBegan, CombatJoined, ContactMeasured
+from ..rulings import ruled
+from ..state import State, UnitState
+from ..units import along, box, touched_at_table
 from .combat import models_in_contact, place_in_front, positions
-from .events import CombatBegan, CombatJoined, ContactMeasured
-from .rulings import ruled
-from .state import State, UnitState
-from .units import along, box, touched_at_table
 
 
 def charged(state: State, unit: UnitState, target: UnitState, side: str | None,

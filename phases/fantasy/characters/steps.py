@@ -13,14 +13,14 @@ from regiment.core.events import Event
 from regiment.core.i18n import tr
 from regiment.core.pending import Decision
 
-from . import characters as chars
-from . import table
-from .commands import JoinUnit, LeaveUnit
-from .events import CharacterJoined, CharacterLeft
-from .flow import Flow, Quiet
-from .state import State
-from .units import box
-from .why import LEFT, WITHDRAWN
+from .. import table
+from ..commands import JoinUnit, LeaveUnit
+from ..events import CharacterJoined, CharacterLeft
+from ..flow import Flow, Quiet
+from ..state import State
+from ..units import box
+from ..why import LEFT, WITHDRAWN
+from . import rules as chars
 
 
 class CharacterFlow(Quiet):

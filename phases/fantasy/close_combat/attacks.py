@@ -19,8 +19,8 @@ from regiment.core.upcast import downcaster, upcaster
 from regiment.phases.common.tables import to_hit as to_hit  # ATK.TO_HIT, shared
 from regiment.phases.common.tables import to_wound as to_wound  # ATK.TO_WOUND, shared
 
-from .rolls import AttackRoll
-from .values import EMPTY
+from ..rolls import AttackRoll
+from ..values import EMPTY
 
 STAGES = ("hit", "hit2", "wound", "armour", "ward", "multiple")
 NO_ROLLS: Mapping[str, tuple[int, ...]] = EMPTY

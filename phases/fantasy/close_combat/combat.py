@@ -14,18 +14,9 @@ from typing import Any
 
 from regiment.core.geometry import EPS, MM_PER_INCH, Box, axes, contact
 
-from .specials import (
-    SPEAR,
-    carries,
-)
-from .state import Combat, State, UnitState
-from .units import (
-    ON_FOOT,
-    box,
-    horde,
-    rank_sizes,
-    touched_at_table,
-)
+from ..specials import SPEAR, carries
+from ..state import Combat, State, UnitState
+from ..units import ON_FOOT, box, horde, rank_sizes, touched_at_table
 
 
 def combat_holding(state: State, uid: str) -> Combat | None:

@@ -3,9 +3,9 @@ on its own, a corner model counted on both (``strikes.attack_shares`` for games 
 
 from __future__ import annotations
 
+from ..state import Combat, Fight, State, UnitState
+from ..units import attacks_of, has_champion, rank_sizes
 from .combat import positions, support_ranks, supporting, touching
-from .state import Combat, Fight, State, UnitState
-from .units import attacks_of, has_champion, rank_sizes
 
 Key = str | frozenset[str]
 

@@ -15,13 +15,9 @@ from regiment.core.i18n import tr
 from regiment.core.pending import Decision
 from regiment.phases.common.engine import per_state
 
-from . import attacks, contacts, strikes, table
-from .attacks import Batch
-from .commands import (
-    Allocate,
-    Fight,
-)
-from .events import (
+from .. import table
+from ..commands import Allocate, Fight
+from ..events import (
     AttacksAllocated,
     AttacksResolved,
     CharacterLeft,
@@ -30,14 +26,16 @@ from .events import (
     PanicCaused,
     UnitDestroyed,
 )
-from .flight.steps import panic
-from .flow import Flow, fight_of
-from .motion import moved
-from .rolls import AttackRoll, ask
-from .rulings import ruled
-from .state import Combat, State, UnitState
-from .units import ALIVE, box, has_champion
-from .why import DESTROYED, LEFT, PANIC, written
+from ..flight.steps import panic
+from ..flow import Flow, fight_of
+from ..motion import moved
+from ..rolls import AttackRoll, ask
+from ..rulings import ruled
+from ..state import Combat, State, UnitState
+from ..units import ALIVE, box, has_champion
+from ..why import DESTROYED, LEFT, PANIC, written
+from . import attacks, contacts, strikes
+from .attacks import Batch
 
 
 def casualties(target: UnitState, unsaved: int, challenge: bool) -> tuple[int, int, int]:

@@ -16,12 +16,12 @@ from regiment.core import measure
 from regiment.core.i18n import tr
 from regiment.phases.common.table import question
 
-from . import table
-from .combat import combat_holding
-from .specials import CHARACTER, has
-from .state import State, UnitState
-from .units import ALIVE, box, leadership, status_word
-from .why import WITHDRAWN
+from .. import table
+from ..close_combat.combat import combat_holding
+from ..specials import CHARACTER, has
+from ..state import State, UnitState
+from ..units import ALIVE, box, leadership, status_word
+from ..why import WITHDRAWN
 
 JOINS = {"infantry": ("infantry",), "cavalry": ("cavalry",),
          "monstrous_infantry": ("monstrous_infantry",),

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import attacks, effects
-from .effects import Part
-from .state import UnitState
+from .. import effects
+from ..effects import Part
+from ..state import UnitState
+from . import attacks
 
 SLAIN_OUTRIGHT = ("infantry", "cavalry")   # SR.KILLING_BLOW: what a killing blow slays
 

@@ -1,0 +1,1 @@
+"""Characters: joining and leaving units, fighting in their front rank (CHAR.*)."""
