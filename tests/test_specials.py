@@ -392,3 +392,21 @@ def test_special_effects_games_with_any_rules_replay_undo_and_verify(seed, steps
         game.undo("red")
         game.redo("blue")
         assert game.state == before and game.pending == pending
+
+
+def test_special_effects_a_weapons_strength_is_named_from_engine_0_14_0():
+    """ATK.TO_WOUND, SPECIAL.EFFECTS: a great weapon's +2 Strength is a part of the group it
+    strikes with (4+ to wound becomes 2+), named in the story; a game begun under 0.13.0
+    keeps the group as that engine wrote it."""
+    g = duel({"equipment": ["great_weapon"], "profile": {"I": 4}}, {"profile": {"I": 1}})
+    b.fight(g)
+    a = mine(b.answer(g, default=1, stop="break_test"))
+    assert a.needs["wound"] == 2 and parts_of(a) == {("great_weapon", "S", 2)}
+    assert any("great weapons: +2 Strength" in x for x in told(g, "ATK.TO_WOUND"))
+    assert any("Сила +2" in x for x in told(g, "ATK.TO_WOUND", "ru"))
+    old = b.old_game([b.unit("a", "red", equipment=["great_weapon"], profile={"I": 4}),
+                      b.against(b.unit("a", "red"), b.unit("b", "blue", profile={"I": 1}))],
+                     "0.13.0", phase="close_combat")
+    b.fight(old)
+    a = mine(b.answer(old, default=1, stop="break_test"))
+    assert a.needs["wound"] == 2 and "parts" not in a.needs

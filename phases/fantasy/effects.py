@@ -353,6 +353,9 @@ def acted(parts: Any, needs: Mapping[str, Any]) -> tuple[str, list[str]]:
                            need=needs.get("ward", 0)))
         elif p.of == "ward":
             said.append(tr("{rule}: no regeneration save", rule=name))
+        elif p.of == "S":
+            change = format(p.change, "+d")
+            said.append(tr("{rule}: {change} Strength", rule=name, change=change))
         elif p.of == "WS":
             said.append(tr("{rule}: Weapon Skill 1 this round", rule=name))
         elif p.of == "foe_WS":

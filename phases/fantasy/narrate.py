@@ -143,7 +143,7 @@ def _attacks(d: D, s: State | None) -> str:
     if n.get("parts"):   # SPECIAL.EFFECTS: every special rule that acted on these attacks
         said, acting = effects.acted(n["parts"], n)
         text += said
-        rules += acting
+        rules += [r for r in dict.fromkeys(acting) if r not in rules]
     if d.get("slain") or d.get("lost", d["unsaved"]) < d["unsaved"]:
         rules.append("ATK.CASUALTIES")
     if d.get("overkill"):

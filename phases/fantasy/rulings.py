@@ -102,8 +102,9 @@ RULINGS: dict[str, Version] = {
     # MOVE.*: a path may use up to 0.01" beyond its allowance (a client's rounding; before:
     # 0.0001")
     "budget_tolerance": (0, 13, 0),
-    # SPECIAL.EFFECTS: a test a special rule spares (a panic test) and a choice it forces (a
-    # pursuit) are named in the log with the rule (before: the test was left out unsaid)
+    # SPECIAL.EFFECTS: a test a special rule spares (a panic test) and a weapon's Strength are
+    # named in the log with the rule (before: the test was left out unsaid, the Strength was
+    # only in the need to wound)
     "effects_named": (0, 14, 0),
 }
 

@@ -129,17 +129,23 @@ def leadership(u: UnitState) -> int:
 def strength(u: UnitState) -> int:
     """ATK.TO_WOUND with weapons: great weapon +2 S, halberd +1 S (on foot); lance +2 S and
     cavalry spear +1 S in a turn the unit charged."""
-    s = u.profile["S"]
+    weapon = strength_weapon(u)
+    return u.profile["S"] + (weapon[1] if weapon is not None else 0)
+
+
+def strength_weapon(u: UnitState) -> tuple[str, int] | None:
+    """ATK.TO_WOUND, SPECIAL.EFFECTS: the weapon that adds to ``u``'s Strength and by how
+    much (the part a group of attacks names), or None."""
     if carries(u, GREAT_WEAPON):
-        return s + 2
+        return GREAT_WEAPON.name, 2
     if carries(u, HALBERD) and u.troop in ON_FOOT:
-        return s + 1
+        return HALBERD.name, 1
     if u.charged and u.troop not in ON_FOOT:
         if carries(u, LANCE):
-            return s + 2
+            return LANCE.name, 2
         if carries(u, SPEAR):
-            return s + 1
-    return s
+            return SPEAR.name, 1
+    return None
 
 
 def attacks_of(u: UnitState, effects: bool = True) -> int:

@@ -11,6 +11,7 @@ from typing import Any
 from .. import effects
 from ..effects import Part
 from ..state import UnitState
+from ..units import strength_weapon
 from . import attacks
 
 SLAIN_OUTRIGHT = ("infantry", "cavalry")   # SR.KILLING_BLOW: what a killing blow slays
@@ -107,3 +108,13 @@ def volley(u: UnitState, t: UnitState, g: dict[str, Any], s: int, piercing: int
     out.update(armour=attacks.armour_need(save, s, 0, piercing + extra), ward=ward,
                rolls=g.get("rolls", {}))
     return struck(out, u, t, [*parts, *warded], close=False)
+
+
+def armed(u: UnitState, g: dict[str, Any]) -> dict[str, Any]:
+    """ATK.TO_WOUND, SPECIAL.EFFECTS: a group of ``u``'s own blows (not its mount's, not
+    special hits) names the weapon that added to its Strength (games from engine 0.14.0)."""
+    weapon = strength_weapon(u)
+    if weapon is None or g.get("mount") or g.get("special"):
+        return g
+    part = Part("ATK.TO_WOUND", weapon[0], weapon[1], "S").written()
+    return {**g, "parts": [part, *g.get("parts", ())]}

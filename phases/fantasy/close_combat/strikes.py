@@ -334,6 +334,8 @@ def strikes(state: State, combat: Combat, step: str, fight: Fight
             a = attacks_of(u)
             out.append(group(u, rival, a + (1 if has_champion(u) else 0),
                              True, guard(state, rival, u), a - attacks_of(u, False)))
+    if ruled(state, "effects_named"):   # SPECIAL.EFFECTS: the weapon's Strength, named
+        out = [blows.armed(state.units[g["unit"]], g) for g in out]
     return [rerolled(state, fight, g) for g in out]
 
 
