@@ -159,8 +159,8 @@ def _checker(hint: Any, bounded: bool = False) -> Check:
             return tuple(out)
 
         return check_tuple
-    if origin is dict or hint is dict:
-        return _dict
+    if origin is dict or hint is dict or typing.is_typeddict(hint):
+        return _dict   # a TypedDict names its keys for readers and mypy; stored as a map
     raise TypeError(f"unsupported schema type {hint!r}")
 
 

@@ -27,10 +27,10 @@ function of the unit, its foe and the round), so a declaration stays data.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Literal, Protocol, Required, TypedDict, TypeVar
 
 from regiment.core.i18n import tr
 
@@ -149,6 +149,22 @@ class Multiplies(Effect):
     wounds: str = "2"            # each unsaved wound becomes this many: "2", "D3", "D6"
 
 
+class PartData(TypedDict, total=False):
+    """A part as the log keeps it: ``{"rule", "special", "of", "change"}`` (``of`` and
+    ``change`` left out when empty)."""
+
+    rule: Required[str]
+    special: Required[str]
+    of: str
+    change: int
+
+
+class SparedData(PartData, total=False):
+    """A test a rule spared, in ``PanicCaused.spared``: the part and the unit."""
+
+    unit: Required[str]
+
+
 @dataclass(frozen=True)
 class Part:
     """One rule's share of a number: the rule ID, the special rule that has it and its
@@ -159,8 +175,8 @@ class Part:
     change: int = 0
     of: str = ""                 # what it changed: "A", "armour", "ward"...
 
-    def written(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"rule": self.rule, "special": self.special}
+    def written(self) -> PartData:
+        out: PartData = {"rule": self.rule, "special": self.special}
         if self.of:
             out["of"] = self.of
         if self.change:
@@ -168,7 +184,7 @@ class Part:
         return out
 
     @classmethod
-    def of_data(cls, data: Mapping[str, Any]) -> Part:
+    def of_data(cls, data: PartData) -> Part:
         return cls(str(data.get("rule", "")), str(data.get("special", "")),
                    int(data.get("change", 0)), str(data.get("of", "")))
 
@@ -248,10 +264,8 @@ def forbidden(u: Bearer, choice: str) -> Part | None:
 def reroll(u: Bearer, roll: str, ask: Ask) -> Part | None:
     """SPECIAL.EFFECTS: the first rule, in the order they are declared, that lets ``u``
     re-roll its misses of ``roll`` now, or None."""
-    from .specials import SPECIALS  # the order of declaration decides
-
     found = {name: e for name, _, e in acting(u, Reroll) if e.roll == roll and e.holds(ask)}
-    return next((Part(found[n].rule, n) for n in SPECIALS if n in found), None)
+    return next((Part(found[n].rule, n) for n in DECLARED if n in found), None)   # in order
 
 
 def strikes(u: Bearer) -> tuple[Part | None, Part | None]:
@@ -303,7 +317,7 @@ def multiplies(u: Bearer) -> tuple[Part, str] | None:
     return None
 
 
-def told(part: Part | Mapping[str, Any]) -> str:
+def told(part: Part | PartData) -> str:
     """The special rule of a part, as the story names it: ``Frenzy``."""
     from .specials import SPECIALS
 
@@ -312,12 +326,12 @@ def told(part: Part | Mapping[str, Any]) -> str:
     return tr(found.told) if found else p.special
 
 
-def parts_of(data: Any) -> list[Part]:
+def parts_of(data: Iterable[Part | PartData] | None) -> list[Part]:
     """The parts a log holds (``needs.parts``, ``spared``...), typed."""
     return [p if isinstance(p, Part) else Part.of_data(p) for p in data or ()]
 
 
-def changes_told(parts: Any, of: str) -> str:
+def changes_told(parts: Iterable[Part | PartData] | None, of: str) -> str:
     """The parts that changed ``of``, as the story tells them: `` (Frenzy +5)`` or ``""``."""
     said = [p for p in parts_of(parts) if p.of == of and p.change]
     if not said:
@@ -335,7 +349,8 @@ def reroll_told(rule: str) -> str:
     return tr(found.told) if found is not None else rule
 
 
-def acted(parts: Any, needs: Mapping[str, Any]) -> tuple[str, list[str]]:
+def acted(parts: Iterable[Part | PartData] | None, needs: Mapping[str, object]
+          ) -> tuple[str, list[str]]:
     """What the special rules did to a group of attacks, as the story tells it (``; Frenzy:
     +5 attacks; Poisoned Attacks: each 6 to hit wounds``), and their rule IDs."""
     said, rules = [], []

@@ -9,7 +9,7 @@ from regiment.core import geometry as geo
 from regiment.core.geometry import Box, unit_size
 from regiment.core.i18n import mark, tr
 
-from .effects import Made, made, named
+from .effects import Made, any_effects, made
 from .specials import (
     ADDITIONAL_HAND_WEAPON,
     CHARACTER,
@@ -152,7 +152,7 @@ def attacks_of(u: UnitState, effects: bool = True) -> int:
     """CC.WHO_FIGHTS, SPECIAL.EFFECTS: a model's Attacks, one more with an additional hand
     weapon, and the changes its special rules make (Frenzy +1: ``attacks_made``)."""
     base = u.profile["A"] + (1 if carries(u, ADDITIONAL_HAND_WEAPON) else 0)
-    return attacks_made(u).value if effects and named(u.rules, ()) else base
+    return attacks_made(u).value if effects and any_effects(u) else base
 
 
 def attacks_made(u: UnitState) -> Made:

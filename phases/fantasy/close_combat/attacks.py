@@ -19,6 +19,7 @@ from regiment.core.upcast import downcaster, upcaster
 from regiment.phases.common.tables import to_hit as to_hit  # ATK.TO_HIT, shared
 from regiment.phases.common.tables import to_wound as to_wound  # ATK.TO_WOUND, shared
 
+from ..effects import PartData
 from ..rolls import AttackRoll
 from ..values import EMPTY
 
@@ -50,7 +51,7 @@ class Group(NamedTuple):
     killing: int = 0         # a 6 to wound slays: the wounds it takes (SR.KILLING_BLOW)
     multiple: str = ""       # each unsaved wound becomes this many (SR.MULTIPLE_WOUNDS)...
     cap: int = 0             # ...no more than the target's Wounds
-    parts: tuple[Mapping[str, Any], ...] = ()   # the rules that acted (SPECIAL.EFFECTS)
+    parts: tuple[PartData, ...] = ()   # the rules that acted (SPECIAL.EFFECTS)
     rolls: Mapping[str, tuple[int, ...]] = NO_ROLLS
 
     @classmethod

@@ -7,6 +7,8 @@ from typing import Any
 
 from regiment.core.events import Event, event
 
+from ..effects import SparedData
+
 
 @event("UnitFled", rules=("CH.REACT", "FP.FLEE_ROLL"))
 class UnitFled(Event):
@@ -30,7 +32,7 @@ class PanicCaused(Event):
     units: tuple[str, ...]
     cause: str
     reason: dict[str, Any]
-    spared: tuple[dict[str, Any], ...] = ()
+    spared: tuple[SparedData, ...] = ()
 
 
 @event("DangerousTerrainTested", rules=("FP.FLEE_THROUGH",))

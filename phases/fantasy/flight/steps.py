@@ -12,10 +12,12 @@ from regiment.core import geometry as geo
 from regiment.core.events import Event, RollRequested
 from regiment.core.fold import fold
 from regiment.core.pending import Decision
+from regiment.core.reasons import Reason
 from regiment.core.state import Awaiting
 
 from .. import charge, effects, table
 from ..characters.rules import unit_leadership
+from ..effects import SparedData
 from ..events import (
     DangerousTerrainTested,
     LeadershipTested,
@@ -224,18 +226,18 @@ def return_box(state: State, u: UnitState) -> geo.Box:
     return geo.rounded(first or b)
 
 
-def panic(state: State, units: list[str], cause: str, reason: dict[str, Any]
-          ) -> PanicCaused | None:
+def panic(state: State, units: list[str], cause: str, reason: Reason) -> PanicCaused | None:
     """PANIC.TRIGGERS, SPECIAL.EFFECTS: the panic tests ``units`` owe, those a special rule
     spares named with it (games from engine 0.14.0; before, they were left out unsaid), or
     None when nobody tests and nobody is named."""
-    tests, spared = [], []
+    tests: list[str] = []
+    spared: list[SparedData] = []
     for uid in units:
         part = effects.spared(state.units[uid], "panic")
         if part is None:
             tests.append(uid)
         elif ruled(state, "effects_named"):
-            spared.append({"unit": uid, **part.written()})
+            spared.append(SparedData(unit=uid, **part.written()))
     if not tests and not spared:
         return None
     return PanicCaused(units=tuple(tests), cause=cause, reason=reason, spared=tuple(spared))

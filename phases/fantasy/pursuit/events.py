@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from regiment.core.events import Event, event
+
+from ..effects import PartData
 
 
 @event("PursuitDeclared", rules=("FP.CHOOSE_PURSUIT",), sparse=("forced",))
@@ -15,7 +15,7 @@ class PursuitDeclared(Event):
     unit: str
     target: str
     kind: str
-    forced: dict[str, Any] | None = None
+    forced: PartData | None = None
 
 
 @event("PursuitRolled", sparse=("dropped",), rules=("FP.PURSUE_ROLL", "FP.CAUGHT"))

@@ -83,8 +83,9 @@ class ResultFlow:
         unbreakable: tuple[str, ...] = ()
         if winner is not None:  # BT.WHO, BT.SPECIAL
             losers = fighting[state.opponent(winner)]
-            tests = tuple(u.id for u in losers if not effects.spared(u, "break_test"))
-            unbreakable = tuple(u.id for u in losers if effects.spared(u, "break_test"))
+            spared = {u.id for u in losers if effects.spared(u, "break_test")}
+            tests = tuple(u.id for u in losers if u.id not in spared)
+            unbreakable = tuple(u.id for u in losers if u.id in spared)
         return [CombatResultDecided(combat=cmb.id, sides=sides, winner=winner,
                                     margin=margin, musician=musician, tests=tests,
                                     no_more_foes=free, unbreakable=unbreakable)]
