@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 STORE ?= regiment.db
 
-.PHONY: test demo bench bench-ab lint golden clean browser postgres node faults load messages diagrams
+.PHONY: test demo bench bench-ab lint golden arena clean browser postgres node faults load messages diagrams
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "regiment needs Python 3.11 or newer")'
@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 	@$(BIN)/python -m pip install --quiet --upgrade pip >$(VENV)/install.log 2>&1 || \
 	  { cat $(VENV)/install.log; exit 1; }
 	@echo "installing regiment and its libraries into $(VENV) (log: $(VENV)/install.log)"
-	@$(BIN)/python -m pip install --quiet -e '.[test,bench]' >>$(VENV)/install.log 2>&1 || \
+	@$(BIN)/python -m pip install --quiet -e '.[test,bench,rl,openspiel]' >>$(VENV)/install.log 2>&1 || \
 	  { cat $(VENV)/install.log; exit 1; }
 	@touch $(STAMP)
 
@@ -94,13 +94,21 @@ golden: $(STAMP)
 # every import between the folders would be an unchecked Any.
 TYPES := .mypy-src
 lint: $(STAMP)
-	$(BIN)/ruff check core phases store tools bot tests bench
+	$(BIN)/ruff check core phases store tools bot rl tests bench
 	@mkdir -p $(TYPES)/regiment && touch $(TYPES)/regiment/__init__.py
-	@for d in core phases store tools bot; do ln -sfn ../../$$d $(TYPES)/regiment/$$d; done
+	@for d in core phases store tools bot rl; do ln -sfn ../../$$d $(TYPES)/regiment/$$d; done
 	cd $(TYPES) && ../$(BIN)/mypy --config-file ../pyproject.toml -p regiment
 	@# the engine itself (the kernel and the rulebooks) is held to mypy's strict mode
 	cd $(TYPES) && ../$(BIN)/mypy --config-file ../pyproject.toml --strict -p regiment.core \
 	  -p regiment.phases
+
+# OpenSpiel's MCTS against the bundled rule bot, through the registered game (the README's
+# figures): GAMES games on SCENARIO, SIMS simulations a move.
+SCENARIO ?= knights_flank
+GAMES ?= 20
+SIMS ?= 100
+arena: $(STAMP)
+	$(BIN)/python -m regiment.rl.arena $(SCENARIO) --games $(GAMES) --simulations $(SIMS)
 
 clean:
 	rm -rf $(VENV) $(TYPES) .pytest_cache .ruff_cache .mypy_cache .hypothesis $(STORE) $(STORE)-wal $(STORE)-shm \

@@ -1,0 +1,58 @@
+"""The engine for learners and searchers: a PettingZoo environment and an OpenSpiel game.
+
+``pip install regiment[rl]`` for ``env`` (PettingZoo's AEC API), ``regiment[openspiel]`` for
+``register`` (the OpenSpiel game ``python_regiment``). Both step one adapter (``Play``: a game
+in memory and the command a seat is building) over one action layout (``Layout``: a flat
+``Discrete(N)`` of three blocks) and one observation (``observe.columns`` names its values).
+Neither needs the other's library.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .layout import ENCODING, Layout
+from .play import IllegalAction, Play
+from .session import Rules, Session
+
+__all__ = ["ENCODING", "IllegalAction", "Layout", "Play", "Rules", "Session", "env",
+           "register", "rules_of"]
+
+
+def rules_of(scenario: str | dict[str, Any]) -> Rules:
+    """A scenario's rules, made once: a bundled battle's name (``knights_flank``), a TOML
+    file's path, or a scenario already read (``core.scenario.load_scenario``)."""
+    if isinstance(scenario, dict):
+        return Rules.of(scenario)
+    return _named(scenario)
+
+
+_RULES: dict[str, Rules] = {}
+
+
+def _named(name: str) -> Rules:
+    found = _RULES.get(name)
+    if found is None:
+        from regiment.core.scenario import load_scenario
+        from regiment.tools.listings import scenario_path
+
+        found = _RULES[name] = Rules.of(load_scenario(scenario_path(name)), name)
+    return found
+
+
+def env(scenario: str | dict[str, Any] = "knights_flank", *, seed: int | None = None,
+        table: bool = False, max_steps: int = 20_000, render_mode: str | None = None) -> Any:
+    """A PettingZoo AEC environment of ``scenario`` (``table``: add a raster of the table to
+    each observation, for convolutional nets)."""
+    from .pz import RegimentEnv
+
+    return RegimentEnv(rules_of(scenario), seed=seed, table=table, max_steps=max_steps,
+                       render_mode=render_mode)
+
+
+def register() -> None:
+    """Register the OpenSpiel game ``python_regiment`` (``pyspiel.load_game(
+    "python_regiment(scenario=knights_flank)")``)."""
+    from .spiel import register as _register
+
+    _register()
