@@ -57,6 +57,7 @@ sys.path.insert(0, str(HERE))
 from battles import bench_big  # noqa: E402
 from combats import bench_combats, bench_multiple  # noqa: E402
 from hosted import bench_hosted  # noqa: E402
+from learning import bench_learning  # noqa: E402
 from longgame import long_game  # noqa: E402
 from page import bench_page  # noqa: E402
 from rivals import eventsourcing_replay  # noqa: E402
@@ -437,6 +438,7 @@ def main(argv: list[str] | None = None) -> int:
                     lambda: bench_appends(out, 100 if args.quick else 400),
                     lambda: bench_create(out),
                     lambda: bench_try(out, 2 if args.quick else 5),
+                    lambda: bench_learning(out, 3 if args.quick else 7),
                     lambda: bench_combats(out, 100 if args.quick else 1_000),
                     lambda: bench_multiple(out, 50 if args.quick else 200),
                     lambda: bench_skirmish(out, 50 if args.quick else 200),

@@ -4,7 +4,8 @@
 ``register`` (the OpenSpiel game ``python_regiment``). Both step one adapter (``Play``: a game
 in memory and the command a seat is building) over one action layout (``Layout``: a flat
 ``Discrete(N)`` of three blocks) and one observation (``observe.columns`` names its values).
-Neither needs the other's library.
+Neither needs the other's library. ``versus`` is one seat against the bundled rule bot, as a
+single-agent Gymnasium environment, for single-agent learners.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from .play import IllegalAction, Play
 from .session import Rules, Session
 
 __all__ = ["ENCODING", "IllegalAction", "Layout", "Play", "Rules", "Session", "env",
-           "register", "rules_of"]
+           "register", "rules_of", "versus"]
 
 
 def rules_of(scenario: str | dict[str, Any]) -> Rules:
@@ -48,6 +49,14 @@ def env(scenario: str | dict[str, Any] = "knights_flank", *, seed: int | None = 
 
     return RegimentEnv(rules_of(scenario), seed=seed, table=table, max_steps=max_steps,
                        render_mode=render_mode)
+
+
+def versus(scenario: str | dict[str, Any] = "knights_flank", seat: str | None = None) -> Any:
+    """One seat (default: the first player) against the bundled rule bot, as a single-agent
+    Gymnasium environment with ``action_masks()`` (sb3-contrib's ``MaskablePPO``)."""
+    from .against import VersusBot
+
+    return VersusBot(rules_of(scenario), seat)
 
 
 def register() -> None:

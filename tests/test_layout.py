@@ -17,7 +17,7 @@ LONGER = {"store/sqlite.py": 575, "store/postgres.py": 494, "core/game.py": 413}
 
 
 def modules() -> list[Path]:
-    return sorted(p for folder in ("core", "phases", "store", "tools", "bot")
+    return sorted(p for folder in ("core", "phases", "store", "tools", "bot", "rl")
                   for p in (ROOT / folder).rglob("*.py"))
 
 
@@ -52,6 +52,9 @@ def test_imports_go_one_way():
         tools = {n for n in names if n.startswith("regiment.tools")}
         if rel.split("/")[0] in ("core", "phases", "store"):
             assert not tools, f"{rel} imports {tools}"
+            # the learning environment is a consumer of the engine, never a part of it
+            learning = {n for n in names if n.startswith("regiment.rl")}
+            assert not learning, f"{rel} imports {learning}"
         server = {n for n in tools if n.startswith("regiment.tools.server")}
         if server and not rel.startswith(("tools/server/", "tools/cli/")):
             assert rel == "tools/web/table.py", f"{rel} imports the server: {server}"

@@ -267,3 +267,21 @@ def test_observations_are_named_and_seen_from_each_seat(battle: str):
     mine = [i for i, n in enumerate(names) if n.endswith(".mine")]
     assert (first[mine] + second[mine] == 1).all()   # each unit is one seat's
     assert len(set(play.layout.describe()["actions"])) == play.layout.size   # each named once
+
+
+@pytest.mark.parametrize("battle", BATTLES)
+def test_one_seat_against_the_bot_passes_gymnasiums_check_env(battle: str):
+    """``rl.versus``: Gymnasium's own checker, then whole episodes by the mask alone."""
+    from gymnasium.utils.env_checker import check_env
+
+    env = rl.versus(battle)
+    check_env(env, skip_render_check=True)
+    rng = np.random.default_rng(0)
+    for episode in range(3):
+        env.reset(seed=episode)
+        done = False
+        while not done:
+            action = int(rng.choice(np.flatnonzero(env.action_masks())))
+            _, reward, over, cut, info = env.step(action)
+            done = over or cut
+        assert reward in (-1.0, 0.0, 1.0) and "illegal" not in info and info["outcome"]
