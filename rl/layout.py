@@ -7,7 +7,9 @@ space (so an action's number always means the same thing):
    of no unit (``end_phase``);
 2. **object** (``[A, A + B)``): a unit as the target (``dwarfs``), an anchor the engine
    resolves (``toward dwarfs``: as far straight at it as the move allows; ``edge dwarfs``: to
-   where it is just within my missile range), a heading (fantasy: a wheel of so many degrees
+   where it is just within my missile range; fantasy's ``flank dwarfs`` and ``rear dwarfs``:
+   toward a place beside its nearer flank or behind its rear, where a charge next turn would
+   strike there), a heading (fantasy: a wheel of so many degrees
    before going straight; skirmish: a bearing on the table), a turn, or ``keep`` (no object,
    where the same verb has others);
 3. **amount** (``[A + B, N)``): a bin: the fraction of the run (``FRACTIONS``) for a move,
@@ -44,6 +46,7 @@ class Book:
     decisions: tuple[str, ...]
     statuses: tuple[str, ...]
     moves: tuple[str, ...]          # verbs whose objects and amounts are worked out
+    anchors: tuple[str, ...]        # a move's anchors, each one object a unit
 
 
 FANTASY = Book(
@@ -71,6 +74,7 @@ FANTASY = Book(
                "pursuit_order", "reform_order", "reform"),
     statuses=("ready", "fleeing", "engaged", "destroyed", "off_table", "joined"),
     moves=("move", "march"),
+    anchors=("toward", "edge", "flank", "rear"),
 )
 
 SKIRMISH = Book(
@@ -88,6 +92,7 @@ SKIRMISH = Book(
                "split_attacks", "consolidate"),
     statuses=("ready", "locked", "falling_back", "destroyed", "off_table"),
     moves=("move",),
+    anchors=("toward", "edge"),
 )
 
 # by preset: the presets of one rulebook share its spaces
@@ -123,7 +128,8 @@ class Layout:
 
     @property
     def objects(self) -> int:
-        return 3 * len(self.units) + len(self.book.headings) + len(self.book.turns) + 1
+        return (1 + len(self.book.anchors)) * len(self.units) + len(self.book.headings) + \
+            len(self.book.turns) + 1
 
     @property
     def size(self) -> int:
@@ -140,20 +146,25 @@ class Layout:
     def target(self, unit: str) -> int:
         return self.orders + self.index[unit]
 
+    def anchor(self, kind: str, unit: str) -> int:
+        """``toward j``, ``edge j`` (and in fantasy ``flank j``, ``rear j``)."""
+        return self.orders + (1 + self.book.anchors.index(kind)) * len(self.units) + \
+            self.index[unit]
+
     def toward(self, unit: str) -> int:
-        return self.orders + len(self.units) + self.index[unit]
+        return self.anchor("toward", unit)
 
     def edge(self, unit: str) -> int:
-        return self.orders + 2 * len(self.units) + self.index[unit]
+        return self.anchor("edge", unit)
 
     def heading(self, i: int) -> int:
-        return self.orders + 3 * len(self.units) + i
+        return self.orders + (1 + len(self.book.anchors)) * len(self.units) + i
 
     def turn(self, degrees: float) -> int | None:
         turns = self.book.turns
         for i, t in enumerate(turns):
             if abs(t - degrees) < 1e-6:
-                return self.orders + 3 * len(self.units) + len(self.book.headings) + i
+                return self.heading(len(self.book.headings)) + i
         return None
 
     @property
@@ -184,9 +195,10 @@ class Layout:
             verb, unit = self.verb_of(action)
             return verb if unit is None else f"{verb} {unit}"
         i = action - self.orders
-        if i < 3 * n:
-            return f"{('target', 'toward', 'edge')[i // n]} {self.units[i % n]}"
-        i -= 3 * n
+        kinds = ("target", *self.book.anchors)
+        if i < len(kinds) * n:
+            return f"{kinds[i // n]} {self.units[i % n]}"
+        i -= len(kinds) * n
         if i < len(self.book.headings):
             return f"{self.book.heading} {self.book.headings[i]:g}"
         i -= len(self.book.headings)

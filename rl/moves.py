@@ -4,6 +4,8 @@ Fantasy (MOVE.FORWARD, MOVE.WHEEL, MOVE.MARCH): a heading is a wheel of so many 
 straight ahead; its amounts are fractions of the farthest straight run the rules leave after
 that wheel (``aims.farthest``: a straight run that is clear is clear over any shorter
 stretch). ``toward j`` wheels to face j (up to a quarter turn) and goes as far as it may;
+``flank j`` and ``rear j`` do the same toward a place beside j's nearer flank or behind its
+rear (CH.ARC: where a charge next turn would strike that side);
 ``edge j`` goes the least distance that brings j within its missile weapon's range (found on
 the footprints, GEO.DISTANCE), offered only where the move can get there. Turns are the
 engine's own (MOVE.TURN).
@@ -85,21 +87,33 @@ def _fantasy(layout: Layout, state: Any, verb: str, uid: str, preset: Any) -> li
         if run > 0:
             out += _runs(layout, order, layout.heading(i), run, mover(legs), preset, state)
     weapon = missile(u)
+    def aimed(point: tuple[float, float]) -> tuple[tuple[Any, ...], float]:
+        """The wheel toward ``point`` (up to a quarter turn, as much as it can afford) and
+        the straight run after it: as far as the rules leave, not past the point."""
+        aim = geo.bearing((start.x, start.y), point)
+        degrees = round(max(-90.0, min(90.0, (aim - start.facing + 180.0) % 360.0 - 180.0)), 1)
+        legs, left = wheeled(degrees)
+        while left <= 0 and abs(degrees) > 1.0:
+            degrees = round(degrees / 2, 1)
+            legs, left = wheeled(degrees)
+        if left <= 0:
+            return legs, -1.0
+        turned = walk(start, legs)
+        far = math.hypot(point[0] - turned.x, point[1] - turned.y)
+        return legs, farthest(state, u, kind, legs, min(left, far))
+
     for foe in standing_enemies(state, u):
         if foe.position is None or foe.id not in layout.index:
             continue
         target = box(foe)
-        aim = geo.bearing((start.x, start.y), (target.x, target.y))
-        degrees = round(max(-90.0, min(90.0, (aim - start.facing + 180.0) % 360.0 - 180.0)), 1)
-        legs, left = wheeled(degrees)
-        while left <= 0 and abs(degrees) > 1.0:   # as much of the wheel as it can afford
-            degrees = round(degrees / 2, 1)
-            legs, left = wheeled(degrees)
-        if left <= 0:
-            continue
-        run = farthest(state, u, kind, legs, left)
+        legs, run = aimed((target.x, target.y))
         if run > 0:
             out += _runs(layout, order, layout.toward(foe.id), run, mover(legs), preset, state)
+        for kind_of, point in _beside(target, (start.x, start.y)):
+            side_legs, side_run = aimed(point)
+            if side_run > 0:
+                out += _runs(layout, order, layout.anchor(kind_of, foe.id), side_run,
+                             mover(side_legs), preset, state)
         if weapon is None or run <= 0:
             continue
         turned = walk(start, legs)
@@ -108,6 +122,21 @@ def _fantasy(layout: Layout, state: Any, verb: str, uid: str, preset: Any) -> li
         if need is not None and need > 1e-3:
             out += _runs(layout, order, layout.edge(foe.id), need, mover(legs), preset, state)
     return out
+
+
+OUT = 3.0   # how far out from a flank or the rear a ``flank`` or ``rear`` move aims (inches)
+
+
+def _beside(b: geo.Box, at: tuple[float, float]) -> list[tuple[str, tuple[float, float]]]:
+    """CH.ARC: the places a ``flank`` and a ``rear`` move aim at: OUT beyond the middle of
+    ``b``'s flank nearer to ``at``, and OUT behind the middle of its rear."""
+    (fx, fy), (rx, ry) = geo.axes(b.facing)
+    mid = (b.x - fx * b.depth / 2, b.y - fy * b.depth / 2)
+    sides = [(mid[0] + sx * (b.width / 2 + OUT), mid[1] + sy * (b.width / 2 + OUT))
+             for sx, sy in ((rx, ry), (-rx, -ry))]
+    flank = min(sides, key=lambda p: math.hypot(p[0] - at[0], p[1] - at[1]))
+    rear = (b.x - fx * (b.depth + OUT), b.y - fy * (b.depth + OUT))
+    return [("flank", flank), ("rear", rear)]
 
 
 def _least(gap: Any, within: float, most: float) -> float | None:

@@ -5,6 +5,8 @@ a copy is independent of what it was copied from, and OpenSpiel's MCTS plays who
 
 from __future__ import annotations
 
+import collections
+import math
 import random
 import subprocess
 import sys
@@ -206,28 +208,32 @@ def test_the_arena_prints_its_figures():
 # --- the spaces ----------------------------------------------------------------------------
 
 def test_anchors_do_what_they_say():
-    """``toward j`` ends nearer to j; ``edge j`` ends with j within the unit's range."""
+    """``toward j`` ends nearer to j; ``edge j`` ends with j within the unit's range; ``flank
+    j`` and ``rear j`` end nearer the place beside its flank or behind its rear."""
     from regiment.phases.fantasy.charge.rules import gap
-    from regiment.phases.fantasy.units import missile
+    from regiment.phases.fantasy.units import box, missile
+    from regiment.rl.moves import _beside
 
     rules = rl.rules_of("border_patrol")
-    play = rl.Play.new(rules, seed_of(1))
-    while play.decision().decision != "remaining_moves":
-        play.act(play.legal()[-1] if play.layout.label(play.legal()[-1]).startswith("end")
-                 else play.legal()[0])
+    play = rl.Play.new(rules, seed_of(0))
+    while play.decision().player != "empire" or play.decision().decision != "remaining_moves":
+        labels = [play.layout.label(a) for a in play.legal()]
+        ended = [a for a, lb in zip(play.legal(), labels, strict=True)
+                 if lb in ("end_charges", "end_phase")]
+        play.act(ended[0] if ended else play.legal()[0])   # to the empire's movement
     layout = play.layout
     state = play.session.state
     from regiment.rl.choices import options
 
     opts = options(layout, state, play.decision(), rules.preset)
-    checked = 0
+    kinds: collections.Counter[str] = collections.Counter()
     for order in opts.orders():
         verb, unit = layout.verb_of(order)
         if verb not in ("move", "march"):
             continue
         for c in opts.group(order):
             label = layout.label(c.object) if c.object is not None else ""
-            if not label.startswith(("toward", "edge")):
+            if not label.startswith(("toward", "edge", "flank", "rear")):
                 continue
             foe = label.split()[1]
             after = rl.Play.new(rules, seed_of(1))
@@ -237,11 +243,16 @@ def test_anchors_do_what_they_say():
             if label.startswith("toward"):
                 assert gap(moved.units[unit], moved.units[foe]) < gap(state.units[unit],
                                                                        state.units[foe])
+            elif label.startswith(("flank", "rear")):   # nearer the place it aims at
+                start = box(state.units[unit])
+                places = dict(_beside(box(state.units[foe]), (start.x, start.y)))
+                place, end = places[label.split()[0]], box(moved.units[unit])
+                assert math.dist((end.x, end.y), place) < math.dist((start.x, start.y), place)
             elif c.amount == layout.amount(3):
                 weapon = missile(state.units[unit])
                 assert gap(moved.units[unit], moved.units[foe]) <= weapon.range
-            checked += 1
-    assert checked > 0
+            kinds[label.split()[0]] += 1
+    assert set(kinds) == {"toward", "edge", "flank", "rear"}, kinds
 
 
 def test_every_phase_of_the_machines_has_a_column():
