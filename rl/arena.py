@@ -18,6 +18,7 @@ import time
 from typing import Any
 
 from regiment.core.commands import Command
+from regiment.tools.chances import wilson  # (a draw counts half a win)
 
 from .choices import options
 from .play import Play
@@ -120,16 +121,6 @@ def play_game(game: Any, mcts_seat: int, simulations: int, rng: random.Random
             for a in acts:
                 state.apply_action(a)
     return state.returns()[mcts_seat], commands, near
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson's 95 % interval of a rate (a draw counts half a win)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def main(argv: list[str] | None = None) -> int:

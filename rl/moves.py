@@ -5,7 +5,7 @@ straight ahead; its amounts are fractions of the farthest straight run the rules
 that wheel (``aims.farthest``: a straight run that is clear is clear over any shorter
 stretch). ``toward j`` wheels to face j (up to a quarter turn) and goes as far as it may;
 ``flank j`` and ``rear j`` do the same toward a place beside j's nearer flank or behind its
-rear (CH.ARC: where a charge next turn would strike that side);
+rear (GEO.ARCS, CH.CHARGE_MOVE: where a charge next turn would strike that side);
 ``edge j`` goes the least distance that brings j within its missile weapon's range (found on
 the footprints, GEO.DISTANCE), offered only where the move can get there. Turns are the
 engine's own (MOVE.TURN).
@@ -128,8 +128,9 @@ OUT = 3.0   # how far out from a flank or the rear a ``flank`` or ``rear`` move 
 
 
 def _beside(b: geo.Box, at: tuple[float, float]) -> list[tuple[str, tuple[float, float]]]:
-    """CH.ARC: the places a ``flank`` and a ``rear`` move aim at: OUT beyond the middle of
-    ``b``'s flank nearer to ``at``, and OUT behind the middle of its rear."""
+    """GEO.ARCS, CH.CHARGE_MOVE: the places a ``flank`` and a ``rear`` move aim at: OUT
+    beyond the middle of ``b``'s flank nearer to ``at``, and OUT behind the middle of its
+    rear."""
     (fx, fy), (rx, ry) = geo.axes(b.facing)
     mid = (b.x - fx * b.depth / 2, b.y - fy * b.depth / 2)
     sides = [(mid[0] + sx * (b.width / 2 + OUT), mid[1] + sy * (b.width / 2 + OUT))

@@ -294,8 +294,9 @@ def _shoot(args: argparse.Namespace, console: Console) -> int:
 # --- simulate ----------------------------------------------------------------------------------
 
 
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95 % Wilson score interval of a rate of ``k`` in ``n``."""
+def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a rate of ``k`` in ``n`` (``k`` may count halves:
+    a draw as half a win)."""
     if n == 0:
         return 0.0, 1.0
     p = k / n
