@@ -7,7 +7,8 @@ dice for the same actions, so runs repeat. The reward is given once, at the end:
 winner, -1 to the loser, 0 each for a draw; the result the rules gave (its rule, the points
 each side scored) is in ``infos``. Each step's ``infos`` of the agent that acted hold the
 action's name and, once a command is whole, the command exactly as the engine took it
-(``command``: its path, its place), so that ``game(store)`` writes the same game as a log.
+(``command``: its path, its place) and, for a move, where the unit then stands (``at``), so
+that ``game(store)`` writes the same game as a log.
 """
 
 from __future__ import annotations
@@ -96,6 +97,8 @@ class RegimentEnv(AECEnv):  # type: ignore[misc]  # (PettingZoo is not typed)
         command = self.play.act(int(action))
         self.infos[agent] = {"action": label, "stage": self.play.stage(),
                              "command": None if command is None else command.wire()}
+        if command is not None and command.name == "move":
+            self.infos[agent]["at"] = where(self.play, str(getattr(command, "unit", "")))
         session = self.play.session
         if session.over:
             outcome = session.outcome() or {}
@@ -122,6 +125,22 @@ class RegimentEnv(AECEnv):  # type: ignore[misc]  # (PettingZoo is not typed)
 
     def close(self) -> None:
         return None
+
+
+def where(play: Play, uid: str) -> dict[str, Any] | None:
+    """Where a unit stands after its move: its front's centre and facing (fantasy), its first
+    model's centre (skirmish), in inches and degrees as the board gives them."""
+    state = play.session.state
+    units = getattr(state, "units", None)
+    if units is not None and uid in units and units[uid].position is not None:
+        u = units[uid]
+        return {"unit": uid, "x": round(u.position[0], 4), "y": round(u.position[1], 4),
+                "facing": round(u.facing % 360.0, 4)}
+    squads = getattr(state, "squads", {})
+    if uid in squads and squads[uid].models:
+        first = squads[uid].models[0]
+        return {"unit": uid, "x": round(first[0], 4), "y": round(first[1], 4)}
+    return None
 
 
 def text(play: Play) -> str:

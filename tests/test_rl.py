@@ -296,3 +296,26 @@ def test_one_seat_against_the_bot_passes_gymnasiums_check_env(battle: str):
             _, reward, over, cut, info = env.step(action)
             done = over or cut
         assert reward in (-1.0, 0.0, 1.0) and "illegal" not in info and info["outcome"]
+
+
+def test_a_move_is_told_in_info_exactly():
+    """The command as the engine took it, and where the unit then stands."""
+    env = rl.env("border_patrol", seed=11)
+    env.reset(seed=11)
+    rng = random.Random(11)
+    for agent in env.agent_iter(2000):
+        obs, _, done, cut, _ = env.last()
+        if done or cut:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        moves = [a for a in legal if env.layout.label(int(a)).startswith("move ")]
+        env.step(int(rng.choice(moves or list(legal))))
+        told = env.infos[agent]
+        if told.get("command") and told["command"]["cmd"] == "move":
+            unit = env.play.session.state.units[told["command"]["unit"]]
+            assert told["at"] == {"unit": unit.id, "x": round(unit.position[0], 4),
+                                  "y": round(unit.position[1], 4),
+                                  "facing": round(unit.facing % 360.0, 4)}
+            return
+    raise AssertionError("no move was made")
