@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import regiment.phases  # noqa: F401  (the rulebooks register their presets and scenarios)
+
 from .layout import ENCODING, Layout
 from .play import IllegalAction, Play
 from .session import Rules, Session

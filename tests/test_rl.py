@@ -319,3 +319,15 @@ def test_a_move_is_told_in_info_exactly():
                                   "facing": round(unit.facing % 360.0, 4)}
             return
     raise AssertionError("no move was made")
+
+
+def test_a_table_the_players_measure_is_refused_saying_why():
+    from regiment.core.errors import InvalidScenario
+    from regiment.core.scenario import load_scenario
+
+    measured = load_scenario(Path(__file__).resolve().parent.parent / "examples" /
+                             "knights_flank.toml", measured=True)
+    with pytest.raises(InvalidScenario, match="mapped"):
+        rl.env(measured)
+    with pytest.raises(InvalidScenario, match="did you mean 'knights_flank'"):
+        rl.env("knights_flnk")
