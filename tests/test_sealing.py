@@ -87,6 +87,12 @@ def for_hint(hint: Any) -> st.SearchStrategy[Any]:
     if origin is dict or hint is dict:
         return st.dictionaries(st.text(max_size=5), for_hint(args[1]) if args else plain,
                                max_size=3)
+    if typing.is_typeddict(hint):   # a map of known keys (PartData, SparedData): each typed
+        hints = typing.get_type_hints(hint)
+        return st.fixed_dictionaries({k: for_hint(v) for k, v in hints.items()
+                                      if k in hint.__required_keys__},
+                                     optional={k: for_hint(v) for k, v in hints.items()
+                                               if k in hint.__optional_keys__})
     return st.from_type(hint)
 
 
