@@ -22,7 +22,7 @@ from .errors import InvalidScenario
 from .registry import Registry
 
 DICE = ("seeded", "manual", "scripted")
-UNDO = ("free", "consent", "off")
+UNDO = ("free", "consent", "off", "solo")
 ID = re.compile(r"^[a-z0-9_-]{1,40}$")
 HEX = re.compile(r"^[0-9a-fA-F]{1,128}$")
 COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")   # how the replay page draws a player's units

@@ -25,7 +25,8 @@ def _undone(d: Data) -> str:
 # The words of a game's dice and undo settings (GameStarted.dice, .undo), told in the
 # players' language wherever the settings are shown.
 SETTINGS = {"manual": mark("manual"), "seeded": mark("seeded"), "scripted": mark("scripted"),
-            "free": mark("free"), "consent": mark("consent"), "off": mark("off")}
+            "free": mark("free"), "consent": mark("consent"), "off": mark("off"),
+            "solo": mark("solo")}
 
 
 def setting_word(word: str) -> str:

@@ -22,6 +22,10 @@ CONSENT_FOR_ANY_STEP = (0, 9, 0)
 # LOG.RULINGS: from this engine on, a finished game takes no undo or redo (GAME.OVER), under
 # consent only the seat whose step it was redoes it, and a refused undo is not asked again
 OVER_STAYS_OVER = (0, 13, 0)
+# LOG.RULINGS: from this engine on, under ``free`` too, undoing a step that rolled dice needs the
+# other seat's consent (a seat that saw the dice cannot take them back alone and spend them on
+# another step); ``solo``, a game one person plays, undoes any step alone
+DICE_NEED_CONSENT = (0, 15, 0)
 
 
 class Undoing:
@@ -72,7 +76,7 @@ class Undoing:
         step = timeline.last_live()
         if step is None:
             raise self._illegal(command, tr("nothing to undo"), "UNDO.NOTHING")
-        if self.undo_policy == "consent" and self._undo_needs_consent(step, by):
+        if self._asks_consent(step, by):
             if not self.may_undo(by):
                 raise self._illegal(command, tr("that undo was asked for and refused: it is not "
                                                 "asked again"), "UNDO.CONSENT")
@@ -103,8 +107,7 @@ class Undoing:
         refused already (an undo its own alone, or one the other never refused, it may)."""
         step = self.timeline.last_live()
         return not (self.engine >= OVER_STAYS_OVER and step is not None and
-                    (step, by) in self.timeline.refused and self.undo_policy == "consent"
-                    and self._undo_needs_consent(step, by))
+                    (step, by) in self.timeline.refused and self._asks_consent(step, by))
 
     def may_redo(self, by: str) -> bool:
         """UNDO.CONSENT (games from 0.13.0): under consent only the seat whose step it was
@@ -114,6 +117,16 @@ class Undoing:
             return True
         owner = self.timeline.by(redo[-1])
         return not owner or owner == by
+
+    def _asks_consent(self, step: int, by: str) -> bool:
+        """UNDO.POLICY, UNDO.CONSENT: whether undoing ``step`` asks the other seat first: under
+        ``consent`` as ``_undo_needs_consent`` says; under ``free``, in games begun from engine
+        0.15.0, a step that rolled dice (LOG.RULINGS); under ``solo`` (one person plays both
+        seats, or against the bot), and under ``free`` in older games, never."""
+        if self.undo_policy == "consent":
+            return self._undo_needs_consent(step, by)
+        return self.undo_policy == "free" and self.engine >= DICE_NEED_CONSENT and \
+            self.timeline.rolled_dice(step)
 
     def _undo_needs_consent(self, step: int, by: str) -> bool:
         """UNDO.CONSENT: undoing a step that rolled dice, or one the other seat made, needs the

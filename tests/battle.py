@@ -56,7 +56,7 @@ def against(target: dict[str, Any], attacker: dict[str, Any], side: str = "front
 
 
 def scenario(units: list[dict[str, Any]], **top: Any) -> dict[str, Any]:
-    data: dict[str, Any] = {"preset": PRESET, "first": "red", "dice": "manual",
+    data: dict[str, Any] = {"preset": PRESET, "first": "red", "dice": "manual", "undo": "solo",
                             "turns": 3, "players": [{"id": "red"}, {"id": "blue"}],
                             "units": units}
     data.update(top)

@@ -36,6 +36,7 @@ def unit(uid: str, player: str, x: float, y: float, facing: float, **extra: Any
 def small_scenario(**top: Any) -> dict[str, Any]:
     data: dict[str, Any] = {
         "preset": "fantasy8", "first": "red", "dice": "seeded", "seed": "c0ffee", "turns": 2,
+        "undo": "solo",   # one program plays both seats (UNDO.POLICY)
         "players": [{"id": "red"}, {"id": "blue"}],
         "units": [unit("boyz", "red", 20, 10, 0), unit("wolves", "red", 40, 10, 0,
                                                        rules=["swiftstride"]),
@@ -50,6 +51,7 @@ def close_scenario(**top: Any) -> dict[str, Any]:
     fighting: random play reaches charges, combats, breaks, pursuits and reforms."""
     data: dict[str, Any] = {
         "preset": "fantasy8", "first": "red", "dice": "seeded", "seed": "beef", "turns": 3,
+        "undo": "solo",   # one program plays both seats (UNDO.POLICY)
         "players": [{"id": "red"}, {"id": "blue"}],
         "units": [unit("boyz", "red", 16, 10, 0, command=["champion", "standard"]),
                   unit("wolves", "red", 36, 10, 0, rules=["swiftstride"], models=10),
@@ -70,6 +72,7 @@ def melee_scenario(**top: Any) -> dict[str, Any]:
     w = 5 * 20 / 25.4
     data: dict[str, Any] = {
         "preset": "fantasy8", "first": "blue", "dice": "seeded", "seed": "5ea5", "turns": 3,
+        "undo": "solo",   # one program plays both seats (UNDO.POLICY)
         "players": [{"id": "red"}, {"id": "blue"}],
         "units": [unit("line", "blue", 36 + w / 4, 20, 0, models=30, files=10,
                        command=["standard", "musician"]),
@@ -91,6 +94,7 @@ def heroes_scenario(**top: Any) -> dict[str, Any]:
                         "Ld": 9}}
     data: dict[str, Any] = {
         "preset": "fantasy8", "first": "red", "dice": "seeded", "seed": "4e705", "turns": 3,
+        "undo": "solo",   # one program plays both seats (UNDO.POLICY)
         "players": [{"id": "red"}, {"id": "blue"}],
         "units": [unit("boyz", "red", 20, 12, 0),
                   unit("boss", "red", 20, 4, 0, joined="boyz", **hero),
@@ -118,6 +122,7 @@ def skirmish_scenario(**top: Any) -> dict[str, Any]:
     behind them with their bolters, and a carnifex on the guardsmen's flank."""
     data: dict[str, Any] = {
         "preset": "skirmish40k", "first": "red", "dice": "seeded", "seed": "5c1", "turns": 3,
+        "undo": "solo",   # one program plays both seats (UNDO.POLICY)
         "table": {"width": 48, "depth": 48},
         "players": [{"id": "red"}, {"id": "blue"}],
         "units": [squad("assault", "red", "assault_marines", 24, 16, count=8),

@@ -85,6 +85,7 @@ def play(store: Any, turns: int | None = None, seed: str = "f00d", game_id: str 
     """A bot game on ``store``, with an undo and a redo now and then (seeded dice)."""
     scenario = load_scenario(SCENARIO)
     scenario["seed"] = seed
+    scenario["undo"] = "solo"   # the bots play both seats, and undo their own dice
     if turns is not None:
         scenario["turns"] = turns
     extra = {"clock": clock} if clock is not None else {}

@@ -429,7 +429,9 @@ def test_play_bot_undo_takes_back_the_bots_steps_with_the_players_own():
 
     from .conftest import EXAMPLES
 
-    game = Game.new(load_scenario(EXAMPLES / "border_patrol.toml"), store=MemoryStore())
+    # one person against the bot: solo, as `play --bot` makes it (UNDO.POLICY)
+    game = Game.new({**load_scenario(EXAMPLES / "border_patrol.toml"), "undo": "solo"},
+                    store=MemoryStore())
     typed = iter(["end charges", "end phase", "", "", "", "undo", "quit"])
     s = Session(game, Console(file=io.StringIO(), width=200), lambda p: next(typed), "x.db",
                 bots=("empire",))

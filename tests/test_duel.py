@@ -89,12 +89,15 @@ def test_the_duel_undoes_and_redoes_without_new_dice(rules):
     game = Game.new(parse_scenario(duel.scenario()), store=MemoryStore())
     game.submit({"cmd": "strike", "by": "ann"})
     first = [r.data["faces"] for r in game.records if r.type == "DiceRolled"]
-    game.undo("ann")
+    game.undo("ann")   # the strike rolled a die: bob is asked first (UNDO.CONSENT)
+    assert game.pending.decision == "consent_undo" and game.pending.player == "bob"
+    game.submit({"cmd": "grant_undo", "by": "bob"})
     assert game.state.player == "ann" and game.state.life == {"ann": 3, "bob": 3}
     game.submit({"cmd": "strike", "by": "ann"})       # made again: the same die
     again = [r.data["faces"] for r in game.records if r.type == "DiceRolled"]
     assert again == first * 2
     game.undo("ann")
+    game.submit({"cmd": "grant_undo", "by": "bob"})
     game.redo("ann")
     assert game.state.player == "bob"
     verify(list(game.records))

@@ -144,7 +144,10 @@ def test_play_a_charge_with_real_dice_undo_explain_and_resume(term, tmp_path):
     t.expect(r"Step \d+: red: roll faces=6,5")
     t.expect(r"CH\.RANGE: .*")
     t.type("undo")
-    t.expect(r"red undoes step")
+    t.expect(r"red asks the other seat's consent to undo step \d+ \(UNDO\.CONSENT\)")
+    t.expect(r"blue> ")                              # the step rolled dice: blue is asked
+    t.type(t.option("grant undo"))
+    t.expect(r"red undoes step \d+ \(with blue's consent\)")
     t.expect(r"must come out\s+again: 6 5\): ")
     t.type("1 1")                                                    # a re-roll is refused
     t.expect(r"Not done: these dice were already rolled")
@@ -255,6 +258,8 @@ def test_play_a_skirmish_assault_with_real_dice_undo_and_explain(term, tmp_path)
     t.expect(r"locked in combat 1-assault \(SK\.ENGAGED, S4\)")
     t.expect(r"red \(Enter: 1\)> ")
     t.type("undo")
+    t.expect(r"blue> ")                              # the step rolled dice: blue is asked
+    t.type(t.option("grant undo"))
     t.expect(r"must come out again: 6 6")
     t.type("6 6")
     t.expect(r"red \(Enter: 1\)> ")

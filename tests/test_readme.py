@@ -62,7 +62,7 @@ def test_the_tour_is_parsed_as_the_reader_sees_it():
     assert len(commands) >= 12
     play = next(lines for command, lines in commands if " play " in command)
     _, typed = expected(play)
-    assert typed == ["1", "1", "3", "", "6 5", "undo", "1 1", "quit"]
+    assert typed == ["1", "1", "3", "", "6 5", "undo", "1", "1 1", "quit"]
 
 
 @pytest.mark.parametrize("command,lines", tour(), ids=[c for c, _ in tour()])

@@ -421,3 +421,16 @@ def test_the_server_seats_the_bundled_bot(tmp_path):
                                   "CommandIssued" and e["data"]["by"] == "blue")
         assert message["pending"]["kind"] == "over" and bots_moved > 5
         assert s.tracebacks() == 0
+
+
+def test_undo_policy_hosted_free_against_the_bot_is_solo_and_solo_needs_one_person(server):
+    """UNDO.POLICY on the server: one person against the bot undoes alone (solo, said in the
+    notes); solo for two people is refused, saying why."""
+    made = httpx.post(f"{server.http}/games?bot=blue&undo=free", content=SCENARIO.encode(),
+                      timeout=30).json()
+    assert made["undo"] == "solo" and any(n.startswith("undo: solo") for n in made["notes"])
+    refused = httpx.post(f"{server.http}/games?undo=solo", content=SCENARIO.encode(),
+                         timeout=30)
+    assert refused.status_code == 400 and "one person" in refused.text
+    two = server.create(SCENARIO)   # free, two people: a rolled step needs consent
+    assert two["undo"] == "free" and any("consent" in n for n in two["notes"])

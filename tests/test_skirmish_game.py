@@ -471,7 +471,7 @@ def test_sk_casualties_a_model_of_several_wounds_keeps_what_is_left():
 
 
 def test_skirmish_undo_never_rerolls_and_a_replay_equals_live_play():
-    scenario = load_scenario(EXAMPLES / "two_targets.toml")
+    scenario = {**load_scenario(EXAMPLES / "two_targets.toml"), "undo": "solo"}
     game = Game.new(scenario, store=MemoryStore())
     while not events(game, "AssaultRolled"):
         game.submit(choose(game))

@@ -126,3 +126,75 @@ def test_undo_consent_only_the_seat_whose_step_it_was_redoes_it():
         game.redo(other(game, maker))
     assert err.value.rule == "UNDO.CONSENT" and game.version == before
     assert game.redo(maker)[-1].type == "StepRedone"
+
+
+# --- UNDO.POLICY: free and solo (games from engine 0.15.0) ---------------------------------
+
+def policy_game(undo: str, engine: str | None = None) -> Game:
+    """The ford clash under ``undo``; begun by ``engine`` (LOG.RULINGS) when given."""
+    from regiment.core.dice import SeededDice
+    from regiment.core.events import GameStarted
+
+    scenario = {**load_scenario(EXAMPLES / "ford_clash.toml"), "undo": undo}
+    if engine is None:
+        return Game.new(scenario, store=MemoryStore())
+    dice = SeededDice(scenario["seed"])
+    public = {k: v for k, v in scenario.items() if k != "seed"}
+    started = GameStarted(game_id="older", scenario=public, preset=scenario["preset"],
+                          engine_version=engine, dice_commitment=dice.commitment(),
+                          dice=dice.kind, undo=undo)
+    return Game.new(scenario, store=MemoryStore(), dice=dice, started=started)
+
+
+def play_until_a_roll(game: Game) -> str:
+    """Play bot commands until the newest step rolled dice; who made it."""
+    while True:
+        command = choose(game)
+        game.submit(command)
+        step = game.timeline.last_live()
+        assert step is not None
+        if game.timeline.rolled_dice(step):
+            return command.by
+
+
+def test_undo_policy_free_asks_the_other_seat_before_a_step_that_rolled_dice_is_undone():
+    """Nobody sees the dice of a step and takes it back alone to spend them elsewhere."""
+    game = policy_game("free")
+    maker = play_until_a_roll(game)
+    step = game.timeline.last_live()
+    events = game.undo(maker)
+    assert [e.type for e in events[1:]] == ["UndoRequested"]
+    assert game.timeline.last_live() == step   # nothing undone yet
+    assert (game.pending.decision, game.pending.player) == ("consent_undo", other(game, maker))
+    game.submit({"cmd": "refuse_undo", "by": other(game, maker)})
+    assert game.timeline.last_live() == step
+    with pytest.raises(IllegalCommand, match="refused"):
+        game.undo(maker)   # not asked again (UNDO.CONSENT)
+
+
+def test_undo_policy_free_takes_back_a_step_without_dice_alone_either_seat():
+    game = policy_game("free")
+    maker = play_until_a_step_without_dice(game)
+    events = game.undo(other(game, maker))
+    assert events[-1].type == "StepUndone" and events[-1].to_data()["consent"] is None
+
+
+def test_undo_policy_solo_takes_back_a_step_that_rolled_dice_alone():
+    game = policy_game("solo")
+    maker = play_until_a_roll(game)
+    faces = [r.data["faces"] for r in game.records if r.type == "DiceRolled"]
+    events = game.undo(maker)
+    assert events[-1].type == "StepUndone" and events[-1].to_data()["consent"] is None
+    game.redo(maker)
+    assert [r.data["faces"] for r in game.records if r.type == "DiceRolled"] == faces
+
+
+def test_undo_policy_free_in_a_game_begun_before_0_15_0_undoes_a_rolled_step_alone():
+    """LOG.RULINGS: a game begun under 0.14.0 is played, and verified, as it was."""
+    from regiment.tools.verify import verify
+
+    game = policy_game("free", engine="0.14.0")
+    maker = play_until_a_roll(game)
+    events = game.undo(maker)
+    assert events[-1].type == "StepUndone" and events[-1].to_data()["consent"] is None
+    assert verify(list(game.records)).steps == len(game.timeline.steps)

@@ -55,6 +55,10 @@ def play(game: Game, console: Console | None = None, show_undo: bool = True) -> 
             undo_shown = True
             faces = [list(e.faces) for e in events if e.type == "DiceRolled"]  # type: ignore[attr-defined]
             game.undo(command.by)
+            asked = game.pending
+            if isinstance(asked, Decision) and asked.decision == "consent_undo":
+                # UNDO.CONSENT: the step rolled dice, so the other seat is asked; its bot agrees
+                game.submit({"cmd": "grant_undo", "by": asked.player})
             again = game.submit(command)
             refaces = [list(e.faces) for e in again if e.type == "DiceRolled"]  # type: ignore[attr-defined]
             if console is not None:

@@ -132,6 +132,9 @@ def _play(args: argparse.Namespace) -> int:
             scenario["seed"] = args.seed
         if _no_such_bot(args.bot, [p["id"] for p in scenario["players"]]):
             return 2
+        if args.bot and scenario["undo"] == "free":
+            # UNDO.POLICY: one person plays against the bot: its undo is its own (solo)
+            scenario["undo"] = "solo"
         game = Game.new(scenario, store=open_store(args.store))
     if _no_such_bot(args.bot, list(game.state.players)):
         return 2

@@ -49,8 +49,11 @@ UNDO_NOTES = {
                "needs the other seat's consent; a seat takes back its own last step alone "
                "only while it rolled no dice and the other seat has not acted since "
                "(UNDO.CONSENT)",
-    "free": "undo: free: either seat may undo any step, the other seat's too, without "
-            "asking (UNDO.POLICY)",
+    "free": "undo: free: either seat may undo a step, the other seat's too, without asking, "
+            "but a step that rolled dice only with the other seat's consent (UNDO.POLICY, "
+            "UNDO.CONSENT)",
+    "solo": "undo: solo: one person plays (the bot plays the other seat), and undoes any "
+            "step without asking (UNDO.POLICY)",
     "off": "undo: off: no step can be undone (UNDO.POLICY)",
 }
 
@@ -132,7 +135,6 @@ class Hub:
 
     def _made(self, scenario: dict[str, Any], bots: tuple[str, ...], notes: list[str]
               ) -> dict[str, Any]:
-        notes.append(UNDO_NOTES[scenario["undo"]])
         players = [p["id"] for p in scenario["players"]]
         unknown = [b for b in bots if b not in players]
         if unknown:
@@ -141,6 +143,13 @@ class Hub:
         if set(bots) >= set(players):
             raise BadRequest("bot: a game needs a seat for a person (the bot plays at most "
                              "all but one)", field="bot")
+        people = len(players) - len(set(bots))
+        if scenario["undo"] == "solo" and people > 1:
+            raise BadRequest("undo=solo is for a game one person plays against the bot: this "
+                             f"one seats {people} people (UNDO.POLICY)", field="undo")
+        if scenario["undo"] == "free" and people == 1:
+            scenario = {**scenario, "undo": "solo"}   # one person: its undo is its own
+        notes.append(UNDO_NOTES[scenario["undo"]])
         game = Game.new(scenario, store=self.store)
         tokens = {p: secrets.token_urlsafe(24) for p in game.state.players if p not in bots}
         tokens[SPECTATE] = secrets.token_urlsafe(24)
