@@ -19,15 +19,20 @@ def consent_game() -> Game:
     return Game.new(scenario, store=MemoryStore())
 
 
-def play_until_a_step_without_dice(game: Game) -> str:
-    """Play bot commands until the newest step rolled no dice; who made it."""
+def play_until(game: Game, rolled: bool) -> str:
+    """Play bot commands until the newest step rolled dice (``rolled``) or rolled none; who
+    made it."""
     while True:
         command = choose(game)
         game.submit(command)
         step = game.timeline.last_live()
         assert step is not None
-        if not game.timeline.rolled_dice(step):
+        if game.timeline.rolled_dice(step) == rolled:
             return command.by
+
+
+def play_until_a_step_without_dice(game: Game) -> str:
+    return play_until(game, rolled=False)
 
 
 def other(game: Game, seat: str) -> str:
@@ -147,14 +152,7 @@ def policy_game(undo: str, engine: str | None = None) -> Game:
 
 
 def play_until_a_roll(game: Game) -> str:
-    """Play bot commands until the newest step rolled dice; who made it."""
-    while True:
-        command = choose(game)
-        game.submit(command)
-        step = game.timeline.last_live()
-        assert step is not None
-        if game.timeline.rolled_dice(step):
-            return command.by
+    return play_until(game, rolled=True)
 
 
 def test_undo_policy_free_asks_the_other_seat_before_a_step_that_rolled_dice_is_undone():
