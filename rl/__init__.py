@@ -47,8 +47,11 @@ def env(scenario: str | dict[str, Any] = "knights_flank", *, seed: int | None = 
         table: bool = False, max_steps: int = 20_000, render_mode: str | None = None) -> Any:
     """A PettingZoo AEC environment of ``scenario`` (``table``: add a raster of the table to
     each observation, for convolutional nets)."""
-    from .pz import RegimentEnv
-
+    try:
+        from .pz import RegimentEnv
+    except ImportError as exc:
+        raise ImportError(f"regiment.rl.env needs PettingZoo ({exc}): pip install "
+                          "'regiment[rl]'") from None
     return RegimentEnv(rules_of(scenario), seed=seed, table=table, max_steps=max_steps,
                        render_mode=render_mode)
 
@@ -64,6 +67,9 @@ def versus(scenario: str | dict[str, Any] = "knights_flank", seat: str | None = 
 def register() -> None:
     """Register the OpenSpiel game ``python_regiment`` (``pyspiel.load_game(
     "python_regiment(scenario=knights_flank)")``)."""
-    from .spiel import register as _register
-
+    try:
+        from .spiel import register as _register
+    except ImportError as exc:
+        raise ImportError(f"regiment.rl.register needs OpenSpiel ({exc}): pip install "
+                          "'regiment[openspiel]'") from None
     _register()

@@ -61,3 +61,20 @@ def test_imports_go_one_way():
         cli = {n for n in tools if n.startswith("regiment.tools.cli")}
         if cli:
             assert rel.startswith("tools/cli/"), f"{rel} imports the command line: {cli}"
+
+
+def test_every_package_folder_is_installed():
+    """A folder with an ``__init__.py`` is a package that ``pip install regiment`` (not
+    editable) must carry: each is listed in pyproject.toml (core.geometry and the concept
+    folders were not, and an installed regiment failed to import)."""
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+                 ["packages"])
+    dirs = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "package-dir"]
+    for name, folder in dirs.items():
+        for init in (ROOT / folder).rglob("__init__.py"):
+            rel = init.parent.relative_to(ROOT / folder)
+            package = ".".join([name, *rel.parts])
+            assert package in listed, f"{package} ({init.parent}) is not in packages"
