@@ -32,6 +32,8 @@ def actions_for(play: Play, command: Command) -> tuple[list[int], bool]:
     opts = options(play.layout, play.session.state, d, play.session.rules.preset)
     best: tuple[float, Any] | None = None
     for order in opts.orders():
+        for obj in opts.objects(order):   # every amount decided, so that only those taken stay
+            opts.amounts(order, obj)
         for c in opts.group(order):
             if c.command == command:
                 return _path(play, c), True

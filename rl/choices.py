@@ -28,6 +28,7 @@ class Choice:
     object: int | None
     amount: int | None
     command: Command
+    sure: bool = True   # decided by the engine already (else: when its object is picked)
 
 
 # a command's unit field and its object field, by command name (None: it has none)
@@ -184,16 +185,28 @@ class Options:
 
     def amounts(self, order: int, obj: int | None) -> list[int | None]:
         seen: list[int | None] = []
-        for c in self.group(order):
-            if c.object == obj and c.amount not in seen:
+        for c in self._decided(order, obj):
+            if c.amount not in seen:
                 seen.append(c.amount)
         return seen
 
     def find(self, order: int, obj: int | None, amount: int | None) -> Command | None:
-        for c in self.group(order):
-            if c.object == obj and c.amount == amount:
+        for c in self._decided(order, obj):
+            if c.amount == amount:
                 return c.command
         return None
+
+    def _decided(self, order: int, obj: int | None) -> list[Choice]:
+        """The choices under ``order`` and ``obj``, each decided by the engine (those not yet
+        decided are decided now, once; a refused one is dropped)."""
+        group = self.group(order)
+        if any(not c.sure and c.object == obj for c in group):
+            group[:] = [c if c.sure or c.object != obj else
+                        Choice(c.order, c.object, c.amount, c.command)
+                        for c in group
+                        if c.sure or c.object != obj or accepted(self.preset, self.state,
+                                                                  c.command)]
+        return [c for c in group if c.object == obj]
 
 
 def _verb(cmd: Command) -> str:

@@ -14,7 +14,8 @@ Skirmish (SK.MOVE): a heading is a bearing on the table, the squad moved whole; 
 are fractions of its allowance. ``toward j`` goes straight at j's nearest model as far as the
 1" it must keep allows; ``edge j`` the least distance that brings j within its longest range.
 
-Every choice is decided by the engine before it is offered.
+Every choice is decided by the engine before it is offered: an object's whole run when the
+unit's move is picked, its shorter runs when the object is.
 """
 
 from __future__ import annotations
@@ -40,18 +41,22 @@ def moves_of(layout: Layout, state: GameState, decision: Decision, verb: str, un
 
 
 def _runs(layout: Layout, order: int, obj: int, run: float, make: Any, preset: Any,
-          state: GameState, full_only: bool = False) -> list[Choice]:
+          state: GameState) -> list[Choice]:
+    """The amounts of one object: the whole run decided by the engine now (none offered if it
+    refuses it); the shorter ones when a seat picks this object (``Options.amounts``)."""
     out = []
-    for i, f in enumerate(FRACTIONS):
-        if full_only and f < 1.0:
-            continue
+    for i, f in reversed(list(enumerate(FRACTIONS))):
         d = math.floor(run * f * 1e4) / 1e4
         if d <= 1e-3:
             continue
         cmd = make(d)
-        if accepted(preset, state, cmd):
+        if f == 1.0:
+            if not accepted(preset, state, cmd):
+                return []
             out.append(Choice(order, obj, layout.amount(i), cmd))
-    return out
+        else:
+            out.append(Choice(order, obj, layout.amount(i), cmd, sure=False))
+    return out[::-1]
 
 
 def _fantasy(layout: Layout, state: Any, verb: str, uid: str, preset: Any) -> list[Choice]:
