@@ -321,6 +321,9 @@ def test_two_browsers_as_two_seats_with_an_undo_asked_and_granted_and_a_reload(t
                                 after=hosted.game().version - 1)
             else:
                 raise AssertionError("no step of the orcs rolled dice")
+            # the page told every record the server holds (the step's story can come after
+            # the page is ready for its own command: a race that failed once in CI)
+            wait_ready(driver, hosted.game().version - 1)
             before = [li.text for li in driver.find_elements("css selector", "#log li")]
             driver.refresh()   # a reload: where the game stands, nothing lost or told twice
             s = wait_ready(driver)
