@@ -18,7 +18,7 @@ from .fold import appliers_for, folded
 from .pending import Decision, Over, Pending
 from .pending import Roll as RollPending
 from .protocols import PRESETS, Preset
-from .state import GameState
+from .state import Awaiting, GameState
 
 
 class Playout:
@@ -71,14 +71,19 @@ class Playout:
         events = list(decided)
         while state.awaiting is not None and not state.over:
             aw = state.awaiting
-            faces = self.dice.faces(state.dice_pos, aw.dice)
-            rolled = DiceRolled(purpose=aw.purpose, unit=aw.unit, faces=faces,
-                                index=state.dice_pos)
-            after = self.table[DiceRolled](state, rolled)
-            outcome = self.preset.on_roll(after, aw, faces)
-            state = folded(after, outcome, self.table)
-            events.append(rolled)
-            events.extend(outcome)
+            state, made = roll_into(self.preset, self.table, state, aw,
+                                    self.dice.faces(state.dice_pos, aw.dice))
+            events.extend(made)
         self.state = state
         self.events += len(events)
         return events
+
+
+def roll_into(preset: Preset[Any], table: dict[type[Event], Any], state: GameState,
+              aw: Awaiting, faces: tuple[int, ...]) -> tuple[GameState, list[Event]]:
+    """The awaited roll ``aw`` made with ``faces`` at the state's dice position: its
+    ``DiceRolled`` and the rules' outcome, folded (a playout's, a learner's session's)."""
+    rolled = DiceRolled(purpose=aw.purpose, unit=aw.unit, faces=faces, index=state.dice_pos)
+    after = table[DiceRolled](state, rolled)
+    outcome = preset.on_roll(after, aw, faces)
+    return folded(after, outcome, table), [rolled, *outcome]

@@ -17,7 +17,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from .arena import actions_for
+from .arena import bot_actions
 from .observe import size
 from .play import IllegalAction, Play
 from .pz import BOUND
@@ -70,15 +70,8 @@ class VersusBot(gymnasium.Env):  # type: ignore[type-arg,misc]  # (Gymnasium's g
                 not session.over and session.steps >= self.max_steps, info)
 
     def _bot(self) -> None:
-        from regiment.core.protocols import view_of
-
-        view = view_of(self.rules.preset)
         while not self.play.session.over and self.play.to_move() not in (None, self.seat):
-            d = self.play.decision()
-            assert d is not None
-            command = view.choose(self.play.session.state, d) if view is not None \
-                else d.legal[0]
-            for a in actions_for(self.play, command)[0]:
+            for a in bot_actions(self.play)[0]:
                 self.play.act(a)
 
     def _observe(self) -> np.ndarray:

@@ -50,6 +50,18 @@ def actions_for(play: Play, command: Command) -> tuple[list[int], bool]:
     return _path(play, best[1]), False
 
 
+def bot_actions(play: Play) -> tuple[list[int], bool]:
+    """The bundled rule bot's command for the decision ``play`` waits on, as actions
+    (``actions_for``): its rulebook view's choice, or the first legal command."""
+    from regiment.core.protocols import view_of
+
+    d = play.decision()
+    assert d is not None
+    view = view_of(play.session.rules.preset)
+    command = view.choose(play.session.state, d) if view is not None else d.legal[0]
+    return actions_for(play, command)
+
+
 def _path(play: Play, choice: Any) -> list[int]:
     """The actions, block by block, that ``act`` needs for ``choice``."""
     out = [choice.order]
@@ -99,13 +111,10 @@ def play_game(game: Any, mcts_seat: int, simulations: int, rng: random.Random
     import numpy as np
     from open_spiel.python.algorithms import mcts
 
-    from regiment.core.protocols import view_of
-
     np_rng = np.random.RandomState(rng.randrange(2**31))
     bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=simulations,
                        evaluator=mcts.RandomRolloutEvaluator(1, np_rng), random_state=np_rng)
     state = game.new_initial_state()
-    view = view_of(game.rules.preset)
     commands = near = 0
     while not state.is_terminal():
         player = state.current_player()
@@ -114,10 +123,7 @@ def play_game(game: Any, mcts_seat: int, simulations: int, rng: random.Random
         elif player == mcts_seat:
             state.apply_action(bot.step(state))
         else:
-            play = state.play
-            d = play.decision()
-            command = view.choose(play.session.state, d) if view is not None else d.legal[0]
-            acts, exact = actions_for(play, command)
+            acts, exact = bot_actions(state.play)
             commands += 1
             near += not exact
             for a in acts:

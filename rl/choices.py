@@ -75,8 +75,7 @@ def place(layout: Layout, state: GameState, cmd: Command, nth: int) -> Choice | 
     if name == "react":
         verb = str(getattr(cmd, "reaction", ""))
     elif name == "move":
-        kind = getattr(cmd, "kind", "forward")
-        verb = {"difficult": "difficult", "march": "march"}.get(kind, "move")
+        verb = _verb(cmd)
     unit: str | None = None
     if unit_field is not None:
         raw = getattr(cmd, unit_field, "")

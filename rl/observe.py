@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from .layout import Layout
+from .session import pieces
 
 PROFILE = ("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld")
 UNIT = ("present", "mine", "x", "y", "facing_sin", "facing_cos", "width", "depth", "models",
@@ -111,19 +112,15 @@ def observe(layout: Layout, state: Any, seat: str, partial: tuple[int, ...],
 
 def _engaged(state: Any) -> dict[str, set[str]]:
     """Each unit's enemies in a combat with it (fantasy ``combats``, skirmish ``melees``)."""
-    pieces = _pieces(state)
+    by_id = pieces(state)
     out: dict[str, set[str]] = {}
     for name in ("combats", "melees"):
         for combat in getattr(state, name, {}).values():
             for a in combat.units:
                 for b in combat.units:
-                    if a in pieces and b in pieces and pieces[a].player != pieces[b].player:
+                    if a in by_id and b in by_id and by_id[a].player != by_id[b].player:
                         out.setdefault(a, set()).add(b)
     return out
-
-
-def _pieces(state: Any) -> dict[str, Any]:
-    return getattr(state, "units", None) or state.squads
 
 
 def _save(value: int | None) -> float:

@@ -20,7 +20,7 @@ from regiment.core.pending import Decision
 from .choices import Options, options
 from .layout import Layout
 from .observe import observe
-from .session import Rules, Session
+from .session import Rules, Session, pieces
 
 
 class IllegalAction(ValueError):
@@ -40,8 +40,7 @@ class Play:
     def new(cls, rules: Rules, seed: str | None) -> Play:
         """``seed``: the dice's seed (hex); None: every die waits for its face (``give``)."""
         state = rules.opening
-        pieces = getattr(state, "units", None) or state.squads  # type: ignore[attr-defined]
-        layout = layout_of(rules, tuple(pieces), state.players)
+        layout = layout_of(rules, tuple(pieces(state)), state.players)
         dice = SeededDice(seed) if seed is not None else None
         return cls(Session(rules, dice), layout)
 

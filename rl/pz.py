@@ -23,7 +23,7 @@ from .layout import ENCODING
 from .observe import TERRAIN, raster
 from .observe import size as observation_size
 from .play import Play
-from .session import Rules, seed_of
+from .session import Rules, pieces, seed_of
 
 BOUND = 10.0   # every observed value lies within +-BOUND (a unit of 500 models: clipped)
 
@@ -147,9 +147,9 @@ def text(play: Play) -> str:
     """The game in a few lines: each unit where it stands, then what it waits for."""
     state = play.session.state
     lines = [f"turn {state.turn}, {state.player}, {state.phase}"]
-    pieces = getattr(state, "units", None) or getattr(state, "squads", {})
+    by_id = pieces(state)
     for uid in play.layout.units:
-        p = pieces[uid]
+        p = by_id[uid]
         where = getattr(p, "position", None) or (p.models[0][:2] if getattr(p, "models", None)
                                                  and isinstance(p.models, tuple) else None)
         models = p.models if isinstance(p.models, int) else len(p.models)

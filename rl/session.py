@@ -20,10 +20,11 @@ from typing import Any
 from regiment.core.commands import Command, Roll
 from regiment.core.dice import SeededDice
 from regiment.core.errors import InvalidScenario
-from regiment.core.events import DiceRolled, Event, GameStarted
+from regiment.core.events import Event, GameStarted
 from regiment.core.fold import appliers_for, folded
 from regiment.core.pending import Decision, Over
 from regiment.core.pending import Roll as RollPending
+from regiment.core.playout import roll_into
 from regiment.core.protocols import PRESETS, EventStore, Preset
 from regiment.core.state import Awaiting, GameState
 
@@ -54,12 +55,17 @@ class Rules:
                               engine_version="", dice_commitment="", dice="seeded")
         table = appliers_for(preset.appliers)
         state = preset.initial_state(started)
-        pieces = getattr(state, "units", None) or getattr(state, "squads", {})
-        if any(getattr(p, "position", ()) is None for p in pieces.values()):
+        if any(getattr(p, "position", ()) is None for p in pieces(state).values()):
             raise InvalidScenario("a learner's table is mapped: every unit needs its position "
                                   "(table mode has the players measure)", path="units")
         state = folded(state, preset.opening(state), table)
         return cls(scenario, preset, table, state, name)
+
+
+def pieces(state: Any) -> dict[str, Any]:
+    """A rulebook's pieces by id, in the scenario's order: fantasy units, skirmish squads."""
+    found: dict[str, Any] = getattr(state, "units", None) or getattr(state, "squads", {})
+    return found
 
 
 def seed_of(seed: int | str | None) -> str:
@@ -153,11 +159,7 @@ class Session:
             self._rolled(aw, ())
 
     def _rolled(self, aw: Awaiting, faces: tuple[int, ...]) -> None:
-        rolled = DiceRolled(purpose=aw.purpose, unit=aw.unit, faces=faces,
-                            index=self.state.dice_pos)
-        after = self.rules.table[DiceRolled](self.state, rolled)
-        self.state = folded(after, self.rules.preset.on_roll(after, aw, faces),
-                            self.rules.table)
+        self.state = roll_into(self.rules.preset, self.rules.table, self.state, aw, faces)[0]
 
     # --- its record ----------------------------------------------------------------------
 

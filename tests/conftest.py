@@ -271,3 +271,16 @@ def after_demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert "warning" not in done.stdout.lower(), done.stdout[:2000]   # the demo is quiet
     assert (here / "regiment.db").exists()
     return here
+
+
+def undo_then_redo_is_the_identity(game: Game) -> bool:
+    """Undo the last step and redo it (a finished game takes none: GAME.OVER); the state and
+    the pending decision must be as before. False when there was nothing to take back."""
+    if game.timeline.request is not None or game.timeline.last_live() is None or \
+            game.state.over:
+        return False
+    before, pending = game.state, game.pending
+    game.undo("red")
+    game.redo("blue")
+    assert game.state == before and game.pending == pending
+    return True

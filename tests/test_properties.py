@@ -15,7 +15,7 @@ from regiment.core.history import EVERY, FAR, RECENT
 from regiment.store import LogFileStore, MemoryStore
 from regiment.tools.verify import verify
 
-from .conftest import SCENARIOS, random_play, small_scenario
+from .conftest import SCENARIOS, random_play, small_scenario, undo_then_redo_is_the_identity
 
 scenarios = st.sampled_from(sorted(SCENARIOS))
 
@@ -46,13 +46,7 @@ def test_undo_then_redo_is_the_identity(seed, steps, scenario):
     game = Game.new(SCENARIOS[scenario](), store=MemoryStore())
     rng = random.Random(seed)
     random_play(game, rng, steps, 0.3)
-    # (a finished game takes no undo: GAME.OVER)
-    while game.timeline.request is None and game.timeline.last_live() is not None and \
-            not game.state.over:
-        before, pending = game.state, game.pending
-        game.undo("red")
-        game.redo("blue")
-        assert game.state == before and game.pending == pending
+    while undo_then_redo_is_the_identity(game):
         if rng.random() < 0.5:
             break
         game.undo("red")  # walk back and check again further down

@@ -376,7 +376,7 @@ def test_special_effects_games_with_any_rules_replay_undo_and_verify(seed, steps
     from regiment.store import MemoryStore
     from regiment.tools.verify import verify
 
-    from .conftest import SCENARIOS, random_play
+    from .conftest import SCENARIOS, random_play, undo_then_redo_is_the_identity
 
     data = copy.deepcopy(SCENARIOS[scenario]())
     for u, rules in zip(data["units"], picks, strict=False):
@@ -386,12 +386,7 @@ def test_special_effects_games_with_any_rules_replay_undo_and_verify(seed, steps
     random_play(game, rng, steps, 0.2)
     assert Game.load(game.game_id, game.store).state == game.state
     assert verify(game.records).steps == len(game.timeline.steps)
-    if game.timeline.request is None and game.timeline.last_live() is not None and \
-            not game.state.over:
-        before, pending = game.state, game.pending
-        game.undo("red")
-        game.redo("blue")
-        assert game.state == before and game.pending == pending
+    undo_then_redo_is_the_identity(game)
 
 
 def test_special_effects_a_weapons_strength_is_named_from_engine_0_14_0():
