@@ -119,6 +119,36 @@ class Roll(Command):
     faces: tuple[int, ...]
 
 
+@command("commit_dice")
+class CommitDice(Command):
+    """Shared dice: every party's signed commitment to its chain (``party: {anchor, length,
+    key, sig}``), written by the host once all are in (DICE.COMMIT); ``by`` is the seat whose
+    commitment completed them."""
+
+    by: str
+    commitments: dict[str, Any]
+
+
+@command("reveal")
+class Reveal(Command):
+    """Shared dice: every party's reveal for round ``round`` (``party: hex``), written by the
+    host once all are in, in the name of the player whose roll it is (DICE.REVEAL)."""
+
+    by: str
+    round: int
+    values: dict[str, str]
+
+
+@command("withheld")
+class Withheld(Command):
+    """Shared dice: ``party`` (``by``) did not reveal round ``round`` within the scenario's
+    ``reveal_timeout``: it concedes, or the game is frozen as contested, as the scenario's
+    ``withheld`` says (DICE.WITHHELD). Written by the host."""
+
+    by: str
+    round: int
+
+
 @command("measure")
 class Measure(Command):
     """Table mode: the measurement the game asks for, as the players took it (TABLE.MEASURE):
@@ -151,6 +181,8 @@ class RefuseUndo(Command):
     by: str
 
 
+# written by the game's host, never accepted from a seat (tools.server)
+HOST_COMMANDS = frozenset({"commit_dice", "reveal", "withheld"})
 META_COMMANDS = frozenset({"undo", "redo", "grant_undo", "refuse_undo"})
 
 

@@ -7,19 +7,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import measure
+from . import measure, revealing
 from .commands import (
     Command,
+    CommitDice,
     Measure,
+    Reveal,
     Roll,
+    Withheld,
     parse_command,
 )
 from .dice import Dice, faces_problem
 from .errors import IllegalCommand
 from .events import (
     CommandWithdrawn,
+    DiceRevealed,
     DiceRolled,
     Event,
+    GameEnded,
+    GameStarted,
     Measured,
     MeasurementRequested,
 )
@@ -28,6 +34,7 @@ from .history import Timeline
 from .i18n import current, language, tr
 from .protocols import Preset, view_of
 from .reasons import REASONS_WITH_RULES
+from .record import RecordLog
 from .state import Awaiting, GameState
 
 
@@ -35,6 +42,9 @@ class Deciding:
     """A game's deciding of commands (a part of ``core.game.Game``)."""
 
     # what the game it is part of holds (core.game.Game)
+    game_id: str
+    started: GameStarted
+    records: RecordLog
     preset: Preset[Any]
     dice: Dice | None
     engine: tuple[int, int, int]
@@ -49,6 +59,8 @@ class Deciding:
         aw = state.awaiting
         events: list[Event]
         asking = state.asking
+        if isinstance(command, CommitDice | Reveal | Withheld):
+            return self._shared(state, command)
         if isinstance(command, Measure):
             events = self._measured(state, command)
         elif asking is not None:
@@ -67,6 +79,10 @@ class Deciding:
             if problem:
                 raise self._illegal(command, problem, "DICE.FACES", "bad_faces", "faces")
             known = self._partly_known(state.dice_pos, aw.dice) or ()
+            if self.started.dice == "shared" and (len(known) < aw.dice or None in known):
+                raise self._illegal(command, tr("this game's dice are shared: each roll is "
+                                                "made of every party's reveal"), "DICE.SHARED",
+                                    "dice_shared")
             if any(k is not None and k != f for k, f in zip(known, command.faces, strict=False)):
                 shown = " ".join("?" if k is None else str(k) for k in known)
                 why = tr("these dice were already rolled: {shown} (?: not rolled yet); an undo "
@@ -84,6 +100,30 @@ class Deciding:
             events = self._decide(state, command)
         state = folded(state, events, self.table)
         return self._roll_while_awaiting(state, list(events))
+
+    def _shared(self, state: GameState, command: Command) -> tuple[list[Event], GameState]:
+        """The host's commands of shared dice (core.revealing), refused as any command is."""
+        timeline = self.timeline
+        try:
+            if isinstance(command, CommitDice):
+                events: list[Event] = revealing.committed(self.started, timeline, state,
+                                                          command)
+                return events, folded(state, events, self.table)
+            if isinstance(command, Withheld):
+                end: GameEnded = revealing.withheld(self.started, timeline, state, command)
+                return [end], folded(state, [end], self.table)
+            assert isinstance(command, Reveal)
+            aw = state.awaiting
+            known = self._partly_known(state.dice_pos, aw.dice) if aw is not None else None
+            head = self.records.hash_at(-1).hex()   # the head of the log that called for it
+            told, faces = revealing.revealed(self.game_id, head, timeline, state,
+                                             command, known)
+        except revealing.Refused as no:
+            raise self._illegal(command, no.why, no.rule, no.code, no.field) from None
+        assert aw is not None   # (revealed)
+        after = self.table[DiceRevealed](state, told)
+        rolled = self._roll(after, aw, faces)
+        return self._roll_while_awaiting(rolled.state, [told, *rolled])
 
     def _decide(self, state: GameState, command: Command) -> list[Event]:
         """The command's events; in table mode, the measurement its rules need first."""

@@ -124,3 +124,29 @@ def faces_problem(faces: Sequence[int], count: int) -> str | None:
         if not 1 <= face <= 6:
             return tr("a D6 shows 1 to 6, not {face}", face=face)
     return None
+
+
+def dice_for(kind: str, seed: str | None, script: Sequence[int],
+             require_seed: bool = True) -> Dice:
+    """The dice source a scenario or a log names."""
+    if kind == "manual":
+        return ManualDice()
+    if kind == "scripted":
+        return ScriptedDice(script)
+    if kind == "shared":   # the host's chain: made for a new game, the store's when loaded
+        from .shared import SharedDice
+
+        return SharedDice(seed) if seed is not None or not require_seed else SharedDice.made()
+    if seed is None and not require_seed:
+        return _SealedDice()
+    return SeededDice(seed)
+
+
+class _SealedDice(Dice):
+    """A seeded game whose seed this store does not hold: it can be read, not rolled on."""
+
+    kind = "seeded"
+
+    def faces(self, index: int, count: int) -> tuple[int, ...]:
+        raise IllegalCommand("this game's seed is not in this store; it cannot roll new dice",
+                             rule="DICE.SEED")

@@ -25,6 +25,10 @@ class Ending(StrEnum):
     # {"turns": n, "rule": r, "points": {p: n}}: the turns were played and rule r scored
     # each side's points; more points win, equal points are a draw (SK.VICTORY)
     POINTS = "points"
+    # {"player": p, "round": k}: p did not reveal its shared dice for round k in time and
+    # concedes; or, where the scenario says so, the game is frozen as contested (DICE.WITHHELD)
+    WITHHELD = "withheld"
+    CONTESTED = "contested"
 
 
 def ending(code: Ending, **params: Any) -> dict[str, Any]:

@@ -160,6 +160,32 @@ class DiceRolled(Event):
     index: int
 
 
+@event("DiceCommitted", rules=("DICE.COMMIT",))
+class DiceCommitted(Event):
+    """Shared dice: ``party`` (a seat, or ``@server`` for the host) is bound to the hash chain
+    whose anchor is ``anchor``, ``length`` rounds long; ``sig`` is its Ed25519 signature with
+    ``key`` (both hex) of ``regiment-dice/1 commit GAME PARTY ANCHOR LENGTH``. Every party's
+    is in one step, written once all were in and before any shared die (core.shared)."""
+
+    party: str
+    anchor: str
+    length: int
+    key: str
+    sig: str
+
+
+@event("DiceRevealed", rules=("DICE.REVEAL", "DICE.SHARED"))
+class DiceRevealed(Event):
+    """Shared dice, round ``round``: every party's reveal (``values``, party to hex; each
+    hashes to its previous one), bound to ``head``, the log's head when the roll was called
+    for; the ``dice`` new faces they make follow in ``DiceRolled`` (core.shared)."""
+
+    round: int
+    values: dict[str, str]
+    head: str
+    dice: int
+
+
 @event("MeasurementRequested", v=3, rules=("TABLE.ASK",))
 class MeasurementRequested(Event):
     """Table mode: a rule needs a measurement the players take (see core.measure.Question);
@@ -250,4 +276,5 @@ class GameEnded(Event):
     ending: dict[str, Any] | None = None
 
 
+SHARED_EVENTS = frozenset({"DiceCommitted", "DiceRevealed"})
 META_EVENTS = frozenset({"StepUndone", "StepRedone", "UndoRequested", "UndoRefused"})

@@ -14,6 +14,8 @@ from .endings import ending_of
 from .events import (
     CommandIssued,
     CommandWithdrawn,
+    DiceCommitted,
+    DiceRevealed,
     DiceRolled,
     Event,
     GameEnded,
@@ -51,6 +53,12 @@ def _dice_rolled(state: GameState, e: DiceRolled) -> GameState:
     return state.evolve(awaiting=None, dice_pos=e.index + len(e.faces))
 
 
+def _unchanged(state: GameState, e: Event) -> GameState:
+    """Shared dice's commitments and reveals: the timeline keeps the chains (they hold across
+    undos: a round is never revealed twice), the state keeps nothing of them."""
+    return state
+
+
 def _game_ended(state: GameState, e: GameEnded) -> GameState:
     return state.evolve(over=True, winner=e.winner, phase="over", ending=ending_of(e.to_data()))
 
@@ -81,6 +89,8 @@ KERNEL_APPLIERS: dict[type[Event], Applier] = {
     RollRequested: _roll_requested,
     DiceRolled: _dice_rolled,
     GameEnded: _game_ended,
+    DiceCommitted: _unchanged,
+    DiceRevealed: _unchanged,
     CommandIssued: _command_issued,
     MeasurementRequested: _measurement_requested,
     Measured: _measured,

@@ -27,7 +27,7 @@ from .commands import (
     parse_command,
 )
 from .deciding import Deciding
-from .dice import Dice, ManualDice, ScriptedDice, SeededDice
+from .dice import Dice, SeededDice, dice_for
 from .errors import CorruptLog, IllegalCommand, InvalidScenario, TamperedLog
 from .events import (
     CommandIssued,
@@ -41,6 +41,7 @@ from .pending import Decision, Measurement, Over, Pending
 from .pending import Roll as RollPending
 from .protocols import PRESETS, EventStore, Preset, view_of
 from .record import Draft, Record, RecordLog
+from .shared import SharedDice
 from .state import GameState
 from .undoing import Undoing
 from .upcast import as_written, decode_event, newest_change
@@ -107,12 +108,13 @@ class Game(Deciding, Undoing):
                                   undo=scenario.get("undo", "free"))
         game = cls(game_id=started.game_id, preset=preset, store=store, dice=dice,
                    undo_policy=started.undo, clock=clock, engine=started.engine_version)
+        game.started = started
         state = preset.initial_state(started)
         opening = preset.opening(state)
         events: list[Event] = [started, *opening]
         state = fold(state, opening, game.table)
         events, state = game._roll_while_awaiting(state, events)
-        if isinstance(dice, SeededDice):
+        if isinstance(dice, SeededDice | SharedDice) and dice.seed is not None:
             store.put_secret(game.game_id, dice.seed)
         game._commit(events, "", state)
         return game
@@ -154,12 +156,13 @@ class Game(Deciding, Undoing):
         if dice is None:
             scenario = started.scenario
             seed: str | None = None
-            if started.dice == "seeded":
+            if started.dice in ("seeded", "shared"):
                 secret = store.get_secret(started.game_id)
                 seed = secret.hex() if secret else published_seed(started)
             dice = dice_for(started.dice, seed, scenario.get("script", ()), require_seed=False)
         game = cls(game_id=started.game_id, preset=preset, store=store, dice=dice,
                    undo_policy=started.undo, clock=clock, engine=started.engine_version)
+        game.started = started
         with gc_paused():
             game.replay(itertools.chain([(seq, head[1], started, item)], it))
         return game
@@ -254,8 +257,13 @@ class Game(Deciding, Undoing):
                                extra=q.extra)
         aw = state.awaiting
         if aw is not None:
+            known = self._partly_known(state.dice_pos, aw.dice)
+            rounds = None
+            if self.started.dice == "shared" and (known is None or None in known):
+                rounds = self.timeline.rounds + 1   # DICE.REVEAL: the round it waits for
             return RollPending(player=aw.player, purpose=aw.purpose, unit=aw.unit, dice=aw.dice,
-                               known=self._partly_known(state.dice_pos, aw.dice))
+                               known=known, round=rounds,
+                               parties=tuple(sorted(self.timeline.chains)))
         return self.preset.pending(state)
 
     def fork(self, store: EventStore) -> Game:
@@ -389,25 +397,3 @@ def published_seed(started: GameStarted) -> str | None:
     """
     seed = started.scenario.get("seed")
     return seed if isinstance(seed, str) and seed else None
-
-
-def dice_for(kind: str, seed: str | None, script: Sequence[int],
-             require_seed: bool = True) -> Dice:
-    """The dice source a scenario or a log names."""
-    if kind == "manual":
-        return ManualDice()
-    if kind == "scripted":
-        return ScriptedDice(script)
-    if seed is None and not require_seed:
-        return _SealedDice()
-    return SeededDice(seed)
-
-
-class _SealedDice(Dice):
-    """A seeded game whose seed this store does not hold: it can be read, not rolled on."""
-
-    kind = "seeded"
-
-    def faces(self, index: int, count: int) -> tuple[int, ...]:
-        raise IllegalCommand("this game's seed is not in this store; it cannot roll new dice",
-                             rule="DICE.SEED")

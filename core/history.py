@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from typing import Any, NamedTuple, overload
 
 from .errors import TamperedLog
-from .events import META_EVENTS, Event, GameStarted
+from .events import META_EVENTS, SHARED_EVENTS, Event, GameStarted
 from .fold import fold
 from .protocols import Applier, Preset
 from .state import GameState, forget
@@ -32,6 +32,16 @@ from .state import GameState, forget
 EVERY = 8
 RECENT = 16
 FAR = 32
+
+
+class Chained:
+    """A party's chain of shared dice as the log has it: its anchor, length and key, and the
+    value it revealed last (its anchor before the first round)."""
+
+    __slots__ = ("anchor", "key", "last", "length")
+
+    def __init__(self, anchor: str, length: int, key: str, last: str) -> None:
+        self.anchor, self.length, self.key, self.last = anchor, length, key, last
 
 
 class StepInfo(NamedTuple):
@@ -92,6 +102,12 @@ class Timeline:
         self.refused: set[tuple[int, str]] = set()   # (step, the seat that asked) refused
         self.tape: dict[int, int] = {}
         self.tape_end = 0   # past the last position of the dice stream the tape holds
+        # shared dice (core.shared): each party's chain, as [anchor, length, key, its last
+        # value, ...]; rounds revealed; the step of the commitments. All over every step
+        # made, undone ones too: a round is revealed once for ever (DICE.REVEAL)
+        self.chains: dict[str, Chained] = {}
+        self.rounds = 0
+        self.commit_step = -1
 
     @property
     def state(self) -> GameState:
@@ -115,6 +131,10 @@ class Timeline:
     def last_live(self) -> int | None:
         """The newest live step that can be undone (step 0 never can)."""
         return self.live[-1] if len(self.live) > 1 else None
+
+    def last_seq(self, step: int) -> int:
+        """The seq of ``step``'s last record: its head is that record's hash."""
+        return int(self._first[step] + self._size[step] - 1)
 
     def rolled_dice(self, step: int) -> bool:
         return bool(self._rolled[step])
@@ -157,6 +177,8 @@ class Timeline:
                     self.tape_end = start + len(faces)
             elif kind in META_EVENTS:
                 meta = True
+            elif kind in SHARED_EVENTS:
+                self._shared(e, step)
         if keep:
             self._events[step] = events if isinstance(events, list) else list(events)
         self._by.append(by)
@@ -178,6 +200,15 @@ class Timeline:
         self._push(state_after)
         if self.redo:
             self.redo.clear()
+
+    def _shared(self, e: Any, step: int) -> None:
+        if e.type == "DiceCommitted":
+            self.chains[e.party] = Chained(e.anchor, e.length, e.key, e.anchor)
+            self.commit_step = step
+            return
+        for party, value in e.values.items():
+            self.chains[party].last = value
+        self.rounds = e.round
 
     def _meta_event(self, e: Event, seq: int) -> None:
         kind = e.type

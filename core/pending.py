@@ -35,6 +35,10 @@ class Roll:
     unit: str | None
     dice: int
     known: tuple[int | None, ...] | None = None  # faces an undone branch already rolled here
+    # shared dice (DICE.REVEAL): the round whose reveals make the new faces, and the parties
+    # that reveal (none yet: their commitments are not all in)
+    round: int | None = None
+    parties: tuple[str, ...] = ()
     kind = "roll"
 
     def to_dict(self) -> dict[str, Any]:
@@ -42,6 +46,9 @@ class Roll:
                                "unit": self.unit, "dice": self.dice}
         if self.known is not None:
             out["known"] = list(self.known)
+        if self.round is not None:
+            out["round"] = self.round
+            out["parties"] = list(self.parties)
         return out
 
 

@@ -21,13 +21,13 @@ from typing import Any, cast
 from .errors import InvalidScenario
 from .registry import Registry
 
-DICE = ("seeded", "manual", "scripted")
+DICE = ("seeded", "manual", "scripted", "shared")
 UNDO = ("free", "consent", "off", "solo")
 ID = re.compile(r"^[a-z0-9_-]{1,40}$")
 HEX = re.compile(r"^[0-9a-fA-F]{1,128}$")
 COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")   # how the replay page draws a player's units
 COMMON = ("preset", "first", "dice", "seed", "undo", "phase", "turns", "players", "name",
-          "description", "script")
+          "description", "script", "reveal_timeout", "withheld")
 
 
 class Reader:
@@ -223,6 +223,16 @@ def common(r: Reader, top: dict[str, Any], preset: str) -> dict[str, Any]:
         if type(face) is not int or not 1 <= face <= 6:
             raise r.fail(f"script[{i}]", f"expected a die face 1-6, got {face!r}")
     out["script"] = script
+    # shared dice (DICE.WITHHELD): how long a party has to reveal, and what follows if it
+    # does not; recorded only where given (a scenario without them records what it did)
+    timeout = r.get(top, "reveal_timeout", "", (float, int), None)
+    if timeout is not None:
+        if not 1 <= timeout <= 86_400:
+            raise r.fail("reveal_timeout", f"expected 1 to 86400 seconds, got {timeout}")
+        out["reveal_timeout"] = timeout
+    how = r.get(top, "withheld", "", str, None, ("concede", "contested"))
+    if how is not None:
+        out["withheld"] = how
     players = r.get(top, "players", "", list)
     if len(players) != 2:
         raise r.fail("players", f"expected exactly two players, got {len(players)}")

@@ -37,7 +37,14 @@ def setting_word(word: str) -> str:
 # pieces in whole phrases, as Russian declines the word: kernel_sentence's ``endings``).
 ENDINGS: dict[Ending, str] = {Ending.SIDE_LEFT: mark("only {player} has pieces left"),
                              Ending.NONE_LEFT: mark("no pieces are left on either side"),
-                             Ending.POINTS: mark("{played}; points: {scores}")}
+                             Ending.POINTS: mark("{played}; points: {scores}"),
+                             Ending.WITHHELD: mark(
+                                 "{player} did not reveal its dice for round {round} in time, "
+                                 "and concedes (DICE.WITHHELD)"),
+                             Ending.CONTESTED: mark(
+                                 "{player} did not reveal its dice for round {round} in time: "
+                                 "the game is contested, its signed log the evidence "
+                                 "(DICE.WITHHELD)")}
 
 
 def _ended(d: Data, endings: Mapping[Ending, str] | None = None) -> str:

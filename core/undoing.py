@@ -76,6 +76,9 @@ class Undoing:
         step = timeline.last_live()
         if step is None:
             raise self._illegal(command, tr("nothing to undo"), "UNDO.NOTHING")
+        if step == timeline.commit_step:
+            raise self._illegal(command, tr("the dice commitments are not taken back"),
+                                "DICE.COMMIT")
         if self._asks_consent(step, by):
             if not self.may_undo(by):
                 raise self._illegal(command, tr("that undo was asked for and refused: it is not "
@@ -106,6 +109,8 @@ class Undoing:
         """UNDO.CONSENT (games from 0.13.0): ``by`` has not asked for this undo and been
         refused already (an undo its own alone, or one the other never refused, it may)."""
         step = self.timeline.last_live()
+        if step is not None and step == self.timeline.commit_step:   # DICE.COMMIT
+            return False
         return not (self.engine >= OVER_STAYS_OVER and step is not None and
                     (step, by) in self.timeline.refused and self._asks_consent(step, by))
 

@@ -15,8 +15,10 @@ from msgspec import Meta
 
 # The protocol's version, in the first message of serve and of every game server WebSocket:
 # a client checks it before it reads anything else. 2: continuations as tagged maps, errors
-# with code, field and an English message, a finished game's outcome.
-PROTOCOL = 2
+# with code, field and an English message, a finished game's outcome. 3: a hosted game's dice
+# are shared (DICE.SHARED): a seat commits to a chain, reveals a value a roll, and signs the
+# heads it sees; a client of protocol 2 asks for ``dice=seeded`` when it makes a game.
+PROTOCOL = 3
 
 
 # fields that hold a part the schema defines once (tools.schema puts it under $defs)
@@ -38,13 +40,51 @@ Head = Annotated[str, Meta(pattern="^[0-9a-f]{64}$",
 
 class Receipt(TypedDict):
     """The game server's signature (Ed25519, ``key``) over ``regiment-receipt/1 GAME STEP
-    HEAD``: proof of what the log held after a step (``regiment verify --receipt``)."""
+    HEAD``: proof of what the log held after a step (``regiment verify --receipt``). A seat's
+    client keeps it with ``seats``: each seat's signature of that step, its own and the ones
+    the server told it (shared dice), all checked by ``verify --receipts``."""
 
     game: str
     step: int
     head: Head
     key: str
     sig: str
+    seats: NotRequired[dict[str, SeatSignature]]
+
+
+class SeatSignature(TypedDict):
+    """A seat's Ed25519 signature (``key``: its commitment's) of ``regiment-receipt/1 GAME
+    STEP HEAD``: that seat's word that it was shown ``head`` at that step (shared dice)."""
+
+    head: Head
+    key: str
+    sig: str
+
+
+class Cosigned(SeatSignature):
+    """A seat's newest signed head, as the game server keeps and tells it."""
+
+    step: int
+
+
+class Commitment(TypedDict):
+    """A party's commitment to its hash chain of shared dice (DICE.COMMIT): the anchor
+    ``x[0]``, the rounds it holds, its Ed25519 key, and its signature of ``regiment-dice/1
+    commit GAME PARTY ANCHOR LENGTH`` (all hex)."""
+
+    anchor: Head
+    length: int
+    key: str
+    sig: str
+
+
+class SharedView(TypedDict):
+    """Shared dice, as a seat's client needs them: the seats whose commitments the server
+    still waits for (a seat named here sends its ``commit``), and each seat's newest signed
+    head."""
+
+    commit: list[str]
+    cosigned: dict[str, Cosigned]
 
 
 class Error(TypedDict):
@@ -94,8 +134,9 @@ class Needs(TypedDict, total=False):
 
 class RollPending(_Undo):
     """Dice to roll: ``dice`` D6 by ``player``; ``known``: faces an undone step already rolled
-    (they come out again); ``need``: what the roll needs, in words, and ``needs`` as numbers
-    where the roll is a test of each die or of the total."""
+    (they come out again); ``round`` and ``parties``, where the dice are shared: the round whose
+    reveals make the new faces, and who reveals (DICE.REVEAL); ``need``: what the roll needs, in
+    words, and ``needs`` as numbers where the roll is a test of each die or of the total."""
 
     kind: Literal["roll"]
     player: str
@@ -103,6 +144,8 @@ class RollPending(_Undo):
     unit: str | None
     dice: int
     known: NotRequired[list[int | None]]
+    round: NotRequired[int]
+    parties: NotRequired[list[str]]
     need: NotRequired[str | None]
     needs: NotRequired[Needs]
 
@@ -152,6 +195,7 @@ class _Answer(TypedDict):
     game_id: NotRequired[str]
     receipt: NotRequired[Receipt]
     seed: NotRequired[str | None]
+    shared: NotRequired[SharedView]
 
 
 class Opening(TypedDict):
@@ -166,6 +210,7 @@ class Opening(TypedDict):
     seat: NotRequired[str | None]
     receipt: NotRequired[Receipt]
     seed: NotRequired[str | None]
+    shared: NotRequired[SharedView]
 
 
 class Stepped(_Answer):
@@ -184,6 +229,15 @@ class Refused(TypedDict):
     head: NotRequired[Head]
     receipt: NotRequired[Receipt]
     seed: NotRequired[str | None]
+    shared: NotRequired[SharedView]
+
+
+class CosignedTold(TypedDict):
+    """The game server: a seat signed a head (shared dice); told to the game's other
+    connections, for the receipts they keep."""
+
+    cosigned: dict[str, Cosigned]
+    game_id: str
 
 
 class StateAnswer(_Answer):
@@ -290,66 +344,7 @@ class StoryAnswer(_Answer):
 # Every message serve writes and a game server's WebSocket sends (a step taken by any seat
 # comes to every connection as ``Stepped``).
 MESSAGES = (Opening, Stepped, Refused, StateAnswer, LegalAnswer, ContactsAnswer, BoardAnswer,
-            TryAnswer, ReachAnswer, StoryAnswer)
-
-
-# --- the game server's HTTP answers (docs/server.md, docs/play.md) ----------------------
-
-
-class Created(TypedDict):
-    """``POST /games`` (a scenario, or ``?battle=NAME``): the game, a token a seat (the
-    bot's seats have none), its undo policy, the spectators' link, and notes."""
-
-    id: str
-    seats: dict[str, str]
-    undo: Literal["consent", "free", "off"]
-    spectate: str
-    notes: list[str]
-
-
-class Standing(TypedDict):
-    """``GET /games/{id}?token=T``: where the game stands, as the token's seat sees it."""
-
-    id: str
-    preset: str
-    records: int
-    state: dict[str, Any]
-    over: bool
-    pending: Pending
-    head: Head
-    receipt: Receipt
-    seed: NotRequired[str | None]
-    seat: str
-
-
-class Held(TypedDict):
-    """One game of ``GET /games?token=T``: the seat the token holds in it."""
-
-    id: str
-    seat: str
-    records: int
-    over: bool
-    pending: Pending
-
-
-class Mine(TypedDict):
-    games: list[Held]
-
-
-class Battle(TypedDict):
-    """A bundled battle the lobby offers (``GET /battles``)."""
-
-    name: str
-    title: str
-    players: list[str]
-    preset: str
-
-
-class Battles(TypedDict):
-    battles: list[Battle]
-
-
-HTTP = (Created, Standing, Mine, Battles)
+            TryAnswer, ReachAnswer, StoryAnswer, CosignedTold)
 
 
 class Request(TypedDict):
@@ -368,3 +363,29 @@ class Request(TypedDict):
     kind: NotRequired[Literal["forward", "march"]]
     after: NotRequired[int]
     lang: NotRequired[Literal["en", "ru"]]
+
+
+class Reveal(TypedDict):
+    """A seat's value of its chain for round ``round`` (DICE.REVEAL)."""
+
+    round: int
+    value: Head
+
+
+class SignedHead(TypedDict):
+    """A seat's signature of the head it was shown at ``step`` (LOG.RECEIPT)."""
+
+    step: int
+    head: Head
+    sig: str
+
+
+class SeatMessage(TypedDict, total=False):
+    """What a seat sends the game server for shared dice, besides commands: its
+    ``commit`` when the server names it, its ``reveal`` when a roll waits for it, and
+    ``signed``, the newest head it was shown, signed; ``signed`` may ride along with any
+    message, a command's too, or go alone."""
+
+    commit: Commitment
+    reveal: Reveal
+    signed: SignedHead

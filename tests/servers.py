@@ -86,8 +86,11 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.kill()
 
-    def create(self, scenario: str) -> dict[str, Any]:
-        r = httpx.post(f"{self.http}/games", content=scenario.encode(), timeout=30)
+    def create(self, scenario: str, dice: str = "seeded") -> dict[str, Any]:
+        """A game of ``scenario``. Seeded dice unless told: these tests drive both seats in
+        step, one message each a command, as a client of protocol 2 does; shared dice, with
+        seats that commit, reveal and sign, are tests/test_shared_dice.py's."""
+        r = httpx.post(f"{self.http}/games?dice={dice}", content=scenario.encode(), timeout=30)
         r.raise_for_status()
         return dict(r.json())
 
@@ -108,3 +111,37 @@ def first_legal(message: dict[str, Any]) -> dict[str, Any] | None:
 
 def dumps(obj: Any) -> str:
     return json.dumps(obj, separators=(",", ":"))
+
+
+class Dealer:
+    """A seat's part of shared dice, for a test that drives the seat by hand: its chain and
+    key (regiment.core.shared); ``answer`` sends its commitment or its reveal when a message
+    asks for one, as the example client does."""
+
+    def __init__(self, game_id: str, seat: str) -> None:
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+        from regiment.core.shared import Chain
+
+        self.game_id, self.seat = game_id, seat
+        self.chain, self.key = Chain(length=512), Ed25519PrivateKey.generate()
+        self.revealed: set[int] = set()
+
+    def commitment(self) -> dict[str, Any]:
+        from regiment.core.shared import commitment
+
+        return commitment(self.game_id, self.seat, self.chain, self.key)
+
+    def answer(self, ws: Any, message: dict[str, Any]) -> bool:
+        """Whether ``message`` asked this seat for its commitment or a reveal (then sent)."""
+        if self.seat in message.get("shared", {}).get("commit", ()):
+            ws.send(dumps({"commit": self.commitment()}))
+            return True
+        pending = message.get("pending", {})
+        k = pending.get("round")
+        if pending.get("kind") == "roll" and self.seat in pending.get("parties", ()) and \
+                k not in self.revealed:
+            self.revealed.add(k)
+            ws.send(dumps({"reveal": {"round": k, "value": self.chain.value(k)}}))
+            return True
+        return False

@@ -93,7 +93,7 @@ def test_the_first_message_of_serve_and_of_a_websocket_says_the_protocol_version
 
     e = Engine()
     try:
-        assert e.hello["protocol"] == PROTOCOL == 2
+        assert e.hello["protocol"] == PROTOCOL == 3
     finally:
         e.close()
     with Server(str(tmp_path / "g.db"), tmp_path / "k.key") as s:

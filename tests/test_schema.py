@@ -83,7 +83,7 @@ def test_every_message_of_a_bundled_battle_over_serve_validates(name):
     """Each battle played to its end through serve's own answer function: the opening, every
     answer, every query's and a refusal at every 10th step, all valid."""
     game = Game.new(load_scenario(EXAMPLES / f"{name}.toml"), store=MemoryStore())
-    valid_message({"protocol": 2, "game_id": game.game_id, "head": game.head,
+    valid_message({"protocol": 3, "game_id": game.game_id, "head": game.head,
                       "events": [event_json(r) for r in game.records],
                       "pending": pending_json(game)})
     steps = 0

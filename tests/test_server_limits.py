@@ -16,7 +16,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from .servers import Server
+from .servers import EXE, Server
 from .test_server import SCENARIO, recv
 
 
@@ -211,9 +211,10 @@ def test_server_limits_a_scenario_with_hostile_geometry_is_refused_400(tmp_path)
 
 def test_the_example_client_paces_itself_and_finishes_every_bundled_battle(tmp_path):
     """Issue 56 item 8: ``examples/client.py``, as the README runs it, plays every bundled
-    battle to its end against a real server: a seat that passes phase after phase sends
-    faster than its rate, is told RateLimited with retry_after, waits and sends again (0.12.0:
-    it hung on border patrol, 3 of 3)."""
+    battle to its end against a real server, with shared dice (issue 60: each seat a thread
+    that commits, reveals and signs), and the verify command it prints passes: a seat that
+    passes phase after phase sends faster than its rate, is told RateLimited with retry_after,
+    waits and sends again (0.12.0: it hung on border patrol, 3 of 3)."""
     import subprocess
     import sys
 
@@ -225,5 +226,12 @@ def test_the_example_client_paces_itself_and_finishes_every_bundled_battle(tmp_p
             done = subprocess.run([sys.executable, str(client), s.http, str(battle)],
                                   cwd=tmp_path, capture_output=True, text=True, timeout=180)
             assert done.returncode == 0, (battle.name, done.stdout[-500:], done.stderr[-500:])
-            assert "over after" in done.stdout and "verify game.jsonl --seed" in done.stdout
+            assert "over after" in done.stdout and "verify game.jsonl --receipts" in done.stdout
+            # the command it prints, as a player runs it: the log, every shared die and
+            # every receipt (the server's and both seats' signatures) hold
+            shown = done.stdout.strip().splitlines()[-1].split()
+            checked = subprocess.run([str(EXE), *shown[1:]], cwd=tmp_path, capture_output=True,
+                                     text=True, timeout=120)
+            assert checked.returncode == 0 and "shared dice" in checked.stdout, (
+                battle.name, checked.stdout[-400:])
         assert s.tracebacks() == 0

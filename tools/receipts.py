@@ -24,6 +24,8 @@ _RECEIPT = re.compile(r"^(?:(\d{1,9})[:=])?([0-9a-fA-F]{10,64})$")
 class Receipt:
     code: str               # lower-case hex: the whole head or a prefix of 10+ digits
     step: int | None = None
+    party: str | None = None   # a seat's signature of the head (shared dice), with its key
+    key: str | None = None
 
     def __str__(self) -> str:
         return f"{self.step}:{self.code}" if self.step is not None else self.code
@@ -38,6 +40,16 @@ def parse_receipt(text: str) -> Receipt:
     return Receipt(m.group(2).lower(), int(m.group(1)) if m.group(1) else None)
 
 
+def seat_keys(records: Sequence[Record]) -> dict[str, str]:
+    """Each party's key, from its commitment in the log (shared dice)."""
+    out = {}
+    for r in records:
+        if r.type == "DiceCommitted":
+            d = r.data if isinstance(r.data, dict) else r.data.to_data()
+            out[d["party"]] = d["key"]
+    return out
+
+
 def short(head: bytes | str) -> str:
     """The code players note: a head's first 10 hex digits."""
     text = head.hex() if isinstance(head, bytes) else head
@@ -49,6 +61,20 @@ def check_receipts(records: Sequence[Record], receipts: Sequence[Receipt]) -> No
     its head is no step's head here (the log was cut or forked before it), or is another
     step's head than the receipt says."""
     heads = {digest.hex(): step for step, digest in step_heads(records).items()}
+    keys = seat_keys(records) if any(r.party for r in receipts) else {}
+    by_step = {s: h for h, s in heads.items()}
+    for receipt in receipts:
+        if receipt.party is None:
+            continue
+        if keys.get(receipt.party) != receipt.key:
+            raise TamperedLog(f"{receipt.party}'s signature of step {receipt.step} is by key "
+                              f"{str(receipt.key)[:16]}..., not the key of its commitment in "
+                              "this log")
+        if receipt.step in by_step and by_step[receipt.step] != receipt.code:
+            raise TamperedLog(
+                f"{receipt.party} signed head {receipt.code[:10]} at step {receipt.step}; "
+                f"this log's head there is {by_step[receipt.step][:10]}: the host showed "
+                f"{receipt.party} another game (a split view), or changed it since")
     last = records[-1] if records else None
     for receipt in receipts:
         found = [(h, s) for h, s in heads.items() if h.startswith(receipt.code)]

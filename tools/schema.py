@@ -16,7 +16,7 @@ from typing import Any
 
 import msgspec
 
-from regiment.core import wire
+from regiment.core import wire, wire_http
 from regiment.core.commands import COMMANDS
 from regiment.core.events import EVENTS, load_rulebooks
 
@@ -78,8 +78,8 @@ def document() -> dict[str, Any]:
                   {"type": "object", "required": ["seq", "step"],
                    "properties": {"seq": {"type": "integer", "minimum": 0},
                                   "step": {"type": "integer", "minimum": 0}}}]}
-    refs, made = _components([*wire.PENDINGS, *wire.MESSAGES, wire.Request, wire.Error,
-                              *wire.HTTP], "")
+    refs, made = _components([*wire.PENDINGS, *wire.MESSAGES, wire.Request, wire.SeatMessage,
+                              wire.Error, *wire_http.HTTP], "")
     defs.update(made)
     n = len(wire.PENDINGS)
     defs["Pending"] = {"oneOf": list(refs[:n]), "description": "What the game waits for, told "
@@ -89,11 +89,12 @@ def document() -> dict[str, Any]:
     return {"$schema": DIALECT,
             "$id": f"urn:regiment:protocol:{wire.PROTOCOL}",
             "title": f"regiment protocol {wire.PROTOCOL}",
-            "description": "What a client sends (a Command, or a Request: a query) and what it "
-                           "gets (a Message). Each part is under $defs.",
+            "description": "What a client sends (a Command, a Request: a query, or a "
+                           "SeatMessage: its part of shared dice) and what it gets (a "
+                           "Message). Each part is under $defs.",
             "protocol": wire.PROTOCOL,
             "anyOf": [{"$ref": "#/$defs/Message"}, {"$ref": "#/$defs/Request"},
-                      {"$ref": "#/$defs/Command"}],
+                      {"$ref": "#/$defs/SeatMessage"}, {"$ref": "#/$defs/Command"}],
             "$defs": dict(sorted(defs.items()))}
 
 

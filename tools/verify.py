@@ -5,8 +5,11 @@
 2. Re-derivation: a fresh game replays every step's recorded command through the rules, with
    the log's own dice, and must produce exactly the recorded events (an outcome edited and
    re-hashed shows here).
-3. With ``--seed``: the seed matches the commitment in GameStarted, and every recorded die
-   face is the one the seed gives (a re-rolled or edited die shows here). A log written
+3. Shared dice (a hosted game): every party's commitment is signed by the key it names, every
+   reveal hashes to its party's previous one, and every die is made again from the reveals,
+   the round and the head (the re-derivation decides each reveal as the host did), with no secret
+   needed. With ``--seed`` (seeded dice): the seed matches the commitment in GameStarted, and every
+   recorded die face is the one the seed gives (a re-rolled or edited die shows here). A log written
    before 0.4.0 may hold its own seed in its scenario; its dice are checked against that.
 4. With receipts (``--head``): the log holds every head a player noted, each at its step (a
    log cut at a step boundary, or forked and re-hashed, shows here; see ``receipts``).
@@ -47,6 +50,7 @@ class Report:
     dice: int = 0
     seed: str = ""          # "given" (--seed), "published" (in a pre-0.4.0 log), or ""
     receipts: int = 0
+    rounds: int = 0         # shared dice: rounds of reveals, each checked and re-derived
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -60,7 +64,7 @@ class TapeDice(Dice):
 
     def __init__(self, kind: str, commit: str, tape: dict[int, int]) -> None:
         self.kind = kind
-        self.automatic = kind != "manual"
+        self.automatic = kind not in ("manual", "shared")   # shared: re-derived from reveals
         self._commit = commit
         self.tape = tape
 
@@ -148,6 +152,8 @@ def _opening(records: Sequence[Record], seed: bytes | None, receipts: Sequence[R
         raise TamperedLog("the log does not open with GameStarted", seq=0)
     report = Report(records=len(records), receipts=len(receipts))
     published = published_seed(started) if started.dice == "seeded" else None
+    if started.dice == "shared":   # no seed: every die is re-derived from the reveals
+        seed = None
     if seed is None and published is not None:
         try:
             seed = seed_bytes(published)
@@ -216,6 +222,9 @@ class Tape:
         seed, tape = self.seed, self.faces
         for r in step.records:
             if r.type != "DiceRolled":
+                # DICE.REVEAL: each round's reveals are checked against the chains and make
+                # the dice again as the re-derivation decides the step (core.revealing)
+                self.report.rounds += r.type == "DiceRevealed"
                 continue
             e = decode_event(r.type, r.v, r.data, f"record {r.seq}")
             if isinstance(e, DiceRolled):

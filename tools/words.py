@@ -44,7 +44,8 @@ COLUMNS = {
 COMMAND_WORDS = {
     "accept_challenge": mark("accept challenge"), "allocate": mark("allocate"),
     "answer_challenge": mark("answer challenge"), "break_test_order": mark("break test order"),
-    "challenge": mark("challenge"), "consent_undo": mark("consent undo"),
+    "challenge": mark("challenge"), "commit_dice": mark("commit dice"),
+    "consent_undo": mark("consent undo"),
     "consolidate": mark("consolidate"), "declare_assault": mark("declare assault"),
     "declare_charge": mark("declare charge"), "decline_challenge": mark("decline challenge"),
     "decline_redirect": mark("decline redirect"), "end_charges": mark("end charges"),
@@ -61,6 +62,7 @@ COMMAND_WORDS = {
     "reform_order": mark("reform order"), "refuse_challenge": mark("refuse challenge"),
     "refuse_undo": mark("refuse undo"), "remaining_moves": mark("remaining moves"),
     "resolve_combat": mark("resolve combat"), "restrain": mark("restrain"),
+    "reveal": mark("reveal dice"), "withheld": mark("reveal withheld"),
     "roll": mark("roll"), "shoot": mark("shoot"), "skip_reform": mark("skip reform"),
     "split_attacks": mark("split attacks"), "undo": mark("undo")}
 ARG_WORDS = {

@@ -275,6 +275,7 @@ def _verify(args: argparse.Namespace) -> int:
         print(json.dumps({"game": game_id, "ok": True, "records": report.records,
                           "steps": report.steps, "dice": report.dice,
                           "seed_checked": report.seed_checked, "seed": report.seed,
+                          "shared_rounds": report.rounds,
                           "receipts": report.receipts, "head": records[-1].hash.hex(),
                           "warnings": notes}))
     else:
@@ -283,6 +284,9 @@ def _verify(args: argparse.Namespace) -> int:
                      "": "dice not checked against a seed (pass --seed)"}[report.seed]
         if records[0].data.get("dice") == "manual":   # real dice: no seed to reveal
             seed_note = "dice rolled by hand (there is no seed to check them against)"
+        if records[0].data.get("dice") == "shared":   # DICE.SHARED: no secret to reveal
+            seed_note = (f"shared dice: {report.rounds} rounds of reveals, each checked "
+                         "against its party's signed chain, every die made again from them")
         held = (f"; {report.receipts} receipt{'s' if report.receipts > 1 else ''} held"
                 if report.receipts else "; no receipt given (--head), so a cut tail or a "
                 "fork would not show")

@@ -61,6 +61,7 @@ from .signing import ServerKey
 log = get_logger("regiment.server")
 
 MAX_MESSAGE = 16 * 1024        # a command is a few hundred bytes
+SHARED_KEYS = {"commit", "reveal", "signed"}   # a seat's part of shared dice (dicing)
 OUTBOX = 1000                  # messages waiting for a client that does not read
 SWEEP = 30.0                   # seconds between sweeps of games nobody watches
 
@@ -177,8 +178,13 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
                                             request),
                                     "game_id": game_id}))
                 return
-            hub.command(game_id, seat, request)
-            made = held.game.version, held.game.head
+            before = held.game.version
+            if isinstance(request, dict) and SHARED_KEYS & request.keys():
+                request = shared(watcher, held, seat, request)
+            if request:
+                hub.command(game_id, seat, request)
+            if held.game.version != before:
+                made = held.game.version, held.game.head
         except RegimentError as exc:
             refusal = exc   # a race lost: the steps that won it are told too
         try:
@@ -186,13 +192,54 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
         except StoreUnavailable as exc:   # whether the step is durable is not known: no
             watcher.send(dumps({"error": exc.to_dict()}))   # position is told till it is
             return
-        if refusal is None and not kept(held.game, *made):
+        if refusal is None and made[0] and not kept(held.game, *made):
             refusal = StoreUnavailable("the database lost this step before it was durable "
                                        "(it restarted, or its commit failed); nothing of it "
                                        "was told: look at the position and send it again")
         tell(game_id)
         if refusal is not None:
             watcher.send(error_message(refusal, game_id))
+
+    def shared(watcher: Watcher, held: Held, seat: str, request: dict[str, Any]
+               ) -> dict[str, Any]:
+        """Shared dice (tools.server.dicing): a seat's commitment or reveal, and a signature
+        of a head it saw (beside any message, or alone), each told to the game's other
+        watchers; what is left of the message (a command, or nothing)."""
+        request = dict(request)
+        signed = request.pop("signed", None)
+        if signed is not None:
+            told = dumps({"cosigned": hub.cosign(held, seat, signed),
+                          "game_id": held.game.game_id})
+            for w in held.watchers:
+                if w is not watcher and w.greeted:
+                    w.send(told)
+        if "commit" in request:
+            hub.commit(held, seat, request.pop("commit"))
+        elif "reveal" in request:
+            body = request.pop("reveal")
+            left = hub.reveal(held, seat, body)
+            if left is not None:   # DICE.WITHHELD: looked at again once the time is up
+                wait(held.game.game_id, body["round"], left)
+        return request
+
+    def wait(game_id: str, k: int, left: float) -> None:
+        asyncio.get_running_loop().call_later(
+            left + 0.05, lambda: asyncio.ensure_future(expire(game_id, k)))
+
+    async def expire(game_id: str, k: int) -> None:
+        held = hub.held.get(game_id)
+        if held is None:   # nobody watches it here: whoever comes back finds it waiting
+            return
+        try:
+            left = hub.expire(held, k)
+            if left is not None:
+                wait(game_id, k, left)
+                return
+            await settled_again(held)
+        except RegimentError as exc:
+            log.warning("expire_failed", game=game_id, round=k, why=str(exc))
+            return
+        tell(game_id)
 
     async def settled_again(held: Held) -> None:
         """``hub.settled``; if meanwhile the database could not be asked or restarted, the

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from regiment import bot
-from regiment.core.dice import SeededDice
+from regiment.core.commands import HOST_COMMANDS
 from regiment.core.errors import (
     BadRequest,
     ConcurrencyConflict,
@@ -37,6 +37,7 @@ from regiment.core.log import get_logger
 from regiment.core.scenario import UNDO, parse_scenario
 
 from ..serve import event_json, pending_json
+from .dicing import SHARED_NOTE, UNDO_NOTES, Dicing, shared
 from .durable import Flusher
 from .seating import BOT, NO_SEATS, SPECTATE, dumps, seat_of_digest, token_hash
 from .signing import ServerKey
@@ -44,18 +45,6 @@ from .signing import ServerKey
 log = get_logger("regiment.server")
 MAX_SCENARIO = 256 * 1024
 
-UNDO_NOTES = {
-    "consent": "undo: consent: undoing a step the other seat made, or one that rolled dice, "
-               "needs the other seat's consent; a seat takes back its own last step alone "
-               "only while it rolled no dice and the other seat has not acted since "
-               "(UNDO.CONSENT)",
-    "free": "undo: free: either seat may undo a step, the other seat's too, without asking, "
-            "but a step that rolled dice only with the other seat's consent (UNDO.POLICY, "
-            "UNDO.CONSENT)",
-    "solo": "undo: solo: one person plays (the bot plays the other seat), and undoes any "
-            "step without asking (UNDO.POLICY)",
-    "off": "undo: off: no step can be undone (UNDO.POLICY)",
-}
 
 
 @dataclass
@@ -75,9 +64,10 @@ class Held:
     seats: dict[str, str]                      # role -> token hash
     watchers: list[Watcher] = field(default_factory=list)
     mark: int = 0                              # its newest commit's (tools.durable)
+    cosigned: dict[str, Any] = field(default_factory=dict)   # seat -> its newest signed head
 
 
-class Hub:
+class Hub(Dicing):
     def __init__(self, store: Any, key: ServerKey, flusher: Flusher | None = None) -> None:
         self.store = store
         self.key = key
@@ -87,11 +77,12 @@ class Hub:
     # --- making and finding games -------------------------------------------------------
 
     def create(self, body: bytes, undo: str | None = None, bots: tuple[str, ...] = (),
-               table: dict[str, Any] | None = None) -> dict[str, Any]:
-        """A game from a scenario (TOML), with server-side seeded dice and one secret token a
-        seat; answers its id, the tokens, the spectators' link and notes (the undo policy it
-        plays under among them). ``undo`` overrides the scenario's policy; ``bots`` are the
-        seats the bundled bot plays (no token: the bot moves as soon as the game waits on
+               table: dict[str, Any] | None = None, dice: str | None = None) -> dict[str, Any]:
+        """A game from a scenario (TOML), with shared dice (DICE.SHARED: each seat and the
+        host contribute; ``dice="seeded"``: the host's seed alone, as before protocol 3) and one
+        secret token a seat; answers its id, the tokens, the spectators' link and notes (the undo
+        policy it plays under among them). ``undo`` overrides the scenario's policy; ``bots`` are
+        the seats the bundled bot plays (no token: the bot moves as soon as the game waits on
         it). The game is not held: it is loaded when a seat joins it. ``table``: a game for
         players at one table (``regiment play --web``), who see each other's dice: its
         ``dice`` (manual: real dice) and ``seed`` as they chose, ``measured`` for table mode,
@@ -111,27 +102,24 @@ class Hub:
         if table is not None:
             return self._made(self._at_table(raw, table), bots, notes)
         if "seed" in raw:   # whoever wrote it could foresee every die
-            notes.append("the scenario's seed was not used: the server made the seed, and "
-                         "keeps it until the game is over (DICE.SECRET)")
-        if raw.get("dice", "seeded") != "seeded":
-            raise InvalidScenario("the server plays with seeded dice only: players at a "
-                                  "distance cannot check each other's real dice", path="dice")
+            notes.append("the scenario's seed was not used: the dice are the server's and "
+                         "the seats' (DICE.SHARED), or with dice=seeded a seed the server "
+                         "makes and keeps until the game is over (DICE.SECRET)")
+        if raw.get("dice", "seeded") not in ("seeded", "shared"):
+            raise InvalidScenario("the server plays with shared or seeded dice only: players "
+                                  "at a distance cannot check each other's real dice",
+                                  path="dice")
+        if dice not in (None, "shared", "seeded"):
+            raise BadRequest(f"dice={dice!r}: shared (every seat contributes) or seeded (the "
+                             "host's seed alone)", field="dice")
         if undo is not None:
             raw["undo"] = undo
         raw.setdefault("undo", "consent")   # players apart agree before a step is undone
-        raw["seed"] = secrets.token_hex(32)
-        return self._made(parse_scenario(raw), bots, notes)
-
-    @staticmethod
-    def _at_table(raw: dict[str, Any], table: dict[str, Any]) -> dict[str, Any]:
-        for name in ("dice", "seed"):
-            if table.get(name):
-                raw[name] = table[name]
-        if raw.get("dice", "seeded") == "seeded" and "seed" not in raw:
+        raw["dice"] = dice or "shared"
+        raw.pop("seed", None)
+        if raw["dice"] == "seeded":
             raw["seed"] = secrets.token_hex(32)
-        if table.get("measured"):
-            raw["table"] = {**raw.get("table", {}), "measured": True}
-        return parse_scenario(raw)
+        return self._made(parse_scenario(raw), bots, notes)
 
     def _made(self, scenario: dict[str, Any], bots: tuple[str, ...], notes: list[str]
               ) -> dict[str, Any]:
@@ -150,6 +138,8 @@ class Hub:
         if scenario["undo"] == "free" and people == 1:
             scenario = {**scenario, "undo": "solo"}   # one person: its undo is its own
         notes.append(UNDO_NOTES[scenario["undo"]])
+        if scenario["dice"] == "shared":
+            notes.append(SHARED_NOTE)
         game = Game.new(scenario, store=self.store)
         tokens = {p: secrets.token_urlsafe(24) for p in game.state.players if p not in bots}
         tokens[SPECTATE] = secrets.token_urlsafe(24)
@@ -160,6 +150,7 @@ class Hub:
             bot.play(game, bots)   # the bot's moves, if the game opens with its decision
             notes.append(f"the bundled bot plays {', '.join(bots)}")
         return {"id": game.game_id, "seats": tokens, "undo": scenario["undo"],
+                "dice": scenario["dice"],
                 "spectate": f"/games/{game.game_id}/replay?token={spectate}", "notes": notes}
 
     def get(self, game_id: str, seats: dict[str, str] | None = None) -> Held:
@@ -213,6 +204,8 @@ class Hub:
             raise
         except RegimentError:   # anything odd: the whole game again, from the store
             held.game = Game.load(game.game_id, self.store)
+        if shared(held.game):   # what seats signed through another process
+            self.cosigned(held)
         self._marked(held)   # read from the store: durable once a sync after it is
 
     def _marked(self, held: Held) -> None:
@@ -322,20 +315,28 @@ class Hub:
         if request.get("by") != seat:
             raise IllegalCommand(f"this seat is {seat!r}: it may send only commands by "
                                  f"{seat!r}, not by {request.get('by')!r}", rule="SERVER.SEAT")
+        if request.get("cmd") in HOST_COMMANDS:
+            raise IllegalCommand(f"{request['cmd']} is written by the host, never by a seat "
+                                 "(DICE.SHARED)", rule="SERVER.SEAT", code="host_command")
         # The game as this process holds it, without asking the store whether another
         # process moved it on: a step appended meanwhile makes the append a conflict (or,
         # decided on the older position, the command illegal), and only then is the store
         # asked and the game caught up. That saves a query before every command (13 % of a
         # PostgreSQL server's time, measured in issue 29).
         held = self.held.get(game_id) or self.get(game_id)
+        self._apply(held, request)
+
+    def _apply(self, held: Held, request: dict[str, Any]) -> None:
+        """One step of the game (a seat's command, or one the host writes for shared dice),
+        then what follows it without anyone: the bot's moves, dice an undone step already
+        rolled (DICE.NO_REROLL)."""
+        game_id = held.game.game_id
         if self.doubtful(held):
             self.reload(held)
         for attempt in (1, 2):
             try:
                 held.game.submit(request)
-                bots = [role for role, h in held.seats.items() if h == BOT]
-                if bots:   # the bot's answer is part of the same message's work
-                    bot.play(held.game, bots)
+                self._follow(held)
                 self._marked(held)
                 return
             except IllegalCommand:
@@ -378,18 +379,12 @@ class Hub:
         step = game.records[-1].step
         msg: dict[str, Any] = {"pending": pending_json(game), "head": game.head,
                                "receipt": self.key.sign(game.game_id, step, game.head)}
-        if game.state.over:
+        if game.state.over and not shared(game):
             msg["seed"] = self.revealed(game)
+        held = self.held.get(game.game_id)
+        if held is not None and shared(game):
+            msg["shared"] = self.shared_view(held)
         return msg
-
-    def revealed(self, game: Game) -> str | None:
-        """The dice seed, once the game is over (never before: DICE.SECRET)."""
-        if not game.state.over:
-            return None
-        if isinstance(game.dice, SeededDice):   # the game rolls with it: no query needed
-            return game.dice.seed.hex()
-        seed = self.store.get_secret(game.game_id)
-        return seed.hex() if seed else None
 
     def state(self, held: Held) -> dict[str, Any]:
         game = held.game

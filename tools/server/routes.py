@@ -135,7 +135,8 @@ class Http:
         try:
             bots = tuple(b for v in request.query_params.getlist("bot") for b in v.split(",")
                          if b)
-            made = self.hub.create(body, request.query_params.get("undo"), bots)
+            made = self.hub.create(body, request.query_params.get("undo"), bots,
+                                   dice=request.query_params.get("dice"))
             await self.hub.stored("the new game")   # its tokens are handed out once it is stored
         except StoreError as exc:
             return error(exc, 503)

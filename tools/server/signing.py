@@ -30,6 +30,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from regiment.core.errors import BadRequest, TamperedLog
+from regiment.core.shared import signed_by
 
 from ..receipts import Receipt
 
@@ -46,7 +47,7 @@ class ServerKey:
     made on first start. Several server processes of one deployment share the file."""
 
     def __init__(self, private: Ed25519PrivateKey) -> None:
-        self._key = private
+        self._key = self.private = private
         self.public = private.public_key().public_bytes(
             serialization.Encoding.Raw, serialization.PublicFormat.Raw).hex()
 
@@ -114,6 +115,25 @@ def check_signed(value: Any, where: str) -> Signed:
     return Signed(game, step, head, key)
 
 
+def seat_signatures(value: dict[str, Any], signed: Signed, where: str) -> list[Receipt]:
+    """LOG.RECEIPT: the seats' signatures a receipt holds (``"seats": {seat: {head, key,
+    sig}}``, shared dice), each checked; each the seat's word that it was shown that head at
+    that step: a head the log does not hold there is a split view, or a changed game."""
+    seats = value.get("seats", {})
+    if not isinstance(seats, dict):
+        raise BadRequest(f"{where}: the receipt's seats is not a map of seat to signature")
+    out = []
+    for seat, s in seats.items():
+        if not isinstance(s, dict) or not all(isinstance(s.get(k), str) for k in (
+                "head", "key", "sig")) or not _HEX64.match(s["head"]):
+            raise BadRequest(f"{where}: {seat}'s signature is not a map of head, key and sig")
+        if not signed_by(s["key"], s["sig"], message(signed.game, signed.step, s["head"])):
+            raise TamperedLog(f"{where}: {seat}'s signature does not match step {signed.step} "
+                              f"and head {s['head'][:10]}: not that seat's word")
+        out.append(Receipt(s["head"], signed.step, party=seat, key=s["key"]))
+    return out
+
+
 def read_receipts(lines: Iterable[str | bytes], source: str, game_id: str,
                   key: str | None) -> list[Receipt]:
     """The receipts of ``game_id`` in a file of JSON lines, each signature checked (and the
@@ -133,6 +153,7 @@ def read_receipts(lines: Iterable[str | bytes], source: str, game_id: str,
                               f"by the server's key {key[:16]}...")
         if signed.game == game_id:
             out.append(Receipt(signed.head, signed.step))
+            out += seat_signatures(value, signed, where)
     if not out:
         raise BadRequest(f"{source}: no receipt of game {game_id}")
     return out
