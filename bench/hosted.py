@@ -42,9 +42,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.postgres import TempPostgres  # noqa: E402
-from tests.servers import Server  # noqa: E402
+from tests.servers import Dealer, Server  # noqa: E402
 
 TICK = os.sysconf("SC_CLK_TCK")
+SHARED = "SQLite, durable, shared dice"
 SCENARIO = (ROOT / "examples" / "ford_clash.toml").read_text().replace("turns = 3",
                                                                        "turns = 60")
 
@@ -74,6 +75,7 @@ class Load:
     records: int = 0
     latencies: list[float] = field(default_factory=list)
     refused: int = 0
+    rolls: list[float] = field(default_factory=list)   # shared dice: called to revealed
 
 
 @dataclass
@@ -88,7 +90,7 @@ class Gates:
 
 
 async def seat(url: str, who: str, rng: random.Random, steps: int, load: Load, gates: Gates,
-               stop: asyncio.Event) -> None:
+               stop: asyncio.Event, dealer: Dealer | None = None) -> None:
     """One seat of one game: joins, waits for every game to be joined, then plays its own
     decisions until the game has made ``steps`` steps (or is over); keeps its connection
     until every seat has played and it is let go."""
@@ -97,51 +99,71 @@ async def seat(url: str, who: str, rng: random.Random, steps: int, load: Load, g
         msg = json.loads(await ws.recv())
         await gates.joined.wait()
         await gates.start.wait()
-        await play_seat(ws, msg, who, rng, steps, load, stop)
+        await play_seat(ws, msg, who, rng, steps, load, stop, dealer)
         await gates.played.wait()
         await gates.release.wait()
 
 
 async def play_seat(ws: Any, msg: dict[str, Any], who: str, rng: random.Random, steps: int,
-                    load: Load, stop: asyncio.Event) -> None:
-    made, sent_at = 0, None
+                    load: Load, stop: asyncio.Event, dealer: Dealer | None = None) -> None:
+    """A seat's decisions; with shared dice (``dealer``) also its commitment, its reveals and
+    its signature of the newest head riding along with each command, as a player's program
+    sends them."""
+    made, sent_at, rolled_at, arrived = 0, None, None, time.perf_counter()
     while True:
         pending = msg["pending"]
         if pending["kind"] == "over" or made >= steps:
             stop.set()
             return
+        if dealer is not None:
+            for reply in dealer.replies(msg):
+                if "reveal" in reply and rolled_at is None:
+                    rolled_at = arrived   # the roll waits from the message that called it
+                await ws.send(json.dumps(reply, separators=(",", ":")))
         if pending["kind"] == "decision" and pending["player"] == who and sent_at is None:
             command = choose(pending, rng)
             if command is None:
                 stop.set()
                 return
+            if dealer is not None:
+                command = dealer.signed(command)
             await ws.send(json.dumps(command, separators=(",", ":")))
             sent_at = time.perf_counter()
-        recv = asyncio.ensure_future(ws.recv())
-        halt = asyncio.ensure_future(stop.wait())
-        done, _ = await asyncio.wait({recv, halt}, return_when=asyncio.FIRST_COMPLETED)
-        if recv not in done:
-            recv.cancel()
-            return
-        halt.cancel()
-        msg = json.loads(recv.result())
+        while True:   # the next message that says where the game stands
+            recv = asyncio.ensure_future(ws.recv())
+            halt = asyncio.ensure_future(stop.wait())
+            done, _ = await asyncio.wait({recv, halt}, return_when=asyncio.FIRST_COMPLETED)
+            if recv not in done:
+                recv.cancel()
+                return
+            halt.cancel()
+            msg = json.loads(recv.result())
+            arrived = time.perf_counter()
+            if "pending" in msg or "error" in msg:   # (not another seat's signature, told)
+                break
         if "error" in msg:
             load.refused += 1
             sent_at = None
+            if "pending" not in msg:
+                return
             continue
         made += 1
         load.records += len(msg["events"])
+        if rolled_at is not None and any(e["type"] == "DiceRevealed" for e in msg["events"]):
+            load.rolls.append(arrived - rolled_at)
+            rolled_at = None
         if sent_at is not None:
             load.latencies.append(time.perf_counter() - sent_at)
             load.steps += 1
             sent_at = None
 
 
-async def play(server: Server, games: int, steps: int, watchers: int) -> dict[str, Any]:
+async def play(server: Server, games: int, steps: int, watchers: int, dice: str = "seeded"
+               ) -> dict[str, Any]:
     async with httpx.AsyncClient(base_url=server.http, timeout=60) as client:
         made = []
         for _ in range(games):
-            r = await client.post("/games", content=SCENARIO.encode())
+            r = await client.post(f"/games?dice={dice}", content=SCENARIO.encode())
             r.raise_for_status()
             made.append(r.json())
         assert server.proc is not None
@@ -156,8 +178,9 @@ async def play(server: Server, games: int, steps: int, watchers: int) -> dict[st
             for who, token in m["seats"].items():
                 url = f"{server.ws}/games/{m['id']}/ws?token={token}"
                 rng = random.Random(f"{i}{who}")
+                dealer = Dealer(m["id"], who) if dice == "shared" else None
                 tasks.append(asyncio.create_task(seat(url, who, rng, steps, load, gates,
-                                                      stop)))
+                                                      stop, dealer)))
         await gates.joined.wait()
         (user0, sys0), t0 = cpu_split(pid), time.perf_counter()
         gates.start.set()
@@ -239,8 +262,10 @@ def bench_hosted(out: list[str], games: int = 200, steps: int = 40, rounds: int 
     with tempfile.TemporaryDirectory() as tmp:
         key = Path(tmp) / "server.key"
         # each round a store of its own: a new SQLite file, a new PostgreSQL database
-        stores: list[tuple[str, Any]] = [("SQLite, durable",
-                                          lambda label: str(Path(tmp) / f"{label}.db"))]
+        def sqlite(label: str) -> str:
+            return str(Path(tmp) / f"{label}.db")
+
+        stores: list[tuple[str, Any]] = [("SQLite, durable", sqlite)]
         pg: TempPostgres | None = None
         try:
             pg = TempPostgres().start()
@@ -248,6 +273,8 @@ def bench_hosted(out: list[str], games: int = 200, steps: int = 40, rounds: int 
             stores.append(("PostgreSQL", lambda label: new_schema()))
         except RuntimeError as exc:
             out.append(f"  (PostgreSQL left out: {exc})")
+        # the server's own default (issue 60): each seat commits, reveals and signs
+        stores.append((SHARED, sqlite))
         results: dict[str, list[dict[str, Any]]] = {name: [] for name, _ in stores}
         traced: dict[str, dict[str, Any]] = {}
         floors, commands = [], []
@@ -257,10 +284,13 @@ def bench_hosted(out: list[str], games: int = 200, steps: int = 40, rounds: int 
                 floors.append(step)
                 commands.append(command)
                 for name, where in stores:
-                    with Server(where(f"s{r}"), key) as server:
-                        results[name].append(asyncio.run(play(server, games, steps,
-                                                              games)))
+                    with Server(where(f"s{r}{len(name)}"), key) as server:
+                        results[name].append(asyncio.run(play(
+                            server, games, steps, games, "shared" if name == SHARED else
+                            "seeded")))
             for name, where in stores:   # memory: one more round, its Python heap traced
+                if name == SHARED:
+                    continue
                 with Server(where("traced"), key,
                             env={"PYTHONTRACEMALLOC": "1"}) as server:
                     # warmed first: the modules a game imports when it first needs them and
@@ -297,10 +327,36 @@ def bench_hosted(out: list[str], games: int = 200, steps: int = 40, rounds: int 
         out.append(f"    garbage collection {_spread(gc_step, 'us', 1, 1e6)} a step, its longest "
                    f"pause {_spread([r['gc']['longest'] for r in runs], 'ms', 1, 1e3)}")
         out.extend(memory_lines(runs[-1], traced.get(name), games))
+    shared_lines(out, results)
+    rates.pop(SHARED, None)
     if len(rates) == 2:
         names = list(rates)
         out.append(f"  PostgreSQL's steps/s against SQLite's: "
                    f"{rates[names[0]] / rates[names[1]]:.2f}x slower (goal <= 1.5x)")
+
+
+def shared_lines(out: list[str], results: dict[str, list[dict[str, Any]]]) -> None:
+    """Issue 60 item 8: what shared dice cost beside the host's seed, on the same store in
+    the same run: the server's CPU a step and a step's latency (each seat's commitment,
+    reveals and signatures included), and how long a roll waits for both seats' reveals."""
+    shared, seeded = results.get(SHARED), results.get("SQLite, durable")
+    if not shared or not seeded:
+        return
+
+    def median(runs: list[dict[str, Any]], of: Any) -> float:
+        return statistics.median(of(r) for r in runs)
+
+    cpu = [median(runs, lambda r: r["cpu"] / max(1, r["load"].steps)) for runs in (shared,
+                                                                                  seeded)]
+    p50 = [median(runs, lambda r: statistics.median(r["load"].latencies)) for runs in (
+        shared, seeded)]
+    p99 = [median(runs, lambda r: _pct(r["load"].latencies, 0.99)) for runs in (shared, seeded)]
+    rolls = [x for r in shared for x in r["load"].rolls]
+    out.append(f"  shared dice against the host's seed (SQLite): server CPU a step "
+               f"{cpu[0] / cpu[1]:.2f}x, a step's p50 {p50[0] / p50[1]:.2f}x, p99 "
+               f"{p99[0] / p99[1]:.2f}x; a roll from called to made (both seats' reveals) "
+               f"p50 {statistics.median(rolls) * 1e3:.2f} ms, p99 {_pct(rolls, 0.99) * 1e3:.2f}"
+               f" ms over {len(rolls):,} rolls")
 
 
 def memory_lines(timed: dict[str, Any], traced: dict[str, Any] | None,

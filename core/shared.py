@@ -31,7 +31,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from .dice import Dice
 
 SERVER = "@server"   # the host's party name ("@" keeps it apart from every player id)
-LENGTH = 4096        # a chain's rounds: a game of six turns rolls a few hundred times
+LENGTH = 1024        # a chain's rounds: a game of six turns rolls a few hundred times
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
 HEX128 = re.compile(r"^[0-9a-f]{128}$")
 

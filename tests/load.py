@@ -14,12 +14,14 @@ Each game has two seats, each its own WebSocket, the seats of a game on differen
 decision is its own, and keeps the signed receipt of every step it is told of. A seat whose
 process dies reconnects to the other one, or to the same one once it is back, asking for the
 records after the last it saw, and plays on. At the end each game's log is fetched and
-verified: its hash chain, every outcome re-derived, every die against the revealed seed, and
-every receipt either seat kept (nothing acknowledged may be missing, and no game may fork);
-every racing seat's second connection must have been told every record; and neither server
-may have written a traceback.
+verified: its hash chain, every outcome re-derived, every shared die made again from the
+seats' and the server's reveals (each seat commits, reveals and signs as a player's program
+does), and every receipt either seat kept, with its own signature (nothing acknowledged may
+be missing, and no game may fork); every racing seat's second connection must have been told
+every record; and neither server may have written a traceback.
 
-Prints steps/s and the latency of a step (command sent to its answer), p50 and p99, then a row
+Prints steps/s and the latency of a step (command sent to its answer), p50 and p99, and of a
+roll (called to made, both seats' reveals between), then a row
 a fault: games, steps, what happened, lost, watchers behind, tracebacks.
 """
 
@@ -47,7 +49,7 @@ from regiment.tools.source import read_export
 from regiment.tools.verify import verify
 
 from .postgres import TempPostgres
-from .servers import Server, dumps
+from .servers import Dealer, Server, dumps
 
 HERE = Path(__file__).resolve().parent
 SCENARIO = (HERE.parent / "examples" / "ford_clash.toml").read_text()
@@ -56,6 +58,7 @@ SCENARIO = (HERE.parent / "examples" / "ford_clash.toml").read_text()
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)
+    rolls: list[float] = field(default_factory=list)   # a roll called to made (reveals)
     steps: int = 0
     reconnects: int = 0
     refused: dict[str, int] = field(default_factory=dict)
@@ -106,6 +109,8 @@ async def seat_loop(servers: list[Server], prefer: int, made: dict[str, Any], wh
     dies. Returns the last message it was sent."""
     seen, last, attempt = 0, {}, 0
     token = made["seats"][who]
+    dealer = Dealer(made["id"], who)   # the dice are shared: this seat's part of them
+    rolled_at: float | None = None
     while not done.is_set():
         server = servers[(prefer + attempt) % len(servers)]
         url = f"{server.ws}/games/{made['id']}/ws?token={token}&after={seen}"
@@ -113,8 +118,12 @@ async def seat_loop(servers: list[Server], prefer: int, made: dict[str, Any], wh
             async with connect(url, open_timeout=5, max_size=2**24) as ws:
                 attempt = 0
                 sent_at: float | None = None
+                dealer.revealed.clear()   # joined again: what the server held may be gone
                 async for text in ws:
                     msg = json.loads(text)
+                    arrived = time.perf_counter()
+                    if "pending" not in msg and "error" not in msg:
+                        continue   # another seat's signature, at the end
                     if "error" in msg:
                         kind = msg["error"].get("rule") or msg["error"]["type"]
                         stats.refused[kind] = stats.refused.get(kind, 0) + 1
@@ -124,10 +133,22 @@ async def seat_loop(servers: list[Server], prefer: int, made: dict[str, Any], wh
                         if "pending" not in msg:
                             break
                         sent_at = None
+                        # a reveal refused (the database away, a race): sent again now,
+                        # where the refusal says a roll still waits for it
+                        dealer.revealed.clear()
+                    for reply in dealer.replies(msg):
+                        if "reveal" in reply and rolled_at is None:
+                            rolled_at = arrived
+                        await ws.send(dumps(reply))
                     else:
-                        seen += len(msg["events"])
-                        receipts.append(msg["receipt"])
-                        if sent_at is not None and msg["events"]:
+                        seen += len(msg.get("events", ()))
+                        if "receipt" in msg:
+                            receipts.append(dealer.kept(msg["receipt"]))
+                        if rolled_at is not None and any(e["type"] == "DiceRevealed"
+                                                         for e in msg.get("events", ())):
+                            stats.rolls.append(arrived - rolled_at)
+                            rolled_at = None
+                        if sent_at is not None and msg.get("events"):
                             stats.latencies.append(time.perf_counter() - sent_at)
                             stats.steps += 1
                             if stats.back_at and not stats.outage_recovered:
@@ -141,7 +162,7 @@ async def seat_loop(servers: list[Server], prefer: int, made: dict[str, Any], wh
                     if pending["kind"] == "decision" and pending["player"] == who \
                             and sent_at is None:
                         legal = [c for c in pending["legal"] if c["cmd"] not in ("undo", "redo")]
-                        command = dumps(rng.choice(legal))
+                        command = dumps(dealer.signed(rng.choice(legal)))
                         if follower is not None:   # both processes at the same moment
                             await asyncio.gather(ws.send(command), follower.send(command))
                         else:
@@ -168,8 +189,9 @@ async def one_game(servers: list[Server], index: int, made: dict[str, Any], stat
     ends = await asyncio.gather(*(
         seat_loop(servers, prefer[who], made, who, random.Random(rng.random()), stats,
                   kept[who], done, followers.get(who)) for who in kept))
-    seed = next((e.get("seed") for e in ends if e.get("seed")), None)
-    results.append({"made": made, "receipts": kept, "seed": seed, "racing": racing,
+    over = next((e["pending"] for e in ends if e.get("pending", {}).get("kind") == "over"),
+                None)
+    results.append({"made": made, "receipts": kept, "over": over, "racing": racing,
                     "followers": followers})
 
 
@@ -204,14 +226,14 @@ def check(server: Server, result: dict[str, Any], work: Path) -> tuple[str | Non
                              timeout=60).text)
     records = read_export(log)
     behind = sum(max(0, len(records) - f.records) for f in result["followers"].values())
-    if result["seed"] is None:
-        return "the game did not end, so its seed was not revealed", behind
+    if not result["over"]:
+        return "the game did not end", behind
     receipts = []
     for who, kept in result["receipts"].items():
         lines = [json.dumps(r) for r in kept]
         receipts += read_receipts(lines, f"{who}'s receipts", made["id"], None)
     try:
-        verify(records, bytes.fromhex(result["seed"]), receipts)
+        verify(records, None, receipts)   # shared dice: every die made again, no secret
     except Exception as exc:   # TamperedLog, CorruptLog: said in the report
         return str(exc), behind
     return None, behind
@@ -242,7 +264,7 @@ async def run(games: int) -> int:
         servers.append(Server(url, key, verbose=True).start())
         stats, results = Stats(), []
         try:
-            made = [servers[i % 2].create(SCENARIO) for i in range(games)]   # then all at once
+            made = [servers[i % 2].create(SCENARIO, dice="shared") for i in range(games)]
             start = time.perf_counter()
             kill = asyncio.create_task(killer(servers, stats, at_steps=games * 10))
             faults = [kill, asyncio.create_task(outage(pg, stats, games * 25, kill))]
@@ -279,6 +301,12 @@ def report(games: int, stats: Stats, took: float, checked: list[Any], races: int
     print(f"regiment load: {games} games, {stats.steps} steps in {took:.1f} s: "
           f"{stats.steps / took:,.0f} steps/s; a step's latency p50 {p(0.5):.1f} ms, p99 "
           f"{p(0.99):.1f} ms (median of all {statistics.median(lat) * 1e3:.1f} ms)")
+    rolls = sorted(stats.rolls)
+    if rolls:   # shared dice: from the step that calls a roll to the step its reveals make
+        print(f"  shared dice: {len(rolls):,} rolls, each from called to made (both seats' "
+              f"reveals, sent as each seat's program is told) p50 "
+              f"{rolls[len(rolls) // 2] * 1e3:.1f} ms, p99 "
+              f"{rolls[min(len(rolls) - 1, int(len(rolls) * 0.99))] * 1e3:.1f} ms")
     receipts = sum(len(k) for r, _, _ in checked for k in r["receipts"].values())
     failures = [(r["made"]["id"], why) for r, why, _ in checked if why is not None]
     racing = [(r, why, behind) for r, why, behind in checked if r["racing"]]
@@ -287,9 +315,14 @@ def report(games: int, stats: Stats, took: float, checked: list[Any], races: int
         return sum(1 for _, why, _ in rows if why is not None)
 
     print(f"  verified: {len(checked) - len(failures)} of {games} games (hash chain, every "
-          f"outcome re-derived, every die against its revealed seed), with {receipts:,} "
-          "signed receipts")
+          f"outcome re-derived, every shared die made again from its reveals), with "
+          f"{receipts:,} receipts signed by the server and a seat")
     print(f"  refused on the way: {stats.refused or 'nothing'}")
+    endings: dict[str, int] = {}
+    for r, _, _ in checked:
+        code = ((r["over"] or {}).get("outcome") or {}).get("ending", {}).get("code", "?")
+        endings[code] = endings.get(code, 0) + 1
+    print(f"  how the games ended: {endings}")
     print()
     print("| fault | games | what happened | games lost | records a watcher missed | "
           "tracebacks |")

@@ -114,9 +114,10 @@ def dumps(obj: Any) -> str:
 
 
 class Dealer:
-    """A seat's part of shared dice, for a test that drives the seat by hand: its chain and
-    key (regiment.core.shared); ``answer`` sends its commitment or its reveal when a message
-    asks for one, as the example client does."""
+    """A seat's part of shared dice, for a test or a load client that drives the seat by hand:
+    its chain and key (regiment.core.shared); ``replies`` are what a message asks of it (its
+    commitment, or a reveal), ``signed`` a message with the newest head it was shown,
+    signed, as the example client sends them."""
 
     def __init__(self, game_id: str, seat: str) -> None:
         from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -126,22 +127,57 @@ class Dealer:
         self.game_id, self.seat = game_id, seat
         self.chain, self.key = Chain(length=512), Ed25519PrivateKey.generate()
         self.revealed: set[int] = set()
+        self.committed = False
+        self.unsigned: dict[str, Any] | None = None
 
     def commitment(self) -> dict[str, Any]:
         from regiment.core.shared import commitment
 
         return commitment(self.game_id, self.seat, self.chain, self.key)
 
-    def answer(self, ws: Any, message: dict[str, Any]) -> bool:
-        """Whether ``message`` asked this seat for its commitment or a reveal (then sent)."""
-        if self.seat in message.get("shared", {}).get("commit", ()):
-            ws.send(dumps({"commit": self.commitment()}))
-            return True
+    def replies(self, message: dict[str, Any]) -> list[dict[str, Any]]:
+        """What ``message`` asks of this seat: its commitment, or its reveal of a round."""
+        from regiment.core.shared import receipt_message
+
+        shared = message.get("shared")
+        if shared is not None:
+            self.committed = self.seat not in shared["commit"]
+        receipt = message.get("receipt")
+        if receipt and self.committed:
+            sig = self.key.sign(receipt_message(self.game_id, receipt["step"],
+                                                receipt["head"])).hex()
+            self.unsigned = {"step": receipt["step"], "head": receipt["head"], "sig": sig}
+        if shared is not None and not self.committed:
+            return [{"commit": self.commitment()}]
         pending = message.get("pending", {})
         k = pending.get("round")
         if pending.get("kind") == "roll" and self.seat in pending.get("parties", ()) and \
                 k not in self.revealed:
             self.revealed.add(k)
-            ws.send(dumps({"reveal": {"round": k, "value": self.chain.value(k)}}))
-            return True
-        return False
+            return [{"reveal": {"round": k, "value": self.chain.value(k)}}]
+        return []
+
+    @property
+    def public(self) -> str:
+        return self.key.public_key().public_bytes_raw().hex()
+
+    def kept(self, receipt: dict[str, Any]) -> dict[str, Any]:
+        """The server's receipt with this seat's own signature, as a player keeps it."""
+        from regiment.core.shared import receipt_message
+
+        sig = self.key.sign(receipt_message(self.game_id, receipt["step"], receipt["head"]))
+        return {**receipt, "seats": {self.seat: {"head": receipt["head"], "key": self.public,
+                                                 "sig": sig.hex()}}}
+
+    def signed(self, message: dict[str, Any]) -> dict[str, Any]:
+        if self.unsigned is None:
+            return message
+        out, self.unsigned = {**message, "signed": self.unsigned}, None
+        return out
+
+    def answer(self, ws: Any, message: dict[str, Any]) -> bool:
+        """Whether ``message`` asked this seat for its commitment or a reveal (then sent)."""
+        replies = self.replies(message)
+        for reply in replies:
+            ws.send(dumps(reply))
+        return bool(replies)

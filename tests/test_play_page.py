@@ -92,11 +92,15 @@ def wait_ready(d: Any, after: int = -1, timeout: float = 20.0) -> dict[str, Any]
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         s = page_state(d)
-        if s["pending"] and s["records"] > after and s["ready"] == s["records"]:
+        if s["pending"] and s["records"] > after and s["ready"] == s["records"] and \
+                not s["pending"].get("round"):   # shared dice: the seats' pages reveal them
             return s
         time.sleep(0.03)
+    conns = d.execute_script("return [window.regiment.errors.slice(-3), window.regiment.conns"
+                             ".map((c) => [c.seat, c.open, [...(c.revealed || [])].at(-1), "
+                             "c.committed, c.isShared])]")
     raise AssertionError(f"the page did not settle: {page_state(d)}; "
-                         f"{d.find_element('id', 'preview').text}")
+                         f"{d.find_element('id', 'preview').text}; {conns}")
 
 
 def click(d: Any, css: str, timeout: float = 10.0) -> None:
@@ -518,3 +522,71 @@ def test_a_port_another_program_holds_is_said_and_no_game_is_made(tmp_path):
     assert done.returncode == 2 and "give another --port" in done.stderr, done.stderr
     assert "open http" not in done.stdout and "Traceback" not in done.stderr
     assert not (tmp_path / "t.db").exists() or not open_store(str(tmp_path / "t.db")).games()
+
+
+CHECK_TAMPERED = """
+const [records, done] = [arguments[0], arguments[arguments.length - 1]];
+import("/static/shared.js").then(async ({ Checker }) => {
+  const honest = new Checker(arguments[1]);
+  await honest.feed(records);
+  const forged = JSON.parse(JSON.stringify(records));
+  const rolled = forged.filter((r) => r.type === "DiceRolled").pop();
+  rolled.data.faces[rolled.data.faces.length - 1] = rolled.data.faces.at(-1) % 6 + 1;
+  const caught = new Checker(arguments[1]);
+  await caught.feed(forged);
+  done({ honest: [honest.rounds, honest.problem], forged: caught.problem });
+}).catch((e) => done({ error: String(e) }));
+"""
+
+
+def test_the_page_makes_and_checks_every_shared_die_of_a_game_it_played(tmp_path, driver):
+    """Issue 60 items 4 and 7: a hosted game against the bot, played in Chromium. The page
+    commits, reveals and signs on its own (the player only plays); it makes every die again
+    from the reveals with WebCrypto and says how many it checked, offers the receipts it
+    signed, and the same checker catches a die changed by one pip."""
+    import httpx
+
+    from .servers import Server
+
+    db = tmp_path / "server.db"
+    with Server(str(db), tmp_path / "server.key") as server:
+        made = httpx.post(f"{server.http}/games?battle=ford_clash&bot=blue&undo=consent",
+                          content=b"", timeout=30).json()
+        assert made["dice"] == "shared"
+        hosted = Hosted(db, made["id"])
+        driver.set_window_size(1280, 900)
+        driver.get(f"{server.http}/play#game={made['id']}&seat={made['seats']['red']}")
+        done = play_to_the_end(driver, hosted, limit=400)
+        assert done["rolled"] == 0   # nobody taps a die: the seats' pages reveal them
+        game = hosted.game()
+        rounds = sum(1 for r in game.records if r.type == "DiceRevealed")
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            checked = driver.execute_script(
+                "const c = window.regiment.checker; return [c.rounds, c.problem];")
+            if checked[0] == rounds:
+                break
+            time.sleep(0.1)
+        assert rounds > 5 and checked == [rounds, ""], (rounds, checked)
+        assert str(rounds) in driver.find_element("id", "dice").text
+        assert driver.find_element("id", "receipts").get_attribute("download")
+        lines = driver.execute_script(   # what the link downloads (the page's CSP keeps a
+            # test's fetch of it out: connect-src 'self')
+            "const r = window.regiment.receipts; return [...r.keys()].sort((a, b) => a - b)"
+            ".map((k) => JSON.stringify(r.get(k)));")
+        receipts = [json.loads(line) for line in lines]
+        assert receipts and all(set(r["seats"]) == {"red"} for r in receipts)
+        path = tmp_path / "receipts.jsonl"
+        path.write_text("\n".join(lines) + "\n")
+        log = tmp_path / "game.jsonl"
+        log.write_text(httpx.get(f"{server.http}/games/{made['id']}/log",
+                                 params={"token": made["seats"]["red"]}).text)
+        checked_cli = subprocess.run([REGIMENT, "verify", str(log), "--receipts", str(path)],
+                                     capture_output=True, text=True, timeout=120)
+        assert checked_cli.returncode == 0 and "shared dice" in checked_cli.stdout, \
+            checked_cli.stdout + checked_cli.stderr
+        records = [{"seq": r.seq, "type": r.type, "data": r.data} for r in game.records]
+        told = driver.execute_async_script(CHECK_TAMPERED, json.loads(json.dumps(
+            records, default=lambda e: e.to_data())), made["id"])
+        assert told.get("honest") == [rounds, ""], told
+        assert "the reveals make" in told["forged"], told

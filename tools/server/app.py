@@ -208,11 +208,12 @@ def make_app(store: Any, key: ServerKey, games_per_minute: float = 20.0,
         request = dict(request)
         signed = request.pop("signed", None)
         if signed is not None:
-            told = dumps({"cosigned": hub.cosign(held, seat, signed),
-                          "game_id": held.game.game_id})
-            for w in held.watchers:
-                if w is not watcher and w.greeted:
-                    w.send(told)
+            cosigned = hub.cosign(held, seat, signed)
+            if held.game.state.over:   # else it rides in the next step's message (shared)
+                told = dumps({"cosigned": cosigned, "game_id": held.game.game_id})
+                for w in held.watchers:
+                    if w is not watcher and w.greeted:
+                        w.send(told)
         if "commit" in request:
             hub.commit(held, seat, request.pop("commit"))
         elif "reveal" in request:

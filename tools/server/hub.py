@@ -73,6 +73,7 @@ class Hub(Dicing):
         self.key = key
         self.held: dict[str, Held] = {}
         self.flusher = flusher   # a store that groups its commits: its syncs
+        self.blind: dict[str, dict[str, Any]] = {}   # shared dice (dicing), a held game's
 
     # --- making and finding games -------------------------------------------------------
 
@@ -259,12 +260,14 @@ class Hub(Dicing):
             held.watchers.remove(watcher)
         if not held.watchers:
             del self.held[game_id]
+            self.blind.pop(game_id, None)
 
     def sweep(self) -> int:
         """Drop every held game that no connection watches (SERVER.LIMITS); how many."""
         idle = [g for g, h in self.held.items() if not h.watchers]
         for game_id in idle:
             del self.held[game_id]
+            self.blind.pop(game_id, None)
         return len(idle)
 
     def role_of(self, game_id: str, token: str | None) -> str:

@@ -4,6 +4,8 @@
 // never decides a rule itself. Everything a scenario names reaches the page as text nodes,
 // never as markup.
 
+import { Checker, Party } from "./shared.js";
+
 const SVG = "http://www.w3.org/2000/svg";
 const hash = new URLSearchParams(location.hash.slice(1));
 const gameId = hash.get("game") || "";
@@ -20,7 +22,9 @@ const WORDS = {
     refused: "Refused", nearest: "Move to the nearest legal end", used: "uses {used}\"",
     send: "Send", clear: "Clear", faces: "Faces: {faces}", yes: "Yes", no: "No",
     notYours: "Not your decision: waiting for {player}.", undo: "Undo", redo: "Redo",
-    other: "Русский", protocol: "This page speaks protocol 2; the server speaks {v}.",
+    other: "Русский", protocol: "This page speaks protocol 3; the server speaks {v}.",
+    dice: "Shared dice: {n} rolls checked in this browser, each die made again from every seat's reveal and the server's.",
+    diceBad: "The dice do not check: {why}", revealing: "Every seat's browser reveals its part of these dice...", receipts: "Receipts (signed by the server and both seats)",
     noGame: "No game in this address: open a seat's link from the lobby.",
     then: "Then: {what}", head: "Head {head} at record {n}",
     boardHint: "The board: drag a highlighted unit to move it; tap a unit to see its options.",
@@ -38,7 +42,9 @@ const WORDS = {
     refused: "Нельзя", nearest: "Ближайшее допустимое место", used: "расходует {used}\"",
     send: "Отправить", clear: "Сбросить", faces: "Грани: {faces}", yes: "Да", no: "Нет",
     notYours: "Решаете не вы: ждём {player}.", undo: "Отменить", redo: "Вернуть",
-    other: "English", protocol: "Страница говорит на протоколе 2, сервер на {v}.",
+    other: "English", protocol: "Страница говорит на протоколе 3, сервер на {v}.",
+    dice: "Общие кубики: в этом браузере проверено бросков: {n}; каждый кубик заново получен из раскрытий обоих мест и сервера.",
+    diceBad: "Кубики не сходятся: {why}", revealing: "Браузер каждого места раскрывает свою часть этих кубиков...", receipts: "Квитанции (подписаны сервером и обоими местами)",
     noGame: "В адресе нет игры: откройте ссылку места из лобби.",
     then: "Затем: {what}", head: "Голова {head} на записи {n}",
     boardHint: "Поле: перетащите выделенный отряд, чтобы его передвинуть; нажмите на отряд, чтобы увидеть его варианты.",
@@ -70,6 +76,8 @@ const game = {
   conns: [], records: 0, told: 0, pending: null, head: "", board: null, before: null,
   legal: [], said: [], chosen: null, faces: [], drag: null, over: null, steps: new Map(),
   latencies: [],   // ms from a command sent to the board redrawn after its step (make bench)
+  checker: new Checker(gameId), receipts: new Map(),   // shared dice (shared.js)
+  errors: [],   // every refusal the server sent, for a test or the console
 };
 window.regiment = game;   // for a test, or a curious player at the console
 
@@ -86,35 +94,110 @@ function connect(conn) {
     status(t("reconnecting"));
     setTimeout(() => connect(conn), conn.retry = Math.min(8000, (conn.retry || 500) * 2));
   };
-  ws.onopen = () => { conn.open = true; conn.retry = 500; };
+  // joined again: what the server held of this seat in memory may be gone, so sent again
+  ws.onopen = () => { conn.open = true; conn.retry = 500; conn.committing = false; conn.revealed = new Set(); pump(conn); };
+}
+
+// Shared dice, without the player noticing: a seat's connection commits when the server
+// names it, reveals when a roll waits for it, and signs every head it is shown (the newest
+// rides along with its next message); the receipts it keeps are signed by all three.
+async function shared(conn, d) {
+  if (d.shared) conn.isShared = true;   // the server says so in every step's message
+  if (!conn.isShared || !conn.seat || conn.seat === "spectate") return;
+  conn.party = conn.party || Party.open(gameId, conn.seat);
+  const party = await conn.party;
+  for (const [seat, s] of Object.entries(d.cosigned || (d.shared && d.shared.cosigned) || {})) {
+    const r = game.receipts.get(s.step);
+    if (r) r.seats[seat] = { head: s.head, key: s.key, sig: s.sig };
+  }
+  if (d.shared) conn.committed = !d.shared.commit.includes(conn.seat);
+  if (d.receipt) {
+    const r = d.receipt;
+    if (!game.receipts.has(r.step)) game.receipts.set(r.step, { ...r, seats: {} });
+    const sig = await party.sign(r.step, r.head);
+    game.receipts.get(r.step).seats[conn.seat] = { head: r.head, key: party.public, sig };
+    if (!conn.unsigned || conn.unsigned.step < r.step) conn.unsigned = { step: r.step, head: r.head, sig };
+  }
+  if (d.shared && !conn.committed && !conn.committing) {
+    conn.committing = true;
+    send(conn, { commit: await party.commitment() });
+  }
+  const p = d.pending;
+  conn.revealed = conn.revealed || new Set();
+  if (p && p.kind === "roll" && p.round && (p.parties || []).includes(conn.seat) && !conn.revealed.has(p.round)) {
+    conn.revealed.add(p.round);
+    conn.reveal = { reveal: { round: p.round, value: party.value(p.round) } };   // sent again if refused for the rate
+    send(conn, conn.reveal);
+  }
+  if (p && p.kind === "over" && conn.unsigned) send(conn, {});
+  showDice();
+}
+
+// A message to the server, with the newest head this seat was shown, signed; paced below a
+// seat's rate (20 a second, 40 at once: the server drops the rest), queued meanwhile.
+function send(conn, message) {
+  if (conn.committed && conn.unsigned) { message = { ...message, signed: conn.unsigned }; conn.unsigned = null; }
+  (conn.queue = conn.queue || []).push(JSON.stringify(message));
+  pump(conn);
+}
+function pump(conn) {
+  const now = performance.now();
+  conn.tokens = Math.min(30, (conn.tokens ?? 30) + (now - (conn.at ?? now)) * 0.016);
+  conn.at = now;
+  while (conn.queue.length && conn.tokens >= 1 && conn.open) { conn.ws.send(conn.queue.shift()); conn.tokens -= 1; }
+  if (conn.queue.length && !conn.pumping) {
+    conn.pumping = setTimeout(() => { conn.pumping = null; pump(conn); }, conn.open ? (1 - conn.tokens) / 0.016 + 1 : 250);
+  }
+}
+
+function showDice() {
+  const c = game.checker;
+  if (!c.rounds && !c.problem) return;
+  const box = clear($("dice"));
+  box.className = c.problem ? "alarm" : "hint";
+  box.append(c.problem ? t("diceBad", { why: c.problem }) : t("dice", { n: c.rounds }));
+  if (game.receipts.size && game.pending && game.pending.kind === "over") {
+    const lines = [...game.receipts.keys()].sort((a, b) => a - b)
+      .map((k) => JSON.stringify(game.receipts.get(k))).join("\n") + "\n";
+    const link = el("a", { download: `receipts-${gameId}.jsonl`, id: "receipts",
+      href: URL.createObjectURL(new Blob([lines], { type: "application/jsonl" })) }, t("receipts"));
+    box.append(" ", link);
+  }
 }
 
 const primary = () => game.conns[0];
 const mine = (player) => game.conns.some((c) => c.seat === player);
 function ask(request) {
   const c = primary();
-  if (c && c.open) c.ws.send(JSON.stringify({ ...request, lang }));
+  if (c && c.open) send(c, { ...request, lang });
 }
 function command(cmd) {
   const conn = game.conns.find((c) => c.seat === cmd.by) || primary();
   if (!conn || !conn.open) return;
   game.sentAt = performance.now();
-  conn.ws.send(JSON.stringify(cmd));
+  send(conn, cmd);
 }
 
 function receive(conn, d) {
   if ("protocol" in d) {
-    if (d.protocol !== 2) { status(t("protocol", { v: d.protocol })); return; }
+    if (d.protocol !== 3) { status(t("protocol", { v: d.protocol })); return; }
     conn.seat = d.seat;
     if (conn !== primary() && game.pending) refresh();   // a seat more to decide for
   }
+  shared(conn, d).catch((e) => { game.checker.fail(String(e)); showDice(); });
+  if (d.error) game.errors.push(d.error);
+  if (d.error && ["wrong_round", "no_reveal_pending"].includes(d.error.code)) return;   // made meanwhile
   if (d.error) {
     showRefusal(d.error);
-    if (d.error.code === "rate_limited") setTimeout(refresh, 1000 * (d.error.retry_after || 1));
+    if (d.error.code === "rate_limited") {
+      setTimeout(refresh, 1000 * (d.error.retry_after || 1));
+      if (conn.reveal) setTimeout(() => send(conn, conn.reveal), 1000 * (d.error.retry_after || 1));
+    }
   }
   if (conn !== primary()) return;   // every step comes to every connection: one tells it
   if (d.pending) { game.pending = d.pending; game.head = d.head || game.head; }
   if (d.events) {
+    game.checker.feed(d.events).then(showDice);
     for (const r of d.events) {
       game.records = Math.max(game.records, r.seq + 1);
       if (r.type === "GameStarted" && r.data.scenario && r.data.scenario.name)
@@ -225,7 +308,8 @@ function drawDecision() {
     status(t("roll", { player: who, dice: p.dice, purpose: words(p.purpose) }));
     box.append(el("h2", {}, t("roll", { player: who, dice: p.dice, purpose: words(p.purpose) })));
     if (p.need) box.append(el("p", {}, t("needs", { need: p.need })));
-    if (mine(who)) box.append(dicePad(p));
+    if (p.round) box.append(el("p", { class: "hint" }, t("revealing")));   // shared: no pad
+    else if (mine(who)) box.append(dicePad(p));
   } else if (p.kind === "measurement") {
     status(t("measure", { player: who }));
     box.append(el("h2", {}, p.asks || words(p.question)));
