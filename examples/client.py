@@ -104,11 +104,11 @@ class Seat:
 
     def keep(self, message: dict) -> None:
         """A step's receipt, signed by this seat too; the other seat's signatures told."""
-        for seat, s in message.get("cosigned", {}).items():
+        shared = message.get("shared", {})   # each seat's newest signature rides along
+        for seat, s in {**shared.get("cosigned", {}), **message.get("cosigned", {})}.items():
             if s["step"] in self.receipts:
                 self.receipts[s["step"]]["seats"][seat] = {k: s[k] for k in ("head", "key",
                                                                            "sig")}
-        shared = message.get("shared", {})
         self.committed = self.committed or (shared and not shared["commit"])
         receipt = message.get("receipt")
         if receipt and receipt["step"] not in self.receipts:

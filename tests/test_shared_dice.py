@@ -357,3 +357,33 @@ def test_dice_withheld_a_seat_that_keeps_the_other_waiting_ends_the_game(tmp_pat
     assert end["ending"] == {"code": "withheld" if how == "concede" else "contested",
                              "player": "blue", "round": message["pending"]["round"]}
     assert end["winner"] == ("red" if how == "concede" else None)
+
+
+def test_dice_commit_a_hosted_server_that_grinds_its_chain_once_the_seats_committed_is_refused():
+    """A game server (the hub, in process) that waits for both seats' commitments and then
+    grinds a chain of its own, keeping the one whose first die against its guess of the
+    seats' values is a 6, cannot write it: its chain was bound in the game's first record."""
+    from regiment.core.shared import SharedDice
+    from regiment.tools.server.hub import Hub
+    from regiment.tools.server.signing import ServerKey
+
+    class Grinding(Hub):
+        def _apply(self, held: Any, request: dict[str, Any]) -> None:
+            if request.get("cmd") == "commit_dice":
+                for _ in range(50):
+                    dice = SharedDice.made()
+                    guess = {SERVER: dice.chain.value(1), "red": "00" * 32, "blue": "11" * 32}
+                    if shared_faces(guess, held.game.game_id, 1, held.game.head, 1) == (6,):
+                        break
+                held.game.dice = dice
+                request["commitments"][SERVER] = commitment(
+                    held.game.game_id, SERVER, dice.chain, self.key.private)
+            super()._apply(held, request)
+
+    hub = Grinding(MemoryStore(), ServerKey(Ed25519PrivateKey.generate()))
+    made = hub.create(FORD.encode())
+    held = hub.get(made["id"])
+    hub.commit(held, "red", Dealer(made["id"], "red").commitment())
+    with pytest.raises(IllegalCommand) as refused:
+        hub.commit(held, "blue", Dealer(made["id"], "blue").commitment())
+    assert refused.value.code == "bad_commitment" and not held.game.timeline.chains
