@@ -17,6 +17,7 @@ a page checks every die and every reveal itself (tools/web/static/shared.js does
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import re
@@ -96,11 +97,16 @@ def signed_by(key: str, sig: str, message: bytes) -> bool:
     if not HEX64.match(key) or not HEX128.match(sig):
         return False
     try:
-        Ed25519PublicKey.from_public_bytes(bytes.fromhex(key)).verify(bytes.fromhex(sig),
-                                                                       message)
+        _public(key).verify(bytes.fromhex(sig), message)
     except (InvalidSignature, ValueError):
         return False
     return True
+
+
+@functools.lru_cache(maxsize=4096)
+def _public(key: str) -> Ed25519PublicKey:
+    """A seat's key, read once (a server checks a signature of it every step)."""
+    return Ed25519PublicKey.from_public_bytes(bytes.fromhex(key))
 
 
 def commitment(game_id: str, party: str, chain: Chain, key: Ed25519PrivateKey

@@ -191,7 +191,9 @@ async def one_game(servers: list[Server], index: int, made: dict[str, Any], stat
                   kept[who], done, followers.get(who)) for who in kept))
     over = next((e["pending"] for e in ends if e.get("pending", {}).get("kind") == "over"),
                 None)
-    results.append({"made": made, "receipts": kept, "over": over, "racing": racing,
+    seed = next((e.get("seed") for e in ends if e.get("seed")), None)   # dice=seeded
+    results.append({"made": made, "receipts": kept, "over": over, "seed": seed,
+                    "racing": racing,
                     "followers": followers})
 
 
@@ -233,7 +235,8 @@ def check(server: Server, result: dict[str, Any], work: Path) -> tuple[str | Non
         lines = [json.dumps(r) for r in kept]
         receipts += read_receipts(lines, f"{who}'s receipts", made["id"], None)
     try:
-        verify(records, None, receipts)   # shared dice: every die made again, no secret
+        # shared dice: every die made again, no secret; seeded: every die against the seed
+        verify(records, bytes.fromhex(result["seed"]) if result["seed"] else None, receipts)
     except Exception as exc:   # TamperedLog, CorruptLog: said in the report
         return str(exc), behind
     return None, behind
@@ -255,7 +258,7 @@ async def settle(results: list[dict[str, Any]], server: Server) -> None:
         await asyncio.sleep(0.2)
 
 
-async def run(games: int) -> int:
+async def run(games: int, dice: str = "shared") -> int:
     with TempPostgres() as pg, tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         url = pg.fresh()
@@ -264,7 +267,7 @@ async def run(games: int) -> int:
         servers.append(Server(url, key, verbose=True).start())
         stats, results = Stats(), []
         try:
-            made = [servers[i % 2].create(SCENARIO, dice="shared") for i in range(games)]
+            made = [servers[i % 2].create(SCENARIO, dice=dice) for i in range(games)]
             start = time.perf_counter()
             kill = asyncio.create_task(killer(servers, stats, at_steps=games * 10))
             faults = [kill, asyncio.create_task(outage(pg, stats, games * 25, kill))]
@@ -314,9 +317,10 @@ def report(games: int, stats: Stats, took: float, checked: list[Any], races: int
     def lost(rows: list[Any]) -> int:
         return sum(1 for _, why, _ in rows if why is not None)
 
+    dice = "every shared die made again from its reveals" if stats.rolls else \
+        "every die against its revealed seed"
     print(f"  verified: {len(checked) - len(failures)} of {games} games (hash chain, every "
-          f"outcome re-derived, every shared die made again from its reveals), with "
-          f"{receipts:,} receipts signed by the server and a seat")
+          f"outcome re-derived, {dice}), with {receipts:,} signed receipts")
     print(f"  refused on the way: {stats.refused or 'nothing'}")
     endings: dict[str, int] = {}
     for r, _, _ in checked:
@@ -352,8 +356,11 @@ def report(games: int, stats: Stats, took: float, checked: list[Any], races: int
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="make load")
     parser.add_argument("games", nargs="?", type=int, default=200)
+    parser.add_argument("--dice", choices=("shared", "seeded"), default="shared",
+                        help="the server's default, shared (each seat commits, reveals and "
+                        "signs), or the host's seed alone, to compare")
     args = parser.parse_args(argv)
-    return asyncio.run(run(args.games))
+    return asyncio.run(run(args.games, args.dice))
 
 
 if __name__ == "__main__":

@@ -162,9 +162,12 @@ class Dealer:
         return self.key.public_key().public_bytes_raw().hex()
 
     def kept(self, receipt: dict[str, Any]) -> dict[str, Any]:
-        """The server's receipt with this seat's own signature, as a player keeps it."""
+        """The server's receipt with this seat's own signature, as a player keeps it (once
+        its commitment, which names its key, is in the log)."""
         from regiment.core.shared import receipt_message
 
+        if not self.committed:
+            return receipt
         sig = self.key.sign(receipt_message(self.game_id, receipt["step"], receipt["head"]))
         return {**receipt, "seats": {self.seat: {"head": receipt["head"], "key": self.public,
                                                  "sig": sig.hex()}}}
