@@ -418,7 +418,7 @@ def test_the_server_seats_the_bundled_bot(tmp_path):
                     command = first_legal(message)
                     assert command is not None
                     red.send(dumps(command))
-                    time.sleep(0.06)   # a person's pace, under the seat's rate
+                time.sleep(0.07)   # a person's pace: a command or a reveal, under the rate
                 message = recv(red)
                 assert "error" not in message, message
                 bots_moved += sum(1 for e in message["events"] if e["type"] ==
