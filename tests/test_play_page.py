@@ -310,6 +310,10 @@ def test_two_browsers_as_two_seats_with_an_undo_asked_and_granted_and_a_reload(t
             driver.get(links["orcs"])
             other.get(links["empire"])
             pages = {"orcs": driver, "empire": other}
+            deadline = time.monotonic() + 20   # both pages commit to their dice as they join
+            while not hosted.game().timeline.chains:
+                assert time.monotonic() < deadline, "the pages did not commit"
+                time.sleep(0.05)
 
             def rolled_by_orcs(game: Game) -> bool:   # the last step: the orcs', with dice
                 last = [r for r in game.records if r.step == game.records[-1].step]
@@ -556,6 +560,11 @@ def test_the_page_makes_and_checks_every_shared_die_of_a_game_it_played(tmp_path
         hosted = Hosted(db, made["id"])
         driver.set_window_size(1280, 900)
         driver.get(f"{server.http}/play#game={made['id']}&seat={made['seats']['red']}")
+        deadline = time.monotonic() + 20   # the page commits as it joins: that step first,
+        while not hosted.game().timeline.chains:   # so no step comes between a decision
+            assert time.monotonic() < deadline, "the page did not commit"   # read and its
+            time.sleep(0.05)                                            # option clicked
+        wait_ready(driver, hosted.game().version - 1)
         done = play_to_the_end(driver, hosted, limit=400)
         assert done["rolled"] == 0   # nobody taps a die: the seats' pages reveal them
         game = hosted.game()
