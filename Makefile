@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 STORE ?= regiment.db
 
-.PHONY: test demo bench bench-ab lint golden arena clean browser postgres node faults load messages diagrams
+.PHONY: test demo bench bench-ab lint golden arena clean browser postgres node peer faults load messages diagrams
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "regiment needs Python 3.11 or newer")'
@@ -47,6 +47,11 @@ postgres:
 node:
 	$(call debian,REGIMENT_NO_NODE,command -v node,nodejs,the other-language client's test)
 
+# The peer make bench measures the game server beside: boardgame.io, from the npm registry,
+# at the version bench/bgio/package-lock.json pins (npm ci: that tree exactly).
+peer: node
+	@test -d bench/bgio/node_modules/boardgame.io || npm ci --prefix bench/bgio --no-audit --no-fund
+
 # The replay page is tested in headless Chromium.
 browser:
 	$(call debian,REGIMENT_NO_BROWSER,command -v chromium && command -v chromedriver,chromium chromium-driver,the browser test)
@@ -58,7 +63,7 @@ demo: $(STAMP)
 # under PYTHONDONTWRITEBYTECODE (as the shells of these machines set it) compiled every
 # module at every start, 0.17 s of each command's start-up, and that start-up is in the
 # figures (simulate's 600 games on two processes, measured: issue 29 item 6).
-bench: $(STAMP) postgres browser
+bench: $(STAMP) postgres browser peer
 	@$(BIN)/python -m compileall -q core phases store tools >/dev/null
 	$(BIN)/python bench/bench.py
 

@@ -41,6 +41,8 @@ from regiment.store import MemoryStore
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import peer  # noqa: E402
+
 from tests.postgres import TempPostgres  # noqa: E402
 from tests.servers import Dealer, Server  # noqa: E402
 
@@ -276,6 +278,8 @@ def bench_hosted(out: list[str], games: int = 200, steps: int = 40, rounds: int 
         # the server's own default (issue 60): each seat commits, reveals and signs
         stores.append((SHARED, sqlite))
         results: dict[str, list[dict[str, Any]]] = {name: [] for name, _ in stores}
+        peers: dict[str, list[dict[str, Any]]] = {"in memory": [], "FlatFile": []}
+        no_peer = peer.available()
         traced: dict[str, dict[str, Any]] = {}
         floors, commands = [], []
         try:
@@ -288,6 +292,9 @@ def bench_hosted(out: list[str], games: int = 200, steps: int = 40, rounds: int 
                         results[name].append(asyncio.run(play(
                             server, games, steps, games, "shared" if name == SHARED else
                             "seeded")))
+                if no_peer is None:   # the peer in the same round (issue 61 item 2)
+                    for kind, runs in peers.items():
+                        runs.append(peer.run(games, steps, flat=kind == "FlatFile"))
             for name, where in stores:   # memory: one more round, its Python heap traced
                 if name == SHARED:
                     continue
@@ -328,11 +335,36 @@ def bench_hosted(out: list[str], games: int = 200, steps: int = 40, rounds: int 
                    f"pause {_spread([r['gc']['longest'] for r in runs], 'ms', 1, 1e3)}")
         out.extend(memory_lines(runs[-1], traced.get(name), games))
     shared_lines(out, results)
+    peer_lines(out, results, peers, no_peer)
     rates.pop(SHARED, None)
     if len(rates) == 2:
         names = list(rates)
         out.append(f"  PostgreSQL's steps/s against SQLite's: "
                    f"{rates[names[0]] / rates[names[1]]:.2f}x slower (goal <= 1.5x)")
+
+
+def peer_lines(out: list[str], results: dict[str, list[dict[str, Any]]],
+               peers: dict[str, list[dict[str, Any]]], why: str | None) -> None:
+    """boardgame.io's server on the same load, in the same rounds (bench/peer.py), and
+    regiment's server CPU a step against its in-memory move."""
+    if why is not None:
+        out.append(f"  (boardgame.io left out: {why})")
+        return
+    moved: dict[str, float] = {}
+    for kind, runs in peers.items():
+        per_move = [r["cpu"] / max(1, r["moves"]) for r in runs]
+        rate = [r["moves"] / r["wall"] for r in runs]
+        p50 = [statistics.median(r["latencies"]) / 1e3 for r in runs]
+        p99 = [_pct(r["latencies"], 0.99) / 1e3 for r in runs]
+        moved[kind] = statistics.median(per_move)
+        out.append(f"  boardgame.io 0.50.2, {kind}: {_spread(rate, 'moves/s', 0)};  p50 "
+                   f"{_spread(p50, 'ms', 2, 1e3)}, p99 {_spread(p99, 'ms', 2, 1e3)};  server CPU "
+                   f"a move {_spread(per_move, 'ms', 3, 1e3)}")
+    for name, runs in results.items():
+        mine = statistics.median(r["cpu"] / max(1, r["load"].steps) for r in runs)
+        out.append(f"  regiment ({name}) against boardgame.io in memory: server CPU a step "
+                   f"{mine / moved['in memory']:.2f}x its move (goal <= 1.0x); against its "
+                   f"FlatFile {mine / moved['FlatFile']:.2f}x")
 
 
 def shared_lines(out: list[str], results: dict[str, list[dict[str, Any]]]) -> None:
