@@ -153,10 +153,15 @@ function pump(conn) {
 function showDice() {
   const c = game.checker;
   if (!c.rounds && !c.problem) return;
+  const over = game.pending && game.pending.kind === "over";
+  const shown = JSON.stringify([c.rounds, c.problem, over && game.receipts.size,
+    over && [...game.receipts.values()].map((r) => Object.keys(r.seats).length)]);
+  if (shown === game.diceShown) return;   // drawn again only when it changed (a link kept)
+  game.diceShown = shown;
   const box = clear($("dice"));
   box.className = c.problem ? "alarm" : "hint";
   box.append(c.problem ? t("diceBad", { why: c.problem }) : t("dice", { n: c.rounds }));
-  if (game.receipts.size && game.pending && game.pending.kind === "over") {
+  if (game.receipts.size && over) {
     const lines = [...game.receipts.keys()].sort((a, b) => a - b)
       .map((k) => JSON.stringify(game.receipts.get(k))).join("\n") + "\n";
     const link = el("a", { download: `receipts-${gameId}.jsonl`, id: "receipts",
