@@ -258,11 +258,12 @@ class Game(Deciding, Undoing):
         aw = state.awaiting
         if aw is not None:
             known = self._partly_known(state.dice_pos, aw.dice)
-            rounds = None
-            if self.started.dice == "shared" and (known is None or None in known):
-                rounds = self.timeline.rounds + 1   # DICE.REVEAL: the round it waits for
+            if self.started.dice != "shared" or (known is not None and None not in known):
+                return RollPending(player=aw.player, purpose=aw.purpose, unit=aw.unit,
+                                   dice=aw.dice, known=known)
+            # DICE.REVEAL: new faces wait for the round after the last one revealed
             return RollPending(player=aw.player, purpose=aw.purpose, unit=aw.unit, dice=aw.dice,
-                               known=known, round=rounds,
+                               known=known, round=self.timeline.rounds + 1,
                                parties=tuple(sorted(self.timeline.chains)))
         return self.preset.pending(state)
 

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from typing import Any, NamedTuple, overload
 
 from .errors import TamperedLog
-from .events import META_EVENTS, SHARED_EVENTS, Event, GameStarted
+from .events import META_EVENTS, SHARED_EVENTS, DiceCommitted, DiceRevealed, Event, GameStarted
 from .fold import fold
 from .protocols import Applier, Preset
 from .state import GameState, forget
@@ -32,6 +32,10 @@ from .state import GameState, forget
 EVERY = 8
 RECENT = 16
 FAR = 32
+
+
+# the events the timeline itself keeps something of, besides the dice it rolled
+TIMELINE_EVENTS = META_EVENTS | SHARED_EVENTS
 
 
 class Chained:
@@ -175,10 +179,11 @@ class Timeline:
                     self.tape[start + i] = face
                 if start + len(faces) > self.tape_end:
                     self.tape_end = start + len(faces)
-            elif kind in META_EVENTS:
-                meta = True
-            elif kind in SHARED_EVENTS:
-                self._shared(e, step)
+            elif kind in TIMELINE_EVENTS:   # one lookup for the common event, as before
+                if kind in SHARED_EVENTS:
+                    self._shared(e, step)   # type: ignore[arg-type]  # (one, by its name)
+                else:
+                    meta = True
         if keep:
             self._events[step] = events if isinstance(events, list) else list(events)
         self._by.append(by)
@@ -201,8 +206,8 @@ class Timeline:
         if self.redo:
             self.redo.clear()
 
-    def _shared(self, e: Any, step: int) -> None:
-        if e.type == "DiceCommitted":
+    def _shared(self, e: DiceCommitted | DiceRevealed, step: int) -> None:
+        if isinstance(e, DiceCommitted):
             self.chains[e.party] = Chained(e.anchor, e.length, e.key, e.anchor)
             self.commit_step = step
             return

@@ -4,8 +4,6 @@ DICE.SHARED, DICE.WITHHELD)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from .commands import CommitDice, Reveal, Withheld
 from .endings import Ending, ending
 from .events import DiceCommitted, DiceRevealed, Event, GameEnded, GameStarted
@@ -68,7 +66,7 @@ def next_round(timeline: Timeline, state: GameState, k: int) -> None:
                       "round")
 
 
-def value_problem(timeline: Timeline, party: str, k: int, value: Any) -> str | None:
+def value_problem(timeline: Timeline, party: str, k: int, value: object) -> str | None:
     """DICE.REVEAL: why ``value`` is not ``party``'s reveal for round ``k``, if it is not."""
     chain = timeline.chains.get(party)
     if chain is None:

@@ -116,7 +116,7 @@ def commitment(game_id: str, party: str, chain: Chain, key: Ed25519PrivateKey
     return {"anchor": chain.anchor, "length": chain.length, "key": public_key(key), "sig": sig}
 
 
-def commitment_problem(game_id: str, party: str, c: Any) -> str | None:
+def commitment_problem(game_id: str, party: str, c: object) -> str | None:
     """DICE.COMMIT: what is wrong with a party's commitment, if anything."""
     if not isinstance(c, Mapping):
         return f"{party}'s commitment is not a map of anchor, length, key and sig"
@@ -131,7 +131,7 @@ def commitment_problem(game_id: str, party: str, c: Any) -> str | None:
     return None
 
 
-def order(values: Mapping[str, Any]) -> list[str]:
+def order(values: Mapping[str, object]) -> list[str]:
     """The parties in the order their reveals key the dice: the host first, then the seats
     by name."""
     return sorted(values, key=lambda p: (p != SERVER, p))

@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from regiment import bot
 from regiment.core.dice import SeededDice
@@ -43,6 +43,9 @@ from regiment.core.shared import (
 )
 
 from .seating import BOT, SPECTATE
+
+if TYPE_CHECKING:   # (the hub is made of this part: it imports it)
+    from .hub import Held
 
 log = get_logger("regiment.server")
 
@@ -88,10 +91,10 @@ class Dicing:
     key: Any
     blind: dict[str, dict[str, Any]]   # a held game's: what seats sent (_hold_blind)
 
-    def _apply(self, held: Any, request: dict[str, Any]) -> None:
+    def _apply(self, held: Held, request: dict[str, Any]) -> None:
         raise NotImplementedError
 
-    def _follow(self, held: Any) -> None:
+    def _follow(self, held: Held) -> None:
         """What follows a step without anyone: the bot's moves, and shared dice an undone
         step already rolled (they come out again, no reveal asked: DICE.NO_REROLL)."""
         bots = [role for role, h in held.seats.items() if h == BOT]
@@ -125,8 +128,8 @@ class Dicing:
         seed = self.store.get_secret(game.game_id)
         return seed.hex() if seed else None
 
-    def _shared_game(self, held: Any, seat: str) -> Game:
-        game: Game = held.game
+    def _shared_game(self, held: Held, seat: str) -> Game:
+        game = held.game
         if not shared(game):
             raise BadRequest("this game's dice are not shared: there is nothing to commit, "
                              "reveal or sign")
@@ -135,7 +138,7 @@ class Dicing:
                            "SERVER.SEAT", "not_a_party")
         return game
 
-    def commit(self, held: Any, seat: str, body: Any) -> None:
+    def commit(self, held: Held, seat: str, body: Any) -> None:
         """DICE.COMMIT: a seat's signed commitment, held blind; once every seat's is in, one
         step with them all and the host's."""
         game = self._shared_game(held, seat)
@@ -172,7 +175,7 @@ class Dicing:
     def _shared_store(self) -> bool:
         return hasattr(self.store, "listen")   # several server processes may share it
 
-    def reveal(self, held: Any, seat: str, body: Any) -> float | None:
+    def reveal(self, held: Held, seat: str, body: Any) -> float | None:
         """DICE.REVEAL: a seat's value for the round the game waits for, checked against its
         chain and held blind; once every seat's is in, one step with them all and the host's.
         The seconds left before the seats that have not revealed are past the scenario's
@@ -194,8 +197,8 @@ class Dicing:
                          {"round": k, "value": body["value"], "at": at})
         return self._reveal_if_all(held, k)
 
-    def _reveal_if_all(self, held: Any, k: int) -> float | None:
-        game: Game = held.game
+    def _reveal_if_all(self, held: Held, k: int) -> float | None:
+        game = held.game
         got = {p: self._held_blind(game.game_id, "reveal", p) for p in people(held.seats)}
         values = {p: r["value"] for p, r in got.items() if r and r.get("round") == k}
         if len(values) < len(got):
@@ -212,11 +215,11 @@ class Dicing:
                            "values": values})
         return None
 
-    def expire(self, held: Any, k: int) -> float | None:
+    def expire(self, held: Held, k: int) -> float | None:
         """DICE.WITHHELD: round ``k`` still waits: the seconds still to wait, or, past the
         timeout, the step that ends the game for the seat that did not reveal (a round nobody
         revealed waits on: nobody was kept waiting)."""
-        game: Game = held.game
+        game = held.game
         if getattr(game.pending, "round", None) != k:
             return None
         left = self._reveal_if_all(held, k)
@@ -228,7 +231,7 @@ class Dicing:
         self._apply(held, {"cmd": "withheld", "by": late[0], "round": k})
         return None
 
-    def cosign(self, held: Any, seat: str, body: Any) -> dict[str, Any]:
+    def cosign(self, held: Held, seat: str, body: Any) -> dict[str, Any]:
         """LOG.RECEIPT: a seat's signature of a head it was shown, checked against the log
         (another head at that step is a split view) and the key of its commitment; kept, the
         newest of each seat, and returned for the other watchers."""
@@ -258,7 +261,7 @@ class Dicing:
         self._hold_blind(game.game_id, "signed", seat, kept)
         return {seat: kept}
 
-    def cosigned(self, held: Any) -> dict[str, Any]:
+    def cosigned(self, held: Held) -> dict[str, Any]:
         """Each seat's newest signed head, as the store keeps them (another process's)."""
         for seat in people(held.seats):
             kept = self._held_blind(held.game.game_id, "signed", seat)
@@ -266,9 +269,9 @@ class Dicing:
                 held.cosigned[seat] = kept
         return held.cosigned
 
-    def shared_view(self, held: Any) -> dict[str, Any]:
+    def shared_view(self, held: Held) -> dict[str, Any]:
         """What a seat's client needs of shared dice: the seats whose commitments the host
         still waits for, and each seat's newest signed head."""
-        game: Game = held.game
+        game = held.game
         return {"commit": [] if game.timeline.chains else people(held.seats),
                 "cosigned": held.cosigned}

@@ -30,7 +30,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from regiment.core.errors import BadRequest, TamperedLog
-from regiment.core.shared import signed_by
+from regiment.core.shared import public_key, receipt_message, signed_by
 
 from ..receipts import Receipt
 
@@ -38,8 +38,7 @@ _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 _HEX128 = re.compile(r"^[0-9a-f]{128}$")
 
 
-def message(game_id: str, step: int, head: str) -> bytes:
-    return f"regiment-receipt/1 {game_id} {step} {head}".encode()
+message = receipt_message   # what the server and each seat sign of a step's head
 
 
 class ServerKey:
@@ -48,8 +47,7 @@ class ServerKey:
 
     def __init__(self, private: Ed25519PrivateKey) -> None:
         self._key = self.private = private
-        self.public = private.public_key().public_bytes(
-            serialization.Encoding.Raw, serialization.PublicFormat.Raw).hex()
+        self.public = public_key(private)
 
     @classmethod
     def load_or_create(cls, path: Path) -> ServerKey:
