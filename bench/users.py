@@ -35,6 +35,10 @@ def spread(values: list[float], unit: str = "s", scale: float = 1.0) -> str:
 
 
 def bench_replay_cli(out: list[str], events: int, scenario: Any, play_until: Any) -> None:
+    """The replay and verify commands on a long game against ``Game.load`` of the same store:
+    each run in this process (``main``, as the command line runs it, its start-up aside),
+    and verify also as users run it, a process of its own (with the interpreter's start-up
+    and its imports), interleaved over the rounds."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "long.db"
         store = SqliteStore(path, durable=False)
@@ -43,20 +47,35 @@ def bench_replay_cli(out: list[str], events: int, scenario: Any, play_until: Any
         gid, n = game.game_id, game.version
         store.close()
         reader = open_store(path, readonly=True)
-        tells, loads = [], []
+        exe = str(Path(sys.executable).with_name("regiment"))
+        tells, loads, checks, runs = [], [], [], []
         for _ in range(ROUNDS):
-            start = time.perf_counter()
-            with contextlib.redirect_stdout(io.StringIO()), \
-                    contextlib.redirect_stderr(io.StringIO()):   # its progress lines
-                main(["replay", str(path)])
-            tells.append(time.perf_counter() - start)
+            tells.append(_in_process(["replay", str(path)]))
+            checks.append(_in_process(["verify", str(path)]))
+            gc.collect()
             start = time.perf_counter()
             Game.load(gid, reader)
             loads.append(time.perf_counter() - start)
-        ratio = statistics.median(tells) / statistics.median(loads)
-        out.append(f"the replay command on a {n:,}-event game (SQLite, output to a file)")
-        out.append(f"  regiment replay: {spread(tells)};  floor, Game.load of the same store: "
-                   f"{spread(loads)};  ratio {ratio:.2f}x  (target <= 2x)")
+            runs.append(_run([exe, "verify", str(path)]))
+        load = statistics.median(loads)
+        out.append(f"the replay and verify commands on a {n:,}-event game (SQLite, output to "
+                   "a file; the floor: Game.load of the same store)")
+        out.append(f"  floor, Game.load: {spread(loads)}")
+        out.append(f"  regiment replay: {spread(tells)};  ratio "
+                   f"{statistics.median(tells) / load:.2f}x  (target <= 2x)")
+        out.append(f"  regiment verify, in process: {spread(checks)};  ratio "
+                   f"{statistics.median(checks) / load:.2f}x  (target <= 3x)")
+        out.append(f"  regiment verify, its own process: {spread(runs)};  ratio "
+                   f"{statistics.median(runs) / load:.2f}x  (target <= 3x)")
+
+
+def _in_process(argv: list[str]) -> float:
+    gc.collect()
+    start = time.perf_counter()
+    with contextlib.redirect_stdout(io.StringIO()), \
+            contextlib.redirect_stderr(io.StringIO()):   # its progress lines
+        main(argv)
+    return time.perf_counter() - start
 
 
 def _run(argv: list[str]) -> float:

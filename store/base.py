@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 from regiment.core.errors import BadRequest, ConcurrencyConflict, CorruptLog
 from regiment.core.events import Event
 from regiment.core.record import Draft, Record
 
-from .codec import GENESIS, decode_checked, decode_fast, decode_record, frame_chain
+from .codec import GENESIS, decode_checked, decode_fast, decode_record, record_checked
 
 BROKEN = "its prev is not the hash of the record before it: the log was damaged or changed"
 
@@ -53,11 +54,24 @@ class Reading:
         """Each stored record from ``start``, its hash checked against its contents and its
         ``prev`` against the record before it (STORE.DAMAGE: a damaged record is refused,
         never read as another game's)."""
+        for record, _ in self._checked(game_id, start):
+            yield record
+
+    def read_chained(self, game_id: str) -> tuple[list[Record], list[bytes]]:
+        """A game's records, read as ``read`` reads them, and each one's data as the bytes
+        its hash covers: what ``verify`` compares the rules' events with, so that it need
+        not encode and hash each record again."""
+        records, data = [], []
+        for record, raw in self._checked(game_id, 0):
+            records.append(record)
+            data.append(bytes(raw))
+        return records, data
+
+    def _checked(self, game_id: str, start: int) -> Iterator[tuple[Record, Any]]:
         last: bytes | None = GENESIS if start == 0 else None
         for seq, payload in self._payloads(game_id, start):
             try:
-                record = decode_record(payload)
-                digest, prev = frame_chain(payload)
+                record, digest, prev, raw = record_checked(payload)
             except CorruptLog as exc:
                 raise exc.at(self._where(game_id, seq)) from None
             if record.seq != seq:
@@ -66,7 +80,7 @@ class Reading:
             if last is not None and prev != last:
                 raise CorruptLog(BROKEN, where=self._where(game_id, seq))
             last = digest
-            yield record
+            yield record, raw
 
     def read_events(self, game_id: str, start: int = 0
                     ) -> Iterator[tuple[int, int, Event, bytes]]:

@@ -379,6 +379,25 @@ def _chain_in_full(payload: bytes) -> tuple[bytes, bytes]:
     return record.hash, record.prev
 
 
+def record_checked(payload: bytes) -> tuple[Record, bytes, bytes, Any]:
+    """``decode_record`` and ``frame_chain`` with one decoding of the envelope: (record,
+    hash, prev, its data's bytes as its hash covers them, a buffer). (Each decoding its own:
+    three C decodes a record, not two; 9 % of reading a 30,000-record game from SQLite.)"""
+    if len(payload) <= MAX_FRAME:
+        try:
+            e = _ENVELOPE.decode(payload)
+            data = _DATA.decode(e.data)
+        except _FAILURES:
+            e = None
+        if e is not None and e.step <= e.seq:
+            digest, prev = frame_chain(payload, e)
+            return _new_record(Record, (e.seq, e.step, e.type, e.v, data, e.at, e.prev,
+                                        e.hash)), digest, prev, e.data
+    record = decode_record(payload)   # refused, naming the fault (or read slowly)
+    digest, prev = frame_chain(payload)
+    return record, digest, prev, encode_canonical(record.data)   # (it hashed so)
+
+
 def decode_checked(payload: bytes) -> tuple[int, int, Event, bytes, bytes]:
     """``decode_fast`` and ``frame_chain`` with one decoding of the envelope: (seq, step,
     event, hash, prev)."""

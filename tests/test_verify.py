@@ -125,9 +125,9 @@ def test_geo_move_every_move_is_recorded_and_verify_recomputes_it():
     assert info.value.seq == i
 
 
-def outcome(records, seed=None, jobs=1):
+def outcome(records, seed=None, jobs=1, chained=None):
     try:
-        report = verify(records, seed, jobs=jobs)
+        report = verify(records, seed, jobs=jobs, chained=chained)
     except TamperedLog as exc:
         return "tampered", exc.seq, exc.reason
     return "ok", report.records, report.steps, report.dice, report.seed
@@ -210,3 +210,66 @@ def test_verify_in_pieces_names_a_record_that_does_not_decode_as_one_walk_does(p
         kind, said = answer(rechain(edited), 3)
         assert (kind, said) == answer(rechain(edited), 1)
         assert kind == "CorruptLog" and said.startswith(f"record {i}:") and "extra" in said
+
+
+def stored(records: list[Record], frame=None) -> tuple[list[Record], list[bytes]]:
+    """``records`` as a store holds them (their frames as written, ``frame`` to write one
+    another way), read back as ``regiment verify`` reads a store: each hash checked as it is
+    read, and each record's data as the bytes it covers (``chained``)."""
+    from regiment.store.codec import encode_record
+
+    store = MemoryStore()
+    store._frames["g"] = [(frame or encode_record)(r) for r in records]
+    return store.read_chained("g")
+
+
+def test_verify_of_a_store_checks_each_hash_once_and_names_what_the_records_name(
+        played, small_pieces):
+    """verify of a store takes each record's hash as the store's read checked it, and its
+    data's bytes as read, and re-derives every step against them (each record hashed once,
+    not twice): every forgery whose hashes were fixed up (a die, an outcome, a command) is
+    named at the same record, for the same reason, in one walk and in pieces."""
+    at = {kind: next(i for i, r in enumerate(played) if r.type == kind and r.step > 3)
+          for kind in ("DiceRolled", "ChargeRolled", "CommandIssued")}
+    die = copy.deepcopy(played[at["DiceRolled"]].data)
+    die["faces"][0] = die["faces"][0] % 6 + 1
+    forged = {"DiceRolled": die,
+              "ChargeRolled": dict(played[at["ChargeRolled"]].data,
+                                   success=not played[at["ChargeRolled"]].data["success"]),
+              "CommandIssued": dict(played[at["CommandIssued"]].data, by="green")}
+    variants = [played, *(rechain([*played[:at[k]], with_data(played[at[k]], data),
+                                   *played[at[k] + 1:]]) for k, data in forged.items())]
+    for records in variants:
+        read, chained = stored(records)
+        assert read == records
+        for seed in (None, SEED):
+            for jobs in (1, 3):
+                assert outcome(read, seed, jobs, chained) == outcome(records, seed, jobs)
+    assert outcome(*stored(played)[:1], SEED, 1, stored(played)[1])[0] == "ok"
+
+
+def test_verify_of_a_store_refuses_data_that_is_not_canonical(played):
+    """A frame whose data's keys are not in canonical order, its hash made over those bytes
+    (a store reads it: its hash covers what it holds), is refused as the records alone are:
+    the chain is of canonical bodies, which an export to JSON hashes the same."""
+    import msgspec
+
+    i = next(i for i, r in enumerate(played) if r.type == "ChargeRolled" and r.step > 3)
+    messy = msgspec.msgpack.Encoder()   # keys in the order the dict holds them
+
+    def frame(r):
+        if r.seq != i:
+            from regiment.store.codec import encode_record
+            return encode_record(r)
+        data = dict(reversed(list(r.data.items())))
+        body = messy.encode({"at": r.at, "data": data, "seq": r.seq, "step": r.step,
+                             "type": r.type, "v": r.v})
+        digest = link(r.prev, body)
+        return messy.encode({"at": r.at, "data": data, "hash": digest, "prev": r.prev,
+                             "seq": r.seq, "step": r.step, "type": r.type, "v": r.v})
+
+    read, chained = stored(played[:i + 1], frame)
+    assert chained[i] != msgspec.msgpack.Encoder(order="sorted").encode(played[i].data)
+    kind, seq, reason = outcome(read, SEED, 1, chained)
+    assert (kind, seq) == ("tampered", i) and "hash does not match" in reason
+    assert outcome(read, SEED)[:2] == ("tampered", i)

@@ -84,7 +84,8 @@ _SHARED: dict[str, Any] = {}   # what a forked piece reads: set before the fork,
 
 
 def in_pieces(records: Sequence[Record], started: GameStarted, tape: Tape, report: Report,
-              advance: Callable[[int], None], pieces: list[tuple[int, int]]) -> None:
+              advance: Callable[[int], None], pieces: list[tuple[int, int]],
+              chained: Sequence[bytes] | None = None) -> None:
     from concurrent.futures import ProcessPoolExecutor, as_completed
     from multiprocessing import get_context
 
@@ -95,7 +96,7 @@ def in_pieces(records: Sequence[Record], started: GameStarted, tape: Tape, repor
         failures.append(_failure(records, exc, 1, 0))   # for that, and is named after it
     except CorruptLog:
         raise Undecodable from None
-    _SHARED.update(records=records, started=started, faces=tape.faces)
+    _SHARED.update(records=records, started=started, faces=tape.faces, chained=chained)
     # The records go to the pieces by fork, as shared pages; frozen, they are left out of
     # the collections a piece runs, which would otherwise write to every one of them and
     # copy its pages (as the gc module's documentation advises for a fork). Measured on
@@ -134,12 +135,12 @@ def _piece(lo: int, hi: int) -> tuple[int, Failure | None, bool]:
     records: Sequence[Record] = _SHARED["records"]
     started: GameStarted = _SHARED["started"]
     try:
-        data = check_chain(records, lo, hi)
+        data = check_chain(records, lo, hi, _SHARED["chained"])
     except TamperedLog as exc:
         return 0, _failure(records, exc, 0, 0), False
     report = Report()
     dice = TapeDice(started.dice, started.dice_commitment, _SHARED["faces"])
-    store = Replayed(records, Window(lo, data))
+    store = Replayed(records, Window(lo, data), _SHARED["chained"] is not None)
     rederived = Rederived(started, dice, report, lambda k: None, store)
     try:
         if lo > 0:

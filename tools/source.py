@@ -164,6 +164,15 @@ def open_records(path: str | Path, game: str | None, notes: list[str] | None = N
                  ) -> tuple[str, list[Record], Any]:
     """(game id, records, store) for a store path or an export file; ``notes`` gathers
     what the reader should be warned of."""
+    game_id, records, store, _ = open_chained(path, game, notes)
+    return game_id, records, store
+
+
+def open_chained(path: str | Path, game: str | None, notes: list[str] | None = None
+                 ) -> tuple[str, list[Record], Any, list[bytes] | None]:
+    """``open_records``, and from a store each record's data as the bytes its hash was
+    checked against as it was read (``Reading.read_chained``; None from a file)."""
+    chained = None
     if not str(path):
         raise BadRequest("no path given: name a store, an export or a record")
     store: Any
@@ -183,7 +192,11 @@ def open_records(path: str | Path, game: str | None, notes: list[str] | None = N
         store = open_store(path, readonly=True)
         game_id = game_named(store, path, game) if game is not None else \
             latest_game(store, path)
-        records = list(store.read(game_id))
+        read = getattr(store, "read_chained", None)
+        if read is not None:
+            records, chained = read(game_id)
+        else:
+            records = list(store.read(game_id))
         if not records:
             raise BadRequest(f"{path} has no game {game_id!r}")
         torn = getattr(store, "torn", None)
@@ -193,7 +206,7 @@ def open_records(path: str | Path, game: str | None, notes: list[str] | None = N
     note = published_note(records)
     if note and notes is not None:
         notes.append(note)
-    return str(game_id), records, store
+    return str(game_id), records, store, chained
 
 
 def open_game(path: str | Path, game: str | None, notes: list[str] | None = None) -> Game:

@@ -79,12 +79,14 @@ class TapeDice(Dice):
         return self._commit
 
 
-def check_chain(records: Sequence[Record], lo: int = 0, hi: int | None = None
-                ) -> list[bytes]:
+def check_chain(records: Sequence[Record], lo: int = 0, hi: int | None = None,
+                chained: Sequence[bytes] | None = None) -> Sequence[bytes]:
     """The hash chain, each record hashed once; each record's data as canonical bytes, which
     the re-derivation compares the rules' events with (``Replayed``). Records ``lo`` to
     ``hi`` only, if given (a piece of the log: its first ``prev`` is the hash the record
-    before it holds)."""
+    before it holds). ``chained``: the data's bytes as the store read them, each record's
+    hash checked against them as it was read (``Reading.read_chained``): they are not hashed
+    again, and bytes that are not canonical differ from the rules' events (``Replayed``)."""
     hi = len(records) if hi is None else hi
     prev, out = (GENESIS if lo == 0 else records[lo - 1].hash), []
     bodies = Bodies()
@@ -95,6 +97,9 @@ def check_chain(records: Sequence[Record], lo: int = 0, hi: int | None = None
                               seq=r.seq)
         if r.prev != prev:
             raise TamperedLog("its prev is not the hash of the record before it", seq=r.seq)
+        if chained is not None:
+            prev = r.hash
+            continue
         try:
             data, digest = data_and_digest(bodies, r, prev)
         except ValueError as exc:
@@ -103,7 +108,7 @@ def check_chain(records: Sequence[Record], lo: int = 0, hi: int | None = None
             raise TamperedLog("its hash does not match its contents", seq=r.seq)
         out.append(data)
         prev = r.hash
-    return out
+    return out if chained is None else chained[lo:hi]
 
 
 def _key(e: Event) -> bytes:
@@ -112,11 +117,13 @@ def _key(e: Event) -> bytes:
 
 def verify(records: Sequence[Record], seed: bytes | None = None,
            receipts: Sequence[Receipt] = (),
-           advance: Callable[[int], None] | None = None, jobs: int = 1) -> Report:
+           advance: Callable[[int], None] | None = None, jobs: int = 1,
+           chained: Sequence[bytes] | None = None) -> Report:
     """Raise TamperedLog naming the first record that disagrees; else a report of what held.
     ``advance(k)`` is called as steps are re-derived (for a progress bar). With ``jobs`` > 1
     a long log is checked in as many pieces at once, each in a process of its own
-    (``in_pieces``): the same report, the same first record named."""
+    (``in_pieces``): the same report, the same first record named. ``chained``: each
+    record's data as a store read it, its hash checked then (``check_chain``)."""
     if not records:
         raise TamperedLog("the log is empty")
     from .pieces import Undecodable, can_fork, in_pieces, pieces_of
@@ -130,16 +137,16 @@ def verify(records: Sequence[Record], seed: bytes | None = None,
             pass   # one walk names what is wrong first: the chain's, or the opening's
         else:
             try:
-                in_pieces(records, started, tape, report, advance, pieces)
+                in_pieces(records, started, tape, report, advance, pieces, chained)
                 return report
             except Undecodable:
                 pass   # one walk says which comes first: a broken chain, or this record
-    data = check_chain(records)
+    data = check_chain(records, chained=chained)
     started, report, tape = _opening(records, seed, receipts)
     # one walk: each step's dice go on the tape, then the step is re-derived with them
     walk(records, [tape, Rederived(started, TapeDice(started.dice, started.dice_commitment,
                                                       tape.faces), report, advance,
-                                   Replayed(records, data))], {})
+                                   Replayed(records, data, chained is not None))], {})
     return report
 
 
@@ -175,9 +182,10 @@ class Replayed(MemoryStore):
     log is hashed once (by ``check_chain``) and the rules' events encoded once. A record an
     upcaster reads as another version (an older engine's log) is compared as it decodes."""
 
-    def __init__(self, records: Sequence[Record], data: Sequence[bytes] | Window) -> None:
+    def __init__(self, records: Sequence[Record], data: Sequence[bytes] | Window,
+                 stored: bool = False) -> None:
         super().__init__()
-        self.log, self.data = records, data
+        self.log, self.data, self.stored = records, data, stored
 
     def append(self, game_id: str, drafts: Sequence[Any], expected_version: int
                ) -> list[Record]:
@@ -188,6 +196,12 @@ class Replayed(MemoryStore):
                                   seq=self.log[d.seq - 1].seq)
             r = self.log[d.seq]
             if r.type != d.type or r.v != d.v or data_bytes(d.data) != self.data[d.seq]:
+                # bytes as stored (``check_chain``'s ``chained``) that differ from the rules'
+                # may be an older version's (compared as events), never bytes that are not
+                # canonical: the chain is of canonical bodies (the JSON export hashes so)
+                if self.stored and encode_canonical(r.data) != self.data[d.seq]:
+                    raise TamperedLog("its hash does not match its contents (its data is "
+                                      "not canonical)", seq=r.seq)
                 _compare(d, r)
             out.append(r)
         return out
@@ -307,7 +321,7 @@ class Rederived:
 class Window:
     """The canonical data bytes of records ``lo`` on, read by their seq (``Replayed``)."""
 
-    def __init__(self, lo: int, data: list[bytes]) -> None:
+    def __init__(self, lo: int, data: Sequence[bytes]) -> None:
         self.lo, self.data = lo, data
 
     def __getitem__(self, seq: int) -> bytes:

@@ -246,11 +246,11 @@ def _verify(args: argparse.Namespace) -> int:
     from regiment.store import MemoryStore
 
     from ..simulate import default_jobs
-    from ..source import open_records
+    from ..source import open_chained
     from ..verify import verify
 
     notes: list[str] = []
-    game_id, records, store = open_records(args.path, args.game, notes)
+    game_id, records, store, chained = open_chained(args.path, args.game, notes)
     warn("verify", notes)
     seed = seed_bytes(args.seed) if args.seed else None
     if seed is None and isinstance(store, MemoryStore):
@@ -263,7 +263,7 @@ def _verify(args: argparse.Namespace) -> int:
                                    if args.receipts else [])
         jobs = args.jobs or default_jobs()
         with progress("verifying", steps) as advance:
-            report = verify(records, seed, heads, advance, jobs)
+            report = verify(records, seed, heads, advance, jobs, chained)
     except TamperedLog as exc:
         if args.json:
             print(json.dumps({"game": game_id, "ok": False, "seq": exc.seq, "error": exc.reason}))
