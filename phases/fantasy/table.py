@@ -74,11 +74,25 @@ def within(state: State, cause: UnitState, candidates: list[UnitState], reach: f
                extra=reach)
         chosen = set(measure.units(state, q))
         return [u.id for u in candidates if u.id in chosen]
-    near = [u.id for u in candidates if not geo.apart(box(u), box(cause), reach + 1e-3)
-            and round(geo.gap(box(u), box(cause)), 4) <= reach]
+    near = _near(state, cause, candidates, reach)
     if heard:
         _tell(key, ",".join(near))
     return near
+
+
+def _near(state: State, cause: UnitState, candidates: list[UnitState], reach: float
+          ) -> list[str]:
+    """``within`` on a mapped table: the candidates whose bounds come within ``reach`` of
+    the cause's found on the state's table by bisection (``moving.rules.table_of``), not by
+    a look at each (a 64-unit battle asks it at every move), then measured."""
+    from .moving.rules import placed_near, table_of
+
+    here = box(cause)
+    t = table_of(state)
+    hits = placed_near(t, geo.grown(geo.bounds(here), reach + 1e-3), cause.id)
+    return [u.id for u in candidates
+            if (u.id in hits if u.id in t.ids else not geo.apart(box(u), here, reach + 1e-3))
+            and round(geo.gap(box(u), here), 4) <= reach]
 
 
 # --- charges --------------------------------------------------------------------------------

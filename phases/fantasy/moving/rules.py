@@ -172,6 +172,7 @@ class Table(NamedTuple):
     by_left: list[int]
     lefts: list[float]
     widest: float
+    ids: frozenset[str]
 
 
 def table_of(state: State) -> Table:
@@ -187,7 +188,8 @@ def table_of(state: State) -> Table:
         by_left = sorted(range(len(placed)), key=lambda i: placed[i][2][0])
         found = answers["placed"] = Table(
             placed, by_left, [placed[i][2][0] for i in by_left],
-            max((e[2][2] - e[2][0] for e in placed), default=0.0))
+            max((e[2][2] - e[2][0] for e in placed), default=0.0),
+            frozenset(e[0] for e in placed))
     return found
 
 
@@ -250,6 +252,11 @@ def _placed_in(t: Table, area: tuple[float, float, float, float], uid: str) -> l
     return sorted(i for i in t.by_left[lo:hi] if t.placed[i][0] != uid
                   and x0 <= t.placed[i][2][2] and t.placed[i][2][1] <= y1
                   and y0 <= t.placed[i][2][3])
+
+
+def placed_near(t: Table, area: tuple[float, float, float, float], uid: str) -> set[str]:
+    """The ids of the units on the table other than ``uid`` whose bounds meet ``area``."""
+    return {t.placed[i][0] for i in _placed_in(t, area, uid)}
 
 
 TROUBLE = {
