@@ -10,7 +10,8 @@ from regiment.core.errors import BadRequest, ConcurrencyConflict, CorruptLog
 from regiment.core.events import Event
 from regiment.core.record import Draft, Record
 
-from .codec import GENESIS, decode_checked, decode_fast, decode_record, record_checked
+from .codec import GENESIS, decode_fast, decode_record
+from .frames import decode_checked, record_checked
 
 BROKEN = "its prev is not the hash of the record before it: the log was damaged or changed"
 

@@ -24,7 +24,8 @@ from pathlib import Path
 from regiment.core.errors import BadRequest, ConcurrencyConflict, CorruptLog, RegimentError
 from regiment.core.record import Record
 
-from .codec import GENESIS, MAX_FRAME, decode_record, frame_chain
+from .codec import GENESIS, MAX_FRAME, decode_record
+from .frames import frame_chain
 from .logfile import END, HEADER, MAGIC, OPENING, LogFileStore, crc32c
 
 
