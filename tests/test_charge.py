@@ -482,7 +482,7 @@ def test_ch_declare_the_declarations_offered_are_those_worked_out_afresh(seed):
                 fresh = [DeclareCharge(by=state.player, unit=u.id, target=t.id)
                          for u in state.units.values() if not charge.why_cannot_charge(state, u)
                          for t in state.units.values()
-                         if t.player != u.player and charge.rules._chargeable(state, u, t)]
+                         if t.player != u.player and charge.targeting._chargeable(state, u, t)]
                 offered = [c for c in pending.legal if isinstance(c, DeclareCharge)]
                 assert offered == fresh
             game.submit(rng.choice(pending.legal))

@@ -21,11 +21,12 @@ class UnitState(Value):
     """One unit as the rules see it; static parts (profile, equipment) come from the scenario."""
 
     # its rectangle on the table and its models' places, worked out once (units.box,
-    # units.model_centres), which enemies it may charge (charge.rules.chargeable) and the
-    # declarations at them (charge.declarations), and its straight moves
-    # (moving.aims.straight_moves): slots, not fields, so that evolve starts a changed unit
-    # without them and equality never sees them
-    __slots__ = ("_box", "_centres", "_declarations", "_moves", "_targets", "_turns")
+    # units.model_centres), which enemies it may charge (charge.targeting.chargeable, one by
+    # one and all of them) and the declarations at them (charge.declarations), and its
+    # straight moves (moving.aims.straight_moves): slots, not fields, so that evolve starts a
+    # changed unit without them and equality never sees them
+    __slots__ = ("_all_targets", "_box", "_centres", "_declarations", "_moves", "_targets",
+                 "_turns")
 
     id: str
     player: str
@@ -251,7 +252,7 @@ class State(GameState):
         held = newest.units if isinstance(newest, State) else {}
         for u in self.units.values():
             if held.get(u.id) is not u:
-                for name in ("_targets", "_moves", "_declarations", "_turns"):
+                for name in ("_targets", "_all_targets", "_moves", "_declarations", "_turns"):
                     try:
                         object.__delattr__(u, name)
                     except AttributeError:

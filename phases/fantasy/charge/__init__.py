@@ -7,7 +7,6 @@ from .rules import (
     box_gap,
     cannot_charge,
     charge_range,
-    chargeable,
     eligible_target,
     failed_move,
     flee_move,
@@ -18,13 +17,12 @@ from .rules import (
     plan_charge,
     reaction_options,
     reactions,
-    redirect_targets,
     stand_and_shoot,
-    targets,
     why_cannot_charge,
     why_hidden,
     why_not_target,
 )
+from .targeting import chargeable, redirect_targets, targets
 
 __all__ = ["MOVABLE", "box_gap", "cannot_charge", "charge_range", "chargeable", "eligible_target",
            "failed_move", "flee_move", "gap", "in_sight", "movement_dice", "nearest_enemy",

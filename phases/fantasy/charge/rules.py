@@ -8,13 +8,10 @@ charger lands or why it cannot, failed charges and flee moves. Geometry comes fr
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from regiment.core import geometry as geo
-from regiment.core import measure
 from regiment.core.i18n import mark, tr
 from regiment.core.reasons import Reason
-from regiment.core.state import memo
 from regiment.phases.common import sight
 
 from .. import effects, table
@@ -151,70 +148,6 @@ def eligible_target(state: State, unit: UnitState, target: UnitState) -> str | N
     return why_not_target(state, unit, target) or why_hidden(state, unit, target)
 
 
-def chargeable(state: State, unit: UnitState, target: UnitState) -> bool:
-    """CH.DECLARE: whether ``unit`` may charge ``target`` (``eligible_target`` finds no
-    reason, and tells none: the declarations' ask, the sides' drive and the redirects ask
-    it of every pair, 16 x 32 a decision on a 32-unit table).
-
-    On a mapped table the answer is the two units' own (where each stands, whether the
-    target is inside a unit, its status) and the game's (its rulings, its table), and a
-    declaration changes two units: the answer is kept with the charger's value, by what it
-    depends on of the target (``_asked``: not the target's value, which would keep old
-    states alive), and the other pairs are not worked out again in the next state. At a
-    table the answers are the players' (kept with the state), and while an explanation
-    listens to what geometry says, it is told each time."""
-    if target.player == unit.player:
-        return False
-    if table.measured(state) or measure.heard:
-        answers = memo(state)
-        key = ("chargeable", unit.id, target.id)
-        if key not in answers:
-            answers[key] = _chargeable(state, unit, target)
-        return answers[key]  # type: ignore[no-any-return]  # what this function memoized
-    return _kept(state, unit, target, (box(target), target.status, target.joined,
-                                       state.engine))
-
-
-def _kept(state: State, unit: UnitState, target: UnitState, asked: tuple[Any, ...]) -> bool:
-    """``chargeable`` on a mapped table, by what it depends on of ``target`` (``asked``)."""
-    kept: dict[str, tuple[Any, ...]] | None = getattr(unit, "_targets", None)
-    if kept is None:
-        kept = {}
-        object.__setattr__(unit, "_targets", kept)   # not a field: the unit is unchanged
-    hit = kept.get(target.id)
-    if hit is not None and hit[1] is state.table and hit[0] == asked:
-        return hit[2]  # type: ignore[no-any-return]  # what this function kept
-    found = _chargeable(state, unit, target)
-    kept[target.id] = (asked, state.table, found)
-    return found
-
-
-def targets(state: State, unit: UnitState) -> list[UnitState]:
-    """CH.DECLARE: the units ``unit`` may charge (``chargeable``), in the state's order; kept
-    with the state: the sides' drive and the declarations' ask ask it of each charger in the
-    same state, and no friend is asked about. (What ``chargeable`` depends on of an enemy is
-    made again for each charger rather than kept with the state once for all of them: a
-    game that keeps every state, as ``verify`` does, kept those lists too, 11 % of verify's
-    time on the bench's game, with no gain measured in a 32-unit battle.)"""
-    answers = memo(state)
-    key = ("targets", unit.id)
-    found: list[UnitState] | None = answers.get(key)
-    if found is None:
-        if table.measured(state) or measure.heard:
-            found = [t for t in state.units.values()
-                     if t.player != unit.player and chargeable(state, unit, t)]
-        else:
-            engine = state.engine
-            found = [t for t in state.units.values() if t.player != unit.player and
-                     _kept(state, unit, t, (box(t), t.status, t.joined, engine))]
-        answers[key] = found
-    return found
-
-
-def _chargeable(state: State, unit: UnitState, target: UnitState) -> bool:
-    return not why_not_target(state, unit, target) and not hidden(state, unit, target)
-
-
 def stand_and_shoot(state: State, target: UnitState, charger: UnitState,
                     measure_now: bool = False) -> str | None:
     """CH.REACT: why ``target`` may not stand and shoot (None: it may): it needs a missile
@@ -249,14 +182,6 @@ def reaction_options(state: State, target: UnitState, charger: UnitState) -> lis
             not stand_and_shoot(state, target, charger):
         options.insert(1, "stand_and_shoot")
     return options
-
-
-def redirect_targets(state: State, unit: UnitState) -> list[UnitState]:
-    """CH.REDIRECT: the other targets a charger could redirect to (once a turn)."""
-    if unit.redirected or unit.status != "ready":
-        return []
-    # in table mode every other enemy is offered: the player's choice says it can see it
-    return [t for t in targets(state, unit) if t.id != unit.declared]
 
 
 def others(state: State, *skip: str) -> list[geo.Box]:

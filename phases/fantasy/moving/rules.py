@@ -226,6 +226,59 @@ def others_within(state: State, u: UnitState, reach: float) -> tuple[Other, ...]
                  for i in _placed_in(t, geo.grown(bounds, reach), u.id))
 
 
+Bounds = tuple[float, float, float, float]
+
+
+def unmoved(state: State, since: Table, area: Bounds) -> bool:
+    """Whether no unit entered, left or moved within ``area`` between the table ``since``
+    (an earlier state's) and this state's: then whatever depends only on the units whose
+    bounds meet ``area`` is as it was (``aims``: a unit's moves). False when the tables do
+    not hold the same units in the same order (a unit gone: looked at again)."""
+    t = table_of(state)
+    if t is since:
+        return True
+    moved = _moved(state, t, since)
+    if moved is None:
+        return False
+    x0, y0, x1, y1 = area   # (meeting as ``_placed_in`` has it: touching counts)
+    return not any(x0 <= b[2] and b[0] <= x1 and y0 <= b[3] and b[1] <= y1 for b in moved)
+
+
+def _moved(state: State, t: Table, since: Table) -> list[Bounds] | None:
+    """The bounds, before and after, of each unit that moved between ``since`` and ``t``
+    (the state's table); None when they do not hold the same units in the same order.
+    Worked out once a state for each earlier table asked of."""
+    answers = memo(state)
+    key = ("moved", id(since))
+    hit = answers.get(key)
+    if hit is not None and hit[0] is since:
+        return hit[1]  # type: ignore[no-any-return]  # what this function memoized
+    old, new = since.placed, t.placed
+    out: list[Bounds] | None = []
+    if len(old) != len(new):
+        out = None
+    else:
+        for a, b in zip(old, new, strict=True):
+            if a[0] != b[0]:
+                out = None
+                break
+            if a[1] is not b[1] and a[1] != b[1]:
+                out += (a[2], b[2])  # type: ignore[operator]  # (a list here)
+    answers[key] = (since, out)
+    return out
+
+
+def ahead_area(u: UnitState, run: float) -> Bounds:
+    """The bounds of ``u``'s straight path up to ``run`` inches, the start and end boxes'
+    together, grown by its kept gap and a hundredth (``ahead_of``)."""
+    x0, y0, x1, y1 = geo.bounds(box(u))
+    (fx, fy), _ = geo.axes(u.facing)
+    dx, dy = fx * run, fy * run   # the end box's bounds are the start's, moved so
+    k = SPACING + 0.01
+    return (min(x0, x0 + dx) - k, min(y0, y0 + dy) - k, max(x1, x1 + dx) + k,
+            max(y1, y1 + dy) + k)
+
+
 def ahead_of(state: State, u: UnitState, run: float) -> tuple[tuple[str, geo.Box], ...]:
     """MOVE.SPACING: the units (id and box, in ``others``' order) that ``u`` moving straight
     ahead up to ``run`` inches can meet or must keep its gap from: those whose bounds come
@@ -234,13 +287,7 @@ def ahead_of(state: State, u: UnitState, run: float) -> tuple[tuple[str, geo.Box
     whose bounds are further from the path's than its kept gap, at most 1"): with the table,
     they are all that ``u``'s straight moves depend on (``aims.straight_moves``)."""
     t = table_of(state)
-    x0, y0, x1, y1 = geo.bounds(box(u))
-    (fx, fy), _ = geo.axes(u.facing)
-    dx, dy = fx * run, fy * run   # the end box's bounds are the start's, moved so
-    k = SPACING + 0.01
-    path = (min(x0, x0 + dx) - k, min(y0, y0 + dy) - k, max(x1, x1 + dx) + k,
-            max(y1, y1 + dy) + k)
-    return tuple(t.placed[i][:2] for i in _placed_in(t, path, u.id))
+    return tuple(t.placed[i][:2] for i in _placed_in(t, ahead_area(u, run), u.id))
 
 
 def _placed_in(t: Table, area: tuple[float, float, float, float], uid: str) -> list[int]:
