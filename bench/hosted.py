@@ -78,6 +78,8 @@ class Load:
     latencies: list[float] = field(default_factory=list)
     refused: int = 0
     rolls: list[float] = field(default_factory=list)   # shared dice: called to revealed
+    received: int = 0   # the bytes the seats were sent (every message, the frames' text)
+    told: list[int] = field(default_factory=list)   # the bytes of each step's message
 
 
 @dataclass
@@ -139,8 +141,10 @@ async def play_seat(ws: Any, msg: dict[str, Any], who: str, rng: random.Random, 
                 recv.cancel()
                 return
             halt.cancel()
-            msg = json.loads(recv.result())
+            text = recv.result()
+            msg = json.loads(text)
             arrived = time.perf_counter()
+            load.received += len(text)   # (ASCII: msgspec escapes what is not)
             if "pending" in msg or "error" in msg:   # (not another seat's signature, told)
                 break
         if "error" in msg:
@@ -151,6 +155,7 @@ async def play_seat(ws: Any, msg: dict[str, Any], who: str, rng: random.Random, 
             continue
         made += 1
         load.records += len(msg["events"])
+        load.told.append(len(text))
         if rolled_at is not None and any(e["type"] == "DiceRevealed" for e in msg["events"]):
             load.rolls.append(arrived - rolled_at)
             rolled_at = None
@@ -357,14 +362,22 @@ def peer_lines(out: list[str], results: dict[str, list[dict[str, Any]]],
         p50 = [statistics.median(r["latencies"]) / 1e3 for r in runs]
         p99 = [_pct(r["latencies"], 0.99) / 1e3 for r in runs]
         moved[kind] = statistics.median(per_move)
+        sent = [r.get("received", 0) / max(1, r["moves"]) / 2 for r in runs]
+        moved[f"{kind} bytes"] = statistics.median(sent)
         out.append(f"  boardgame.io 0.50.2, {kind}: {_spread(rate, 'moves/s', 0)};  p50 "
                    f"{_spread(p50, 'ms', 2, 1e3)}, p99 {_spread(p99, 'ms', 2, 1e3)};  server CPU "
-                   f"a move {_spread(per_move, 'ms', 3, 1e3)}")
+                   f"a move {_spread(per_move, 'ms', 3, 1e3)};  {_spread(sent, 'B', 0)} a seat "
+                   "a move")
     for name, runs in results.items():
         mine = statistics.median(r["cpu"] / max(1, r["load"].steps) for r in runs)
+        # a step is one seat's command: each of the game's two seats is sent its message
+        sent = statistics.median(r["load"].received / max(1, r["load"].steps) / 2 for r in runs)
+        told = sorted(n for r in runs for n in r["load"].told)
         out.append(f"  regiment ({name}) against boardgame.io in memory: server CPU a step "
                    f"{mine / moved['in memory']:.2f}x its move (goal <= 1.0x); against its "
-                   f"FlatFile {mine / moved['FlatFile']:.2f}x")
+                   f"FlatFile {mine / moved['FlatFile']:.2f}x;  {sent:,.0f} B a seat a step "
+                   f"({sent / max(1.0, moved['in memory bytes']):.2f}x its move's), a step's "
+                   f"message {_pct(told, 0.5):,} B (p99 {_pct(told, 0.99):,})")
 
 
 def shared_lines(out: list[str], results: dict[str, list[dict[str, Any]]]) -> None:

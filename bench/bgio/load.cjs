@@ -1,7 +1,8 @@
 // The load client (another process): GAMES matches made through the lobby API, both seats of
 // each a boardgame.io Client over its socket.io transport, each seat moving as soon as it is
 // its turn, until every match has made MOVES moves. Prints one JSON line: the moves made, the
-// wall time and each move's latency (sent to the state after it, seen by the mover).
+// wall time, each move's latency (sent to the state after it, seen by the mover) and the bytes
+// each seat was sent over the moves (socket.io's frames as its engine received them).
 const { Client } = require("boardgame.io/client");
 const { SocketIO } = require("boardgame.io/multiplayer");
 const { Dice } = require("./game.cjs");
@@ -28,6 +29,7 @@ async function main() {
     matches.push({ matchID, seats });
   }
   const latencies = [];
+  let received = 0;
   let made = 0, left = games, started = false, finish;
   const done = new Promise((r) => { finish = r; });
   const seats = [];
@@ -39,6 +41,9 @@ async function main() {
         credentials: s.credentials, multiplayer: SocketIO({ server: `localhost:${port}` }), debug: false });
       seat.client.subscribe((state) => act(seat, state));
       seat.client.start();
+      seat.client.transport.socket.io.engine.on("data", (data) => {
+        if (started && left > 0) received += typeof data === "string" ? Buffer.byteLength(data) : data.length;
+      });
       seats.push(seat);
     }
   }
@@ -64,6 +69,6 @@ async function main() {
   console.log("end");     // ...to here
   for (const seat of seats) seat.client.stop();
   // exit once the line is written: a pipe takes 64 KiB at once, and exit would cut it
-  process.stdout.write(JSON.stringify({ moves: made, wall, latencies }) + "\n", () => process.exit(0));
+  process.stdout.write(JSON.stringify({ moves: made, wall, latencies, received }) + "\n", () => process.exit(0));
 }
 main().catch((e) => { console.error(e); process.exit(1); });
