@@ -498,3 +498,51 @@ def test_move_turn_any_move_the_rules_allow_can_be_sent_not_only_the_offered():
     assert ("wheel", 20) not in {leg for c in offered_moves(g) for leg in c.path}
     moved = b.one(move(g, path=path), "UnitMoved")
     assert moved.facing == 20.0 and moved.reason["code"] == "forward"
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_move_remaining_moves_kept_across_a_crowded_battle_are_those_worked_out_afresh(seed):
+    """Between two decisions of the remaining moves one unit moves, and the others keep the
+    moves worked out for them while no unit entered, left or moved within what they depend
+    on (``moving.rules.unmoved``). In 16-unit battles (the bot deciding but for the moves,
+    chosen at random), at every such decision each unit's moves offered are those worked
+    out from nothing: the same state with every unit a fresh value, nothing kept with it."""
+    import random
+
+    from regiment.core.game import Game
+    from regiment.core.scenario import parse_scenario
+    from regiment.phases.fantasy.moving import rules
+    from regiment.store import MemoryStore
+    from regiment.tools.bot import choose
+
+    def unit(i, player, y, facing, kind):
+        return {"id": f"{player}{i}", "player": player, "catalogue": kind, "models": 10,
+                "files": 5, "position": [8.0 + i * 8.0, y], "facing": facing}
+
+    rng = random.Random(seed)
+    asked = 0
+    for game_seed in range(6):
+        game = Game.new(parse_scenario({
+            "preset": "fantasy8", "first": "orcs", "dice": "seeded",
+            "seed": f"{seed:x}{game_seed:x}", "turns": 3,
+            "table": {"width": 72.0, "depth": 48.0},
+            "players": [{"id": "orcs"}, {"id": "empire"}],
+            "units": [*(unit(i, "orcs", 12.0, 0.0, "orc_boyz") for i in range(8)),
+                      *(unit(i, "empire", 36.0, 180.0, "empire_spearmen")
+                        for i in range(8))]}), store=MemoryStore())
+        while game.pending.kind != "over":
+            pending = game.pending
+            moves = [c for c in getattr(pending, "legal", ()) if c.name == "move"]
+            if getattr(pending, "decision", "") != "remaining_moves" or not moves:
+                game.submit(choose(game))
+                continue
+            asked += 1
+            st_ = game.state
+            fresh = st_.evolve(units={k: u.evolve() for k, u in st_.units.items()})
+            assert moves == [c for u in fresh.units.values() if not rules.still(fresh, u)
+                             for c in (*aims.straight_moves(fresh, u),
+                                       *aims.turn_moves(fresh, u))]
+            game.submit(rng.choice(moves) if rng.random() < 0.9 else choose(game))
+        if asked >= 40:
+            break
+    assert asked >= 40
