@@ -451,6 +451,7 @@ def main(argv: list[str] | None = None) -> int:
     events = 10_000 if args.quick else 100_000
     sizes = (100, 1_000, 10_000) if args.quick else (100, 10_000, 100_000)
     out: list[str] = [f"regiment bench - Python {sys.version.split()[0]}, {os.cpu_count()} cores"]
+    told = 0
     # Each section starts from a collected heap: what one leaves alive must not slow the next.
     for section in (lambda: bench_replay(out, events), lambda: bench_undo(out, sizes),
                     lambda: bench_appends(out, 100 if args.quick else 400),
@@ -471,7 +472,9 @@ def main(argv: list[str] | None = None) -> int:
                     lambda: bench_page(out, *((20, 10, 1) if args.quick else (100, 40, 3)))):
         gc.collect()
         section()
-    print("\n".join(out))
+        # each section's lines as it ends: a run that fails later keeps what it measured
+        print("\n".join(out[told:]), flush=True)
+        told = len(out)
     return 0
 
 

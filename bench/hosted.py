@@ -364,10 +364,12 @@ def peer_lines(out: list[str], results: dict[str, list[dict[str, Any]]],
         moved[kind] = statistics.median(per_move)
         sent = [r.get("received", 0) / max(1, r["moves"]) / 2 for r in runs]
         moved[f"{kind} bytes"] = statistics.median(sent)
+        stalled = sum(r.get("stalled", 0) for r in runs)
         out.append(f"  boardgame.io 0.50.2, {kind}: {_spread(rate, 'moves/s', 0)};  p50 "
                    f"{_spread(p50, 'ms', 2, 1e3)}, p99 {_spread(p99, 'ms', 2, 1e3)};  server CPU "
                    f"a move {_spread(per_move, 'ms', 3, 1e3)};  {_spread(sent, 'B', 0)} a seat "
-                   "a move")
+                   "a move" + (f";  {stalled} matches stalled (no move back in 15 s), left"
+                               if stalled else ""))
     for name, runs in results.items():
         mine = statistics.median(r["cpu"] / max(1, r["load"].steps) for r in runs)
         # a step is one seat's command: each of the game's two seats is sent its message

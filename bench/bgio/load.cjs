@@ -8,6 +8,7 @@ const { SocketIO } = require("boardgame.io/multiplayer");
 const { Dice } = require("./game.cjs");
 
 const [port, games, moves] = process.argv.slice(2).map(Number);
+const STALL = 15000;
 const api = `http://127.0.0.1:${port + 1}`;
 
 async function post(path, body) {
@@ -47,10 +48,12 @@ async function main() {
       seats.push(seat);
     }
   }
+  let last = 0, stalled = 0;
   function act(seat, state) {
     if (!state || !started || seat.match.over) return;
     if (seat.sent && state._stateID > seat.sent.id) {   // its move came back as the new state
       latencies.push(performance.now() - seat.sent.at);
+      last = performance.now();
       seat.sent = null; made++;
       if (++seat.match.made >= moves) { seat.match.over = true; if (--left === 0) finish(); return; }
     }
@@ -63,12 +66,19 @@ async function main() {
   console.log("start");   // the server's CPU is read from here (bench/peer.py)...
   const start = performance.now();
   started = true;
+  last = start;
+  // when no move has come back for STALL ms, the matches not done are counted as stalled and
+  // left: boardgame.io's FlatFile at 200 matches once left a match waiting for ever
+  const watch = setInterval(() => {
+    if (performance.now() - last > STALL) { stalled = left; left = 0; finish(); }
+  }, 1000);
   for (const seat of seats) act(seat, seat.client.getState());
   await done;
-  const wall = (performance.now() - start) / 1000;
+  clearInterval(watch);
+  const wall = ((stalled ? last : performance.now()) - start) / 1000;
   console.log("end");     // ...to here
   for (const seat of seats) seat.client.stop();
   // exit once the line is written: a pipe takes 64 KiB at once, and exit would cut it
-  process.stdout.write(JSON.stringify({ moves: made, wall, latencies, received }) + "\n", () => process.exit(0));
+  process.stdout.write(JSON.stringify({ moves: made, wall, latencies, received, stalled }) + "\n", () => process.exit(0));
 }
 main().catch((e) => { console.error(e); process.exit(1); });
