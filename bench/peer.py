@@ -40,40 +40,54 @@ def cpu(pid: int) -> float:
 
 
 def run(games: int, moves: int, flat: bool) -> dict[str, Any]:
-    """One run: the server started, the load client played, the server's CPU over it."""
-    port = free_port()
-    with tempfile.TemporaryDirectory() as tmp:
-        server = subprocess.Popen(["node", str(HERE / "server.cjs"), str(port),
-                                   *([tmp] if flat else [])], cwd=HERE,
-                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        try:
-            assert server.stdout is not None
-            deadline = time.monotonic() + 20
-            while time.monotonic() < deadline:
-                line = server.stdout.readline()
-                if line.startswith("ready"):
-                    break
-            else:
-                raise RuntimeError("boardgame.io's server did not start")
+    """One run: the server started, the load client played, the server's CPU over it. A
+    server that does not start (its lobby listens on the port after its own, which another
+    process may hold) is started again on other ports, twice at most."""
+    for _ in range(3):
+        port = free_port()
+        with tempfile.TemporaryDirectory() as tmp:
+            server = subprocess.Popen(["node", str(HERE / "server.cjs"), str(port),
+                                       *([tmp] if flat else [])], cwd=HERE,
+                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                      text=True)
+            try:
+                if _ready(server):
+                    return _load(server, port, games, moves)
+            finally:
+                server.terminate()
+                server.wait(10)
+    raise RuntimeError("boardgame.io's server did not start, three times")
+
+
+def _ready(server: subprocess.Popen[str]) -> bool:
+    assert server.stdout is not None
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        line = server.stdout.readline()
+        if line.startswith("ready"):
             time.sleep(0.3)   # its lobby API listens a moment after
-            load = subprocess.Popen(["node", str(HERE / "load.cjs"), str(port), str(games),
-                                     str(moves)], cwd=HERE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, text=True)
-            assert load.stdout is not None
-            before = after = 0.0
-            lines = []
-            for line in load.stdout:   # its CPU over the moves alone, as regiment's is
-                if line.strip() == "start":
-                    before = cpu(server.pid)
-                elif line.strip() == "end":
-                    after = cpu(server.pid)
-                else:
-                    lines.append(line)
-            error = load.stderr.read() if load.stderr else ""
-            code = load.wait(600)
-        finally:
-            server.terminate()
-            server.wait(10)
+            return True
+        if not line and server.poll() is not None:
+            return False   # it ended (a port taken): what it said is in its output
+    return False
+
+
+def _load(server: subprocess.Popen[str], port: int, games: int, moves: int) -> dict[str, Any]:
+    load = subprocess.Popen(["node", str(HERE / "load.cjs"), str(port), str(games),
+                             str(moves)], cwd=HERE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert load.stdout is not None
+    before = after = 0.0
+    lines = []
+    for line in load.stdout:   # its CPU over the moves alone, as regiment's is
+        if line.strip() == "start":
+            before = cpu(server.pid)
+        elif line.strip() == "end":
+            after = cpu(server.pid)
+        else:
+            lines.append(line)
+    error = load.stderr.read() if load.stderr else ""
+    code = load.wait(600)
     if code != 0 or not lines:
         raise RuntimeError(f"the peer's load client failed: {error[-500:]}")
     out: dict[str, Any] = json.loads(lines[-1])
