@@ -58,7 +58,9 @@ async def busy_seat(url: str, who: str, rng: random.Random, stop: threading.Even
 def load(server: Server, games: int, stop: threading.Event, started: threading.Event) -> None:
     async def run() -> None:
         async with httpx.AsyncClient(base_url=server.http, timeout=60) as client:
-            made = [(await client.post("/games", content=SCENARIO.encode())).json()
+            # the host's seed: these seats play, they do not commit or reveal (shared dice
+            # are the page's own game's, whose page commits and reveals for its seats)
+            made = [(await client.post("/games?dice=seeded", content=SCENARIO.encode())).json()
                     for _ in range(games)]
         seats = [busy_seat(f"{server.ws}/games/{m['id']}/ws?token={token}", who,
                            random.Random(f"{i}{who}"), stop)
@@ -74,7 +76,15 @@ def clicks(d: Any, server: Server, n: int, rng: random.Random) -> list[float]:
     seats = "&".join(f"seat={t}" for t in made["seats"].values())
     d.get("about:blank")   # a new address that differs only after "#" would not load
     d.get(f"{server.http}/play#game={made['id']}&{seats}")
-    after = -1
+    # the page commits to its seats' dice as it joins: those steps first, so that none comes
+    # between a decision read and its option clicked
+    deadline = time.monotonic() + 60
+    while not d.execute_script("const c = window.regiment && window.regiment.conns; return "
+                               "!!c && c.length > 0 && c.every((x) => x.committed)"):
+        if time.monotonic() > deadline:
+            raise RuntimeError("the page did not commit to its dice")
+        time.sleep(0.05)
+    after = wait_ready(d, -1, timeout=60)["records"] - 1
     for _ in range(n):
         s = wait_ready(d, after, timeout=60)   # the step before has come back
         after = s["records"]
@@ -83,8 +93,8 @@ def clicks(d: Any, server: Server, n: int, rng: random.Random) -> list[float]:
         options = [i for i, c in enumerate(s["legal"]) if c["cmd"] not in ("undo", "redo")]
         if not options:
             raise RuntimeError(f"{d.find_element('id', 'status').text}: {s}")
-        click(d, f'#decision button[data-option="{rng.choice(options)}"]')
-        click(d, "#confirm")
+        click(d, f'#decision button[data-option="{rng.choice(options)}"]', timeout=30)
+        click(d, "#confirm", timeout=30)
     wait_ready(d, after, timeout=60)
     return [float(x) for x in d.execute_script("return window.regiment.latencies")]
 
