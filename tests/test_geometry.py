@@ -71,6 +71,37 @@ def test_geo_even_split_gives_two_sides():
     assert set(geo.facing_sides(charger, target)) == {"front", "right"}
 
 
+def test_geo_arcs_facing_sides_plain_answer_is_shapelys():
+    """GEO.ARCS, CH.CHARGE_MOVE: the sides a charger's front faces, answered without shapely
+    when the front is plainly inside one arc, are those the shares of its front in every
+    arc (shapely's lengths) give: on any table, thin and wide units (whose wedges end
+    nearer), fronts on a diagonal (two sides), and from far away."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    def shapely_sides(mover: geo.Box, target: geo.Box) -> tuple[str, ...]:
+        shares = geo.side_shares(mover, target)
+        best = max(shares.values())
+        return tuple(s for s in geo.SIDES if abs(shares[s] - best) <= 1e-4)
+
+    boxes = st.builds(geo.Box, st.floats(-200, 200), st.floats(-200, 200),
+                      st.one_of(st.sampled_from([0.0, 45.0, 90.0, 135.0, 225.0, 315.0]),
+                                st.floats(0, 359.9999)),
+                      st.floats(0.5, 30), st.floats(0.2, 12))
+
+    @settings(max_examples=600, deadline=None)
+    @given(boxes, boxes)
+    def agree(mover: geo.Box, target: geo.Box) -> None:
+        assert geo.facing_sides.__wrapped__(mover, target) == shapely_sides(mover, target)
+
+    agree()
+    split = (geo.Box(42, 44, 225, 4, 2), geo.Box(36, 40, 0, 4, 4))   # centred on a diagonal
+    assert geo.facing_sides.__wrapped__(*split) == shapely_sides(*split) == ("front", "right")
+    thin = geo.Box(0, 0, 0, 40, 0.4)    # its front wedge ends 10" ahead: beyond, a flank's
+    far = geo.Box(30, 11, 270, 2, 1)
+    assert geo.facing_sides.__wrapped__(far, thin) == shapely_sides(far, thin)
+
+
 def test_geo_edge_time_and_point():
     b = geo.Box(36, 44, 0, 4, 2)
     t, point = geo.edge_time(b, 0.0, 72, 48)
@@ -204,7 +235,7 @@ def test_geo_arcs_sees_what_shapely_says_of_the_front_arc_plain_or_not():
     @settings(max_examples=1500, deadline=None)
     @given(viewer=box, target=box)
     def check(viewer, target):
-        plain = _plainly(geo.wedge(viewer, "front"), target)
+        plain = _plainly(viewer, target)
         answered.append(plain is not None)
         if plain is not None:
             assert plain == shapely_says(viewer, target)
@@ -216,7 +247,7 @@ def test_geo_arcs_sees_what_shapely_says_of_the_front_arc_plain_or_not():
     # corner on the edge of the wedge, which shapely says)
     line = [geo.Box(8.0 + 8 * i, 12.0, 0.0, 4.0, 3.0) for i in range(16)]
     facing = [geo.Box(8.0 + 8 * i, 36.0, 180.0, 4.0, 3.0) for i in range(16)]
-    plain = [_plainly(geo.wedge(a, "front"), b) is not None for a in line for b in facing]
+    plain = [_plainly(a, b) is not None for a in line for b in facing]
     assert sum(plain) > 0.9 * len(plain)
     # the wedge ends 1000" out along its corners: for a wide, shallow unit that is short of
     # the far side of a table, and the plain look keeps to it
