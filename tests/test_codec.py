@@ -6,6 +6,7 @@ import json
 import time
 
 import msgpack
+import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -201,6 +202,42 @@ def test_the_fast_read_path_lets_no_unknown_field_take_a_defaulted_ones_place():
     assert decode_fast(frame(good, v=1))[2].about is None     # an older record without it
     with pytest.raises(CorruptLog, match="unknown field 'bogus'"):
         decode_fast(frame({**good, "bogus": "x"}))
+
+
+def test_the_fast_read_path_takes_some_sparse_fields_left_out(monkeypatch):
+    """GameEnded has two sparse fields (``reason``, ``ending``): a record with one of them
+    left out, the usual shape, is read on the fast path (issue 61: it went the slow way),
+    to the event the slow path reads; a key twice, or one the class has not, is still the
+    slow path's to name."""
+    from regiment.store import codec
+
+    def frame(data: dict) -> bytes:
+        return seal([Draft(seq=0, step=0, type="GameEnded", v=1, data=data, at="t")],
+                    GENESIS)[1][0]
+
+    shapes = [{"winner": "red"}, {"winner": None, "ending": {"code": "turns"}},
+              {"winner": "red", "reason": "x"}, {"winner": "red", "reason": "x", "ending": {}},
+              {"ending": {"code": "turns"}}]
+    slow = [codec.decode_pair(frame(d))[1] for d in shapes]
+
+    def refused(payload: bytes, where: str = "") -> object:
+        raise AssertionError("the slow path was taken")
+
+    with monkeypatch.context() as m:
+        m.setattr(codec, "decode_pair", refused)
+        assert [codec.decode_fast(frame(d))[2] for d in shapes] == slow
+    with pytest.raises(CorruptLog, match="unknown field 'bogus'"):
+        codec.decode_fast(frame({"winner": "red", "bogus": 1}))
+    # the same key twice: a map of two entries whose keys are one
+    twice = b"\x82" + codec._CANONICAL.encode("winner") + b"\xc0" + \
+        codec._CANONICAL.encode("winner") + codec._CANONICAL.encode("red")
+    envelope = codec._CANONICAL.encode({"at": "t", "data": msgspec.Raw(twice), "hash": bytes(32),
+                                        "prev": bytes(32), "seq": 0, "step": 0,
+                                        "type": "GameEnded", "v": 1})
+    with monkeypatch.context() as m:
+        m.setattr(codec, "decode_pair", refused)
+        with pytest.raises(AssertionError, match="the slow path was taken"):
+            codec.decode_fast(envelope)
 
 
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
