@@ -97,7 +97,6 @@ class Timeline:
         self._size = array("q")
         self._meta = bytearray()     # 1: an undo, a redo or an undo request or its answer
         self._rolled = bytearray()   # 1: it rolled dice
-        self.steps = Steps(self)
         self.live: list[int] = []
         self.states: list[GameState | None] = []   # None: dropped, folded again if needed
         self.keep_all = False   # a load keeps every state while it folds, then thins them
@@ -112,6 +111,12 @@ class Timeline:
         self.chains: dict[str, Chained] = {}
         self.rounds = 0
         self.commit_step = -1
+
+    @property
+    def steps(self) -> Steps:
+        """Each step's events (a view made when asked: kept, it held the timeline in a loop
+        of references, left to the collector's full pass when the game was let go)."""
+        return Steps(self)
 
     @property
     def state(self) -> GameState:
