@@ -36,7 +36,7 @@ from .events import (
     GameStarted,
 )
 from .fold import appliers_for, fold
-from .history import Timeline
+from .history import Timeline, step_events
 from .i18n import tr
 from .pending import Decision, Measurement, Over, Pending
 from .pending import Roll as RollPending
@@ -77,11 +77,7 @@ class Game(Deciding, Undoing):
         self.table = appliers_for(preset.appliers)
         self.timeline = Timeline(preset, self.table)
         self.records = RecordLog(getattr(store, "record_decoder", None))
-        # the timeline reads a step's events again through the store and the records, not
-        # through the game: a game that held itself in a loop of references outlived its
-        # last user until the collector's next full pass (a verify of 50,000 records left
-        # them all to it: 0.1-0.2 s at the process's exit; a server's games let go, to a
-        # pause of its own)
+        # through the store and the records, not the game: see ``step_events``
         self.timeline.loader = functools.partial(step_events, store, self.records)
 
     # --- making and loading ----------------------------------------------------------------
@@ -374,22 +370,6 @@ def gc_paused() -> Iterator[None]:
         yield
     finally:
         gc.enable()
-
-
-def step_events(store: EventStore, records: RecordLog, first: int, size: int) -> list[Event]:
-    """A step's events, decoded again from its records (redo, an undo's fold, inspection):
-    straight from the stored bytes when the store gives a decoder for them."""
-    fast = getattr(store, "event_decoder", None)
-    out = []
-    for i, r in enumerate(records.stored(first, first + size), first):
-        if type(r) is bytes:
-            if fast is not None:
-                out.append(fast(r))
-                continue
-            r = records[i]
-        # (a Record here: bytes were decoded above)
-        out.append(decode_event(r.type, r.v, r.data, f"record {r.seq}"))  # type: ignore[union-attr]
-    return out
 
 
 def _by(batch: Sequence[Event]) -> str:

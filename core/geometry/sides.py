@@ -29,8 +29,8 @@ def facing_sides(mover: Box, target: Box) -> tuple[str, ...]:
     """The side(s) of ``target`` whose arc holds the larger part of ``mover``'s front; two
     when the front is split exactly evenly. A front plainly inside one arc's wedge (both its
     ends more than CLEAR_OF inside it: the wedge is convex, the others share no point with
-    it) is that arc's alone, with no area asked of shapely (the charge phase of a big battle
-    asks it of every charger and target: issue 61)."""
+    it) is that arc's alone, with no area asked of shapely (a rulebook may ask it of every
+    pair of a big battle's units each turn: issue 61)."""
     fl, fr, _, _ = corners(mover)
     side = arc(target, fl)
     if math.dist(fl, fr) > 1e-3 and _within(wedge(target, side), (fl, fr)):

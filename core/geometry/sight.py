@@ -33,8 +33,9 @@ Edge = tuple[float, float, float]   # (ux, uy, k): ux * y - uy * x - k is how fa
 @lru_cache(maxsize=1024)
 def _edges(viewer: Box) -> tuple[Edge, Edge, Edge] | None:
     """The three edges of the viewer's front wedge (``wedge``), each as a unit direction
-    turned inward and its offset: made once a viewer, which a charge phase asks of every
-    target (issue 61: 5.9 against 2.6 us a pair, measured). None: a wedge of no area."""
+    turned inward and its offset: made once a viewer, which a big battle asks of every unit
+    on the other side (issue 61: 5.9 against 2.6 us a pair, measured). None: a wedge of no
+    area."""
     c, p, q = wedge(viewer, "front")
     turn = (p[0] - c[0]) * (q[1] - c[1]) - (p[1] - c[1]) * (q[0] - c[0])
     if not turn:
