@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import gc
 import sys
 from collections.abc import Sequence
 
@@ -20,6 +21,18 @@ from .parser import build_parser, parse
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    code = _main(argv)
+    if argv is None:   # the command line's own process, which ends now
+        # Collected once, then frozen: the interpreter's collections as it shuts down walk
+        # nothing more (every module's objects: 0.09 s after a verify of 50,000 records,
+        # 0.02 s so; the garbage's finalizers have run). A caller in process (argv given)
+        # keeps its collector as it was.
+        gc.collect()
+        gc.freeze()
+    return code
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parse(parser, list(sys.argv[1:] if argv is None else argv))
     if hasattr(args, "store_path"):   # a positional path or --store: one way, said once
