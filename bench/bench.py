@@ -204,7 +204,7 @@ def bench_replay(out: list[str], events: int) -> None:
     least = checked_floor(frames)
 
     # Alternate them so that drift in the machine's speed hits them alike.
-    from regiment.tools.simulate import default_jobs
+    from regiment.tools.cores import default_jobs
     from regiment.tools.verify import verify
 
     records = list(game.records)

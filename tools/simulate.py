@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -33,6 +32,8 @@ from rich.table import Table
 from rich.text import Text
 
 from regiment.core.errors import BadRequest
+
+from .cores import default_jobs
 
 Tally = dict[str, Any]   # {"winners": Counter, "ends": {unit: Counter}}
 
@@ -157,14 +158,6 @@ def _on_cluster(scenario: dict[str, Any], pieces: list[range], address: str
         sizes = {f.key: len(p) for f, p in zip(futures, pieces, strict=True)}
         for future in arrived(futures):
             yield future.result(), sizes[future.key]
-
-
-def default_jobs() -> int:
-    """Every core this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:   # not on Linux
-        return os.cpu_count() or 1
 
 
 class Clock:

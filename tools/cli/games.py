@@ -245,7 +245,7 @@ def _verify(args: argparse.Namespace) -> int:
     from regiment.core.dice import seed_bytes
     from regiment.store import MemoryStore
 
-    from ..simulate import default_jobs
+    from ..cores import default_jobs
     from ..source import open_chained
     from ..verify import verify
 
