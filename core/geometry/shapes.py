@@ -244,6 +244,28 @@ def wedge(b: Box, side: str, far: float = 1000.0) -> tuple[Point, Point, Point]:
     return c, out(p), out(q)
 
 
+Edge = tuple[float, float, float]   # (ux, uy, k): ux * y - uy * x - k is how far inside
+
+
+def inward_edges(tri: tuple[Point, Point, Point]) -> tuple[Edge, Edge, Edge] | None:
+    """The three edges of a triangle (a ``wedge``), each as its unit direction turned to the
+    inside and its offset: how far a point is inside an edge is one product each. None: a
+    triangle of no area."""
+    c, p, q = tri
+    turn = (p[0] - c[0]) * (q[1] - c[1]) - (p[1] - c[1]) * (q[0] - c[0])
+    if not turn:
+        return None
+    sign = 1.0 if turn > 0 else -1.0
+    out = []
+    for (ax, ay), (bx, by) in ((c, p), (p, q), (q, c)):
+        length = math.hypot(bx - ax, by - ay)
+        if not length:
+            return None
+        ux, uy = sign * (bx - ax) / length, sign * (by - ay) / length
+        out.append((ux, uy, ux * ay - uy * ax))
+    return out[0], out[1], out[2]
+
+
 @lru_cache(maxsize=8192)
 def overlaps(a: Box, b: Box) -> bool:
     """Whether two footprints share area; touching along an edge or at a corner is not

@@ -8,7 +8,19 @@ from functools import lru_cache
 
 from shapely.geometry import LineString
 
-from .shapes import SIDES, Box, Point, apart, arc, arc_region, corners, gap, overlaps, wedge
+from .shapes import (
+    SIDES,
+    Box,
+    Point,
+    apart,
+    arc,
+    arc_region,
+    corners,
+    gap,
+    inward_edges,
+    overlaps,
+    wedge,
+)
 
 CLEAR_OF = 1e-7   # a point this far inside an arc's wedge is in no other's, to shapely too
 
@@ -26,11 +38,11 @@ def side_shares(mover: Box, target: Box) -> dict[str, float]:
 
 @lru_cache(maxsize=4096)
 def facing_sides(mover: Box, target: Box) -> tuple[str, ...]:
-    """The side(s) of ``target`` whose arc holds the larger part of ``mover``'s front; two
-    when the front is split exactly evenly. A front plainly inside one arc's wedge (both its
-    ends more than CLEAR_OF inside it: the wedge is convex, the others share no point with
-    it) is that arc's alone, with no area asked of shapely (a rulebook may ask it of every
-    pair of a big battle's units each turn: issue 61)."""
+    """GEO.ARCS: the side(s) of ``target`` whose arc holds the larger part of ``mover``'s
+    front; two when the front is split exactly evenly. A front plainly inside one arc's
+    wedge (both its ends more than CLEAR_OF inside it: the wedge is convex, the others share
+    no point with it) is that arc's alone, with no area asked of shapely (a rulebook may ask
+    it of every pair of a big battle's units each turn: issue 61)."""
     fl, fr, _, _ = corners(mover)
     side = arc(target, fl)
     if math.dist(fl, fr) > 1e-3 and _within(wedge(target, side), (fl, fr)):
@@ -42,20 +54,9 @@ def facing_sides(mover: Box, target: Box) -> tuple[str, ...]:
 
 def _within(tri: tuple[Point, Point, Point], points: tuple[Point, ...]) -> bool:
     """Whether every point is more than CLEAR_OF inside the triangle ``tri``."""
-    c, p, q = tri
-    turn = (p[0] - c[0]) * (q[1] - c[1]) - (p[1] - c[1]) * (q[0] - c[0])
-    if not turn:
-        return False
-    sign = 1.0 if turn > 0 else -1.0
-    for (ax, ay), (bx, by) in ((c, p), (p, q), (q, c)):
-        length = math.hypot(bx - ax, by - ay)
-        if not length:
-            return False
-        ux, uy = sign * (bx - ax) / length, sign * (by - ay) / length
-        for x, y in points:   # how far inside this edge: more than CLEAR_OF, or not plain
-            if ux * (y - ay) - uy * (x - ax) <= CLEAR_OF:
-                return False
-    return True
+    edges = inward_edges(tri)
+    return edges is not None and all(ux * y - uy * x - k > CLEAR_OF
+                                     for ux, uy, k in edges for x, y in points)
 
 
 def side_segment(b: Box, side: str) -> tuple[Point, Point]:

@@ -10,7 +10,18 @@ from functools import lru_cache
 import shapely
 from shapely.geometry import LineString, Polygon
 
-from .shapes import EPS, Box, Point, arc_region, centre, corners, polygon, wedge
+from .shapes import (
+    EPS,
+    Box,
+    Edge,
+    Point,
+    arc_region,
+    centre,
+    corners,
+    inward_edges,
+    polygon,
+    wedge,
+)
 
 
 @lru_cache(maxsize=8192)
@@ -27,28 +38,11 @@ def sees(viewer: Box, target: Box) -> bool:
 CLEAR = 1e-2     # a disc this wide is more than EPS of area (3e-4 square inches)
 OUTSIDE = 1e-7   # corners this far beyond an edge share nothing with the wedge, to shapely too
 
-Edge = tuple[float, float, float]   # (ux, uy, k): ux * y - uy * x - k is how far inside
-
-
 @lru_cache(maxsize=1024)
 def _edges(viewer: Box) -> tuple[Edge, Edge, Edge] | None:
-    """The three edges of the viewer's front wedge (``wedge``), each as a unit direction
-    turned inward and its offset: made once a viewer, which a big battle asks of every unit
-    on the other side (issue 61: 5.9 against 2.6 us a pair, measured). None: a wedge of no
-    area."""
-    c, p, q = wedge(viewer, "front")
-    turn = (p[0] - c[0]) * (q[1] - c[1]) - (p[1] - c[1]) * (q[0] - c[0])
-    if not turn:
-        return None
-    sign = 1.0 if turn > 0 else -1.0
-    out = []
-    for (ax, ay), (bx, by) in ((c, p), (p, q), (q, c)):
-        length = math.hypot(bx - ax, by - ay)
-        if not length:
-            return None
-        ux, uy = sign * (bx - ax) / length, sign * (by - ay) / length
-        out.append((ux, uy, ux * ay - uy * ax))
-    return out[0], out[1], out[2]
+    """The viewer's front wedge's ``inward_edges``, made once a viewer, which a big battle
+    asks of every unit on the other side (issue 61: 5.9 against 2.6 us a pair, measured)."""
+    return inward_edges(wedge(viewer, "front"))
 
 
 def _plainly(viewer: Box, target: Box) -> bool | None:
