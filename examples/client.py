@@ -24,9 +24,11 @@ import time
 import urllib.request
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 LENGTH = 1024   # rounds of dice a seat's chain can reveal
+PACE, AT_ONCE = 16.0, 30.0   # messages a second, and at once: below the server's 20 and 40
 
 
 def main(server: str, scenario: str) -> None:
@@ -39,14 +41,14 @@ def main(server: str, scenario: str) -> None:
         print(note)
     ws_url = server.replace("http", "ws", 1) + f"/games/{game['id']}/ws?token="
     seats = [Seat(game["id"], player, ws_url + token) for player, token in game["seats"].items()]
-    threads = [threading.Thread(target=seat.play) for seat in seats]
+    threads = [threading.Thread(target=seat.play, args=(seats,)) for seat in seats]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    for seat in seats:
-        if seat.failed:
-            raise SystemExit(f"{seat.me}: {seat.failed}")
+    failed = [f"{seat.me}: {seat.failed}" for seat in seats if seat.failed]
+    if failed:
+        raise SystemExit("; ".join(failed))
     token = next(iter(game["seats"].values()))
     with open("game.jsonl", "wb") as out:
         out.write(urllib.request.urlopen(f"{server}/games/{game['id']}/log?token={token}").read())
@@ -73,7 +75,8 @@ class Seat:
         self.committed = False
         self.revealed: set[int] = set()
         self.failed = ""
-        self.tokens, self.at = 30.0, time.monotonic()   # the pace of its messages (send)
+        self.ws = None
+        self.tokens, self.at = AT_ONCE, time.monotonic()   # the pace of its messages (pace)
 
     def commitment(self) -> dict:
         anchor = self.chain[0].hex()
@@ -84,10 +87,27 @@ class Seat:
     def public(self) -> str:
         return self.key.public_key().public_bytes_raw().hex()
 
-    def play(self) -> None:
+    def play(self, seats: list["Seat"]) -> None:
+        """The game, to its end; if the server closes this seat's connection, the seat says
+        why and the others stop too (the game cannot go on without it)."""
+        try:
+            self.turns()
+        except (ConnectionClosed, OSError) as gone:   # closed, or the server is not there
+            if not self.failed:
+                if isinstance(gone, ConnectionClosed):
+                    said = gone.rcvd.reason if gone.rcvd else "lost, no word from the server"
+                    self.failed = f"the connection ended: {said or 'closed by the server'}"
+                else:
+                    self.failed = f"the server cannot be reached: {gone}"
+                for other in seats:
+                    if other is not self and other.ws is not None:
+                        other.failed = other.failed or f"stopped: {self.me}'s connection closed"
+                        other.ws.close()
+
+    def turns(self) -> None:
         with connect(self.url) as ws:
             self.ws = ws
-            while True:
+            while not self.failed:
                 message = json.loads(ws.recv())
                 if "error" in message:
                     if not self.refused(message["error"]):
@@ -133,20 +153,26 @@ class Seat:
             self.send(random.choice(moves))
 
     def send(self, message: dict) -> None:
-        """A message, with the newest head this seat was shown, signed (once committed); paced
-        below the server's rate (20 a second, 40 at once), as it would refuse the rest."""
-        now = time.monotonic()
-        self.tokens = min(30.0, self.tokens + (now - self.at) * 16)
-        self.at = now
-        if self.tokens < 1:
-            time.sleep((1 - self.tokens) / 16)
-            self.tokens = 1
-        self.tokens -= 1
+        """A message, with the newest head this seat was shown, signed (once committed)."""
         if self.committed and self.unsigned is not None:
             message = {**message, "signed": self.unsigned}
             self.unsigned = None
         self.last = message
+        self.pace()
         self.ws.send(json.dumps(message))
+
+    def pace(self) -> None:
+        """Wait until a message may go: PACE a second, AT_ONCE at once, below the server's
+        rate (20 a second, 40 at once), as it would refuse the rest and close a connection
+        that keeps above it. A wait's time earns the token it waited for, once."""
+        now = time.monotonic()
+        self.tokens = min(AT_ONCE, self.tokens + (now - self.at) * PACE)
+        self.at = now
+        if self.tokens < 1:
+            time.sleep((1 - self.tokens) / PACE)
+            self.at = time.monotonic()   # (0.16.2 counted the wait again at the next message)
+            self.tokens = 1
+        self.tokens -= 1
 
     def refused(self, error: dict) -> bool:
         """Sent again after the wait the server names when the seat sent faster than it
@@ -157,6 +183,7 @@ class Seat:
             self.failed = f"refused: {error['message']}"
             return False
         time.sleep(error["retry_after"] + 0.01)
+        self.pace()
         self.ws.send(json.dumps(self.last))
         return True
 
