@@ -21,6 +21,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 HEADER_TIMEOUT = 10.0    # seconds for a request's line and headers
 BODY_TIMEOUT = 10.0      # seconds for a scenario's body (the only body the server reads)
 KEEP_ALIVE = 5           # seconds a connection may idle between requests
+BACKLOG = 8              # messages a WebSocket's app has not taken before its reading pauses
 
 
 class Guarded(H11Protocol):
@@ -122,5 +123,18 @@ else:
             await super().send(message)
             if self.handshake_complete:   # the response is sent: read no more
                 self.response = None  # type: ignore[assignment]
+
+        def send_receive_event_to_app(self) -> None:
+            """A message for the app; the socket's reading paused only once BACKLOG wait.
+            uvicorn pauses it at every message and resumes it when the app has taken it:
+            two epoll calls a message, each giving up the GIL, for a server whose app takes
+            each message at once (and a seat's rate bounds what it may send)."""
+            paused = self.read_paused
+            self.read_paused = True   # uvicorn's own pause skipped
+            super().send_receive_event_to_app()
+            self.read_paused = paused
+            if not paused and self.queue.qsize() >= BACKLOG:
+                self.read_paused = True
+                self.transport.pause_reading()
 
     LeanWebSocket = _Lean

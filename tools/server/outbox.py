@@ -17,8 +17,8 @@ T = TypeVar("T")
 
 
 class Mailbox(Generic[T]):
-    """What ``asyncio.Queue`` does for one reader, unbounded: ``put_nowait``, ``get`` and
-    ``empty``."""
+    """What ``asyncio.Queue`` does for one reader, unbounded: ``put_nowait``, ``get``,
+    ``empty`` and ``qsize``."""
 
     __slots__ = ("_items", "_waiter")
 
@@ -31,6 +31,9 @@ class Mailbox(Generic[T]):
 
     def empty(self) -> bool:
         return not self._items
+
+    def qsize(self) -> int:
+        return len(self._items)
 
     def put_nowait(self, item: T) -> None:
         self._items.append(item)
