@@ -95,7 +95,8 @@ def clicks(d: Any, server: Server, n: int, rng: random.Random) -> list[float]:
             raise RuntimeError(f"{d.find_element('id', 'status').text}: {s}")
         click(d, f'#decision button[data-option="{rng.choice(options)}"]', timeout=30)
         click(d, "#confirm", timeout=30)
-    wait_ready(d, after, timeout=60)
+    else:   # the last command's step back (a game over has none to wait for)
+        wait_ready(d, after, timeout=60)
     return [float(x) for x in d.execute_script("return window.regiment.latencies")]
 
 

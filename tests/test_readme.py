@@ -83,3 +83,21 @@ def test_the_readme_tour_runs_as_written(after_demo: Path, command: str, lines: 
         assert found >= 0, (f"{command}: not shown (in this order): {fragment!r}\n\n"
                             f"{shown[at:at + 3000]}")
         at = found + len(fragment)
+
+
+def test_the_readme_and_docs_count_their_files_lines_truly():
+    """Where the README or a page of docs/ says how long a file is (``examples/client.py``,
+    218 lines), the file is that long; "about" allows a tenth either way (the README said 191
+    lines of a client grown to 218, and 150 of a duel grown to 222)."""
+    said = re.compile(r"(?:`(?P<a>[\w/.]+)`, (?P<about_a>about )?(?P<n_a>\d+) lines)|"
+                      r"(?:(?P<about_b>about )?(?P<n_b>\d+) lines \(`(?P<b>[\w/.]+)`)")
+    claims = []
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        for m in said.finditer(" ".join(page.read_text(encoding="utf-8").split())):
+            path, about, n = (m["a"], m["about_a"], m["n_a"]) if m["a"] else (
+                m["b"], m["about_b"], m["n_b"])
+            length = len((ROOT / path).read_text(encoding="utf-8").splitlines())
+            claims.append((page.name, path, int(n), length))
+            assert (abs(length - int(n)) <= int(n) / 10 if about else length == int(n)), (
+                page.name, path, n, length)
+    assert {c[1] for c in claims} >= {"examples/client.py", "tests/duel.py"}, claims
