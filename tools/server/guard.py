@@ -133,7 +133,9 @@ else:
             self.read_paused = True   # uvicorn's own pause skipped
             super().send_receive_event_to_app()
             self.read_paused = paused
-            if not paused and self.queue.qsize() >= BACKLOG:
+            # once the app has closed, reading goes on (the peer's close reply must come
+            # in) whatever is left in the mailbox, as uvicorn's own pause does
+            if not paused and not self.close_sent and self.queue.qsize() >= BACKLOG:
                 self.read_paused = True
                 self.transport.pause_reading()
 
