@@ -75,6 +75,7 @@ class Seat:
         self.committed = False
         self.revealed: set[int] = set()
         self.failed = ""
+        self.stopped = False   # by another seat's failure
         self.ws = None
         self.tokens, self.at = AT_ONCE, time.monotonic()   # the pace of its messages (pace)
 
@@ -88,8 +89,8 @@ class Seat:
         return self.key.public_key().public_bytes_raw().hex()
 
     def play(self, seats: list["Seat"]) -> None:
-        """The game, to its end; if the server closes this seat's connection, the seat says
-        why and the others stop too (the game cannot go on without it)."""
+        """The game, to its end. A seat that fails (refused, or its connection closed) says
+        why, and the others stop too: the game cannot go on without it."""
         try:
             self.turns()
         except (ConnectionClosed, OSError) as gone:   # closed, or the server is not there
@@ -99,9 +100,11 @@ class Seat:
                     self.failed = f"the connection ended: {said or 'closed by the server'}"
                 else:
                     self.failed = f"the server cannot be reached: {gone}"
-                for other in seats:
-                    if other is not self and other.ws is not None:
-                        other.failed = other.failed or f"stopped: {self.me}'s connection closed"
+        if self.failed and not self.stopped:
+            for other in seats:
+                if other is not self and not other.failed:
+                    other.failed, other.stopped = f"stopped: {self.me} failed", True
+                    if other.ws is not None:
                         other.ws.close()
 
     def turns(self) -> None:

@@ -104,3 +104,30 @@ def test_the_example_client_ends_saying_why_when_its_server_goes(tmp_path):
     assert time.monotonic() - started < 30
     assert client.returncode != 0, out
     assert "Traceback" not in err and "the connection ended" in err, err
+
+
+def test_the_example_client_stops_every_seat_when_one_is_refused(tmp_path):
+    """One seat sends a command the server refuses (not a rate): that seat says why, and the
+    other stops at once rather than wait for ever for a game that cannot go on (0.16.2: the
+    other seat's thread never ended)."""
+    import threading
+
+    battle = (EXAMPLES / "black_fire_ford.toml").read_bytes()
+    client = load_client()
+    with Server(str(tmp_path / "g.db"), tmp_path / "k.key") as s:
+        game = httpx.post(f"{s.http}/games?undo=consent", content=battle, timeout=30).json()
+        url = s.ws + f"/games/{game['id']}/ws?token="
+        seats = [client.Seat(game["id"], who, url + token)
+                 for who, token in game["seats"].items()]
+        wrong = seats[0]
+        wrong.act = lambda message, pending: wrong.send({"cmd": "fly", "by": wrong.me})
+        threads = [threading.Thread(target=seat.play, args=(seats,), daemon=True)
+                   for seat in seats]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+        assert not any(thread.is_alive() for thread in threads)
+        assert wrong.failed.startswith("refused: "), wrong.failed
+        assert seats[1].failed == f"stopped: {wrong.me} failed", seats[1].failed
+        assert s.tracebacks() == 0
