@@ -23,7 +23,7 @@ import msgspec
 from regiment.core.errors import CorruptLog
 from regiment.core.events import EVENTS, Event
 from regiment.core.record import Record
-from regiment.core.upcast import decode_event
+from regiment.core.upcast import UPCASTERS, decode_event
 
 HASH_SIZE = 32
 GENESIS = bytes(HASH_SIZE)  # the ``prev`` of a game's first record
@@ -284,8 +284,29 @@ def decode_fast(payload: bytes, e: _Envelope | None = None) -> tuple[int, int, E
                         return e.seq, e.step, decode(data)
             except _FAILURES:
                 pass
+        elif plan is not None and e.v < plan[0]:
+            event = _upcast_fast(e.type, e.v, e.data, plan)
+            if event is not None:
+                return e.seq, e.step, event
     record, event = decode_pair(payload)
     return record.seq, record.step, event
+
+
+def _upcast_fast(type_: str, v: int, raw: msgspec.Raw, plan: _Plan) -> Event | None:
+    """An older version's record, upcast as ``decode_event`` upcasts it, then decoded into
+    its class by the fast path's own decoder from today's shape encoded again (msgspec in C,
+    where ``decode_event`` checks field by field in Python: 12 us a record, 6.5 % of the
+    bench's long log). None: anything odd, which ``decode_pair`` then names."""
+    try:
+        data = _DATA.decode(raw)
+        while v < plan[0]:
+            data = UPCASTERS[(type_, v)](data)
+            v += 1
+        if not (isinstance(data, dict) and len(data) <= plan[2] and data.keys() <= plan[4]):
+            return None
+        return plan[1](_CANONICAL.encode(data))
+    except Exception:   # (the slow path raises what is wrong, naming it)
+        return None
 
 
 def decode_pair(payload: bytes, where: str = "") -> tuple[Record, Event]:

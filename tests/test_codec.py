@@ -269,3 +269,35 @@ def test_the_fast_canonical_encoder_refuses_what_json_cannot_carry():
                 {"deep": [{"b": b"x"}]}):
         with pytest.raises(ValueError):
             encode_canonical(bad)
+
+
+def test_the_fast_read_path_upcasts_every_older_record_as_the_checked_path_does(monkeypatch):
+    """Every record of the games earlier engines wrote (0.3.0 to 0.12.0), read on the fast
+    path, is the event ``decode_event`` upcasts it to, of the same class; those of an older
+    version than their class's are upcast there, never handed to the slow path."""
+    from pathlib import Path
+
+    from regiment.core.events import EVENTS
+    from regiment.core.upcast import decode_event
+    from regiment.store import codec
+    from regiment.store.codec import encode_record
+    from regiment.tools.source import open_records
+
+    data = Path(__file__).parent / "data"
+    paths = [*sorted(data.glob("v0.*/*.jsonl")), data / "v0.3.0" / "logs"]
+    older = 0
+    slow = codec.decode_pair
+
+    def counted(payload: bytes, where: str = "") -> object:
+        record = slow(payload)[0]
+        assert record.v == EVENTS[record.type].v, f"{record.type} v{record.v} went the slow way"
+        return slow(payload, where)
+
+    monkeypatch.setattr(codec, "decode_pair", counted)
+    for path in paths:
+        for record in open_records(str(path), None, [])[1]:
+            checked = decode_event(record.type, record.v, record.data)
+            fast = codec.decode_fast(encode_record(record))[2]
+            assert fast == checked and type(fast) is type(checked), (path.name, record.seq)
+            older += record.v < EVENTS[record.type].v
+    assert older > 1000   # (the logs hold this many records of an older version)
