@@ -22,11 +22,12 @@ class UnitState(Value):
 
     # its rectangle on the table and its models' places, worked out once (units.box,
     # units.model_centres), which enemies it may charge (charge.targeting.chargeable, one by
-    # one and all of them) and the declarations at them (charge.declarations), and its
-    # straight moves (moving.aims.straight_moves): slots, not fields, so that evolve starts a
-    # changed unit without them and equality never sees them
-    __slots__ = ("_all_targets", "_box", "_centres", "_declarations", "_moves", "_targets",
-                 "_turns")
+    # one and all of them) and the declarations at them (charge.declarations), its straight
+    # moves (moving.aims.straight_moves) and its entry in a state's table of units
+    # (moving.rules.table_of): slots, not fields, so that evolve starts a changed unit
+    # without them and equality never sees them
+    __slots__ = ("_all_targets", "_box", "_centres", "_declarations", "_moves", "_placed",
+                 "_targets", "_turns")
 
     id: str
     player: str

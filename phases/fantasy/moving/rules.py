@@ -183,11 +183,18 @@ def table_of(state: State) -> Table:
         placed = []
         for o in state.units.values():
             if o.status in ALIVE and o.joined is None and o.position is not None:
-                b = box(o)
-                placed.append((o.id, b, geo.bounds(b)))
-        by_left = sorted(range(len(placed)), key=lambda i: placed[i][2][0])
+                # a unit's entry is kept with the unit value (a slot, as its box is): most
+                # units are the same objects as in the state before, whose table was built
+                e: Placed | None = getattr(o, "_placed", None)
+                if e is None:
+                    b = box(o)
+                    e = (o.id, b, geo.bounds(b))
+                    object.__setattr__(o, "_placed", e)   # not a field: the unit is unchanged
+                placed.append(e)
+        left = [e[2][0] for e in placed]
+        by_left = sorted(range(len(placed)), key=left.__getitem__)
         found = answers["placed"] = Table(
-            placed, by_left, [placed[i][2][0] for i in by_left],
+            placed, by_left, [left[i] for i in by_left],
             max((e[2][2] - e[2][0] for e in placed), default=0.0),
             frozenset(e[0] for e in placed))
     return found
