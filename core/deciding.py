@@ -25,7 +25,6 @@ from .events import (
     DiceRolled,
     Event,
     GameEnded,
-    GameStarted,
     Measured,
     MeasurementRequested,
 )
@@ -43,7 +42,7 @@ class Deciding:
 
     # what the game it is part of holds (core.game.Game)
     game_id: str
-    started: GameStarted
+    started: revealing.Opening   # what it keeps of its GameStarted
     records: RecordLog
     preset: Preset[Any]
     dice: Dice | None

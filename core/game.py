@@ -42,6 +42,7 @@ from .pending import Decision, Measurement, Over, Pending
 from .pending import Roll as RollPending
 from .protocols import PRESETS, EventStore, Preset, view_of
 from .record import Draft, Record, RecordLog
+from .revealing import Opening
 from .shared import SharedDice
 from .state import GameState
 from .undoing import Undoing
@@ -110,7 +111,7 @@ class Game(Deciding, Undoing):
                                   undo=scenario.get("undo", "free"))
         game = cls(game_id=started.game_id, preset=preset, store=store, dice=dice,
                    undo_policy=started.undo, clock=clock, engine=started.engine_version)
-        game.started = started
+        game.started = Opening.of(started)
         state = preset.initial_state(started)
         opening = preset.opening(state)
         events: list[Event] = [started, *opening]
@@ -164,7 +165,7 @@ class Game(Deciding, Undoing):
             dice = dice_for(started.dice, seed, scenario.get("script", ()), require_seed=False)
         game = cls(game_id=started.game_id, preset=preset, store=store, dice=dice,
                    undo_policy=started.undo, clock=clock, engine=started.engine_version)
-        game.started = started
+        game.started = Opening.of(started)
         with gc_paused():
             game.replay(itertools.chain([(seq, head[1], started, item)], it))
         return game

@@ -4,6 +4,8 @@ DICE.SHARED, DICE.WITHHELD)."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from .commands import CommitDice, Reveal, Withheld
 from .endings import Ending, ending
 from .events import DiceCommitted, DiceRevealed, Event, GameEnded, GameStarted
@@ -16,6 +18,25 @@ WITHHELD = ("concede", "contested")
 REVEAL_TIMEOUT = 60.0   # seconds a party has to reveal, unless the scenario says otherwise
 
 
+class Opening(NamedTuple):
+    """What a game keeps of its ``GameStarted`` once begun: what its dice ask of it later
+    (DICE.COMMIT: the game and the host's commitment; DICE.WITHHELD: what a reveal withheld
+    past its time ends in, and that time), not the whole scenario (8 KiB a held game)."""
+
+    game_id: str
+    dice: str
+    dice_commitment: str
+    withheld: str
+    reveal_timeout: float
+
+    @classmethod
+    def of(cls, started: GameStarted) -> Opening:
+        scenario = started.scenario
+        return cls(started.game_id, started.dice, started.dice_commitment,
+                   scenario.get("withheld", "concede"),
+                   float(scenario.get("reveal_timeout", REVEAL_TIMEOUT)))
+
+
 class Refused(Exception):
     """A host's command the rules refuse: why, the rule, a reason code and the field."""
 
@@ -24,7 +45,7 @@ class Refused(Exception):
         self.why, self.rule, self.code, self.field = why, rule, code, field
 
 
-def committed(started: GameStarted, timeline: Timeline, state: GameState, command: CommitDice
+def committed(started: Opening, timeline: Timeline, state: GameState, command: CommitDice
               ) -> list[Event]:
     """DICE.COMMIT: every party's commitment, once, before any shared die: the host's anchor
     must be the one ``GameStarted`` committed to, each seat's signed with its own key."""
@@ -112,7 +133,7 @@ def revealed(game_id: str, head: str, timeline: Timeline, state: GameState, comm
     return DiceRevealed(round=k, values=dict(values), head=head, dice=new), faces
 
 
-def withheld(started: GameStarted, timeline: Timeline, state: GameState, command: Withheld
+def withheld(started: Opening, timeline: Timeline, state: GameState, command: Withheld
              ) -> GameEnded:
     """DICE.WITHHELD: ``by`` did not reveal round ``k`` in time: it concedes, or (the
     scenario's ``withheld = "contested"``) the game ends with no winner, contested, the signed
@@ -121,7 +142,7 @@ def withheld(started: GameStarted, timeline: Timeline, state: GameState, command
     if command.by not in timeline.chains:
         raise Refused(tr("{party} reveals no dice in this game", party=command.by),
                       "DICE.WITHHELD", "not_a_party", "by")
-    if started.scenario.get("withheld", "concede") == "concede":
+    if started.withheld == "concede":
         return GameEnded(winner=state.opponent(command.by), ending=ending(
             Ending.WITHHELD, player=command.by, round=command.round))
     return GameEnded(winner=None, ending=ending(Ending.CONTESTED, player=command.by,

@@ -31,7 +31,7 @@ from regiment.core.errors import BadRequest, IllegalCommand
 from regiment.core.game import Game
 from regiment.core.log import get_logger
 from regiment.core.pending import Roll
-from regiment.core.revealing import REVEAL_TIMEOUT, value_problem
+from regiment.core.revealing import value_problem
 from regiment.core.scenario import parse_scenario
 from regiment.core.shared import (
     SERVER,
@@ -205,7 +205,7 @@ class Dicing:
             if not values:
                 return None
             first = min(r["at"] for r in got.values() if r and r.get("round") == k)
-            timeout = float(game.started.scenario.get("reveal_timeout", REVEAL_TIMEOUT))
+            timeout = game.started.reveal_timeout
             return max(0.0, first + timeout - time.time())
         assert isinstance(game.dice, SharedDice) and game.dice.chain is not None
         values[SERVER] = game.dice.chain.value(k)   # the host's, last
