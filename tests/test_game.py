@@ -139,6 +139,38 @@ def test_undo_then_redo_restores_the_state_and_a_new_command_ends_the_branch(sce
         game.redo("red")
 
 
+def test_a_load_folds_each_live_step_once_and_no_step_its_branch_left(scenario, monkeypatch):
+    """A step undone and abandoned, or undone and redone, is not folded by a load for
+    nothing: each step live at the end is folded once, none other (and the state is the
+    one play left)."""
+    store = MemoryStore()
+    game = Game.new(scenario, store=store)
+    charge_and_roll(game)
+    game.undo("blue")
+    game.undo("blue")
+    game.redo("red")   # undone, then redone
+    game.redo("red")
+    game.undo("red")
+    game.submit({"cmd": "move_charger", "by": "red", "unit": "boyz"})   # one abandoned
+    game.submit({"cmd": "end_phase", "by": "red"})
+    game.undo("red")   # one undone at the end, never redone
+    live = set(game.timeline.live)
+    expected = sum(game.timeline.info[s].size for s in live) - 1   # (GameStarted: no fold)
+    folded: list[str] = []
+
+    def counted(appliers):
+        return {kind: (lambda s, e, apply=apply: folded.append(e.type) or apply(s, e))
+                for kind, apply in real(appliers).items()}
+
+    import regiment.core.game as game_module
+    real = game_module.appliers_for
+    monkeypatch.setattr(game_module, "appliers_for", counted)
+    loaded = Game.load(game.game_id, store)
+    assert loaded.state == game.state and loaded.timeline.live == game.timeline.live
+    assert len(folded) == expected
+    assert not loaded.timeline._events   # and it keeps no event once loaded
+
+
 def test_consent_policy_asks_the_opponent_before_undoing_dice(scenario):
     """UNDO.CONSENT: undoing a step that rolled dice needs the other player's yes."""
     store = MemoryStore()
