@@ -1,7 +1,7 @@
 """The engine's version: written into every game it begins (``GameStarted.engine_version``),
 and the rulings a game is played under follow from it."""
 
-ENGINE_VERSION = "0.16.3"
+ENGINE_VERSION = "0.16.4"
 
 Version = tuple[int, int, int]
 
