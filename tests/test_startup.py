@@ -36,6 +36,18 @@ def test_a_rulebook_loads_when_a_log_of_it_is_read(tmp_path):
     assert seen["regiment.phases.fantasy.preset"] and not seen["regiment.phases.skirmish.preset"]
 
 
+def test_reading_a_log_imports_no_shapely_nor_numpy(tmp_path):
+    """A log's story is a fold of its events: no rule is run, no shape asked, and shapely
+    (numpy under it), a third of the start-up, is imported only when a shape is asked."""
+    from regiment.tools.cli import main
+
+    db = tmp_path / "g.db"
+    assert main(["demo", "--store", str(db), "--seed", "1"]) == 0
+    seen = loaded_after("replay", "--store", str(db))
+    assert seen["regiment.phases.fantasy.preset"]
+    assert not seen["shapely"] and not seen["numpy"]
+
+
 def test_the_fields_registered_for_later_are_the_schemas_own():
     import regiment.phases as phases
     from regiment.phases.fantasy import scenario as fantasy

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from .shapes import (
     EPS,
     Box,
@@ -152,7 +150,10 @@ def within_reach(old: list[Point], new: list[Point], reach: float) -> bool:
     ys = [p[1] for p in old] + [p[1] for p in new]
     if (max(xs) - min(xs)) ** 2 + (max(ys) - min(ys)) ** 2 <= r2:
         return True   # no two points are farther apart than the corners of what holds them
-    # which pairs are near enough, all at once (numpy comes with shapely)
+    # which pairs are near enough, all at once (numpy comes with shapely; imported here, as
+    # shapely is when asked: see lazy_shapely)
+    import numpy as np
+
     gaps = np.asarray(new)[:, None, :] - np.asarray(old)[None, :, :]
     close = (gaps * gaps).sum(axis=2) <= r2
     if not close.any(axis=1).all() or not close.any(axis=0).all():

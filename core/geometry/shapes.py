@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
-from shapely.geometry import Polygon
+from . import lazy_shapely as shp
 
 MM_PER_INCH = 25.4
 
@@ -139,13 +139,13 @@ def nearest(here: Box, boxes: Sequence[Box],
     return found
 
 
-def outline(b: Box) -> Polygon:
+def outline(b: Box) -> shp.Polygon:
     """A box as a new shapely polygon (for boxes asked about once, as a bisection's are)."""
-    return Polygon(corners(b))
+    return shp.Polygon(corners(b))
 
 
 @lru_cache(maxsize=4096)
-def polygon(b: Box) -> Polygon:
+def polygon(b: Box) -> shp.Polygon:
     """A box as a shapely polygon, made once a box: a unit that did not move is asked about
     again and again, and shapely's shapes are immutable, so one can be shared."""
     return outline(b)
@@ -222,10 +222,10 @@ def arc(b: Box, p: Point) -> str:
 
 
 @lru_cache(maxsize=4096)
-def arc_region(b: Box, side: str, far: float = 1000.0) -> Polygon:
+def arc_region(b: Box, side: str, far: float = 1000.0) -> shp.Polygon:
     """GEO.ARCS: the wedge of one arc, from the centre out through two corners (made once a
     box and side, as ``polygon``)."""
-    return Polygon(wedge(b, side, far))
+    return shp.Polygon(wedge(b, side, far))
 
 
 def wedge(b: Box, side: str, far: float = 1000.0) -> tuple[Point, Point, Point]:
@@ -339,7 +339,7 @@ def contact(a: Box, b: Box) -> tuple[str, float, float] | None:
     return best
 
 
-def area_share(b: Box, regions: list[Polygon]) -> float:
+def area_share(b: Box, regions: list[shp.Polygon]) -> float:
     """The share of a box's footprint inside any of ``regions`` (hills)."""
     if not regions:
         return 0.0

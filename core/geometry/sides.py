@@ -6,8 +6,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from shapely.geometry import LineString
-
+from . import lazy_shapely as shp
 from .shapes import (
     SIDES,
     Box,
@@ -25,9 +24,9 @@ from .shapes import (
 CLEAR_OF = 1e-7   # a point this far inside an arc's wedge is in no other's, to shapely too
 
 
-def front_edge(b: Box) -> LineString:
+def front_edge(b: Box) -> shp.LineString:
     fl, fr, _, _ = corners(b)
-    return LineString([fl, fr])
+    return shp.LineString([fl, fr])
 
 
 def side_shares(mover: Box, target: Box) -> dict[str, float]:

@@ -7,9 +7,7 @@ import math
 from collections.abc import Sequence
 from functools import lru_cache
 
-import shapely
-from shapely.geometry import LineString, Polygon
-
+from . import lazy_shapely as shp
 from .shapes import (
     EPS,
     Box,
@@ -65,24 +63,24 @@ def _plainly(viewer: Box, target: Box) -> bool | None:
 
 
 @lru_cache(maxsize=64)
-def _walls(polygons: tuple[tuple[tuple[float, float], ...], ...]) -> tuple[Polygon, ...]:
-    return tuple(Polygon(p) for p in polygons)
+def _walls(polygons: tuple[tuple[tuple[float, float], ...], ...]) -> tuple[shp.Polygon, ...]:
+    return tuple(shp.Polygon(p) for p in polygons)
 
 
-def walls_of(polygons: Sequence[Sequence[Sequence[float]]]) -> tuple[Polygon, ...]:
+def walls_of(polygons: Sequence[Sequence[Sequence[float]]]) -> tuple[shp.Polygon, ...]:
     """Sight-blocking polygons as shapely shapes, made once a table."""
     return _walls(tuple(tuple((float(x), float(y)) for x, y in p) for p in polygons))
 
 
-def clear_line(a: tuple[float, float], b: tuple[float, float], walls: Sequence[Polygon]
+def clear_line(a: tuple[float, float], b: tuple[float, float], walls: Sequence[shp.Polygon]
                ) -> bool:
     """GEO.SIGHT: the straight line from ``a`` to ``b`` passes through no wall (grazing its
     edge or corner does not block it)."""
-    line = LineString([a, b])
+    line = shp.LineString([a, b])
     return not any(line.intersects(w) and not line.touches(w) for w in walls)
 
 
-def clear_sight(viewer: Box, target: Box, walls: Sequence[Polygon]) -> bool:
+def clear_sight(viewer: Box, target: Box, walls: Sequence[shp.Polygon]) -> bool:
     """GEO.SIGHT: some straight line from a point of the viewer's front edge to a point of the
     target inside the viewer's front arc passes through no wall (points five a side)."""
     if not walls:
@@ -90,7 +88,7 @@ def clear_sight(viewer: Box, target: Box, walls: Sequence[Polygon]) -> bool:
     seen = arc_region(viewer, "front").intersection(polygon(target))
     if seen.is_empty:
         seen = polygon(target)
-    targets = [(float(x), float(y)) for x, y in shapely.get_coordinates(seen)]
+    targets = [(float(x), float(y)) for x, y in shp.get_coordinates(seen)]
     targets.append(seen.centroid.coords[0])
     fl, fr, _, _ = corners(viewer)
     eyes = [(fl[0] + (fr[0] - fl[0]) * k / 4, fl[1] + (fr[1] - fl[1]) * k / 4)
@@ -98,7 +96,7 @@ def clear_sight(viewer: Box, target: Box, walls: Sequence[Polygon]) -> bool:
     return any(clear_line(e, t, walls) for e in eyes for t in targets)
 
 
-def shadow(eye: Point, wall: Polygon, far: float = 1000.0) -> Polygon:
+def shadow(eye: Point, wall: shp.Polygon, far: float = 1000.0) -> shp.Polygon:
     """GEO.SIGHT: what ``wall`` hides from ``eye``: the wall itself and every point behind it
     (a line from the eye to it crosses the wall). A point is hidden when its line crosses the
     wall's outline, so crosses one edge: it lies in the quadrilateral that edge casts away
@@ -111,17 +109,17 @@ def shadow(eye: Point, wall: Polygon, far: float = 1000.0) -> Polygon:
     coords = [(float(x), float(y)) for x, y in wall.exterior.coords]
     parts = [wall]
     for a, b in itertools.pairwise(coords):
-        quad = Polygon([a, b, away(b), away(a)])
+        quad = shp.Polygon([a, b, away(b), away(a)])
         if quad.area > EPS:   # an edge seen end on casts nothing
             parts.append(quad)
-    return shapely.union_all(parts)
+    return shp.union_all(parts)
 
 
-def hidden_share(eye: Point, target: Box, walls: Sequence[Polygon]) -> float:
+def hidden_share(eye: Point, target: Box, walls: Sequence[shp.Polygon]) -> float:
     """SHOOT.COVER: the share of ``target``'s footprint hidden from ``eye`` by ``walls``
     (cover it stands in, or cover between): walls the eye itself stands in hide nothing."""
-    shapes = [shadow(eye, w) for w in walls if not w.contains(shapely.Point(eye))]
+    shapes = [shadow(eye, w) for w in walls if not w.contains(shp.Point(eye))]
     if not shapes:
         return 0.0
     p = polygon(target)
-    return min(1.0, float(p.intersection(shapely.union_all(shapes)).area) / float(p.area))
+    return min(1.0, float(p.intersection(shp.union_all(shapes)).area) / float(p.area))

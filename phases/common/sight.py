@@ -13,10 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from shapely.geometry import Polygon
-from shapely.validation import explain_validity
-
 from regiment.core import measure
+from regiment.core.geometry import lazy_shapely as shp
 from regiment.core.scenario import Reader
 
 from .table import measured, yes_no
@@ -43,10 +41,10 @@ def parse_polygons(r: Reader, t: dict[str, Any], key: str) -> Polygons:
             raise r.fail(where, f"expected a polygon: a list of 3 to {MOST_CORNERS} [x, y] "
                          "corners")
         corners = [r.point(p, f"{where}[{j}]") for j, p in enumerate(poly)]
-        shape = Polygon(corners)
+        shape = shp.Polygon(corners)
         if not shape.is_valid or shape.area <= 1e-9:
             raise r.fail(where, f"expected a simple polygon with an area, got one that is "
-                         f"not: {explain_validity(shape) if not shape.is_valid else 'no area'}")
+                         f"not: {shp.explain_validity(shape) if not shape.is_valid else 'no area'}")
         polygons.append(corners)
     return polygons
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from shapely.geometry import Polygon
-
 from regiment.core import geometry as geo
+from regiment.core.geometry import lazy_shapely as shp
 
 from .events import UnitMoved
 from .state import State
@@ -26,4 +25,4 @@ def moved(uid: str, b: geo.Box | None, kind: str, dist: float = 0.0) -> UnitMove
 
 
 def hill_regions(state: State) -> list[Any]:
-    return [Polygon(h) for h in state.table.get("hills", ())]
+    return [shp.Polygon(h) for h in state.table.get("hills", ())]

@@ -3,12 +3,11 @@ wound (SK.TO_WOUND), the save (SK.SAVE), then the casualties (SK.CASUALTIES)."""
 
 from __future__ import annotations
 
-from shapely.geometry import Point
-
 from regiment.core import geometry as geo
 from regiment.core import measure
 from regiment.core.about import Toward, kind, tagged
 from regiment.core.events import Event, RollRequested
+from regiment.core.geometry import lazy_shapely as shp
 from regiment.phases.common.tables import success
 
 from . import table
@@ -33,7 +32,7 @@ def in_cover(state: SkirmishState, target: Squad) -> bool:
         return False
     return table.yes_no(state, measure.key("in_cover", target.id), "SK.SHOOT", target, "",
                         lambda: 2 * sum(1 for m in target.models if any(
-                            area.contains(Point(m[0], m[1]))
+                            area.contains(shp.Point(m[0], m[1]))
                             for area in geo.walls_of(state.table["cover"])))
                         >= len(target.models))
 

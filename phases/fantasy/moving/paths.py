@@ -15,10 +15,9 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import NamedTuple
 
-from shapely.geometry import MultiPoint, Polygon
-
 from regiment.core import geometry as geo
 from regiment.core.geometry import Box
+from regiment.core.geometry import lazy_shapely as shp
 
 LEG_KINDS = ("forward", "wheel", "turn", "back", "sideways")
 TURNS = (90.0, -90.0, 180.0)
@@ -121,8 +120,8 @@ def _stations(b: Box, leg: Leg) -> list[Box]:
     return [b, *(wheeled(b, leg.amount * i / n) for i in range(1, n + 1))]
 
 
-def _swept(points: Sequence[geo.Point]) -> Polygon:
-    return MultiPoint(points).convex_hull
+def _swept(points: Sequence[geo.Point]) -> shp.Polygon:
+    return shp.MultiPoint(points).convex_hull
 
 
 def _bounds(points: Sequence[geo.Point]) -> tuple[float, float, float, float]:
@@ -131,7 +130,7 @@ def _bounds(points: Sequence[geo.Point]) -> tuple[float, float, float, float]:
 
 
 def trouble(start: Box, legs: Sequence[Leg], others: Sequence[Other],
-            walls: Sequence[Polygon], width: float, depth: float) -> Trouble | None:
+            walls: Sequence[shp.Polygon], width: float, depth: float) -> Trouble | None:
     """MOVE.SPACING: the first thing that forbids walking ``legs`` from ``start``: leaving the
     table, standing on or coming within the kept gap of another unit, entering impassable
     terrain; None when the path is clear. A turn in place is checked where it ends."""

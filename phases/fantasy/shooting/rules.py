@@ -4,10 +4,9 @@ the players what geometry works out on a mapped table."""
 
 from __future__ import annotations
 
-from shapely.geometry import LineString
-
 from regiment.core import geometry as geo
 from regiment.core import measure
+from regiment.core.geometry import lazy_shapely as shp
 from regiment.core.i18n import tr
 from regiment.phases.common import sight
 from regiment.phases.common.table import measured, question, yes_no
@@ -113,7 +112,7 @@ def distance(state: State, u: UnitState, t: UnitState) -> float:
     if measured(state):
         return measure.distance(state, question(state, "distance", key, "SHOOT.WHO", u, t.id))
     fl, fr, _, _ = geo.corners(box(u))
-    d = round(float(LineString([fl, fr]).distance(geo.polygon(box(t)))), 4)
+    d = round(float(shp.LineString([fl, fr]).distance(geo.polygon(box(t)))), 4)
     if measure.heard:
         measure.tell(key, format(d, "g"))
     return d

@@ -7,9 +7,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from shapely.geometry import LineString, Polygon
-
 from regiment.core import geometry as geo
+from regiment.core.geometry import lazy_shapely as shp
 from regiment.core.i18n import tr
 
 from ..models import in_base_contact
@@ -166,6 +165,6 @@ def through(path: Sequence[tuple[geo.Circle, geo.Circle]], areas: Sequence[Seque
     """SK.TERRAIN: whether any model's move (from, to) crosses an area of difficult terrain."""
     if not areas:
         return False
-    shapes = [Polygon(a) for a in areas]
-    return any(LineString([(a[0], a[1]), (b[0], b[1])]).buffer(a[2]).intersects(s)
+    shapes = [shp.Polygon(a) for a in areas]
+    return any(shp.LineString([(a[0], a[1]), (b[0], b[1])]).buffer(a[2]).intersects(s)
                for a, b in path for s in shapes if (a[0], a[1]) != (b[0], b[1]))

@@ -8,9 +8,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from shapely.geometry import LineString
-
 from regiment.core import geometry as geo
+from regiment.core.geometry import lazy_shapely as shp
 from regiment.core.i18n import tr
 from regiment.phases.common.sight import walls
 
@@ -71,7 +70,7 @@ def ends(s: Squad, path: Sequence[Any], x: float | None, y: float | None,
 def through_difficult(state: SkirmishState, s: Squad, after: Sequence[geo.Circle]) -> bool:
     """SK.MOVE: whether any model's path crosses the table's difficult terrain."""
     areas = geo.walls_of(state.table.get("difficult", ()))
-    return any(LineString([a[:2], b[:2]]).buffer(a[2]).intersects(t)
+    return any(shp.LineString([a[:2], b[:2]]).buffer(a[2]).intersects(t)
                for a, b in zip(s.models, after, strict=True) for t in areas
                if (a[0], a[1]) != (b[0], b[1]))
 
@@ -90,7 +89,7 @@ def problem(state: SkirmishState, s: Squad, after: Sequence[geo.Circle]) -> str:
                       gone=format(round(gone, 2), "g"), most=format(most, "g"))
         if not geo.circle_on_table(b, width, depth):
             return tr("model {i} would leave the table", i=i + 1)
-        if blocks and any(LineString([a[:2], b[:2]]).buffer(a[2]).intersects(w)
+        if blocks and any(shp.LineString([a[:2], b[:2]]).buffer(a[2]).intersects(w)
                           for w in blocks):
             return tr("model {i} would cross blocking terrain", i=i + 1)
     others = state.others(s.id)
