@@ -213,12 +213,15 @@ def plan_charge(state: State, unit: UnitState, target: UnitState, side: str
         if any(path.intersection(w).area > 1e-6 for w in walls):
             return None, written(CHARGE_FAILED, state, "impassable")
     if around:
-        swept = geo.polygon(start).union(geo.polygon(end)).convex_hull
         reach = geo.grown(geo.bounds(start, end), 1e-3)
+        swept = None   # the area the charger sweeps, made when a unit is near enough to ask
         for uid, b in around.items():
-            if not geo.overlap(reach, geo.bounds(b)) or \
-                    swept.distance(geo.polygon(b)) >= 1e-3:
+            if not geo.overlap(reach, geo.bounds(b)):
                 continue   # (bounds apart: no distance measured)
+            if swept is None:
+                swept = geo.polygon(start).union(geo.polygon(end)).convex_hull
+            if swept.distance(geo.polygon(b)) >= 1e-3:
+                continue
             # it may come to touch units already fighting (its target's combat, or another,
             # which the charge then links), but pass through none and touch no other
             if state.units[uid].status != "engaged" or \
