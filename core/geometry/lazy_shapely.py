@@ -34,3 +34,11 @@ def __getattr__(name: str) -> Any:
     value = getattr(import_module(where), name)
     globals()[name] = value   # (the next look finds it here, as any module attribute)
     return value
+
+
+def load() -> None:
+    """Import shapely now: what a long-running process does before it serves (a server's
+    first step of a charge would wait for the import, and its collector's frozen heap would
+    leave shapely's objects out)."""
+    for name in _FROM:
+        __getattr__(name)
