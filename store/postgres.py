@@ -31,8 +31,8 @@ from __future__ import annotations
 import os
 import socket
 import time
-from collections.abc import Callable, Iterator, Sequence
-from typing import Any, TypeVar
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 import psycopg
 from psycopg import errors as pg_errors
@@ -42,61 +42,19 @@ from regiment.core.record import Draft, Record
 
 from .base import CAUGHT_UP, Reading, check_append, check_game_id
 from .codec import GENESIS, HASH_SIZE, decode_blob, encode_blob
+from .postgres_connection import Connection, reason, safe
+from .postgres_schema import APPEND_KNOWN, SCHEMA
 from .sealing import seal
 
 CHANNEL = "regiment"
-BACKOFF = (0.05, 2.0)   # seconds before a new connection is tried: first, and at most
 HEADS = 10_000   # games whose head an append remembers (a few hundred bytes each)
 # Seconds a listener waits after a note for the notes that follow it, to take them at once:
 # every append notifies, this process's own too, and a thread woken for each one took the
 # interpreter from the event loop each time (issue 29: 13 % of a PostgreSQL server's
 # samples were its listener's)
 LISTEN_WINDOW = 0.005
-T = TypeVar("T")
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    game_id TEXT PRIMARY KEY, created BIGSERIAL, started TEXT NOT NULL,
-    records BIGINT NOT NULL, head BYTEA NOT NULL);
-CREATE TABLE IF NOT EXISTS events (
-    game_id TEXT NOT NULL, seq BIGINT NOT NULL, step BIGINT NOT NULL, type TEXT NOT NULL,
-    record BYTEA NOT NULL, hash BYTEA NOT NULL, PRIMARY KEY (game_id, seq));
-CREATE TABLE IF NOT EXISTS snapshots (
-    game_id TEXT PRIMARY KEY, seq BIGINT NOT NULL, data BYTEA NOT NULL);
-CREATE TABLE IF NOT EXISTS secrets (game_id TEXT PRIMARY KEY, seed BYTEA NOT NULL);
-CREATE TABLE IF NOT EXISTS syncs (process TEXT PRIMARY KEY, n BIGINT NOT NULL);
-CREATE TABLE IF NOT EXISTS seats (
-    game_id TEXT NOT NULL, role TEXT NOT NULL, token_hash TEXT NOT NULL,
-    PRIMARY KEY (game_id, role));
-"""
-
-
-# One step on a known head, in one statement: the games row moves on only from where it was,
-# the records are inserted only if it did, and the other processes are told only then. The
-# records travel as scalars (their frames and hashes joined, the frames' lengths and the
-# types as text) and are cut apart by the server: psycopg dumps list parameters element by
-# element in Python, an eighth of a PostgreSQL server's time when they were arrays.
-APPEND_KNOWN = """
-WITH moved AS (
-    UPDATE games SET records = %(records)s, head = %(new_head)s
-    WHERE game_id = %(game)s AND records = %(version)s AND head = %(head)s
-    RETURNING 1),
-cut AS (
-    SELECT n::int, len, (sum(len) OVER (ORDER BY n) - len)::int AS start
-    FROM unnest(string_to_array(%(lengths)s, ',')::int[]) WITH ORDINALITY AS l(len, n)),
-written AS (
-    INSERT INTO events (game_id, seq, step, type, record, hash)
-    SELECT %(game)s, %(version)s::bigint + n - 1, %(step)s,
-           (string_to_array(%(types)s, ','))[n], substring(%(frames)s::bytea FROM start + 1
-           FOR len), substring(%(hashes)s::bytea FROM (n - 1) * %(hash_size)s + 1
-           FOR %(hash_size)s)
-    FROM moved, cut
-    RETURNING 1)
-SELECT (SELECT count(*) FROM written), pg_notify(%(channel)s, %(note)s) FROM moved
-"""
-
-
-class PostgresStore(Reading):
+class PostgresStore(Connection, Reading):
     """``PostgresStore("postgresql://user@host:port/db")``: tables are made when missing."""
 
     def __init__(self, url: str, *, connect_timeout: float = 5.0, grouped: bool = False
@@ -111,7 +69,7 @@ class PostgresStore(Reading):
         # game -> (records, head) as this process last appended them: the next append
         # of the game goes in one statement if the game still stands there
         self._heads: dict[str, tuple[int, bytes]] = {}
-        self.path = _safe(url)   # for messages: never the password
+        self.path = safe(url)   # for messages: never the password
         self.connect_timeout = max(2, int(connect_timeout))   # libpq's least
         self._db: psycopg.Connection[Any] | None = None
         self._failures = 0
@@ -119,7 +77,7 @@ class PostgresStore(Reading):
         try:
             db = psycopg.connect(url, autocommit=True, connect_timeout=self.connect_timeout)
         except psycopg.Error as exc:
-            raise StoreError(f"{self.path}: cannot connect ({_why(exc)})") from None
+            raise StoreError(f"{self.path}: cannot connect ({reason(exc)})") from None
         try:
             with db.transaction():
                 db.execute("SELECT pg_advisory_xact_lock(7263)")   # one CREATE at once
@@ -127,63 +85,8 @@ class PostgresStore(Reading):
             self._grouping(db)
         except psycopg.Error as exc:
             db.close()
-            raise StoreError(f"{self.path}: cannot make the tables ({_why(exc)})") from None
+            raise StoreError(f"{self.path}: cannot make the tables ({reason(exc)})") from None
         self._db = db
-
-    def _grouping(self, db: psycopg.Connection[Any]) -> None:
-        if self.grouped:   # durable at the next sync() (above)
-            db.execute("SET synchronous_commit TO off")
-            self.incarnation = db.execute("SELECT pg_postmaster_start_time()").fetchall()[0][0]
-
-    # --- the connection, made again when it breaks (STORE.OUTAGE) --------------------------
-
-    @property
-    def db(self) -> psycopg.Connection[Any]:
-        """The connection, or a new one if it broke; ``StoreUnavailable`` while the database
-        cannot be reached (tried again after a back-off that doubles up to 2 s)."""
-        db = self._db
-        if db is not None and not db.closed and not db.broken:
-            return db
-        self._db = None
-        now = time.monotonic()
-        if now < self._retry_at:
-            raise StoreUnavailable(f"{self.path}: the database cannot be reached; nothing was "
-                                   "changed (it is tried again shortly)")
-        try:
-            db = psycopg.connect(self.url, autocommit=True,
-                                 connect_timeout=self.connect_timeout)
-            self._grouping(db)
-            self._db = db
-        except psycopg.Error as exc:
-            self._failures += 1
-            self._retry_at = now + min(BACKOFF[1], BACKOFF[0] * 2 ** (self._failures - 1))
-            raise StoreUnavailable(f"{self.path}: the database cannot be reached "
-                                   f"({_why(exc)}); nothing was changed") from None
-        self._failures = 0
-        return self._db
-
-    def _lost(self, db: psycopg.Connection[Any]) -> bool:
-        """Whether an error came from the connection itself breaking (then it is dropped)."""
-        if db.closed or db.broken:
-            if self._db is db:
-                self._db = None
-            return True
-        return False
-
-    def _call(self, what: str, fn: Callable[[psycopg.Connection[Any]], T]) -> T:
-        """``fn`` on the connection; on a broken one, once more on a new connection."""
-        for attempt in (1, 2):
-            db = self.db
-            try:
-                return fn(db)
-            except psycopg.Error as exc:
-                if not self._lost(db):
-                    raise StoreError(f"{self.path}: could not {what} ({_why(exc)})") from None
-                if attempt == 2:
-                    raise StoreUnavailable(f"{self.path}: the connection to the database was "
-                                           f"lost ({_why(exc)}); could not {what}, nothing "
-                                           "was changed") from None
-        raise AssertionError("unreachable")
 
     # --- the log ----------------------------------------------------------------------------
 
@@ -201,8 +104,8 @@ class PostgresStore(Reading):
             except psycopg.Error as exc:
                 if not self._lost(db):
                     raise StoreError(f"{self.path}: could not append to game {game_id} "
-                                     f"({_why(exc)}); nothing was written") from None
-                why = _why(exc)
+                                     f"({reason(exc)}); nothing was written") from None
+                why = reason(exc)
             # The connection broke. Before the COMMIT went, the database rolled the step back;
             # during it, the step may have been written: read back which.
             if stage[0] == "commit":
@@ -409,7 +312,7 @@ class PostgresStore(Reading):
             conn = psycopg.connect(self.url, autocommit=True,
                                    connect_timeout=self.connect_timeout)
         except psycopg.Error as exc:
-            raise StoreUnavailable(f"{self.path}: cannot connect to listen ({_why(exc)})") \
+            raise StoreUnavailable(f"{self.path}: cannot connect to listen ({reason(exc)})") \
                 from None
         with conn:
             conn.execute(f"LISTEN {CHANNEL}")
@@ -448,7 +351,7 @@ class PostgresStore(Reading):
             if self._syncer is not None and self._syncer.broken:
                 self._syncer = None
             raise StoreUnavailable(f"{self.path}: could not make the latest steps durable "
-                                   f"({_why(exc)}); they are read again from the database")\
+                                   f"({reason(exc)}); they are read again from the database")\
                 from None
         return started
 
@@ -463,32 +366,3 @@ class PostgresStore(Reading):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-    # --- queries ----------------------------------------------------------------------------
-
-    def _one(self, sql: str, args: tuple[Any, ...]) -> Any:
-        rows = self._all(sql, args)
-        return rows[0] if rows else None
-
-    def _all(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
-        return self._call("read", lambda db: db.execute(sql, args).fetchall())
-
-    def _write(self, sql: str, args: tuple[Any, ...], what: str) -> None:
-        self._call(what, lambda db: db.execute(sql, args))
-
-
-def _why(exc: BaseException) -> str:
-    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-
-
-def _safe(url: str) -> str:
-    """The URL without its password, for messages and logs."""
-    try:
-        info = psycopg.conninfo.conninfo_to_dict(url)
-    except psycopg.Error:
-        return "postgresql://(an unreadable address)"
-    user = str(info.get("user", ""))
-    host = str(info.get("host", ""))
-    port = str(info.get("port", ""))
-    db = str(info.get("dbname", ""))
-    return f"postgresql://{user + '@' if user else ''}{host}{':' + str(port) if port else ''}/{db}"

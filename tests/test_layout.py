@@ -13,7 +13,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 LIMIT = 400
 # longer today, each a ceiling that only comes down (split, and then struck off this list)
-LONGER = {"store/sqlite.py": 548, "store/postgres.py": 494}
+LONGER: dict[str, int] = {}   # modules allowed more lines (none now)
 
 
 def modules() -> list[Path]:
