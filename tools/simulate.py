@@ -133,10 +133,12 @@ def workers(jobs: int, preset: str) -> ProcessPoolExecutor:
 
 def _ready(preset: str) -> str:
     """A worker's first task: its rulebook loaded, so that its first game starts at once."""
+    from regiment.core.geometry import lazy_shapely
     from regiment.core.protocols import PRESETS
     from regiment.phases import PRESETS as _registered  # noqa: F401 - registers the presets
 
     PRESETS[preset]
+    lazy_shapely.load()   # (imported when a shape is first asked: a worker's games will ask)
     return preset
 
 

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+from regiment.core.geometry import lazy_shapely
 from regiment.core.protocols import PRESETS
 from regiment.phases import PRESETS as _registered  # noqa: F401 - registers the presets
 
 PRESETS.load_all()
+lazy_shapely.load()   # imported when a shape is first asked; every worker's games ask one
