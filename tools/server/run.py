@@ -31,7 +31,8 @@ def run_server(store: Any, key_path: Path, host: str, port: int,
              body_timeout=body_timeout, games_per_minute=games_per_minute, deflate=deflate)
     # shapely is imported when a shape is first asked (a command is the sooner done for
     # it); a server asks one in its first charge: imported now, before the collector's
-    # heap is frozen, not in a player's step (measured: 1.107x the CPU a step without this)
+    # heap is frozen, not in a player's step (the hosted bench's CPU a step read 1.075x
+    # with the import left to the first charge: 51471d9 against 7b57b48)
     from regiment.core.geometry import lazy_shapely
 
     lazy_shapely.load()
