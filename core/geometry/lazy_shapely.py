@@ -3,8 +3,8 @@
 shapely (and numpy under it) is a third of a command's start-up, and reading a log asks it
 nothing: a log's story, an export and a load are folds of its events, with no shape worked
 out (measured: ``regiment replay`` of a demo game in its own process, 0.54 s against 0.75
-when the rulebook imported shapely). A rule that asks a shape (a charge's path, a flee,
-terrain) imports it then. Use it as ``lazy_shapely.Polygon(...)``: a name imported from it
+when the rulebook imported shapely). A rule that asks a shape (a swept path, sight past
+walls) imports it then. Use it as ``lazy_shapely.Polygon(...)``: a name imported from it
 at the top of a module would import shapely there and then.
 """
 
@@ -38,7 +38,7 @@ def __getattr__(name: str) -> Any:
 
 def load() -> None:
     """Import shapely now: what a long-running process does before it serves (a server's
-    first step of a charge would wait for the import, and its collector's frozen heap would
-    leave shapely's objects out)."""
+    first step that asks a shape would wait for the import, and its collector's frozen heap
+    would leave shapely's objects out)."""
     for name in _FROM:
         __getattr__(name)
