@@ -214,14 +214,11 @@ class Timeline:
         deferred = self._deferred
         if state_after is None and deferred is not None and not keep:
             self._unfolded[step] = events if isinstance(events, list) else list(events)
-            self.live.append(step)
-            deferred.append(step)
             if self.redo:   # their branch ended: they are never folded
                 for gone in self.redo:
                     self._unfolded.pop(gone, None)
                 self.redo.clear()
-            if len(deferred) > DEFER:
-                self._fold_oldest(deferred)
+            self._defer(step, deferred)
             return
         if state_after is None:
             state_after = self.state
@@ -262,10 +259,7 @@ class Timeline:
                 raise TamperedLog(f"redoes step {wanted}, which is not the next to redo", seq=seq)
             step = self.redo.pop()
             if self._deferred is not None:
-                self.live.append(step)
-                self._deferred.append(step)
-                if len(self._deferred) > DEFER:
-                    self._fold_oldest(self._deferred)
+                self._defer(step, self._deferred)
                 return
             self._push(fold(self.state, self.events(step), self.table))
             self.live.append(step)
@@ -292,6 +286,13 @@ class Timeline:
         if not self.keep_all and old > 0 and old % FAR:
             states[old] = None
 
+    def _defer(self, step: int, deferred: deque[int]) -> None:
+        """A load's newest live step, folded once DEFER newer ones are in (see bulk)."""
+        self.live.append(step)
+        deferred.append(step)
+        if len(deferred) > DEFER:
+            self._fold_oldest(deferred)
+
     def _fold_oldest(self, deferred: deque[int]) -> None:
         """Fold the oldest of a load's live steps not folded yet."""
         step = deferred.popleft()
@@ -300,10 +301,7 @@ class Timeline:
             events = self.events(step)
         state = self.states[-1]
         assert state is not None   # (a load keeps every state while it folds)
-        table = self.table
-        for e in events:   # (the fold, inlined, as feed has it)
-            state = table[type(e)](state, e)
-        self._push(state)
+        self._push(fold(state, events, self.table))
 
     @contextmanager
     def bulk(self) -> Iterator[None]:

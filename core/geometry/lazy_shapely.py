@@ -11,7 +11,7 @@ at the top of a module would import shapely there and then.
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:   # what the type checker sees; at run time, ``__getattr__`` below
     from shapely import Point, get_coordinates, union_all
@@ -27,7 +27,7 @@ _FROM = {"LineString": "shapely.geometry", "MultiPoint": "shapely.geometry",
          "union_all": "shapely"}
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     where = _FROM.get(name)
     if where is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
