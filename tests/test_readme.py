@@ -1,4 +1,5 @@
-"""The README's tour, run exactly as printed there, after ``make demo``, in a folder of its own.
+"""The README's tour, then its continuation in docs/tour.md, run exactly as printed there,
+after ``make demo``, in a folder of its own.
 
 Each ``$ `` line of the tour's code blocks is a command; the lines under it are what it shows.
 ``...`` stands for text left out, inside a line or as a line of its own. A line that ends a
@@ -23,10 +24,15 @@ ROLL = re.compile(r"^(?P<prompt>Roll \d+D6 .*): (?P<typed>[1-6][1-6 ]*|[a-z]+)$"
 
 
 def tour() -> list[tuple[str, list[str]]]:
-    """(command, the lines shown under it) for each ``$`` line of the tour, in order."""
+    """(command, the lines shown under it) for each ``$`` line of the tour, in order: the
+    README's section, then docs/tour.md, which goes on from where it stops."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     start = text.index("## A tour")
-    section = text[start:text.index("\n## ", start + 1)]
+    return commands(text[start:text.index("\n## ", start + 1)]) + \
+        commands((ROOT / "docs" / "tour.md").read_text(encoding="utf-8"))
+
+
+def commands(section: str) -> list[tuple[str, list[str]]]:
     out: list[tuple[str, list[str]]] = []
     # a fence with a language (```sh) shows commands for other machines: not run here
     for info, block in re.findall(r"```(\w*)\n(.*?)```", section, flags=re.S):
@@ -58,9 +64,9 @@ def expected(lines: list[str]) -> tuple[list[str], list[str]]:
 
 
 def test_the_tour_is_parsed_as_the_reader_sees_it():
-    commands = tour()
-    assert len(commands) >= 12
-    play = next(lines for command, lines in commands if " play " in command)
+    steps = tour()
+    assert len(steps) >= 20
+    play = next(lines for command, lines in steps if " play " in command)
     _, typed = expected(play)
     assert typed == ["1", "1", "3", "", "6 5", "undo", "1", "1 1", "quit"]
 
