@@ -29,7 +29,7 @@ class Connection:
     _retry_at: float
 
     def _grouping(self, db: psycopg.Connection[Any]) -> None:
-        if self.grouped:   # durable at the next sync() (above)
+        if self.grouped:   # durable at the next PostgresStore.sync()
             db.execute("SET synchronous_commit TO off")
             self.incarnation = db.execute("SELECT pg_postmaster_start_time()").fetchall()[0][0]
 
